@@ -1,0 +1,249 @@
+// Builds the growing assistant message from provider-neutral calls and emits the matching
+// events. Provider adapters only call this sink; they never touch the event stream.
+import { parse as parsePartialJson } from "partial-json";
+import { computeCost, emptyUsage } from "./cost.js";
+import type { EventStream } from "./event-stream.js";
+import type { AiError, AssistantMessage, AssistantMessageEvent, DoneReason, Model, ToolCall } from "./types.js";
+
+export interface TokenCounts {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+  reasoning: number;
+}
+
+/** What an adapter may say about the message it is translating. Keys name a provider-side block. */
+export interface ChunkSink {
+  text(key: string, delta: string): void;
+  thinking(key: string, delta: string): void;
+  /** Attaches the provider's proof to a thinking block (creating it when it has no text). */
+  thinkingSignature(key: string, signature: string, options?: { redacted?: boolean }): void;
+  toolCallStart(key: string, call: { id: string; name: string }): void;
+  toolCallArgs(key: string, delta: string): void;
+  endBlock(key: string): void;
+  /** Token counts so far; fields given replace the previous ones (providers report totals). */
+  usage(counts: Partial<TokenCounts>): void;
+  responseId(id: string): void;
+  /** The provider said the message is complete. */
+  finish(reason: DoneReason): void;
+  /** The provider reported an in-band error. */
+  fail(error: AiError): void;
+}
+
+interface OpenBlock {
+  index: number;
+  kind: "text" | "thinking" | "toolCall";
+  args: string;
+}
+
+export type AssistantMessageEventStream = EventStream<AssistantMessageEvent, AssistantMessage>;
+
+export class MessageBuilder implements ChunkSink {
+  readonly message: AssistantMessage;
+  private readonly open = new Map<string, OpenBlock>();
+  private outcome: { kind: "done"; reason: DoneReason } | { kind: "error"; error: AiError } | undefined;
+
+  constructor(
+    private readonly model: Model,
+    private readonly out: AssistantMessageEventStream,
+  ) {
+    this.message = {
+      role: "assistant",
+      content: [],
+      api: model.api,
+      provider: model.provider,
+      model: model.id,
+      usage: emptyUsage(),
+      stopReason: "stop",
+      timestamp: Date.now(),
+    };
+  }
+
+  /** True once any content reached the caller: from then on a retry would duplicate output. */
+  get hasContent(): boolean {
+    return this.message.content.length > 0;
+  }
+
+  get settled(): boolean {
+    return this.outcome !== undefined;
+  }
+
+  get finished(): DoneReason | undefined {
+    return this.outcome?.kind === "done" ? this.outcome.reason : undefined;
+  }
+
+  get failure(): AiError | undefined {
+    return this.outcome?.kind === "error" ? this.outcome.error : undefined;
+  }
+
+  private emit(event: AssistantMessageEvent): void {
+    this.out.push(event);
+  }
+
+  private block(key: string, kind: OpenBlock["kind"]): OpenBlock {
+    const existing = this.open.get(key);
+    if (existing) return existing;
+    const index = this.message.content.length;
+    if (kind === "text") this.message.content.push({ type: "text", text: "" });
+    else if (kind === "thinking")
+      this.message.content.push({
+        type: "thinking",
+        thinking: "",
+        source: { provider: this.model.provider, api: this.model.api },
+      });
+    else this.message.content.push({ type: "toolCall", id: "", name: "", arguments: {} });
+    const opened: OpenBlock = { index, kind, args: "" };
+    this.open.set(key, opened);
+    const type = kind === "text" ? "text_start" : kind === "thinking" ? "thinking_start" : "toolcall_start";
+    this.emit({ type, contentIndex: index, partial: this.message });
+    return opened;
+  }
+
+  text(key: string, delta: string): void {
+    const b = this.block(key, "text");
+    const content = this.message.content[b.index];
+    if (content?.type !== "text") return;
+    content.text += delta;
+    this.emit({ type: "text_delta", contentIndex: b.index, delta, partial: this.message });
+  }
+
+  thinking(key: string, delta: string): void {
+    const b = this.block(key, "thinking");
+    const content = this.message.content[b.index];
+    if (content?.type !== "thinking") return;
+    content.thinking += delta;
+    this.emit({ type: "thinking_delta", contentIndex: b.index, delta, partial: this.message });
+  }
+
+  thinkingSignature(key: string, signature: string, options?: { redacted?: boolean }): void {
+    const b = this.block(key, "thinking");
+    const content = this.message.content[b.index];
+    if (content?.type !== "thinking") return;
+    content.signature = (content.signature ?? "") + signature;
+    if (options?.redacted) content.redacted = true;
+  }
+
+  toolCallStart(key: string, call: { id: string; name: string }): void {
+    const b = this.block(key, "toolCall");
+    const content = this.message.content[b.index];
+    if (content?.type !== "toolCall") return;
+    if (call.id) content.id = call.id;
+    if (call.name) content.name = call.name;
+  }
+
+  toolCallArgs(key: string, delta: string): void {
+    const b = this.block(key, "toolCall");
+    const content = this.message.content[b.index];
+    if (content?.type !== "toolCall") return;
+    b.args += delta;
+    content.arguments = parseStreamingArguments(b.args);
+    this.emit({ type: "toolcall_delta", contentIndex: b.index, delta, partial: this.message });
+  }
+
+  endBlock(key: string): void {
+    const b = this.open.get(key);
+    if (!b) return;
+    this.open.delete(key);
+    const content = this.message.content[b.index];
+    if (!content) return;
+    if (content.type === "text") {
+      this.emit({ type: "text_end", contentIndex: b.index, content: content.text, partial: this.message });
+    } else if (content.type === "thinking") {
+      this.emit({ type: "thinking_end", contentIndex: b.index, content: content.thinking, partial: this.message });
+    } else {
+      const parsed = parseFinalArguments(b.args);
+      if (!parsed.ok) {
+        this.fail({
+          type: "invalid_tool_arguments",
+          message: `The model sent invalid JSON arguments for tool ${content.name}: ${parsed.message}`,
+          toolCallId: content.id,
+          toolName: content.name,
+        });
+        return;
+      }
+      content.arguments = parsed.value;
+      const toolCall: ToolCall = { ...content, arguments: parsed.value };
+      this.emit({ type: "toolcall_end", contentIndex: b.index, toolCall, partial: this.message });
+    }
+  }
+
+  usage(counts: Partial<TokenCounts>): void {
+    const u = this.message.usage;
+    if (counts.input !== undefined) u.input = counts.input;
+    if (counts.output !== undefined) u.output = counts.output;
+    if (counts.cacheRead !== undefined) u.cacheRead = counts.cacheRead;
+    if (counts.cacheWrite !== undefined) u.cacheWrite = counts.cacheWrite;
+    if (counts.reasoning !== undefined) u.reasoning = counts.reasoning;
+    u.totalTokens = u.input + u.output + u.cacheRead + u.cacheWrite;
+    u.cost = computeCost(this.model.cost, u);
+  }
+
+  responseId(id: string): void {
+    this.message.responseId = id;
+  }
+
+  finish(reason: DoneReason): void {
+    if (this.outcome) return;
+    this.outcome = { kind: "done", reason };
+  }
+
+  fail(error: AiError): void {
+    if (this.outcome?.kind === "error") return;
+    this.outcome = { kind: "error", error };
+  }
+
+  private closeOpenBlocks(): void {
+    const keys = [...this.open.entries()].sort((a, b) => a[1].index - b[1].index).map(([k]) => k);
+    for (const key of keys) this.endBlock(key);
+  }
+
+  /** Emits the terminal event. Called by the driver once, whatever happened. */
+  complete(): void {
+    this.usage({});
+    if (this.outcome?.kind === "done") this.closeOpenBlocks();
+    const outcome = this.outcome;
+    if (outcome?.kind === "done") {
+      this.message.stopReason = outcome.reason;
+      this.emit({ type: "done", reason: outcome.reason, message: this.message });
+      return;
+    }
+    const error: AiError = outcome?.error ?? {
+      type: "protocol",
+      message: "The stream ended before the provider finished the message.",
+    };
+    const reason = error.type === "aborted" ? "aborted" : error.type === "context_overflow" ? "context_overflow" : "error";
+    // Unfinished blocks stay in the partial as they are; no end events for half-parsed tool calls.
+    this.open.clear();
+    this.message.stopReason = reason;
+    this.message.error = error;
+    this.emit({ type: "error", reason, error, message: this.message });
+  }
+}
+
+function parseStreamingArguments(raw: string): Record<string, unknown> {
+  if (raw.trim() === "") return {};
+  try {
+    const value: unknown = parsePartialJson(raw);
+    return isRecord(value) ? value : {};
+  } catch {
+    return {};
+  }
+}
+
+function parseFinalArguments(
+  raw: string,
+): { ok: true; value: Record<string, unknown> } | { ok: false; message: string } {
+  if (raw.trim() === "") return { ok: true, value: {} };
+  try {
+    const value: unknown = JSON.parse(raw);
+    if (!isRecord(value)) return { ok: false, message: "arguments must be a JSON object" };
+    return { ok: true, value };
+  } catch (e) {
+    return { ok: false, message: e instanceof Error ? e.message : String(e) };
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

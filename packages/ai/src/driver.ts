@@ -1,0 +1,159 @@
+// The one place that owns a model call's lifecycle: start, retries, abort, done and error.
+// Adapters translate chunks; they cannot break the lifecycle because they never emit events.
+import { type AssistantMessageEventStream, type ChunkSink, MessageBuilder } from "./builder.js";
+import { EventStream } from "./event-stream.js";
+import type {
+  AiError,
+  AssistantMessage,
+  AssistantMessageEvent,
+  Context,
+  Model,
+  RetryPolicy,
+  StreamOptions,
+} from "./types.js";
+
+/** Options after the driver resolved the key and the abort signal. */
+export interface AdapterOptions extends Omit<StreamOptions, "apiKey" | "signal" | "retry"> {
+  apiKey: string;
+  signal: AbortSignal;
+}
+
+export interface ProviderAdapter<Chunk = unknown> {
+  readonly api: Model["api"];
+  /** Sends the request and returns the chunk stream. May throw SDK errors; `classify` types them. */
+  open(model: Model, context: Context, options: AdapterOptions): Promise<AsyncIterable<Chunk>>;
+  /** Turns one chunk into sink calls. */
+  translate(chunk: Chunk, sink: ChunkSink): void;
+  /** Turns anything `open` or the chunk iterator threw into a typed error. */
+  classify(error: unknown): AiError;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = { maxRetries: 4, baseDelayMs: 1000, maxDelayMs: 60_000 };
+
+export function createAssistantMessageEventStream(): AssistantMessageEventStream {
+  return new EventStream<AssistantMessageEvent, AssistantMessage>(
+    (e) => e.type === "done" || e.type === "error",
+    (e) => (e.type === "done" || e.type === "error" ? e.message : (undefined as never)),
+  );
+}
+
+export function isRetryable(error: AiError): boolean {
+  if (error.type === "network") return true;
+  if (error.type !== "http") return false;
+  return error.status === 408 || error.status === 409 || error.status === 429 || error.status >= 500;
+}
+
+/** Runs one model call through an adapter that is loaded lazily (SDKs load only when used). */
+export function runProvider(
+  loadAdapter: () => Promise<ProviderAdapter>,
+  model: Model,
+  context: Context,
+  options: StreamOptions = {},
+): AssistantMessageEventStream {
+  const out = createAssistantMessageEventStream();
+  const builder = new MessageBuilder(model, out);
+  const signal = options.signal ?? new AbortController().signal;
+  const policy: RetryPolicy = { ...DEFAULT_RETRY, ...options.retry };
+  out.push({ type: "start", partial: builder.message });
+
+  const run = async (): Promise<void> => {
+    const apiKey = resolveApiKey(model, options);
+    if (typeof apiKey !== "string") {
+      builder.fail(apiKey);
+      return;
+    }
+    const { retry: _r, signal: _s, apiKey: _k, ...rest } = options;
+    const adapterOptions: AdapterOptions = { ...rest, apiKey, signal };
+    let adapter: ProviderAdapter;
+    try {
+      adapter = await loadAdapter();
+    } catch (e) {
+      builder.fail({ type: "config", message: `Could not load the ${model.api} provider: ${describe(e)}` });
+      return;
+    }
+    for (let attempt = 0; ; attempt++) {
+      let error: AiError;
+      try {
+        if (signal.aborted) throw signal.reason;
+        const chunks = await adapter.open(model, context, adapterOptions);
+        for await (const chunk of chunks) {
+          adapter.translate(chunk, builder);
+          if (builder.settled) break;
+        }
+        if (builder.settled) return;
+        if (signal.aborted) throw signal.reason;
+        error = { type: "protocol", message: "The stream ended before the provider finished the message." };
+      } catch (e) {
+        error = signal.aborted ? abortedError() : safeClassify(adapter, e);
+      }
+      if (!builder.hasContent && attempt < policy.maxRetries && isRetryable(error)) {
+        const delayMs = retryDelay(error, attempt, policy);
+        if (delayMs !== undefined) {
+          out.push({ type: "retry", attempt: attempt + 1, delayMs, error });
+          if (await sleep(delayMs, signal)) continue;
+          builder.fail(abortedError());
+          return;
+        }
+      }
+      builder.fail(error);
+      return;
+    }
+  };
+
+  run()
+    .catch((e: unknown) => builder.fail({ type: "protocol", message: `Provider failure: ${describe(e)}` }))
+    .finally(() => builder.complete());
+  return out;
+}
+
+function resolveApiKey(model: Model, options: StreamOptions): string | AiError {
+  if (options.apiKey) return options.apiKey;
+  if (!model.apiKeyEnv) return "keel-no-key";
+  const fromEnv = process.env[model.apiKeyEnv];
+  if (fromEnv) return fromEnv;
+  return {
+    type: "config",
+    message: `No API key for ${model.provider}: set ${model.apiKeyEnv} or pass apiKey.`,
+  };
+}
+
+/** Backoff with jitter; a server's retry-after wins but may not exceed the policy's ceiling. */
+function retryDelay(error: AiError, attempt: number, policy: RetryPolicy): number | undefined {
+  if (error.type === "http" && error.retryAfterMs !== undefined) {
+    return error.retryAfterMs <= policy.maxDelayMs ? error.retryAfterMs : undefined;
+  }
+  const exp = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt);
+  return Math.round(exp * (0.8 + Math.random() * 0.2));
+}
+
+/** Resolves true after the delay, false if aborted first. */
+function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve(false);
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve(true);
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+function abortedError(): AiError {
+  return { type: "aborted", message: "The request was aborted." };
+}
+
+function safeClassify(adapter: ProviderAdapter, e: unknown): AiError {
+  try {
+    return adapter.classify(e);
+  } catch {
+    return { type: "protocol", message: describe(e) };
+  }
+}
+
+export function describe(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}

@@ -1,0 +1,15 @@
+// @keel/ai public API.
+export type * from "./types.js";
+export { EventStream } from "./event-stream.js";
+export type { AssistantMessageEventStream, ChunkSink, TokenCounts } from "./builder.js";
+export { MessageBuilder } from "./builder.js";
+export {
+  type AdapterOptions,
+  type ProviderAdapter,
+  DEFAULT_RETRY,
+  createAssistantMessageEventStream,
+  isRetryable,
+  runProvider,
+} from "./driver.js";
+export { stream, complete, type StreamFunction } from "./stream.js";
+export { addUsage, computeCost, emptyUsage } from "./cost.js";

@@ -1,0 +1,11 @@
+import { initPackage } from "./init-package.mjs";
+const root = process.cwd();
+const ws = "workspace:^";
+const dev = { "@keel/testing": ws };
+initPackage({ root, dir: "packages/testing", name: "@keel/testing", description: "Mock model server (Anthropic, OpenAI Chat, OpenAI Responses wire protocols) and in-process faux provider for Keel tests", bin: { "keel-mock-server": "./dist/bin.js" } });
+initPackage({ root, dir: "packages/ai", name: "@keel/ai", description: "Provider-neutral streaming for Anthropic, OpenAI and OpenAI-compatible models", dependencies: { "@anthropic-ai/sdk": "^1.14.0", openai: "^6.30.1", "@sinclair/typebox": "^0.34.41", neverthrow: "^8.2.0" }, devDependencies: dev });
+initPackage({ root, dir: "packages/agent", name: "@keel/agent", description: "The Keel agent loop: turns, tools, steering and follow-up queues, abort", dependencies: { "@keel/ai": ws, "@sinclair/typebox": "^0.34.41", neverthrow: "^8.2.0" }, devDependencies: dev });
+initPackage({ root, dir: "packages/session", name: "@keel/session", description: "Tree-shaped append-only session journal with operation journal, fold and crash recovery", dependencies: { "@keel/ai": ws, neverthrow: "^8.2.0" }, devDependencies: dev });
+initPackage({ root, dir: "packages/extension-sdk", name: "@keel/extension-sdk", description: "The Keel extension contract: defineExtension and its types", dependencies: { "@keel/ai": ws, "@sinclair/typebox": "^0.34.41" }, devDependencies: dev });
+initPackage({ root, dir: "packages/coding-agent", name: "@keel/coding-agent", description: "The Keel kernel: extension host, built-in tools, permissions, trust, config, compaction", dependencies: { "@keel/ai": ws, "@keel/agent": ws, "@keel/session": ws, "@keel/extension-sdk": ws, "@sinclair/typebox": "^0.34.41", neverthrow: "^8.2.0" }, devDependencies: dev });
+initPackage({ root, dir: "apps/cli", name: "@keel/cli", description: "keel: the Keel coding agent in the terminal", dependencies: { "@keel/coding-agent": ws, "@keel/ai": ws }, devDependencies: dev, bin: { keel: "./dist/bin.js" } });

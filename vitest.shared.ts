@@ -1,0 +1,34 @@
+// Shared vitest settings: every @keel/* import resolves to the package's src/, so tests run
+// against current source without a prior build (child-process tests still use dist/).
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+
+const root = dirname(fileURLToPath(import.meta.url));
+
+function workspaceAliases(): { find: RegExp; replacement: string }[] {
+  const dirs = ["packages", "packages/extensions", "apps"].flatMap((group) => {
+    const base = join(root, group);
+    return existsSync(base) ? readdirSync(base).map((d) => join(base, d)) : [];
+  });
+  const aliases: { find: RegExp; replacement: string }[] = [];
+  for (const dir of dirs) {
+    const manifest = join(dir, "package.json");
+    if (!existsSync(manifest)) continue;
+    const name = (JSON.parse(readFileSync(manifest, "utf8")) as { name: string }).name;
+    if (!existsSync(join(dir, "src/index.ts"))) continue;
+    aliases.push({ find: new RegExp(`^${name.replace("/", "\\/")}$`), replacement: join(dir, "src/index.ts") });
+  }
+  return aliases;
+}
+
+export default defineConfig({
+  resolve: { alias: workspaceAliases() },
+  test: {
+    include: ["test/**/*.test.ts"],
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+    env: { NO_PROXY: "127.0.0.1,localhost", no_proxy: "127.0.0.1,localhost" },
+  },
+});
