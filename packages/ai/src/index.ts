@@ -12,4 +12,5 @@ export {
   runProvider,
 } from "./driver.js";
 export { stream, complete, type StreamFunction } from "./stream.js";
+export { INTERRUPTED_TOOL_RESULT, type ReplayTarget, transformMessages } from "./replay.js";
 export { addUsage, computeCost, emptyUsage } from "./cost.js";

@@ -1,0 +1,92 @@
+// Makes a history safe to send to a given model, whichever providers produced it:
+// foreign thinking becomes text, tool-call ids fit the target's rules, orphan calls are closed,
+// and failed assistant turns (which may hold half a tool call) are left out.
+import type { Api, AssistantMessage, Message, Model, ToolResultMessage } from "./types.js";
+
+/** Where a history's bytes go. */
+export interface ReplayTarget {
+  api: Api;
+  provider: string;
+}
+
+const MAX_ID = { "anthropic-messages": 64, "openai-completions": 40, "openai-responses": 64 } as const;
+
+/** Tool ids must match ^[A-Za-z0-9_-]+$ and a per-API length; the mapping is stable per history. */
+function idNormalizer(api: Api): (id: string) => string {
+  const seen = new Map<string, string>();
+  const used = new Set<string>();
+  return (id) => {
+    const known = seen.get(id);
+    if (known) return known;
+    let next = id.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, MAX_ID[api]) || "call";
+    for (let n = 2; used.has(next); n++) next = `${next.slice(0, MAX_ID[api] - String(n).length - 1)}_${n}`;
+    seen.set(id, next);
+    used.add(next);
+    return next;
+  };
+}
+
+export const INTERRUPTED_TOOL_RESULT = "No result: this tool call was interrupted before it finished.";
+
+export function transformMessages(messages: readonly Message[], target: ReplayTarget | Model): Message[] {
+  const normalizeId = idNormalizer(target.api);
+  const out: Message[] = [];
+  let open: { id: string; name: string }[] = [];
+
+  const closeOrphans = (timestamp: number) => {
+    for (const call of open) {
+      const result: ToolResultMessage = {
+        role: "toolResult",
+        toolCallId: call.id,
+        toolName: call.name,
+        content: [{ type: "text", text: INTERRUPTED_TOOL_RESULT }],
+        isError: true,
+        timestamp,
+      };
+      out.push(result);
+    }
+    open = [];
+  };
+
+  for (const message of messages) {
+    if (message.role === "assistant") {
+      closeOrphans(message.timestamp);
+      if (message.stopReason === "error" || message.stopReason === "aborted" || message.stopReason === "context_overflow") {
+        // Keep text the user saw; drop tool calls that never completed and unsigned thinking.
+        const text = message.content.filter((c) => c.type === "text" && c.text.trim() !== "");
+        if (text.length > 0) out.push({ ...message, content: text, stopReason: "stop" });
+        continue;
+      }
+      const sameOrigin = message.provider === target.provider && message.api === target.api;
+      const content: AssistantMessage["content"] = [];
+      for (const block of message.content) {
+        if (block.type === "thinking") {
+          const signedHere =
+            block.source === undefined
+              ? sameOrigin
+              : block.source.provider === target.provider && block.source.api === target.api;
+          if (signedHere && (block.signature || block.thinking)) content.push(block);
+          else if (block.thinking.trim() !== "") content.push({ type: "text", text: block.thinking });
+        } else if (block.type === "toolCall") {
+          const id = normalizeId(block.id);
+          content.push({ ...block, id });
+          open.push({ id, name: block.name });
+        } else {
+          content.push(block);
+        }
+      }
+      out.push({ ...message, content });
+    } else if (message.role === "toolResult") {
+      const id = normalizeId(message.toolCallId);
+      const index = open.findIndex((c) => c.id === id);
+      if (index === -1) continue; // a result with no call (its call was dropped) would be rejected
+      open.splice(index, 1);
+      out.push({ ...message, toolCallId: id });
+    } else {
+      closeOrphans(message.timestamp);
+      out.push(message);
+    }
+  }
+  closeOrphans(Date.now());
+  return out;
+}
