@@ -1,1 +1,7 @@
+// Public API of @keel/testing: the mock model server, the in-process faux fetch, and the
+// scenario types both are driven by.
+
+export { createFauxFetch, type FauxFetch } from "./faux-fetch.js";
+export { FAUX_ORIGIN, type FauxModel, fauxModel } from "./faux-model.js";
 export type * from "./scenario.js";
+export { type MockServer, type MockServerOptions, startMockServer } from "./server.js";

@@ -11,6 +11,10 @@ export interface ScriptedToolCall {
   arguments: Record<string, unknown> | string;
 }
 
+/**
+ * Token counts in Keel's terms: `input` is the uncached input, `output` includes `reasoning`.
+ * Each dialect maps them onto its own fields (OpenAI's prompt_tokens = input + cacheRead + cacheWrite).
+ */
 export interface ScriptedUsage {
   input: number;
   output: number;
@@ -41,6 +45,13 @@ export interface ReplyTurn {
   disconnectAfterEvents?: number;
   /** Send this many well-formed events, then a line of garbage that is not valid SSE JSON. */
   malformedAfterEvents?: number;
+  /**
+   * Send this many events, then the dialect's in-stream error (Anthropic `event: error`,
+   * OpenAI `{"error":…}` chunk, Responses `response.failed`) and end the stream.
+   */
+  streamErrorAfterEvents?: number;
+  /** Message of the in-stream error. Default: "Overloaded". */
+  streamErrorMessage?: string;
 }
 
 /** An HTTP error answer instead of a stream. */
@@ -51,9 +62,25 @@ export interface ErrorTurn {
   /** Default: the provider's error JSON shape with `message`. */
   body?: unknown;
   message?: string;
+  /** The error's `type` field. Default: the vendor's type for the status (429 → rate_limit_error, …). */
+  errorType?: string;
+  /** OpenAI's `error.code`. Default: the vendor's code for the status, else null. */
+  code?: string;
 }
 
-export type ScenarioTurn = ReplyTurn | ErrorTurn;
+/**
+ * The vendor's real "prompt too long" answer: Anthropic 400 invalid_request_error
+ * "prompt is too long: N tokens > M maximum"; OpenAI 400 code context_length_exceeded.
+ */
+export interface ContextOverflowTurn {
+  kind: "context_overflow";
+  /** Tokens the prompt is said to have. Default: maxTokens + 1000. */
+  promptTokens?: number;
+  /** The context window the error names. Default 200000 (Anthropic) or 128000 (OpenAI). */
+  maxTokens?: number;
+}
+
+export type ScenarioTurn = ReplyTurn | ErrorTurn | ContextOverflowTurn;
 
 export interface RecordedRequest {
   api: WireApi;
@@ -71,8 +98,9 @@ export interface RecordedRequest {
 /** A turn, or a function choosing one from the request (for long or reactive scripts). */
 export type ScenarioStep = ScenarioTurn | ((request: RecordedRequest) => ScenarioTurn);
 
+/** Turns are consumed one per model request, in order, whatever the endpoint. */
 export interface Scenario {
   turns: ScenarioStep[];
-  /** Answer after the turns run out. Default: a 500 error saying the scenario is exhausted. */
+  /** Answer after the turns run out (every request from then on). Default: a 500 error saying the scenario is exhausted. */
   fallback?: ScenarioStep;
 }

@@ -1,0 +1,212 @@
+// OpenAI Responses (POST /v1/responses): named events response.created … response.completed,
+// each with a running sequence_number; reasoning summaries, output text and function-call
+// arguments stream as deltas on their output items.
+import type { PlannedReply } from "../reply.js";
+import { splitText, sseEvent } from "../sse.js";
+import { type Dialect, type ErrorSpec, FIXED_UNIX_SECONDS, pad } from "./dialect.js";
+import { openaiErrorBody, openaiOverflow } from "./openai-errors.js";
+
+type Item = Record<string, unknown>;
+type Event = { type: string } & Record<string, unknown>;
+
+function responseId(reply: PlannedReply): string {
+  return `resp_keel${pad(reply.index)}`;
+}
+
+function usage(reply: PlannedReply) {
+  const input = reply.usage.input + reply.usage.cacheRead + reply.usage.cacheWrite;
+  return {
+    input_tokens: input,
+    input_tokens_details: { cached_tokens: reply.usage.cacheRead },
+    output_tokens: reply.usage.output,
+    output_tokens_details: { reasoning_tokens: reply.usage.reasoning },
+    total_tokens: input + reply.usage.output,
+  };
+}
+
+function field<T>(body: Record<string, unknown>, key: string, fallback: T): unknown {
+  return body[key] ?? fallback;
+}
+
+function responseObject(reply: PlannedReply, status: string, output: Item[], extra: Item = {}): Item {
+  const reasoning = reply.body.reasoning;
+  const effort =
+    typeof reasoning === "object" && reasoning !== null && "effort" in reasoning ? reasoning.effort : null;
+  return {
+    id: responseId(reply),
+    object: "response",
+    created_at: FIXED_UNIX_SECONDS,
+    status,
+    background: false,
+    error: null,
+    incomplete_details: null,
+    instructions: field(reply.body, "instructions", null),
+    max_output_tokens: field(reply.body, "max_output_tokens", null),
+    model: reply.model,
+    output,
+    parallel_tool_calls: true,
+    previous_response_id: field(reply.body, "previous_response_id", null),
+    reasoning: { effort, summary: null },
+    store: field(reply.body, "store", true),
+    temperature: 1,
+    text: { format: { type: "text" } },
+    tool_choice: "auto",
+    tools: field(reply.body, "tools", []),
+    top_p: 1,
+    truncation: "disabled",
+    usage: null,
+    user: null,
+    metadata: {},
+    ...extra,
+  };
+}
+
+function finalStatus(reply: PlannedReply): Item {
+  return reply.stopReason === "length"
+    ? { status: "incomplete", incomplete_details: { reason: "max_output_tokens" } }
+    : { status: "completed" };
+}
+
+/** Each output item as a list of events (without sequence numbers) and its finished form. */
+function items(reply: PlannedReply): { events: Event[]; done: Item }[] {
+  const out: { events: Event[]; done: Item }[] = [];
+  const { chunkSize } = reply;
+  const itemStatus = reply.stopReason === "length" ? "incomplete" : "completed";
+  if (reply.thinking !== undefined) {
+    const output_index = out.length;
+    const id = `rs_keel${pad(reply.index)}`;
+    const text = reply.thinking;
+    const secret =
+      reply.thinkingSignature === undefined ? {} : { encrypted_content: reply.thinkingSignature };
+    const part = { type: "summary_text", text };
+    const done = { id, type: "reasoning", summary: [part], ...secret };
+    const at = { item_id: id, output_index, summary_index: 0 };
+    out.push({
+      done,
+      events: [
+        {
+          type: "response.output_item.added",
+          output_index,
+          item: { id, type: "reasoning", summary: [], ...secret },
+        },
+        { type: "response.reasoning_summary_part.added", ...at, part: { type: "summary_text", text: "" } },
+        ...splitText(text, chunkSize).map((delta) => ({
+          type: "response.reasoning_summary_text.delta",
+          ...at,
+          delta,
+        })),
+        { type: "response.reasoning_summary_text.done", ...at, text },
+        { type: "response.reasoning_summary_part.done", ...at, part },
+        { type: "response.output_item.done", output_index, item: done },
+      ],
+    });
+  }
+  if (reply.text !== undefined) {
+    const output_index = out.length;
+    const id = `msg_keel${pad(reply.index)}`;
+    const text = reply.text;
+    const part = { type: "output_text", annotations: [], logprobs: [], text };
+    const item = { id, type: "message", role: "assistant" };
+    const done = { ...item, status: itemStatus, content: [part] };
+    const at = { item_id: id, output_index, content_index: 0 };
+    out.push({
+      done,
+      events: [
+        {
+          type: "response.output_item.added",
+          output_index,
+          item: { ...item, status: "in_progress", content: [] },
+        },
+        { type: "response.content_part.added", ...at, part: { ...part, text: "" } },
+        ...splitText(text, chunkSize).map((delta) => ({
+          type: "response.output_text.delta",
+          ...at,
+          delta,
+          logprobs: [],
+        })),
+        { type: "response.output_text.done", ...at, text, logprobs: [] },
+        { type: "response.content_part.done", ...at, part },
+        { type: "response.output_item.done", output_index, item: done },
+      ],
+    });
+  }
+  reply.toolCalls.forEach((call, i) => {
+    const output_index = out.length;
+    const id = `fc_keel${pad(reply.index)}_${i}`;
+    const item = {
+      id,
+      type: "function_call",
+      call_id: call.id ?? `call_keel${pad(reply.index)}_${i}`,
+      name: call.name,
+    };
+    const done = { ...item, status: itemStatus, arguments: call.arguments };
+    const at = { item_id: id, output_index };
+    out.push({
+      done,
+      events: [
+        {
+          type: "response.output_item.added",
+          output_index,
+          item: { ...item, status: "in_progress", arguments: "" },
+        },
+        ...splitText(call.arguments, chunkSize).map((delta) => ({
+          type: "response.function_call_arguments.delta",
+          ...at,
+          delta,
+        })),
+        { type: "response.function_call_arguments.done", ...at, name: call.name, arguments: call.arguments },
+        { type: "response.output_item.done", output_index, item: done },
+      ],
+    });
+  });
+  return out;
+}
+
+function json(reply: PlannedReply): Item {
+  return responseObject(
+    reply,
+    "completed",
+    items(reply).map((entry) => entry.done),
+    { ...finalStatus(reply), usage: usage(reply) },
+  );
+}
+
+function frame(event: Event, sequence_number: number): string {
+  const { type, ...rest } = event;
+  return sseEvent(type, { type, sequence_number, ...rest });
+}
+
+function stream(reply: PlannedReply): string[] {
+  const built = items(reply);
+  const final = json(reply);
+  const events: Event[] = [
+    { type: "response.created", response: responseObject(reply, "in_progress", []) },
+    { type: "response.in_progress", response: responseObject(reply, "in_progress", []) },
+    ...built.flatMap((entry) => entry.events),
+    { type: reply.stopReason === "length" ? "response.incomplete" : "response.completed", response: final },
+  ];
+  return events.map(frame);
+}
+
+export const openaiResponses: Dialect = {
+  api: "openai-responses",
+  path: "/v1/responses",
+  requestIdHeader: "x-request-id",
+  stream,
+  json,
+  errorBody: (error: ErrorSpec) => openaiErrorBody(error),
+  overflow: (turn) => openaiOverflow(turn, "input"),
+  streamError: (reply, message, sent) =>
+    frame(
+      {
+        type: "response.failed",
+        response: responseObject(reply, "failed", [], {
+          error: { code: "server_error", message },
+          usage: usage(reply),
+        }),
+      },
+      sent,
+    ),
+  malformed: () =>
+    'event: response.output_text.delta\ndata: {"type":"response.output_text.delta","delta":\n\n',
+};

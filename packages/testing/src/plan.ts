@@ -1,0 +1,42 @@
+// What a transport must do to answer one request: the engine decides, the socket server and
+// the faux fetch both carry it out, so the two can never disagree on bytes.
+
+export interface ResponsePlan {
+  status: number;
+  headers: Record<string, string>;
+  /** Wait before sending the status and headers. */
+  headerDelayMs: number;
+  /** Body pieces in order (one SSE event each when streaming); `delayMs` is waited before each. */
+  chunks: string[];
+  delayMs: number;
+  /** After the last chunk: finish the body, or cut the connection (a mid-stream disconnect). */
+  ending: "end" | "disconnect";
+}
+
+export function jsonPlan(status: number, body: unknown, headers: Record<string, string> = {}): ResponsePlan {
+  return {
+    status,
+    headers: { "content-type": "application/json", ...headers },
+    headerDelayMs: 0,
+    chunks: [JSON.stringify(body)],
+    delayMs: 0,
+    ending: "end",
+  };
+}
+
+/** Resolves after `ms` (at once for 0); rejects with the signal's reason if it aborts first. */
+export function pause(ms: number, signal?: AbortSignal): Promise<void> {
+  if (signal?.aborted) return Promise.reject(signal.reason);
+  if (ms <= 0) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}

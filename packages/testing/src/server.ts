@@ -1,0 +1,122 @@
+// The socket transport: an HTTP server on 127.0.0.1 that runs the scenario engine and writes
+// its plans to the wire, plus a small control plane (/__keel/…) for tests in other processes.
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { ScenarioEngine } from "./engine.js";
+import { pause, type ResponsePlan } from "./plan.js";
+import type { RecordedRequest, Scenario } from "./scenario.js";
+
+export interface MockServer {
+  /** http://127.0.0.1:PORT */
+  url: string;
+  port: number;
+  /** baseURL for @anthropic-ai/sdk (it appends /v1/messages itself). */
+  anthropicBaseUrl: string;
+  /** baseURL for openai: url + "/v1". */
+  openaiBaseUrl: string;
+  /** Every model request received, in order (live array). */
+  requests: RecordedRequest[];
+  /** Replaces the scenario and rewinds it; recorded requests are kept. */
+  setScenario(scenario: Scenario): void;
+  /** Stops listening and cuts open connections. */
+  close(): Promise<void>;
+}
+
+export interface MockServerOptions {
+  /** Default 0: any free port. */
+  port?: number;
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const parts: Buffer[] = [];
+    req.on("data", (part: Buffer) => parts.push(part));
+    req.on("end", () => resolve(Buffer.concat(parts).toString("utf8")));
+    req.on("error", reject);
+  });
+}
+
+function headersOf(req: IncomingMessage): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(", ") : value;
+  }
+  return headers;
+}
+
+async function send(plan: ResponsePlan, res: ServerResponse): Promise<void> {
+  await pause(plan.headerDelayMs);
+  if (res.destroyed) return;
+  const single = plan.ending === "end" && plan.chunks.length === 1 && plan.delayMs === 0;
+  if (single) {
+    const body = plan.chunks[0] ?? "";
+    res.writeHead(plan.status, { ...plan.headers, "content-length": Buffer.byteLength(body) });
+    res.end(body);
+    return;
+  }
+  res.writeHead(plan.status, plan.headers);
+  res.flushHeaders();
+  for (const chunk of plan.chunks) {
+    await pause(plan.delayMs);
+    if (res.destroyed) return;
+    // Waiting for each write to drain keeps events in separate TCP reads when delays are set.
+    await new Promise<void>((resolve) => res.write(chunk, () => resolve()));
+  }
+  if (plan.ending === "disconnect") res.socket?.destroy();
+  else res.end();
+}
+
+function control(engine: ScenarioEngine, req: IncomingMessage, raw: string, res: ServerResponse): void {
+  const [status, body] = controlAnswer(engine, req, raw);
+  res.writeHead(status, { "content-type": "application/json" });
+  res.end(JSON.stringify(body));
+}
+
+function controlAnswer(engine: ScenarioEngine, req: IncomingMessage, raw: string): [number, unknown] {
+  if (req.method === "GET" && req.url === "/__keel/requests") return [200, engine.requests];
+  if (req.method === "POST" && req.url === "/__keel/scenario") {
+    try {
+      engine.setScenario(JSON.parse(raw) as Scenario);
+      return [200, { ok: true }];
+    } catch (error) {
+      return [400, { error: { message: `scenario is not JSON: ${String(error)}` } }];
+    }
+  }
+  return [404, { error: { message: "control routes: GET /__keel/requests, POST /__keel/scenario" } }];
+}
+
+export async function startMockServer(
+  scenario?: Scenario,
+  options: MockServerOptions = {},
+): Promise<MockServer> {
+  const engine = new ScenarioEngine(scenario);
+  const server = createServer((req, res) => {
+    readBody(req)
+      .then((raw) => {
+        const url = req.url ?? "/";
+        if (url.startsWith("/__keel/")) return control(engine, req, raw, res);
+        const plan = engine.handle({ method: req.method ?? "GET", url, headers: headersOf(req), raw });
+        return send(plan, res);
+      })
+      .catch(() => res.destroy());
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, "127.0.0.1", () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const url = `http://127.0.0.1:${port}`;
+  return {
+    url,
+    port,
+    anthropicBaseUrl: url,
+    openaiBaseUrl: `${url}/v1`,
+    requests: engine.requests,
+    setScenario: (next) => engine.setScenario(next),
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}
