@@ -1,1 +1,8 @@
-export {};
+// @keel/extension-sdk: the one contract every Keel extension is written against.
+
+export { type Static, type TSchema, Type } from "@sinclair/typebox";
+export * from "./extension.js";
+export * from "./factory.js";
+export * from "./hooks.js";
+export * from "./tools.js";
+export * from "./ui.js";
