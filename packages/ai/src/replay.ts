@@ -15,14 +15,19 @@ const MAX_ID = { "anthropic-messages": 64, "openai-completions": 40, "openai-res
 function idNormalizer(api: Api): (id: string) => string {
   const seen = new Map<string, string>();
   const used = new Set<string>();
+  const clean = (part: string) => part.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, MAX_ID[api]) || "call";
   return (id) => {
     const known = seen.get(id);
     if (known) return known;
-    let next = id.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, MAX_ID[api]) || "call";
-    for (let n = 2; used.has(next); n++) next = `${next.slice(0, MAX_ID[api] - String(n).length - 1)}_${n}`;
-    seen.set(id, next);
+    // Responses ids are "call_id|item_id" (providers/openai-responses.ts): each part obeys the rules.
+    const bar = api === "openai-responses" ? id.indexOf("|") : -1;
+    const head = clean(bar === -1 ? id : id.slice(0, bar));
+    const tail = bar === -1 ? "" : `|${clean(id.slice(bar + 1))}`;
+    let next = head;
+    for (let n = 2; used.has(next); n++) next = `${head.slice(0, MAX_ID[api] - String(n).length - 1)}_${n}`;
     used.add(next);
-    return next;
+    seen.set(id, next + tail);
+    return next + tail;
   };
 }
 
@@ -51,7 +56,11 @@ export function transformMessages(messages: readonly Message[], target: ReplayTa
   for (const message of messages) {
     if (message.role === "assistant") {
       closeOrphans(message.timestamp);
-      if (message.stopReason === "error" || message.stopReason === "aborted" || message.stopReason === "context_overflow") {
+      if (
+        message.stopReason === "error" ||
+        message.stopReason === "aborted" ||
+        message.stopReason === "context_overflow"
+      ) {
         // Keep text the user saw; drop tool calls that never completed and unsigned thinking.
         const text = message.content.filter((c) => c.type === "text" && c.text.trim() !== "");
         if (text.length > 0) out.push({ ...message, content: text, stopReason: "stop" });

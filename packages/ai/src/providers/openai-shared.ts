@@ -1,0 +1,146 @@
+// What the Chat Completions and Responses adapters share: the SDK client, per-request chunk
+// framing, and the one place OpenAI-side failures become typed AiError values.
+import OpenAI, { APIConnectionError, APIError, APIUserAbortError } from "openai";
+import type { AdapterOptions } from "../driver.js";
+import type { AiError, ImageContent, Model, TextContent } from "../types.js";
+
+/** A client per request: retries belong to the driver, the key and fetch to the call. */
+export function createClient(model: Model, options: AdapterOptions): OpenAI {
+  return new OpenAI({
+    apiKey: options.apiKey,
+    // undefined lets the SDK fall back to OPENAI_BASE_URL, then api.openai.com.
+    baseURL: model.baseUrl,
+    maxRetries: 0,
+    fetch: options.fetch,
+    defaultHeaders: { ...model.headers, ...options.headers },
+  });
+}
+
+/**
+ * A chunk paired with the state of the request it belongs to. Adapters are shared singletons,
+ * so whatever a translation must remember across chunks travels with the chunks; `end` marks a
+ * stream that ended normally (a stream cut by abort gets no end marker).
+ */
+export type Framed<Chunk, State> =
+  | { kind: "chunk"; chunk: Chunk; state: State }
+  | { kind: "end"; state: State };
+
+export async function* frame<Chunk, State>(
+  source: AsyncIterable<Chunk>,
+  state: State,
+  signal: AbortSignal,
+): AsyncGenerator<Framed<Chunk, State>> {
+  for await (const chunk of source) yield { kind: "chunk", chunk, state };
+  // The SDK ends iteration quietly when aborted; that is not a normal end.
+  if (!signal.aborted) yield { kind: "end", state };
+}
+
+/** Whether the model wants this request's prompt cached under the session id. */
+type CacheOptions = Pick<AdapterOptions, "sessionId" | "cacheRetention">;
+
+export function promptCacheKey(model: Model, options: CacheOptions): string | undefined {
+  if (!options.sessionId || options.cacheRetention === "none") return undefined;
+  if (model.provider === "openai" || model.compat?.supportsPromptCacheKey) return options.sessionId;
+  return undefined;
+}
+
+export function promptCacheRetention(model: Model, options: CacheOptions): "24h" | undefined {
+  return options.cacheRetention === "long" && model.provider === "openai" ? "24h" : undefined;
+}
+
+export function textOf(content: readonly (TextContent | ImageContent)[]): string {
+  return content
+    .filter((c): c is TextContent => c.type === "text")
+    .map((c) => c.text)
+    .join("\n");
+}
+
+export function imagesOf(content: readonly (TextContent | ImageContent)[]): ImageContent[] {
+  return content.filter((c): c is ImageContent => c.type === "image");
+}
+
+export function dataUrl(image: ImageContent): string {
+  return `data:${image.mimeType};base64,${image.data}`;
+}
+
+export const IMAGE_OMITTED = "(image omitted: this model does not accept images)";
+
+/** OpenAI's code, then the wording compatible servers (vLLM, llama.cpp, OpenRouter, …) use. */
+const OVERFLOW_CODES = new Set(["context_length_exceeded", "exceed_context_size_error"]);
+const OVERFLOW_TEXT =
+  /maximum context length|context[ _-]length[ _-]exceeded|exceeds? (the )?(available |model'?s? )?context (size|window|length)|prompt is too long|input is too long|reduce the length of the messages|too many tokens/i;
+
+function isOverflow(code: unknown, message: string): boolean {
+  return (typeof code === "string" && OVERFLOW_CODES.has(code)) || OVERFLOW_TEXT.test(message);
+}
+
+/** An error the server reported inside a stream (Responses `error`/`response.failed`, chat `{error}`). */
+export function inBandError(code: unknown, message: string): AiError {
+  if (isOverflow(code, message)) return { type: "context_overflow", message };
+  const prefix = typeof code === "string" && code !== "" ? `${code}: ` : "";
+  return { type: "protocol", message: `The provider reported an error mid-stream: ${prefix}${message}` };
+}
+
+/** Low-level socket failures (undici puts them on `cause`). */
+const NETWORK_CODES = new Set(["ECONNRESET", "ECONNREFUSED", "EPIPE", "ETIMEDOUT", "ENOTFOUND", "EAI_AGAIN"]);
+
+function networkCode(e: unknown): string | undefined {
+  for (let cur: unknown = e, depth = 0; cur && depth < 4; depth++) {
+    const code = (cur as { code?: unknown }).code;
+    if (typeof code === "string" && (NETWORK_CODES.has(code) || code.startsWith("UND_ERR"))) return code;
+    cur = (cur as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+export function classifyOpenAIError(e: unknown): AiError {
+  if (e instanceof APIUserAbortError) return { type: "aborted", message: "The request was aborted." };
+  if (e instanceof APIConnectionError) {
+    return { type: "network", message: `Could not reach the model server: ${e.message}` };
+  }
+  if (e instanceof APIError) {
+    const body = (e.error ?? {}) as { message?: unknown };
+    const message = typeof body.message === "string" ? body.message : e.message;
+    if (e.status === undefined) return inBandError(e.code, message);
+    if ((e.status === 400 || e.status === 413 || e.status === 422) && isOverflow(e.code, message)) {
+      return { type: "context_overflow", message };
+    }
+    const retryAfterMs = retryAfter(e.headers);
+    return {
+      type: "http",
+      status: e.status,
+      message: `${e.status} ${message}`,
+      ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+    };
+  }
+  if (e instanceof Error && e.name === "AbortError")
+    return { type: "aborted", message: "The request was aborted." };
+  if (e instanceof SyntaxError) {
+    return { type: "protocol", message: `The model server sent malformed stream data: ${e.message}` };
+  }
+  const code = networkCode(e);
+  if (code !== undefined) {
+    const what = e instanceof Error ? e.message : String(e);
+    return { type: "network", message: `The connection to the model server failed (${code}): ${what}` };
+  }
+  return { type: "protocol", message: `Unexpected failure talking to the model server: ${describe(e)}` };
+}
+
+/** `retry-after-ms` (OpenAI), else `retry-after` as seconds or an HTTP date. */
+export function retryAfter(headers: Headers | undefined, now: number = Date.now()): number | undefined {
+  const ms = headers?.get("retry-after-ms");
+  if (ms) {
+    const value = Number(ms);
+    if (Number.isFinite(value) && value >= 0) return Math.round(value);
+  }
+  const raw = headers?.get("retry-after");
+  if (!raw) return undefined;
+  const seconds = Number(raw);
+  if (Number.isFinite(seconds)) return seconds >= 0 ? Math.round(seconds * 1000) : undefined;
+  const date = Date.parse(raw);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+function describe(e: unknown): string {
+  return e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+}
