@@ -1,0 +1,97 @@
+// The structured summary that replaces compacted history, and the request that produces it.
+import type { Message } from "@keel/ai";
+
+export const SUMMARY_SYSTEM_PROMPT =
+  "You summarize a coding session so another engineer can continue it without the transcript. " +
+  "Be concrete: names, paths, commands, values. No preamble.";
+
+const SECTIONS = `## Goal
+## Constraints and preferences
+## Progress
+### Done
+### In progress
+## Key decisions
+## Next steps`;
+
+export function summaryRequestText(
+  transcript: string,
+  previousSummary: string | undefined,
+  instructions?: string,
+): string {
+  const base = previousSummary
+    ? `Update the previous summary with the new part of the conversation. Keep what still holds, revise what changed, drop what is obsolete.\n\n<previous-summary>\n${previousSummary}\n</previous-summary>\n\n<new-conversation>\n${transcript}\n</new-conversation>`
+    : `Summarize this conversation.\n\n<conversation>\n${transcript}\n</conversation>`;
+  const focus = instructions ? `\n\nFocus: ${instructions}` : "";
+  return `${base}\n\nAnswer in exactly these Markdown sections:\n${SECTIONS}${focus}`;
+}
+
+/** Plain-text transcript of messages for the summarizer (tool outputs clipped). */
+export function transcriptOf(messages: readonly Message[], clip = 2000): string {
+  const lines: string[] = [];
+  for (const m of messages) {
+    if (m.role === "user") {
+      const text =
+        typeof m.content === "string"
+          ? m.content
+          : m.content.map((c) => (c.type === "text" ? c.text : "[image]")).join("\n");
+      lines.push(`[user]\n${text}`);
+    } else if (m.role === "assistant") {
+      for (const c of m.content) {
+        if (c.type === "text") lines.push(`[assistant]\n${c.text}`);
+        else if (c.type === "toolCall")
+          lines.push(`[tool call ${c.name}] ${JSON.stringify(c.arguments).slice(0, clip)}`);
+      }
+    } else {
+      const text = m.content.map((c) => (c.type === "text" ? c.text : "[image]")).join("\n");
+      lines.push(`[tool result ${m.toolName}${m.isError ? " error" : ""}]\n${text.slice(0, clip)}`);
+    }
+  }
+  return lines.join("\n\n");
+}
+
+const READ_TOOLS = new Set(["Read", "Grep", "Glob", "LS"]);
+const WRITE_TOOLS = new Set(["Write", "Edit"]);
+
+/** Files read and modified, from the tool calls themselves (not from the model's memory). */
+export function fileActivity(messages: readonly Message[]): { read: string[]; modified: string[] } {
+  const read = new Set<string>();
+  const modified = new Set<string>();
+  for (const m of messages) {
+    if (m.role !== "assistant") continue;
+    for (const c of m.content) {
+      if (c.type !== "toolCall") continue;
+      const path = typeof c.arguments.path === "string" ? c.arguments.path : undefined;
+      if (!path) continue;
+      if (WRITE_TOOLS.has(c.name)) modified.add(path);
+      else if (READ_TOOLS.has(c.name)) read.add(path);
+    }
+  }
+  for (const p of modified) read.delete(p);
+  return { read: [...read].sort(), modified: [...modified].sort() };
+}
+
+/** Merges file lists carried in a previous summary with the new activity. */
+export function withFileLists(
+  summary: string,
+  activity: { read: string[]; modified: string[] },
+  previous?: string,
+): string {
+  const carried = previous ? parseFileLists(previous) : { read: [], modified: [] };
+  const modified = [...new Set([...carried.modified, ...activity.modified])].sort();
+  const read = [...new Set([...carried.read, ...activity.read])].filter((p) => !modified.includes(p)).sort();
+  const body = summary.replace(/\n## Files read[\s\S]*$/m, "").trimEnd();
+  return `${body}\n\n## Files read\n${read.map((p) => `- ${p}`).join("\n") || "- (none)"}\n\n## Files modified\n${modified.map((p) => `- ${p}`).join("\n") || "- (none)"}`;
+}
+
+function parseFileLists(summary: string): { read: string[]; modified: string[] } {
+  const section = (name: string) => {
+    const match = summary.match(new RegExp(`## ${name}\\n([\\s\\S]*?)(?:\\n## |$)`));
+    return (match?.[1] ?? "")
+      .split("\n")
+      .map((l) => l.replace(/^- /, "").trim())
+      .filter((l) => l && l !== "(none)");
+  };
+  return { read: section("Files read"), modified: section("Files modified") };
+}
+
+export const SUMMARY_PREFIX = "The conversation so far was compacted. Summary of what happened before:\n\n";

@@ -1,0 +1,183 @@
+// The kernel's public surface: options, the CodingAgent handle, its events and errors.
+// Everything an agent UI does goes through this; events are JSON-safe.
+
+import type { AssistantMessageEvent, Message, Model, StreamOptions, Usage } from "@keel/ai";
+import type { Diagnostic, ExtensionDefinition, ExtensionUI, RunStopReason } from "@keel/extension-sdk";
+import type { Result } from "neverthrow";
+
+export type PermissionModeName = "default" | "acceptEdits" | "plan" | "dontAsk" | "bypassPermissions";
+
+export type ApprovalAnswer = "allow_once" | "allow_always" | "deny";
+
+export interface ApprovalRequest {
+  toolName: string;
+  toolCallId: string;
+  args: Record<string, unknown>;
+  /** Why the kernel asks (the permission decision's reason). */
+  reason: string;
+  /** The rule "always allow" would persist. */
+  suggestedRule?: string;
+}
+
+/** What a host (TUI, print mode, RPC) offers the kernel. Everything optional: headless by default. */
+export interface HostUI extends Partial<ExtensionUI> {
+  /** Permission prompts. Absent → headless: `ask` resolves to deny with a reason for the model. */
+  approve?: (request: ApprovalRequest) => Promise<ApprovalAnswer>;
+}
+
+export type SessionChoice =
+  | { mode: "new" }
+  /** The most recent session of this cwd, or a new one when there is none. */
+  | { mode: "continue" }
+  | { mode: "resume"; session: string }
+  | { mode: "fork"; session: string; entryId?: string }
+  /** Nothing journaled. */
+  | { mode: "ephemeral" };
+
+export interface CodingAgentOptions {
+  cwd: string;
+  /** A catalog model, or "provider/id" looked up in the catalog and custom config. */
+  model?: Model | string;
+  /** ~/.keel by default; KEEL_HOME overrides it. */
+  home?: string;
+  session?: SessionChoice;
+  /** Where session files live; default <home>/sessions/<cwd slug>. */
+  sessionDir?: string;
+  permissionMode?: PermissionModeName;
+  maxTurns?: number;
+  appendSystemPrompt?: string;
+  /** Extension definitions composed by the caller (e.g. the official ones), loaded first. */
+  extensions?: ExtensionDefinition[];
+  /** Extension files or folders to load (`-e`). */
+  extensionPaths?: string[];
+  /** Load ~/.keel/extensions and (trusted projects only) .keel/extensions. Default true. */
+  discoverExtensions?: boolean;
+  ui?: HostUI;
+  /** Passed to every model call (apiKey, reasoning, fetch for tests, retry policy). */
+  streamOptions?: StreamOptions;
+}
+
+export type CodingAgentError =
+  | { type: "config"; message: string }
+  | { type: "model"; message: string }
+  | { type: "session"; message: string }
+  | { type: "extension"; message: string }
+  | { type: "busy"; message: string }
+  | { type: "closed"; message: string };
+
+export interface RunSummary {
+  stopReason: RunStopReason;
+  turns: number;
+  usage: Usage;
+  /** The final assistant text of the run. */
+  text: string;
+  durationMs: number;
+  error?: { type: string; message: string };
+  /** Steering or follow-up messages that never reached the model (the run ended first). */
+  unsent: string[];
+}
+
+export type CompactionReason = "threshold" | "overflow" | "manual";
+
+/** Events a UI renders. Agent-loop events pass through with their own `type`. */
+export type CodingAgentEvent =
+  | { type: "session_start"; sessionId: string; sessionFile?: string; model: string; tools: string[] }
+  | { type: "run_start"; prompt: string }
+  | { type: "turn_start"; turn: number }
+  | { type: "message_start"; message: Message }
+  | { type: "message_update"; message: Message; event: AssistantMessageEvent }
+  | { type: "message_end"; message: Message }
+  | { type: "tool_start"; toolCallId: string; toolName: string; args: Record<string, unknown> }
+  | { type: "tool_update"; toolCallId: string; toolName: string; text: string }
+  | {
+      type: "tool_end";
+      toolCallId: string;
+      toolName: string;
+      isError: boolean;
+      text: string;
+      details?: unknown;
+    }
+  | { type: "turn_end"; turn: number }
+  | { type: "run_end"; summary: RunSummary }
+  | { type: "compaction_start"; reason: CompactionReason; tokensBefore: number }
+  | {
+      type: "compaction_end";
+      reason: CompactionReason;
+      tokensBefore: number;
+      tokensAfter: number;
+      ok: boolean;
+      error?: string;
+    }
+  | { type: "capability_notice"; text: string }
+  | { type: "recovery"; text: string }
+  | { type: "diagnostic"; diagnostic: Diagnostic }
+  | { type: "status"; key: string; text: string | undefined }
+  | { type: "widget"; key: string; lines: string[] | undefined }
+  | { type: "notify"; message: string; level: "info" | "warning" | "error" }
+  | { type: "retry"; attempt: number; delayMs: number; message: string };
+
+export interface SessionTreeNode {
+  id: string;
+  parentId: string | null;
+  type: string;
+  /** One-line description (role + first words, label, …). */
+  text: string;
+  label?: string;
+  onCurrentBranch: boolean;
+  isHead: boolean;
+}
+
+export interface CommandInfo {
+  name: string;
+  description: string;
+  argumentHint?: string;
+  source: "builtin" | string;
+}
+
+export interface ContextUsage {
+  /** Estimated tokens the next request would carry. */
+  tokens: number;
+  contextWindow: number;
+  percent: number;
+}
+
+export interface CodingAgent {
+  readonly sessionId: string;
+  /** Undefined for ephemeral sessions. */
+  readonly sessionFile: string | undefined;
+  readonly cwd: string;
+  readonly isRunning: boolean;
+  model(): Model;
+  setModel(model: Model | string): Result<Model, CodingAgentError>;
+  /** Runs the agent to its natural end. Provider failures are a summary with that stop reason. */
+  prompt(text: string): Promise<Result<RunSummary, CodingAgentError>>;
+  /** Delivered after the current tool batch, before the next model call. */
+  steer(text: string): void;
+  /** Delivered when the agent would otherwise stop. */
+  followUp(text: string): void;
+  abort(): void;
+  subscribe(listener: (event: CodingAgentEvent) => void): () => void;
+  /** The model context of the current head. */
+  messages(): Message[];
+  tree(): SessionTreeNode[];
+  /** Continues from `entryId` (the head moves; nothing is deleted). */
+  branch(entryId: string): Result<void, CodingAgentError>;
+  /** Moves the head back before the `count`-th most recent user prompt (default 1). */
+  rewind(count?: number): Result<{ entryId: string | null; prompt: string | undefined }, CodingAgentError>;
+  /** A new session file starting with this one's path up to `entryId` (default head). */
+  fork(entryId?: string): Promise<Result<{ sessionFile: string; sessionId: string }, CodingAgentError>>;
+  compact(
+    instructions?: string,
+  ): Promise<Result<{ tokensBefore: number; tokensAfter: number }, CodingAgentError>>;
+  commands(): CommandInfo[];
+  runCommand(
+    name: string,
+    args: string,
+  ): Promise<Result<{ message?: string; prompt?: string }, CodingAgentError>>;
+  extensionState(extensionId: string): unknown;
+  diagnostics(): Diagnostic[];
+  contextUsage(): ContextUsage;
+  /** Total usage and cost of this process's runs. */
+  usage(): Usage;
+  close(): Promise<void>;
+}

@@ -1,0 +1,53 @@
+// AGENTS.md / CLAUDE.md discovery: the user's global file, then each directory from the
+// filesystem root down to cwd. Files inside an untrusted project are not read.
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+
+export interface ContextFile {
+  path: string;
+  content: string;
+}
+
+const NAMES = ["AGENTS.md", "CLAUDE.md"];
+const MAX_BYTES = 64 * 1024;
+
+function readFirst(dir: string): ContextFile | undefined {
+  for (const name of NAMES) {
+    const path = join(dir, name);
+    if (!existsSync(path)) continue;
+    try {
+      return { path, content: readFileSync(path, "utf8").slice(0, MAX_BYTES) };
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+function isInside(child: string, parent: string): boolean {
+  const rel = relative(parent, child);
+  return rel === "" || (!rel.startsWith("..") && !rel.startsWith("/"));
+}
+
+export function loadContextFiles(options: {
+  cwd: string;
+  home: string;
+  projectRoot: string;
+  trusted: boolean;
+}): ContextFile[] {
+  const files: ContextFile[] = [];
+  const global = readFirst(options.home);
+  if (global) files.push(global);
+  const dirs: string[] = [];
+  for (let dir = resolve(options.cwd); ; dir = dirname(dir)) {
+    dirs.unshift(dir);
+    if (dirname(dir) === dir) break;
+  }
+  for (const dir of dirs) {
+    if (dir === resolve(options.home)) continue;
+    if (!options.trusted && isInside(dir, options.projectRoot)) continue;
+    const file = readFirst(dir);
+    if (file) files.push(file);
+  }
+  return files;
+}
