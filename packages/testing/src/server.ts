@@ -5,6 +5,7 @@ import type { AddressInfo } from "node:net";
 import { ScenarioEngine } from "./engine.js";
 import { pause, type ResponsePlan } from "./plan.js";
 import type { RecordedRequest, Scenario } from "./scenario.js";
+import { checkScenario } from "./validate.js";
 
 export interface MockServer {
   /** http://127.0.0.1:PORT */
@@ -75,12 +76,16 @@ function control(engine: ScenarioEngine, req: IncomingMessage, raw: string, res:
 function controlAnswer(engine: ScenarioEngine, req: IncomingMessage, raw: string): [number, unknown] {
   if (req.method === "GET" && req.url === "/__keel/requests") return [200, engine.requests];
   if (req.method === "POST" && req.url === "/__keel/scenario") {
+    let parsed: unknown;
     try {
-      engine.setScenario(JSON.parse(raw) as Scenario);
-      return [200, { ok: true }];
+      parsed = JSON.parse(raw);
     } catch (error) {
       return [400, { error: { message: `scenario is not JSON: ${String(error)}` } }];
     }
+    const check = checkScenario(parsed);
+    if (!check.ok) return [400, { error: { message: check.error } }];
+    engine.setScenario(check.scenario);
+    return [200, { ok: true }];
   }
   return [404, { error: { message: "control routes: GET /__keel/requests, POST /__keel/scenario" } }];
 }

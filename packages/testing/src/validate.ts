@@ -1,0 +1,36 @@
+// Checks a scenario that arrives as JSON (the bin, the control route) before the engine runs
+// it, so a typo is reported once with its location instead of failing a later request.
+import type { Scenario } from "./scenario.js";
+
+export type ScenarioCheck = { ok: true; scenario: Scenario } | { ok: false; error: string };
+
+function turnProblem(turn: unknown, where: string): string | undefined {
+  if (typeof turn !== "object" || turn === null || Array.isArray(turn)) return `${where} must be an object`;
+  const kind = (turn as { kind?: unknown }).kind;
+  if (kind === "error") {
+    const status = (turn as { status?: unknown }).status;
+    if (typeof status !== "number" || status < 100 || status > 599) {
+      return `${where} is an error turn and needs a numeric "status" between 100 and 599`;
+    }
+    return undefined;
+  }
+  if (kind === undefined || kind === "reply" || kind === "context_overflow") return undefined;
+  return `${where} has unknown kind ${JSON.stringify(kind)} (expected "reply", "error" or "context_overflow")`;
+}
+
+export function checkScenario(value: unknown): ScenarioCheck {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return { ok: false, error: 'a scenario must be a JSON object like {"turns":[{"text":"hi"}]}' };
+  }
+  const { turns, fallback } = value as { turns?: unknown; fallback?: unknown };
+  if (!Array.isArray(turns)) return { ok: false, error: 'a scenario needs a "turns" array' };
+  for (const [i, turn] of turns.entries()) {
+    const problem = turnProblem(turn, `turns[${i}]`);
+    if (problem) return { ok: false, error: problem };
+  }
+  if (fallback !== undefined) {
+    const problem = turnProblem(fallback, "fallback");
+    if (problem) return { ok: false, error: problem };
+  }
+  return { ok: true, scenario: value as Scenario };
+}
