@@ -124,7 +124,7 @@ function convertMessages(
       const text = message.content
         .filter((c) => c.type === "text")
         .map((c) => c.text)
-        .join("");
+        .join("\n\n"); // blocks (e.g. foreign thinking turned text) stay apart
       const thinking = message.content
         .filter((c) => c.type === "thinking")
         .map((c) => c.thinking)

@@ -117,7 +117,7 @@ function assistantInput(model: Model, message: AssistantMessage, out: ResponseIn
   };
   for (const block of message.content) {
     if (block.type === "text") {
-      text += block.text;
+      text += text === "" ? block.text : `\n\n${block.text}`;
     } else if (block.type === "thinking") {
       // After replay only this API's own thinking is left; without a usable item it cannot be sent.
       const item = reasoningItem(block.signature);

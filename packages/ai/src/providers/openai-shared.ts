@@ -85,6 +85,10 @@ export function inBandError(code: unknown, message: string): AiError {
 const NETWORK_CODES = new Set(["ECONNRESET", "ECONNREFUSED", "EPIPE", "ETIMEDOUT", "ENOTFOUND", "EAI_AGAIN"]);
 
 function networkCode(e: unknown): string | undefined {
+  // fetch reports a body cut mid-read as TypeError("terminated"), the cause naming the socket error if any.
+  if (e instanceof TypeError && (e.message === "terminated" || e.message === "fetch failed")) {
+    return networkCode(e.cause) ?? e.message;
+  }
   for (let cur: unknown = e, depth = 0; cur && depth < 4; depth++) {
     const code = (cur as { code?: unknown }).code;
     if (typeof code === "string" && (NETWORK_CODES.has(code) || code.startsWith("UND_ERR"))) return code;
