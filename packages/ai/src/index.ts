@@ -14,3 +14,29 @@ export {
 export { stream, complete, type StreamFunction } from "./stream.js";
 export { INTERRUPTED_TOOL_RESULT, type ReplayTarget, transformMessages } from "./replay.js";
 export { addUsage, computeCost, emptyUsage } from "./cost.js";
+export { BUILTIN_MODELS } from "./models-data.js";
+export {
+  type ModelLookupError,
+  type ModelRegistry,
+  builtinModelRegistry,
+  findModel,
+  getModel,
+  listModels,
+  listProviders,
+  modelRef,
+} from "./models.js";
+export {
+  CUSTOM_COMPAT_DEFAULTS,
+  CUSTOM_MODEL_DEFAULTS,
+  type ModelConfigError,
+  type ModelsConfig,
+  ModelsConfigSchema,
+  createModelRegistry,
+} from "./custom-models.js";
+export {
+  type SchemaIssue,
+  type ToolArgumentsError,
+  describeSchemaErrors,
+  formatIssues,
+  validateToolArguments,
+} from "./validation.js";
