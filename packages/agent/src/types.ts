@@ -1,13 +1,5 @@
-// The tool contract and the loop's events. JSON-safe: no Error objects or functions in events.
-import type {
-  AssistantMessage,
-  AssistantMessageEvent,
-  ImageContent,
-  Message,
-  TextContent,
-  ToolResultMessage,
-  Usage,
-} from "@keel/ai";
+// The tool contract: what a tool declares and what the loop hands it when it runs.
+import type { ImageContent, TextContent } from "@keel/ai";
 import type { Static, TSchema } from "@sinclair/typebox";
 
 export interface AgentToolResult<TDetails = unknown> {
