@@ -46,8 +46,18 @@ function headersOf(req: IncomingMessage): Record<string, string> {
 }
 
 async function send(plan: ResponsePlan, res: ServerResponse): Promise<void> {
-  await pause(plan.headerDelayMs);
-  if (res.destroyed) return;
+  // A client that hangs up cancels the pending delays instead of leaving timers behind.
+  const gone = new AbortController();
+  res.once("close", () => gone.abort());
+  try {
+    await write(plan, res, gone.signal);
+  } catch (error) {
+    if (!gone.signal.aborted) throw error;
+  }
+}
+
+async function write(plan: ResponsePlan, res: ServerResponse, gone: AbortSignal): Promise<void> {
+  await pause(plan.headerDelayMs, gone);
   const single = plan.ending === "end" && plan.chunks.length === 1 && plan.delayMs === 0;
   if (single) {
     const body = plan.chunks[0] ?? "";
@@ -58,8 +68,7 @@ async function send(plan: ResponsePlan, res: ServerResponse): Promise<void> {
   res.writeHead(plan.status, plan.headers);
   res.flushHeaders();
   for (const chunk of plan.chunks) {
-    await pause(plan.delayMs);
-    if (res.destroyed) return;
+    await pause(plan.delayMs, gone);
     // Waiting for each write to drain keeps events in separate TCP reads when delays are set.
     await new Promise<void>((resolve) => res.write(chunk, () => resolve()));
   }
