@@ -18,7 +18,7 @@ const FULL: ReplyTurn = {
     { id: "toolu_a", name: "read", arguments: { path: "/repo/src/index.ts", limit: 200 } },
     { name: "ls", arguments: { dir: "/repo", recursive: true } },
   ],
-  usage: { input: 100, output: 50, cacheRead: 30, cacheWrite: 20 },
+  usage: { input: 100, output: 50, cacheRead: 30, cacheWrite: 20, reasoning: 12 },
   chunkSize: 6,
 };
 
@@ -45,6 +45,7 @@ describe.each(TRANSPORTS)("Anthropic Messages over %s", (kind) => {
       output_tokens: 50,
       cache_read_input_tokens: 30,
       cache_creation_input_tokens: 20,
+      output_tokens_details: { thinking_tokens: 12 },
     });
     const jsonDeltas = events.filter(
       (e) => e.type === "content_block_delta" && e.delta.type === "input_json_delta" && e.index === 2,

@@ -37,6 +37,9 @@ function usage(reply: PlannedReply) {
     cache_creation_input_tokens: reply.usage.cacheWrite,
     cache_read_input_tokens: reply.usage.cacheRead,
     output_tokens: reply.usage.output,
+    ...(reply.thinking === undefined
+      ? {}
+      : { output_tokens_details: { thinking_tokens: reply.usage.reasoning } }),
   };
 }
 
@@ -73,7 +76,12 @@ function stream(reply: PlannedReply): string[] {
         content: [],
         stop_reason: null,
         stop_sequence: null,
-        usage: { ...usage(reply), output_tokens: Math.min(1, reply.usage.output) },
+        usage: {
+          input_tokens: reply.usage.input,
+          cache_creation_input_tokens: reply.usage.cacheWrite,
+          cache_read_input_tokens: reply.usage.cacheRead,
+          output_tokens: Math.min(1, reply.usage.output),
+        },
       },
     }),
   );
@@ -118,7 +126,8 @@ function stream(reply: PlannedReply): string[] {
     sseEvent("message_delta", {
       type: "message_delta",
       delta: { stop_reason: STOP_REASON[reply.stopReason], stop_sequence: null },
-      usage: { output_tokens: reply.usage.output },
+      // Cumulative whole-message totals, as the API sends them (the SDK overwrites its snapshot).
+      usage: usage(reply),
     }),
   );
   frames.push(sseEvent("message_stop", { type: "message_stop" }));
