@@ -1,1 +1,16 @@
-export {};
+// @keel/session public API: the session journal, its pure fold, recovery and listing.
+
+export { branchSummaryMessage, compactionSummaryMessage, fold } from "./fold.js";
+export type { WriterStats } from "./journal-writer.js";
+export { listSessions, type SessionInfo, type SessionListing, sessionInfo } from "./listing.js";
+export { recoveryMessage, recoveryToolResults } from "./recovery.js";
+export {
+  type CreateSessionOptions,
+  createSession,
+  type OpenSessionOptions,
+  openSession,
+  Session,
+  type SessionOptions,
+} from "./session.js";
+export type * from "./types.js";
+export { isNodeEntry, isUnknownEntry, SESSION_FORMAT_VERSION } from "./types.js";

@@ -1,0 +1,129 @@
+// JSONL encoding of the journal: one line per entry, and a parser that splits a whole file
+// in one pass, classifies each line and locates a torn tail by byte offset for repair.
+import { err, ok, type Result } from "neverthrow";
+import { META_TYPES, NODE_TYPES, type SessionEntry, type SessionError, type SessionHeader } from "./types.js";
+
+const NEWLINE = 0x0a;
+
+export interface ParsedJournal {
+  header: SessionHeader;
+  entries: SessionEntry[];
+  /** Byte offset just past the last good, newline-terminated line. */
+  goodEnd: number;
+  /** Bytes after `goodEnd` that are not a complete, valid line (a write cut short by a crash). */
+  tornTailBytes: number;
+  /** 1-based line numbers of invalid lines followed by valid ones (not a torn tail: damage). */
+  corruptLines: number[];
+  /** Entry types this version does not know. */
+  unknownTypes: string[];
+}
+
+export function encodeLine(value: object): string {
+  return `${JSON.stringify(value)}\n`;
+}
+
+type LineResult = { kind: "blank" } | { kind: "bad" } | { kind: "ok"; value: Record<string, unknown> };
+
+function parseLine(text: string): LineResult {
+  if (text.trim() === "") return { kind: "blank" };
+  try {
+    const value: unknown = JSON.parse(text);
+    if (typeof value !== "object" || value === null || Array.isArray(value)) return { kind: "bad" };
+    return { kind: "ok", value: value as Record<string, unknown> };
+  } catch {
+    return { kind: "bad" };
+  }
+}
+
+function toEntry(value: Record<string, unknown>): SessionEntry | null {
+  const { id, parentId, type, timestamp } = value;
+  if (typeof id !== "string" || typeof type !== "string") return null;
+  if (parentId !== null && typeof parentId !== "string") return null;
+  if (NODE_TYPES.has(type) || META_TYPES.has(type)) return value as unknown as SessionEntry;
+  return {
+    id,
+    parentId,
+    type,
+    timestamp: typeof timestamp === "string" ? timestamp : "",
+    unknown: true,
+    raw: value,
+  };
+}
+
+function toHeader(value: Record<string, unknown>): SessionHeader | null {
+  if (value.type !== "session") return null;
+  if (typeof value.version !== "number" || typeof value.id !== "string") return null;
+  if (typeof value.cwd !== "string" || typeof value.created !== "string") return null;
+  return value as unknown as SessionHeader;
+}
+
+/** Parses a whole session file. Fails only when there is no usable header. */
+export function parseJournal(buf: Buffer, path: string): Result<ParsedJournal, SessionError> {
+  let header: SessionHeader | null = null;
+  const entries: SessionEntry[] = [];
+  const corruptLines: number[] = [];
+  const unknownTypes = new Set<string>();
+  let pendingBad: number[] = [];
+  let goodEnd = 0;
+  let pos = 0;
+  let lineNo = 0;
+
+  while (pos < buf.length) {
+    const nl = buf.indexOf(NEWLINE, pos);
+    lineNo++;
+    // A final segment without its newline is torn even if it parses: the one write that
+    // carried it did not finish, so its append was never acknowledged.
+    if (nl === -1) break;
+    const parsed = parseLine(buf.toString("utf8", pos, nl));
+    const start = pos;
+    pos = nl + 1;
+    if (parsed.kind === "blank") {
+      if (pendingBad.length === 0) goodEnd = pos;
+      continue;
+    }
+    const value = parsed.kind === "ok" ? parsed.value : null;
+    if (header === null) {
+      const h = value ? toHeader(value) : null;
+      if (!h) {
+        return err({
+          type: "corrupt",
+          path,
+          line: lineNo,
+          message: `${path} does not start with a valid session header (byte ${start}); it is not a Keel session or its creation was cut short.`,
+        });
+      }
+      header = h;
+      goodEnd = pos;
+      continue;
+    }
+    const entry = value ? toEntry(value) : null;
+    if (!entry) {
+      pendingBad.push(lineNo);
+      continue;
+    }
+    if (pendingBad.length > 0) {
+      corruptLines.push(...pendingBad);
+      pendingBad = [];
+    }
+    if ("unknown" in entry && entry.unknown === true) unknownTypes.add(entry.type);
+    entries.push(entry);
+    goodEnd = pos;
+  }
+
+  if (header === null) {
+    return err({
+      type: "corrupt",
+      path,
+      line: 1,
+      message: `${path} has no complete session header; it is empty or its creation was cut short.`,
+    });
+  }
+  return ok({
+    header,
+    entries,
+    goodEnd,
+    tornTailBytes: buf.length - goodEnd,
+    corruptLines,
+    unknownTypes: [...unknownTypes],
+  });
+}

@@ -1,0 +1,186 @@
+// Session listing without reading whole files: each session keeps `<file>.meta.json`
+// (rewritten atomically at turn end and on close) stamped with the file size it describes;
+// a stale sidecar is brought up to date by parsing only the bytes appended since.
+import {
+  closeSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import { join } from "node:path";
+import { err, ok, type Result } from "neverthrow";
+import { parseJournal } from "./codec.js";
+import { ioError } from "./errors.js";
+import { isUnknownEntry, type SessionEntry, type SessionError, type SessionHeader } from "./types.js";
+
+export interface SessionInfo {
+  path: string;
+  id: string;
+  name: string | null;
+  cwd: string;
+  /** ISO 8601. */
+  created: string;
+  /** ISO 8601 timestamp of the last entry (the creation time for an empty session). */
+  lastActivity: string;
+  /** The first user prompt, cut to 200 characters. */
+  firstPrompt: string | null;
+  entryCount: number;
+  parentSessionId: string | null;
+}
+
+interface Sidecar extends Omit<SessionInfo, "path"> {
+  version: 1;
+  /** Size of the session file this sidecar describes. */
+  fileSize: number;
+}
+
+const PROMPT_CHARS = 200;
+
+export function sidecarPath(sessionPath: string): string {
+  return `${sessionPath}.meta.json`;
+}
+
+export function emptyInfo(path: string, header: SessionHeader): SessionInfo {
+  return {
+    path,
+    id: header.id,
+    name: null,
+    cwd: header.cwd,
+    created: header.created,
+    lastActivity: header.created,
+    firstPrompt: null,
+    entryCount: 0,
+    parentSessionId: header.parentSession?.id ?? null,
+  };
+}
+
+/** Folds one more entry into the listing info (in place). */
+export function noteEntry(info: SessionInfo, entry: SessionEntry): void {
+  info.entryCount++;
+  if (entry.timestamp) info.lastActivity = entry.timestamp;
+  if (isUnknownEntry(entry)) return;
+  if (entry.type === "info" && entry.name !== undefined) info.name = entry.name;
+  if (info.firstPrompt === null && entry.type === "message" && entry.message.role === "user") {
+    const c = entry.message.content;
+    const text = typeof c === "string" ? c : c.find((b) => b.type === "text")?.text;
+    if (text !== undefined) info.firstPrompt = text.slice(0, PROMPT_CHARS);
+  }
+}
+
+/** Best effort: a sidecar is a cache, and a failure to write it costs only speed. */
+export function writeSidecar(info: SessionInfo, fileSize: number): void {
+  const { path, ...rest } = info;
+  const data: Sidecar = { version: 1, ...rest, fileSize };
+  const target = sidecarPath(path);
+  const tmp = `${target}.${process.pid}.tmp`;
+  try {
+    writeFileSync(tmp, JSON.stringify(data));
+    renameSync(tmp, target);
+  } catch {}
+}
+
+function readSidecar(path: string): Sidecar | null {
+  try {
+    const v = JSON.parse(readFileSync(sidecarPath(path), "utf8")) as Sidecar;
+    return v.version === 1 && typeof v.fileSize === "number" ? v : null;
+  } catch {
+    return null;
+  }
+}
+
+function readRange(path: string, start: number, end: number): Buffer {
+  const fd = openSync(path, "r");
+  try {
+    const buf = Buffer.allocUnsafe(end - start);
+    let off = 0;
+    while (off < buf.length) {
+      const n = readSync(fd, buf, off, buf.length - off, start + off);
+      if (n === 0) break;
+      off += n;
+    }
+    return buf.subarray(0, off);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Applies the complete lines of `buf` (bytes appended after a sidecar was written). */
+function applyDelta(info: SessionInfo, buf: Buffer): void {
+  let pos = 0;
+  for (let nl = buf.indexOf(10, pos); nl !== -1; nl = buf.indexOf(10, pos)) {
+    const text = buf.toString("utf8", pos, nl);
+    pos = nl + 1;
+    try {
+      const v = JSON.parse(text) as SessionEntry;
+      if (typeof v === "object" && v !== null && typeof v.id === "string") noteEntry(info, v);
+    } catch {
+      // A torn or damaged line: opening the session reports and repairs it.
+    }
+  }
+}
+
+/** Listing info for one session file: from its sidecar, topped up or rebuilt as needed. */
+export function sessionInfo(path: string): Result<SessionInfo, SessionError> {
+  let size: number;
+  try {
+    size = statSync(path).size;
+  } catch (e) {
+    return err(ioError("stat", path, e));
+  }
+  const side = readSidecar(path);
+  if (side && side.fileSize === size) {
+    const { version: _v, fileSize: _s, ...rest } = side;
+    return ok({ path, ...rest });
+  }
+  try {
+    if (side && side.fileSize < size) {
+      const { version: _v, fileSize: _s, ...rest } = side;
+      const info: SessionInfo = { path, ...rest };
+      applyDelta(info, readRange(path, side.fileSize, size));
+      writeSidecar(info, size);
+      return ok(info);
+    }
+    // No sidecar (or one from a file since truncated by a repair): one full pass, once.
+    const buf = readFileSync(path);
+    const parsed = parseJournal(buf, path);
+    if (parsed.isErr()) return err(parsed.error);
+    const info = emptyInfo(path, parsed.value.header);
+    for (const e of parsed.value.entries) noteEntry(info, e);
+    writeSidecar(info, buf.length);
+    return ok(info);
+  } catch (e) {
+    return err(ioError("read", path, e));
+  }
+}
+
+export interface SessionListing {
+  /** Most recent activity first. */
+  sessions: SessionInfo[];
+  /** Files that look like sessions but could not be read. */
+  problems: { path: string; error: SessionError }[];
+}
+
+export function listSessions(dir: string): Result<SessionListing, SessionError> {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch (e) {
+    if ((e as { code?: string }).code === "ENOENT") return ok({ sessions: [], problems: [] });
+    return err(ioError("list", dir, e));
+  }
+  const sessions: SessionInfo[] = [];
+  const problems: SessionListing["problems"] = [];
+  for (const name of names) {
+    if (!name.endsWith(".jsonl") || name.startsWith(".")) continue;
+    const path = join(dir, name);
+    const info = sessionInfo(path);
+    if (info.isOk()) sessions.push(info.value);
+    else problems.push({ path, error: info.error });
+  }
+  sessions.sort((a, b) => (a.lastActivity < b.lastActivity ? 1 : a.lastActivity > b.lastActivity ? -1 : 0));
+  return ok({ sessions, problems });
+}

@@ -1,0 +1,509 @@
+// A session file opened for use: the single append path (one write per entry, durability
+// by policy), head movement (branch, rewind, fork, labels) and the fold of the current head.
+import { randomUUID } from "node:crypto";
+import { mkdirSync, readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import type { AssistantMessage, Message } from "@keel/ai";
+import { err, ok, type Result } from "neverthrow";
+import { CheckpointCoalescer } from "./checkpoint.js";
+import { encodeLine, parseJournal } from "./codec.js";
+import { ioError } from "./errors.js";
+import { moveTornTailAside, sessionFileName, writeNewSessionFile } from "./files.js";
+import { foldIndexed, type JournalIndex, resolveHead } from "./fold.js";
+import { newEntryId } from "./ids.js";
+import { JournalWriter, type WriterStats } from "./journal-writer.js";
+import { emptyInfo, noteEntry, type SessionInfo, writeSidecar } from "./listing.js";
+import { acquireLock, type HeldLock } from "./lock.js";
+import {
+  type FoldedSession,
+  type FsyncPolicy,
+  isNodeEntry,
+  isUnknownEntry,
+  type KnownEntry,
+  type LabelEntry,
+  META_TYPES,
+  type MessageEntry,
+  type NewEntry,
+  NODE_TYPES,
+  type OpenNotice,
+  SESSION_FORMAT_VERSION,
+  type SessionEntry,
+  type SessionError,
+  type SessionHeader,
+} from "./types.js";
+
+export interface SessionOptions {
+  /** When appends reach stable storage. Default "turn". op_begin is always durable first. */
+  fsync?: FsyncPolicy;
+  /** Minimum time between two written streaming checkpoints. Default 250 ms. */
+  checkpointIntervalMs?: number;
+}
+
+export interface CreateSessionOptions extends SessionOptions {
+  /** Directory holding the session files (created if missing). */
+  dir: string;
+  /** The working directory the session is about. */
+  cwd: string;
+}
+
+export interface OpenSessionOptions extends SessionOptions {
+  /** Open without taking the writer lock; appends fail, a torn tail is ignored, not repaired. */
+  readOnly?: boolean;
+}
+
+type Out<T> = Promise<Result<T, SessionError>>;
+
+const now = (): string => new Date().toISOString();
+
+export async function createSession(options: CreateSessionOptions): Out<Session> {
+  const header: SessionHeader = {
+    type: "session",
+    version: SESSION_FORMAT_VERSION,
+    id: randomUUID(),
+    cwd: options.cwd,
+    created: now(),
+  };
+  return createFile(resolve(options.dir), header, [], options);
+}
+
+async function createFile(
+  dir: string,
+  header: SessionHeader,
+  entries: SessionEntry[],
+  options: SessionOptions,
+): Out<Session> {
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (e) {
+    return err(ioError("create directory", dir, e));
+  }
+  const path = join(dir, sessionFileName(header.created, header.id));
+  const written = writeNewSessionFile(path, header, entries);
+  if (written.isErr()) return err(written.error);
+  return openSession(path, options);
+}
+
+export async function openSession(path: string, options: OpenSessionOptions = {}): Out<Session> {
+  const file = resolve(path);
+  const notices: OpenNotice[] = [];
+  let lock: HeldLock | null = null;
+  if (!options.readOnly) {
+    const held = acquireLock(file);
+    if (held.isErr()) return err(held.error);
+    lock = held.value;
+    if (lock.reclaimed) {
+      const { pid, hostname } = lock.reclaimed;
+      notices.push({
+        type: "stale_lock_reclaimed",
+        pid,
+        hostname,
+        message: `Took over the lock of ${file} left by pid ${pid}, which is no longer running.`,
+      });
+    }
+  } else {
+    notices.push({ type: "read_only", reason: "requested", message: `${file} is open read-only.` });
+  }
+  const fail = (e: SessionError): Result<Session, SessionError> => {
+    lock?.release();
+    return err(e);
+  };
+
+  let buf: Buffer;
+  try {
+    buf = readFileSync(file);
+  } catch (e) {
+    return fail(ioError("read", file, e));
+  }
+  const parsed = parseJournal(buf, file);
+  if (parsed.isErr()) return fail(parsed.error);
+  const journal = parsed.value;
+
+  let fileSize = buf.length;
+  if (journal.tornTailBytes > 0) {
+    if (lock) {
+      const moved = moveTornTailAside(file, buf, journal.goodEnd, now());
+      if (moved.isErr()) return fail(moved.error);
+      fileSize = journal.goodEnd;
+      notices.push({
+        type: "torn_tail_repaired",
+        corruptPath: moved.value,
+        bytes: journal.tornTailBytes,
+        message: `The last ${journal.tornTailBytes} bytes of ${file} were an incomplete write (Keel stopped mid-append); they were moved to ${moved.value}.`,
+      });
+    } else {
+      notices.push({
+        type: "torn_tail_ignored",
+        bytes: journal.tornTailBytes,
+        message: `The last ${journal.tornTailBytes} bytes of ${file} are an incomplete write; ignored (read-only, not repaired).`,
+      });
+    }
+  }
+
+  const readOnlyBecause: OpenNotice[] = [];
+  for (const line of journal.corruptLines) {
+    notices.push({
+      type: "corrupt_line",
+      line,
+      message: `Line ${line} of ${file} is damaged and was skipped.`,
+    });
+  }
+  if (journal.corruptLines.length > 0) {
+    readOnlyBecause.push({
+      type: "read_only",
+      reason: "damaged",
+      message: `${file} has damaged lines inside it, so it is open read-only; fork it to continue from a good entry.`,
+    });
+  }
+  if (journal.header.version > SESSION_FORMAT_VERSION) {
+    readOnlyBecause.push({
+      type: "read_only",
+      reason: "newer_version",
+      message: `${file} was written in session format ${journal.header.version} by a newer Keel (this one knows ${SESSION_FORMAT_VERSION}); it is open read-only. Update Keel to continue it.`,
+    });
+  } else if (journal.unknownTypes.length > 0) {
+    readOnlyBecause.push({
+      type: "read_only",
+      reason: "unknown_entry_types",
+      message: `${file} has entry types this Keel does not know (${journal.unknownTypes.join(", ")}); they are skipped and the session is open read-only. Update Keel to continue it.`,
+    });
+  }
+  if (readOnlyBecause.length > 0 && lock) {
+    notices.push(...readOnlyBecause);
+    lock.release();
+    lock = null;
+  }
+
+  let writer: JournalWriter | null = null;
+  if (lock) {
+    const opened = JournalWriter.open(file);
+    if (opened.isErr()) return fail(opened.error);
+    writer = opened.value;
+  }
+  return ok(new Session(file, journal.header, journal.entries, fileSize, writer, lock, notices, options));
+}
+
+/** An open session. Create with `createSession` / `openSession`; close when done. */
+export class Session {
+  readonly header: SessionHeader;
+  /** What opening found or did (repairs, read-only reasons, reclaimed lock): say each once. */
+  readonly notices: readonly OpenNotice[];
+  private readonly list: SessionEntry[];
+  private readonly byId = new Map<string, number>();
+  private readonly index: JournalIndex;
+  private head: string | null = null;
+  private readonly policy: FsyncPolicy;
+  private readonly coalescer: CheckpointCoalescer;
+  private readonly info: SessionInfo;
+  private failed: SessionError | null = null;
+  private closed = false;
+  private cache: { length: number; head: string | null; folded: FoldedSession } | null = null;
+
+  /** @internal use createSession / openSession */
+  constructor(
+    readonly path: string,
+    header: SessionHeader,
+    entries: SessionEntry[],
+    private fileSize: number,
+    private readonly writer: JournalWriter | null,
+    private readonly lock: HeldLock | null,
+    notices: OpenNotice[],
+    options: SessionOptions,
+  ) {
+    this.header = header;
+    this.list = entries;
+    this.policy = options.fsync ?? "turn";
+    this.info = emptyInfo(path, header);
+    for (let i = 0; i < entries.length; i++) {
+      const e = entries[i]!;
+      this.byId.set(e.id, i);
+      noteEntry(this.info, e);
+    }
+    // Replay head movement: nodes become the head, a leaf points it elsewhere.
+    for (const e of entries) {
+      if (isUnknownEntry(e)) continue;
+      if (isNodeEntry(e)) this.head = e.id;
+      else if (e.type === "leaf") {
+        if (e.targetId === null || this.byId.has(e.targetId)) this.head = e.targetId;
+        else {
+          notices.push({
+            type: "corrupt_line",
+            line: this.byId.get(e.id)! + 2,
+            message: `Leaf entry ${e.id} points at unknown entry ${e.targetId}; ignored.`,
+          });
+        }
+      }
+    }
+    this.index = { entries: this.list, byId: this.byId };
+    this.notices = notices;
+    this.coalescer = new CheckpointCoalescer((m) => this.writeCheckpoint(m), {
+      intervalMs: options.checkpointIntervalMs ?? 250,
+      now: Date.now,
+    });
+  }
+
+  get id(): string {
+    return this.header.id;
+  }
+
+  get readOnly(): boolean {
+    return this.writer === null;
+  }
+
+  /** The current head (the node the next entry hangs off); null before the first entry. */
+  get headId(): string | null {
+    return this.head;
+  }
+
+  /** Every entry in file order. Read-only view: do not mutate. */
+  entries(): readonly SessionEntry[] {
+    return this.list;
+  }
+
+  getEntry(id: string): SessionEntry | undefined {
+    const at = this.byId.get(id);
+    return at === undefined ? undefined : this.list[at];
+  }
+
+  stats(): WriterStats {
+    return this.writer ? { ...this.writer.stats } : { writes: 0, fsyncs: 0, bytes: 0 };
+  }
+
+  /** The fold of the current head (cached until the journal or head changes). */
+  fold(): FoldedSession {
+    const c = this.cache;
+    if (c && c.length === this.list.length && c.head === this.head) return c.folded;
+    const folded = foldIndexed(this.index, this.head);
+    this.cache = { length: this.list.length, head: this.head, folded };
+    return folded;
+  }
+
+  /** The model context at the head. */
+  context(): Message[] {
+    return this.fold().messages;
+  }
+
+  /** Listing info as of now. */
+  listingInfo(): SessionInfo {
+    return { ...this.info };
+  }
+
+  private refusal(): SessionError | null {
+    if (this.closed) return { type: "closed", path: this.path, message: `Session ${this.path} is closed.` };
+    if (this.failed) return this.failed;
+    if (!this.writer) {
+      return {
+        type: "read_only",
+        path: this.path,
+        message: `Session ${this.path} is open read-only (see its notices); fork it to continue.`,
+      };
+    }
+    return null;
+  }
+
+  /** The one append path. Synchronous write; durability is awaited by the callers. */
+  private write(data: NewEntry): Result<SessionEntry, SessionError> {
+    const refused = this.refusal();
+    if (refused) return err(refused);
+    if (NODE_TYPES.has(data.type)) this.coalescer.cancel();
+    // type, id, parentId, timestamp first: a line's head says what it is at a glance.
+    const base = {
+      type: data.type,
+      id: newEntryId((id) => this.byId.has(id)),
+      parentId: this.head,
+      timestamp: now(),
+    };
+    const entry = Object.assign(base, data) as KnownEntry;
+    const line = encodeLine(entry);
+    const written = this.writer!.write(line);
+    if (written.isErr()) {
+      // The file may now end in a partial line: stop appending; reopening repairs it.
+      this.failed = written.error;
+      return err(written.error);
+    }
+    this.fileSize += Buffer.byteLength(line);
+    this.byId.set(entry.id, this.list.length);
+    this.list.push(entry);
+    noteEntry(this.info, entry);
+    if (isNodeEntry(entry)) this.head = entry.id;
+    else if (entry.type === "leaf") this.head = entry.targetId;
+    return ok(entry);
+  }
+
+  private validate(data: NewEntry): SessionError | null {
+    if (!NODE_TYPES.has(data.type) && !META_TYPES.has(data.type)) {
+      return { type: "invalid", message: `Unknown entry type "${data.type}".` };
+    }
+    const target =
+      data.type === "leaf" || data.type === "label"
+        ? data.targetId
+        : data.type === "compaction"
+          ? data.firstKeptEntryId
+          : null;
+    if (target !== null && !this.byId.has(target)) {
+      return { type: "unknown_entry", entryId: target, message: `No entry ${target} in session ${this.id}.` };
+    }
+    return null;
+  }
+
+  /** Appends one entry; resolves once it is as durable as the policy (and T1) require. */
+  async appendEntry(data: NewEntry): Out<SessionEntry> {
+    const invalid = this.validate(data);
+    if (invalid) return err(invalid);
+    const written = this.write(data);
+    if (written.isErr()) return written;
+    if (this.policy === "always" || data.type === "op_begin") {
+      const synced = await this.writer!.sync();
+      if (synced.isErr()) return err(synced.error);
+    }
+    return written;
+  }
+
+  async appendMessage(message: Message): Out<MessageEntry> {
+    return (await this.appendEntry({ type: "message", message })) as Result<MessageEntry, SessionError>;
+  }
+
+  /**
+   * Records the partial assistant message while it streams. Cheap to call on every delta:
+   * at most one checkpoint per interval is written, the latest. Appending anything to the
+   * branch (normally the final message) supersedes it.
+   */
+  checkpoint(partial: AssistantMessage): void {
+    if (this.refusal()) return;
+    this.coalescer.offer(partial);
+  }
+
+  private writeCheckpoint(message: AssistantMessage): number {
+    const before = this.fileSize;
+    const written = this.write({ type: "checkpoint", message });
+    if (written.isOk() && this.policy === "always") void this.writer!.sync();
+    return this.fileSize - before;
+  }
+
+  private resolveNode(entryId: string | null): Result<string | null, SessionError> {
+    if (entryId !== null && !this.byId.has(entryId)) {
+      return err({ type: "unknown_entry", entryId, message: `No entry ${entryId} in session ${this.id}.` });
+    }
+    return ok(resolveHead(this.index, entryId));
+  }
+
+  private async moveHead(target: string | null, summary: string | undefined): Out<string | null> {
+    const from = this.head;
+    if (target !== from) {
+      const moved = await this.appendEntry({ type: "leaf", targetId: target });
+      if (moved.isErr()) return err(moved.error);
+    }
+    if (summary !== undefined) {
+      const added = await this.appendEntry({ type: "branch_summary", fromId: from, summary });
+      if (added.isErr()) return err(added.error);
+    }
+    return ok(this.head);
+  }
+
+  /**
+   * Moves the head to `entryId` (null: before the first entry); the next entry continues
+   * from there. With `summary`, a branch_summary of the branch left behind is placed there.
+   * Resolves to the new head.
+   */
+  async branch(entryId: string | null, options: { summary?: string } = {}): Out<string | null> {
+    const target = this.resolveNode(entryId);
+    if (target.isErr()) return err(target.error);
+    return this.moveHead(target.value, options.summary);
+  }
+
+  /**
+   * Undoes `entryId` and everything after it on the branch: the head moves to its parent.
+   * Resolves to the rewound entry (e.g. the user message to put back in the editor).
+   */
+  async rewind(entryId: string, options: { summary?: string } = {}): Out<SessionEntry> {
+    const node = this.resolveNode(entryId);
+    if (node.isErr()) return err(node.error);
+    if (node.value === null)
+      return err({ type: "invalid", message: "Nothing to rewind: the session is empty." });
+    const entry = this.getEntry(node.value)!;
+    const moved = await this.moveHead(entry.parentId, options.summary);
+    if (moved.isErr()) return err(moved.error);
+    return ok(entry);
+  }
+
+  /** Labels an entry (session-wide); an empty label removes it. */
+  async label(targetId: string, label: string): Out<LabelEntry> {
+    return (await this.appendEntry({ type: "label", targetId, label })) as Result<LabelEntry, SessionError>;
+  }
+
+  async setName(name: string): Out<SessionEntry> {
+    return this.appendEntry({ type: "info", name });
+  }
+
+  /**
+   * A new session file holding a copy of the path root → `entryId` (default: the head),
+   * with entry ids kept and `parentSession` pointing back here. Works on read-only sessions
+   * too: it is the way to continue one. The copy stands alone; the parent may be deleted.
+   */
+  async fork(
+    entryId: string | null = this.head,
+    options: SessionOptions & { dir?: string } = {},
+  ): Out<Session> {
+    const target = this.resolveNode(entryId);
+    if (target.isErr()) return err(target.error);
+    const folded = foldIndexed(this.index, target.value);
+    const copied: SessionEntry[] = [];
+    let parentId: string | null = null;
+    // Re-link along the path: entries skipped on the way (unknown types) are not copied.
+    for (const id of folded.path) {
+      const e = this.getEntry(id)!;
+      copied.push({ ...e, parentId } as SessionEntry);
+      parentId = id;
+    }
+    const stamp = now();
+    for (const [targetId, label] of Object.entries(folded.labels)) {
+      if (!folded.path.includes(targetId)) continue;
+      copied.push({
+        type: "label",
+        id: newEntryId((i) => this.byId.has(i)),
+        parentId,
+        timestamp: stamp,
+        targetId,
+        label,
+      });
+    }
+    const header: SessionHeader = {
+      type: "session",
+      version: SESSION_FORMAT_VERSION,
+      id: randomUUID(),
+      cwd: this.header.cwd,
+      created: stamp,
+      parentSession: { id: this.id, path: this.path, entryId: target.value },
+    };
+    return createFile(options.dir ?? dirname(this.path), header, copied, {
+      fsync: options.fsync ?? this.policy,
+      ...(options.checkpointIntervalMs !== undefined
+        ? { checkpointIntervalMs: options.checkpointIntervalMs }
+        : {}),
+    });
+  }
+
+  /**
+   * Turn end: flushes (unless the policy is "never") and refreshes the listing sidecar.
+   */
+  async sync(): Out<void> {
+    if (!this.writer || this.closed) return ok(undefined);
+    if (this.policy !== "never") {
+      const synced = await this.writer.sync();
+      if (synced.isErr()) return err(synced.error);
+    }
+    writeSidecar(this.info, this.fileSize);
+    return ok(undefined);
+  }
+
+  /** Drops any pending checkpoint, flushes (policy permitting), writes the sidecar, releases the lock. */
+  async close(): Out<void> {
+    if (this.closed) return ok(undefined);
+    this.coalescer.cancel();
+    this.closed = true;
+    if (!this.writer) return ok(undefined);
+    const closed = await this.writer.close(this.policy !== "never");
+    writeSidecar(this.info, this.fileSize);
+    this.lock?.release();
+    return closed;
+  }
+}

@@ -1,0 +1,237 @@
+// The journal's vocabulary: the header, every entry type, fold output and tagged errors.
+// Everything here is plain JSON so it crosses process boundaries unchanged.
+import type { AssistantMessage, Message, UserMessage } from "@keel/ai";
+
+/** The format version this code writes; a higher version in a header opens read-only. */
+export const SESSION_FORMAT_VERSION = 1;
+
+export interface SessionHeader {
+  type: "session";
+  version: number;
+  id: string;
+  cwd: string;
+  /** ISO 8601. */
+  created: string;
+  /** Set on a fork: where the copied path came from. */
+  parentSession?: { id: string; path: string; entryId: string | null };
+}
+
+/** Fields every entry carries. `timestamp` is ISO 8601. */
+export interface EntryBase {
+  id: string;
+  parentId: string | null;
+  timestamp: string;
+}
+
+export interface MessageEntry extends EntryBase {
+  type: "message";
+  message: Message;
+}
+
+/** Per-extension state; the latest one on the branch wins. `state` must be JSON. */
+export interface AppStateEntry extends EntryBase {
+  type: "app_state";
+  extensionId: string;
+  state: unknown;
+}
+
+export interface CompactionEntry extends EntryBase {
+  type: "compaction";
+  summary: string;
+  /** First entry (on the path, before this one) whose message survives the compaction. */
+  firstKeptEntryId: string | null;
+  tokensBefore: number;
+  reason: string;
+}
+
+/** Summary of the branch the head came back from, placed where the conversation resumes. */
+export interface BranchSummaryEntry extends EntryBase {
+  type: "branch_summary";
+  fromId: string | null;
+  summary: string;
+}
+
+export interface ModelChangeEntry extends EntryBase {
+  type: "model_change";
+  provider: string;
+  modelId: string;
+}
+
+/** One told item: a tool name and a digest of what was said about it. */
+export interface ToldCapability {
+  name: string;
+  digest: string;
+}
+
+/**
+ * What the model was told about on-demand capabilities. `inventory` holds, for each source
+ * it mentions, the complete list told after this notice (sources not mentioned keep their
+ * earlier list; an empty list means nothing is told for that source any more). `message`
+ * is the notice as appended to the context.
+ */
+export interface CapabilityNoticeEntry extends EntryBase {
+  type: "capability_notice";
+  source: string;
+  inventory: Record<string, ToldCapability[]>;
+  message: UserMessage;
+}
+
+/** T1: written durably before a tool with side effects runs. */
+export interface OpBeginEntry extends EntryBase {
+  type: "op_begin";
+  toolCallId: string;
+  toolName: string;
+  args: Record<string, unknown>;
+}
+
+/** T2: the outcome of the operation started by the matching op_begin. */
+export interface OpEndEntry extends EntryBase {
+  type: "op_end";
+  toolCallId: string;
+  outcome: "ok" | "error";
+  summary?: string;
+}
+
+/** Head moved without new content. Never itself the head: the head becomes `targetId`. */
+export interface LeafEntry extends EntryBase {
+  type: "leaf";
+  targetId: string | null;
+}
+
+/** A label on an entry; an empty label removes it. Labels are session-wide, not per branch. */
+export interface LabelEntry extends EntryBase {
+  type: "label";
+  targetId: string;
+  label: string;
+}
+
+/** Session metadata (the latest value of each field wins, session-wide). */
+export interface InfoEntry extends EntryBase {
+  type: "info";
+  name?: string;
+}
+
+/** Partial assistant content while it streams; superseded once anything lands after it. */
+export interface CheckpointEntry extends EntryBase {
+  type: "checkpoint";
+  message: AssistantMessage;
+}
+
+/** Entries that extend the branch: appending one makes it the head. */
+export type NodeEntry =
+  | MessageEntry
+  | AppStateEntry
+  | CompactionEntry
+  | BranchSummaryEntry
+  | ModelChangeEntry
+  | CapabilityNoticeEntry
+  | OpBeginEntry
+  | OpEndEntry;
+
+/** Entries about the tree rather than on it: they never become the head and nothing hangs off them. */
+export type MetaEntry = LeafEntry | LabelEntry | InfoEntry | CheckpointEntry;
+
+/** An entry of a type this version does not know (written by a newer Keel); folds skip it. */
+export interface UnknownEntry extends EntryBase {
+  type: string;
+  unknown: true;
+  raw: Record<string, unknown>;
+}
+
+export type KnownEntry = NodeEntry | MetaEntry;
+export type SessionEntry = KnownEntry | UnknownEntry;
+export type EntryType = KnownEntry["type"];
+
+/** What a caller supplies to append: an entry minus the fields the journal assigns. */
+export type NewEntry = DistributiveOmit<KnownEntry, "id" | "parentId" | "timestamp">;
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+export const NODE_TYPES: ReadonlySet<string> = new Set([
+  "message",
+  "app_state",
+  "compaction",
+  "branch_summary",
+  "model_change",
+  "capability_notice",
+  "op_begin",
+  "op_end",
+]);
+export const META_TYPES: ReadonlySet<string> = new Set(["leaf", "label", "info", "checkpoint"]);
+
+export function isUnknownEntry(entry: SessionEntry): entry is UnknownEntry {
+  return (entry as UnknownEntry).unknown === true;
+}
+
+export function isNodeEntry(entry: SessionEntry): entry is NodeEntry {
+  return !isUnknownEntry(entry) && NODE_TYPES.has(entry.type);
+}
+
+/** After a crash: what happened to work that was under way at the head. */
+export type RecoveryAction =
+  /** No T1: the tool never started; safe to run again. */
+  | { kind: "never_ran"; toolCallId: string; toolName: string }
+  /** T1 without T2: it may or may not have taken effect; verify before retrying. */
+  | { kind: "unknown_outcome"; toolCallId: string; toolName: string; args: Record<string, unknown> }
+  /** T1 and T2 but no tool result message: it finished, the result was lost. */
+  | {
+      kind: "result_missing";
+      toolCallId: string;
+      toolName: string;
+      outcome: "ok" | "error";
+      summary?: string;
+    }
+  /** An assistant message was cut off mid-stream; its partial content is restored. */
+  | { kind: "interrupted_message"; checkpointId: string; message: AssistantMessage };
+
+/** Something inconsistent the fold noticed and worked around; reported, never silent. */
+export type FoldWarning =
+  | { type: "first_kept_not_found"; compactionId: string; firstKeptEntryId: string | null }
+  | { type: "dangling_parent"; entryId: string; parentId: string };
+
+export interface FoldedSession {
+  headId: string | null;
+  /** Node entry ids root → head (meta and unknown entries excluded). */
+  path: string[];
+  /** The model context: path messages with compaction applied, then any restored partial. */
+  messages: Message[];
+  /** Which entry produced each message (parallel to `messages`). */
+  messageSources: string[];
+  /** Latest app_state per extension on the path. */
+  extensionStates: Record<string, unknown>;
+  /** What the model has been told about on-demand capabilities, per source, in the current context. */
+  toldInventory: Record<string, ToldCapability[]>;
+  /** Latest model_change on the path. */
+  model: { provider: string; modelId: string } | null;
+  /** Session-wide labels by target entry id. */
+  labels: Record<string, string>;
+  /** Session-wide name (latest info entry). */
+  name: string | null;
+  /** The last compaction on the path, if any. */
+  lastCompactionId: string | null;
+  recovery: RecoveryAction[];
+  warnings: FoldWarning[];
+}
+
+export type FsyncPolicy = "always" | "turn" | "never";
+
+/** Expected failures, as JSON-safe tagged values. */
+export type SessionError =
+  | { type: "io"; op: string; path: string; code?: string; message: string }
+  | { type: "locked"; path: string; pid: number; hostname: string; started: string; message: string }
+  | { type: "read_only"; path: string; message: string }
+  | { type: "corrupt"; path: string; line?: number; message: string }
+  | { type: "unknown_entry"; entryId: string; message: string }
+  | { type: "invalid"; message: string }
+  | { type: "closed"; path: string; message: string };
+
+/** Things opening a session did or found that the user should hear about once. */
+export type OpenNotice =
+  | { type: "torn_tail_repaired"; corruptPath: string; bytes: number; message: string }
+  | { type: "torn_tail_ignored"; bytes: number; message: string }
+  | { type: "corrupt_line"; line: number; message: string }
+  | {
+      type: "read_only";
+      reason: "requested" | "newer_version" | "unknown_entry_types" | "damaged";
+      message: string;
+    }
+  | { type: "stale_lock_reclaimed"; pid: number; hostname: string; message: string };
