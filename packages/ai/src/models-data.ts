@@ -346,7 +346,9 @@ export const BUILTIN_MODELS: readonly Model[] = [
     compat: DASHSCOPE_COMPAT,
   },
 
-  // ── Kimi via Moonshot (OpenAI-compatible); the window is shared by input and output ─────────
+  // ── Kimi via Moonshot (OpenAI-compatible) ──────────────────────────────────────────────────
+  // Moonshot publishes max output = the whole 256K window, which input also uses; providers send
+  // maxOutput as the default max_tokens, so these rows hold 32K to keep default requests valid.
   {
     id: "kimi-k2.5",
     name: "Kimi K2.5",
@@ -357,7 +359,7 @@ export const BUILTIN_MODELS: readonly Model[] = [
     reasoning: true,
     input: ["text", "image"],
     contextWindow: 262_144,
-    maxOutput: 262_144,
+    maxOutput: 32_768,
     cost: { input: 0.6, output: 3, cacheRead: 0.1, cacheWrite: 0 },
     compat: MOONSHOT_COMPAT,
   },
@@ -371,7 +373,7 @@ export const BUILTIN_MODELS: readonly Model[] = [
     reasoning: false,
     input: ["text"],
     contextWindow: 262_144,
-    maxOutput: 262_144,
+    maxOutput: 32_768,
     cost: { input: 0.6, output: 2.5, cacheRead: 0.15, cacheWrite: 0 },
     compat: MOONSHOT_COMPAT,
   },
@@ -385,7 +387,7 @@ export const BUILTIN_MODELS: readonly Model[] = [
     reasoning: true,
     input: ["text"],
     contextWindow: 262_144,
-    maxOutput: 262_144,
+    maxOutput: 32_768,
     cost: { input: 0.6, output: 2.5, cacheRead: 0.15, cacheWrite: 0 },
     compat: MOONSHOT_COMPAT,
   },
