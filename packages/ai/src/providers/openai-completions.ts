@@ -269,8 +269,6 @@ function translateChunk(chunk: ChatCompletionChunk, state: ChatState, sink: Chun
       cacheRead: cached,
       reasoning: u.completion_tokens_details?.reasoning_tokens ?? 0,
     });
-    // Usage is the last chunk a server sends after finish_reason; no need to wait for [DONE].
-    if (state.finishReason !== undefined) finish(state, sink);
   }
 }
 
@@ -288,7 +286,8 @@ export const openaiCompletionsAdapter: ProviderAdapter<ChatChunk> = {
 
   translate(framed, sink) {
     if (framed.kind === "end") {
-      // Servers that send no usage chunk: the finish reason alone completes the message.
+      // Usage arrives in a chunk after finish_reason (and some servers send none), so the
+      // message completes when the stream ends, never at finish_reason.
       if (framed.state.finishReason !== undefined) finish(framed.state, sink);
       return;
     }
