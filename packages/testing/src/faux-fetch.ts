@@ -55,7 +55,7 @@ export function createFauxFetch(scenario?: Scenario): FauxFetch {
   const engine = new ScenarioEngine(scenario);
   const fauxFetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const request = new Request(input, init);
-    const signal = init?.signal ?? undefined;
+    const signal = init?.signal ?? (input instanceof Request ? input.signal : undefined);
     if (signal?.aborted) throw abortError(signal);
     const raw = await request.text();
     const url = new URL(request.url);

@@ -120,6 +120,7 @@ export async function startMockServer(
   });
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
+  let closing: Promise<void> | undefined;
   return {
     url,
     port,
@@ -127,10 +128,13 @@ export async function startMockServer(
     openaiBaseUrl: `${url}/v1`,
     requests: engine.requests,
     setScenario: (next) => engine.setScenario(next),
-    close: () =>
-      new Promise<void>((resolve, reject) => {
+    close: () => {
+      // Idempotent, so a test may close in its body and again in afterEach.
+      closing ??= new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeAllConnections();
-      }),
+      });
+      return closing;
+    },
   };
 }

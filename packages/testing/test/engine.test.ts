@@ -46,6 +46,32 @@ describe("routing", () => {
   });
 });
 
+describe("error turns", () => {
+  it("sends a scripted body verbatim, and lets the type and code be overridden", async () => {
+    const { post } = client({
+      turns: [
+        { kind: "error", status: 418, body: { anything: ["goes"] } },
+        {
+          kind: "error",
+          status: 400,
+          errorType: "invalid_request_error",
+          code: "invalid_prompt",
+          message: "no",
+        },
+        { kind: "error", status: 529 },
+      ],
+    });
+    expect(await post("/v1/messages", {})).toEqual({ status: 418, json: { anything: ["goes"] } });
+    expect((await post("/v1/responses", {})).json).toEqual({
+      error: { message: "no", type: "invalid_request_error", param: null, code: "invalid_prompt" },
+    });
+    expect((await post("/v1/messages", {})).json).toEqual({
+      type: "error",
+      error: { type: "overloaded_error", message: "keel mock server: scripted 529 error" },
+    });
+  });
+});
+
 describe("turn order", () => {
   it("consumes one turn per request whatever the endpoint, indexing requests in order", async () => {
     const { faux, post } = client({ turns: [{ text: "one" }, { text: "two" }, { text: "three" }] });
@@ -156,6 +182,7 @@ describe("timing and cancellation", () => {
     const reader = response.body!.getReader();
     await server.close();
     await expect(reader.read()).rejects.toThrow();
+    await server.close();
   });
 });
 
