@@ -123,6 +123,9 @@ async function start(call: ToolCall, env: ToolBatchEnv): Promise<Started> {
   }
 
   announce(call, args, env);
+  // A listener of tool_execution_start may have aborted the run.
+  if (env.signal.aborted)
+    return { outcome: Promise.resolve({ call, result: errorResult(NOT_STARTED_TEXT) }) };
   return { outcome: execute(tool, { ...call, arguments: args }, info, env) };
 }
 
