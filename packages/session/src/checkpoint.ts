@@ -21,11 +21,12 @@ export class CheckpointCoalescer {
   ) {}
 
   /**
-   * Each checkpoint repeats the whole partial, so for long replies the interval grows with
-   * its size (1 ms per 64 bytes): the file then grows roughly linearly, not quadratically.
+   * Each checkpoint repeats the whole partial, so past 64 KB the interval grows with its size
+   * (one second per 64 KB): the file then grows roughly linearly with the reply, not quadratically.
    */
   private interval(): number {
-    return Math.max(this.timing.intervalMs, this.lastBytes / 64);
+    const bySize = this.lastBytes > 65_536 ? (this.lastBytes / 65_536) * 1000 : 0;
+    return Math.max(this.timing.intervalMs, bySize);
   }
 
   offer(message: AssistantMessage): void {
