@@ -377,6 +377,49 @@ describe("openai-completions: thinking", () => {
   });
 });
 
+describe("openai-completions: servers that bend the wire format", () => {
+  /** A fetch answering with these SSE data payloads, as some compatible servers send them. */
+  function sse(payloads: unknown[]): typeof fetch {
+    const text = payloads.map((p) => `data: ${typeof p === "string" ? p : JSON.stringify(p)}\n\n`).join("");
+    return async () => new Response(text, { status: 200, headers: { "content-type": "text/event-stream" } });
+  }
+  const chunk = (delta: unknown, finish: string | null = null, usage: unknown = null) => ({
+    id: "chatcmpl-x",
+    object: "chat.completion.chunk",
+    created: 0,
+    model: "m",
+    choices: [{ index: 0, delta, finish_reason: finish }],
+    usage,
+  });
+
+  it("separates tool calls sent whole at index 0 with distinct ids, and reads `reasoning` deltas", async () => {
+    const fetch = sse([
+      chunk({ role: "assistant", reasoning: "two reads" }),
+      chunk({ tool_calls: [{ index: 0, id: "a1", function: { name: "read", arguments: '{"path":"x"}' } }] }),
+      chunk({ tool_calls: [{ index: 0, id: "b2", function: { name: "read", arguments: '{"path":"y"}' } }] }),
+      chunk({}, "stop", { prompt_tokens: 7, completion_tokens: 3, prompt_cache_hit_tokens: 4 }),
+      "[DONE]",
+    ]);
+    const { message, last } = await run(model("openai-completions", { provider: "gemini" }), hello, {
+      fetch,
+    });
+    expect(last).toMatchObject({ type: "done", reason: "toolUse" });
+    expect(message.content).toEqual([
+      { type: "thinking", thinking: "two reads", source: { provider: "gemini", api: "openai-completions" } },
+      { type: "toolCall", id: "a1", name: "read", arguments: { path: "x" } },
+      { type: "toolCall", id: "b2", name: "read", arguments: { path: "y" } },
+    ]);
+    expect(message.usage).toMatchObject({ input: 3, cacheRead: 4, output: 3 });
+  });
+
+  it("reports a stream that ends without a finish reason as an error, keeping the text", async () => {
+    const fetch = sse([chunk({ content: "half an ans" })]);
+    const { message, last } = await run(model("openai-completions"), hello, { fetch });
+    expect(last).toMatchObject({ type: "error", reason: "error", error: { type: "protocol" } });
+    expect(message.content).toEqual([{ type: "text", text: "half an ans" }]);
+  });
+});
+
 describe("openai-responses: reasoning", () => {
   it("streams the reasoning summary as thinking and sends the encrypted item back next turn", async () => {
     server.setScenario({

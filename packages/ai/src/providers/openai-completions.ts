@@ -233,6 +233,8 @@ function translateChunk(chunk: ChatCompletionChunk, state: ChatState, sink: Chun
       }
       let known = state.tools.get(call.index);
       if (!known || (call.id && known.id && call.id !== known.id)) {
+        // Some servers reuse index 0 for every call; a new id means the previous call is complete.
+        if (known) sink.endBlock(known.key);
         known = { key: `tool:${state.toolCount++}`, id: call.id };
         state.tools.set(call.index, known);
       }
