@@ -1,6 +1,6 @@
 // Writes the standard files of a workspace package (package.json, tsconfigs, vitest config).
 // Used by the repo's own setup and by `pnpm new-extension`.
-import { mkdirSync, writeFileSync, existsSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 
 export function initPackage({ root, dir, name, description, dependencies = {}, devDependencies = {}, bin }) {
@@ -17,7 +17,10 @@ export function initPackage({ root, dir, name, description, dependencies = {}, d
     engines: { node: ">=20.19" },
     main: "./dist/index.js",
     types: "./dist/index.d.ts",
-    exports: { ".": { types: "./dist/index.d.ts", import: "./dist/index.js" }, "./package.json": "./package.json" },
+    exports: {
+      ".": { types: "./dist/index.d.ts", import: "./dist/index.js" },
+      "./package.json": "./package.json",
+    },
     files: ["dist", "README.md"],
     ...(bin ? { bin } : {}),
     publishConfig: { access: "public" },
@@ -41,14 +44,15 @@ export function initPackage({ root, dir, name, description, dependencies = {}, d
   write(
     "tsconfig.build.json",
     JSON.stringify(
-      { extends: `${up}/tsconfig.base.json`, compilerOptions: { rootDir: "src", outDir: "dist" }, include: ["src"] },
+      {
+        extends: `${up}/tsconfig.base.json`,
+        compilerOptions: { rootDir: "src", outDir: "dist" },
+        include: ["src"],
+      },
       null,
       2,
     ) + "\n",
   );
-  write(
-    "vitest.config.ts",
-    `import shared from "${up}/vitest.shared";\n\nexport default shared;\n`,
-  );
+  write("vitest.config.ts", `import shared from "${up}/vitest.shared.ts";\n\nexport default shared;\n`);
   return abs;
 }
