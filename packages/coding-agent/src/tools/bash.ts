@@ -1,0 +1,227 @@
+// Bash: runs a command in its own process group, streams its output, bounds it in time and
+// size, and never leaves a process of its tree running once it returns.
+import { spawn } from "node:child_process";
+import { accessSync, constants, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { delimiter, join } from "node:path";
+import type { AgentTool, AgentToolResult } from "@keel/agent";
+import { type Static, Type } from "@sinclair/typebox";
+import { type CollectedOutput, OutputCollector } from "./bash-output.js";
+import { groupAlive, killTree } from "./process-tree.js";
+import { describeError, errorResult, formatBytes } from "./shared.js";
+
+export interface BashToolOptions {
+  cwd: string;
+  /** Merged over process.env. */
+  env?: Record<string, string | undefined>;
+  /** Shell and its arguments before the command; default `bash -lc`, else `sh -c`. */
+  shell?: { file: string; args: string[] };
+  defaultTimeoutSeconds?: number;
+  maxTimeoutSeconds?: number;
+  /** Between SIGTERM and SIGKILL. */
+  killGraceMs?: number;
+  updateIntervalMs?: number;
+  maxOutputBytes?: number;
+  maxOutputLines?: number;
+  /** Where full logs of truncated output go; default `<tmpdir>/keel-bash`. */
+  logDir?: string;
+}
+
+export interface BashDetails {
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  aborted: boolean;
+  /** Processes the command left running in the background, ended when it exited. */
+  killedBackground: boolean;
+  durationMs: number;
+  truncated: boolean;
+  totalBytes: number;
+  totalLines: number;
+  logPath?: string;
+}
+
+const bashParameters = Type.Object({
+  command: Type.String({ description: "Shell command" }),
+  timeout: Type.Optional(
+    Type.Number({ exclusiveMinimum: 0, maximum: 600, description: "Seconds (default 120, max 600)" }),
+  ),
+  description: Type.Optional(Type.String({ description: "What it does, in 5-10 words, for the user" })),
+});
+
+export type BashParams = Static<typeof bashParameters>;
+
+const DEFAULTS = {
+  defaultTimeoutSeconds: 120,
+  maxTimeoutSeconds: 600,
+  killGraceMs: 2000,
+  updateIntervalMs: 100,
+  maxOutputBytes: 30 * 1024,
+  maxOutputLines: 1000,
+};
+
+/** Output pipes can be held open by a process that escaped the tree; do not wait on them forever. */
+const CLOSE_WAIT_MS = 500;
+
+let detectedShell: { file: string; args: string[] } | undefined;
+
+export function defaultShell(): { file: string; args: string[] } {
+  if (detectedShell === undefined) {
+    const dirs = ["/bin", "/usr/bin", ...(process.env.PATH ?? "").split(delimiter).filter(Boolean)];
+    const bash = dirs.map((d) => join(d, "bash")).find(isExecutable);
+    detectedShell = bash !== undefined ? { file: bash, args: ["-lc"] } : { file: "/bin/sh", args: ["-c"] };
+  }
+  return detectedShell;
+}
+
+function isExecutable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function createBashTool(options: BashToolOptions): AgentTool<typeof bashParameters, BashDetails> {
+  const settings = { ...DEFAULTS, ...withoutUndefined(options) };
+  return {
+    name: "Bash",
+    label: "Bash",
+    description:
+      "Run a shell command (bash -lc) in the workspace; stdout and stderr are combined. Long output keeps the last " +
+      `${settings.maxOutputLines} lines / ${formatBytes(settings.maxOutputBytes)} and gives the full log's path. ` +
+      `Timeout ${settings.defaultTimeoutSeconds} s by default. Processes left in the background are killed when it ends.`,
+    parameters: bashParameters,
+    executionMode: "sequential",
+    sideEffects: true,
+    async execute(args, { signal, onUpdate }): Promise<AgentToolResult<BashDetails>> {
+      if (signal.aborted) return errorResult("Command was aborted before it started.");
+      try {
+        if (!statSync(options.cwd).isDirectory()) throw new Error("not a directory");
+      } catch {
+        return errorResult(`The workspace directory ${options.cwd} does not exist; the command was not run.`);
+      }
+      const timeoutSeconds = Math.min(
+        args.timeout ?? settings.defaultTimeoutSeconds,
+        settings.maxTimeoutSeconds,
+      );
+      const shell = options.shell ?? defaultShell();
+      const collector = new OutputCollector(
+        { maxBytes: settings.maxOutputBytes, maxLines: settings.maxOutputLines },
+        options.logDir ?? join(tmpdir(), "keel-bash"),
+      );
+      const startedAt = Date.now();
+
+      let child: ReturnType<typeof spawn>;
+      try {
+        child = spawn(shell.file, [...shell.args, args.command], {
+          cwd: options.cwd,
+          env: { ...process.env, PAGER: "cat", GIT_PAGER: "cat", ...options.env },
+          detached: true,
+          stdio: ["ignore", "pipe", "pipe"],
+        });
+      } catch (error) {
+        return errorResult(`Could not start ${shell.file}: ${describeError(error)}`);
+      }
+
+      let updateTimer: NodeJS.Timeout | undefined;
+      let lastUpdate = 0;
+      const publish = () => {
+        updateTimer = undefined;
+        lastUpdate = Date.now();
+        const tail = collector.tail();
+        onUpdate({ content: [{ type: "text", text: tail.text }] });
+      };
+      const onData = (chunk: Buffer) => {
+        collector.push(chunk);
+        if (updateTimer === undefined) {
+          updateTimer = setTimeout(publish, Math.max(0, lastUpdate + settings.updateIntervalMs - Date.now()));
+        }
+      };
+      child.stdout?.on("data", onData);
+      child.stderr?.on("data", onData);
+
+      const pgid = child.pid;
+      let killing: Promise<void> | undefined;
+      const terminate = () => {
+        if (pgid !== undefined) killing ??= killTree(pgid, settings.killGraceMs);
+        return killing ?? Promise.resolve();
+      };
+      let timedOut = false;
+      let aborted = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        void terminate();
+      }, timeoutSeconds * 1000);
+      const onAbort = () => {
+        aborted = true;
+        void terminate();
+      };
+      signal.addEventListener("abort", onAbort, { once: true });
+
+      const closed = new Promise<void>((resolve) => child.once("close", () => resolve()));
+      const exit = await new Promise<{ code: number | null; signal: string | null } | { spawnError: string }>(
+        (resolve) => {
+          child.once("error", (error) => resolve({ spawnError: describeError(error) }));
+          child.once("exit", (code, sig) => resolve({ code, signal: sig }));
+        },
+      );
+      clearTimeout(timer);
+      signal.removeEventListener("abort", onAbort);
+
+      // The shell is gone; anything still in its group was started in the background.
+      const killedBackground = killing === undefined && pgid !== undefined && groupAlive(pgid);
+      if (killing !== undefined || killedBackground) await terminate();
+      await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, CLOSE_WAIT_MS))]);
+      child.stdout?.destroy();
+      child.stderr?.destroy();
+      if (updateTimer !== undefined) clearTimeout(updateTimer);
+      const output = await collector.finish();
+
+      if ("spawnError" in exit) return errorResult(`Could not run the command: ${exit.spawnError}`);
+      const details: BashDetails = {
+        exitCode: exit.code,
+        signal: exit.signal,
+        timedOut,
+        aborted,
+        killedBackground,
+        durationMs: Date.now() - startedAt,
+        truncated: output.truncated,
+        totalBytes: output.totalBytes,
+        totalLines: output.totalLines,
+      };
+      if (output.logPath !== undefined) details.logPath = output.logPath;
+      const isError = timedOut || aborted || exit.code !== 0;
+      const text = [
+        output.text === "" ? "(no output)" : output.text,
+        ...notes(output, details, timeoutSeconds),
+      ].join("\n\n");
+      return { content: [{ type: "text", text }], details, ...(isError ? { isError: true } : {}) };
+    },
+  };
+}
+
+function notes(output: CollectedOutput, details: BashDetails, timeoutSeconds: number): string[] {
+  const out: string[] = [];
+  if (output.truncated) {
+    const where =
+      output.logPath !== undefined
+        ? `Full log: ${output.logPath}`
+        : `The full log could not be saved (${output.logError ?? "unknown error"}).`;
+    out.push(
+      `[Output truncated: last ${output.shownLines} of ${output.totalLines} lines (${formatBytes(output.totalBytes)} total). ${where}]`,
+    );
+  }
+  if (details.timedOut)
+    out.push(`Timed out after ${timeoutSeconds} s; the command and its child processes were killed.`);
+  else if (details.aborted) out.push("Aborted; the command and its child processes were killed.");
+  else if (details.signal !== null) out.push(`Killed by signal ${details.signal}.`);
+  else if (details.exitCode !== 0) out.push(`Exit code ${details.exitCode}.`);
+  if (details.killedBackground) out.push("Processes it left running in the background were terminated.");
+  return out;
+}
+
+function withoutUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

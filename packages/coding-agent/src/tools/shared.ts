@@ -1,0 +1,70 @@
+// Helpers every built-in tool shares: path resolution against the workspace and the
+// shape of text / error results (JSON-safe, never thrown).
+import { homedir } from "node:os";
+import { isAbsolute, relative, resolve, sep } from "node:path";
+import type { AgentToolResult } from "@keel/agent";
+
+/** Resolves a model-supplied path: absolute, `~/…`, or relative to the workspace. */
+export function resolvePath(cwd: string, path: string): string {
+  if (path === "~") return homedir();
+  if (path.startsWith("~/")) return resolve(homedir(), path.slice(2));
+  return resolve(cwd, path);
+}
+
+/** Shortest faithful path to show the model: relative inside the workspace, absolute outside it. */
+export function displayPath(cwd: string, absolute: string): string {
+  const rel = relative(cwd, absolute);
+  if (rel === "") return ".";
+  if (rel.startsWith("..") || isAbsolute(rel)) return absolute;
+  return sep === "/" ? rel : rel.split(sep).join("/");
+}
+
+export function textResult<T>(text: string, details?: T): AgentToolResult<T> {
+  return details === undefined
+    ? { content: [{ type: "text", text }] }
+    : { content: [{ type: "text", text }], details };
+}
+
+export function errorResult<T>(text: string, details?: T): AgentToolResult<T> {
+  return { ...textResult(text, details), isError: true };
+}
+
+/** Node errors carry a `code`; anything else is described by its message. */
+export function errorCode(error: unknown): string | undefined {
+  if (typeof error === "object" && error !== null && "code" in error) {
+    const code = (error as { code: unknown }).code;
+    return typeof code === "string" ? code : undefined;
+  }
+  return undefined;
+}
+
+export function describeError(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  return String(error);
+}
+
+/** Explains a filesystem failure in terms the model can act on. */
+export function fsErrorMessage(error: unknown, shownPath: string): string {
+  switch (errorCode(error)) {
+    case "ENOENT":
+      return `No such file or directory: ${shownPath}. Check the path (Glob or LS can help find it).`;
+    case "EACCES":
+    case "EPERM":
+      return `Permission denied: ${shownPath}.`;
+    case "EISDIR":
+      return `${shownPath} is a directory, not a file. Use LS to list it.`;
+    case "ENOTDIR":
+      return `A parent of ${shownPath} is not a directory.`;
+    default:
+      return `Cannot access ${shownPath}: ${describeError(error)}`;
+  }
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+export const abortedResult = <T>(toolName: string): AgentToolResult<T> =>
+  errorResult(`${toolName} was aborted before it finished.`);

@@ -1,0 +1,69 @@
+// Write: creates or replaces a whole file atomically; an existing file must have been Read
+// (and be unchanged since) so the model never overwrites content it has not seen.
+import { readFile, stat } from "node:fs/promises";
+import type { AgentTool } from "@keel/agent";
+import { type Static, Type } from "@sinclair/typebox";
+import { writeFileAtomic } from "./atomic-write.js";
+import { type FileReadTracker, freshnessMessage, stampOf } from "./file-tracker.js";
+import { displayPath, errorCode, errorResult, fsErrorMessage, resolvePath, textResult } from "./shared.js";
+
+export interface WriteToolOptions {
+  cwd: string;
+  tracker: FileReadTracker;
+}
+
+export interface WriteDetails {
+  path: string;
+  created: boolean;
+  bytes: number;
+  lines: number;
+}
+
+const writeParameters = Type.Object({
+  path: Type.String({ description: "File path, absolute or relative to the workspace" }),
+  content: Type.String({ description: "The complete new file content" }),
+});
+
+export type WriteParams = Static<typeof writeParameters>;
+
+export function createWriteTool(options: WriteToolOptions): AgentTool<typeof writeParameters, WriteDetails> {
+  return {
+    name: "Write",
+    label: "Write",
+    description:
+      "Create a file, or replace one you have Read, with the given content (parent directories are created). Prefer Edit for changes to existing files.",
+    parameters: writeParameters,
+    executionMode: "sequential",
+    sideEffects: true,
+    async execute(args) {
+      const path = resolvePath(options.cwd, args.path);
+      const shown = displayPath(options.cwd, path);
+
+      try {
+        const info = await stat(path);
+        if (info.isDirectory()) return errorResult(`${shown} is a directory; give a file path.`);
+        const current = stampOf(await readFile(path), info.mtimeMs);
+        const fresh = options.tracker.check(path, current);
+        if (fresh.isErr()) return errorResult(freshnessMessage(fresh.error, shown, "overwrite"));
+      } catch (error) {
+        if (errorCode(error) !== "ENOENT") return errorResult(fsErrorMessage(error, shown));
+      }
+
+      const bytes = Buffer.from(args.content, "utf8");
+      const written = await writeFileAtomic(path, bytes);
+      if (written.isErr()) {
+        return errorResult(`Could not write ${shown}: ${written.error.message}. Nothing was changed.`);
+      }
+      options.tracker.record(path, stampOf(bytes, written.value.mtimeMs));
+      const lines =
+        args.content === "" ? 0 : args.content.split("\n").length - (args.content.endsWith("\n") ? 1 : 0);
+      const verb = written.value.created ? "Created" : "Overwrote";
+      return textResult(`${verb} ${shown} (${lines} lines, ${bytes.length} bytes).`, {
+        path: shown,
+        created: written.value.created,
+        bytes: bytes.length,
+        lines,
+      });
+    },
+  };
+}
