@@ -97,7 +97,12 @@ async function start(call: ToolCall, env: ToolBatchEnv): Promise<Started> {
   if (env.beforeToolCall) {
     let decision: unknown;
     try {
-      decision = await env.beforeToolCall({ ...call, arguments: args }, info);
+      // An abort must not wait for a pending decision (e.g. an approval nobody answers).
+      const before = env.beforeToolCall;
+      const pending = Promise.resolve().then(() => before({ ...call, arguments: args }, info));
+      const settled = await withAbortGrace(pending, env.signal, 0);
+      if (settled.timedOut) return resolved(args, errorResult(NOT_STARTED_TEXT));
+      decision = settled.value;
     } catch (error) {
       return resolved(
         args,
@@ -125,7 +130,9 @@ async function start(call: ToolCall, env: ToolBatchEnv): Promise<Started> {
   announce(call, args, env);
   // A listener of tool_execution_start may have aborted the run.
   if (env.signal.aborted)
-    return { outcome: Promise.resolve({ call, result: errorResult(NOT_STARTED_TEXT) }) };
+    return {
+      outcome: Promise.resolve({ call: { ...call, arguments: args }, result: errorResult(NOT_STARTED_TEXT) }),
+    };
   return { outcome: execute(tool, { ...call, arguments: args }, info, env) };
 }
 

@@ -187,3 +187,29 @@ describe("abort", () => {
     expect(text(aborted!)).toBe("Aborted: stubborn did not stop within 30 ms after the run was aborted.");
   });
 });
+
+describe("abort while beforeToolCall waits", () => {
+  it("does not wait for the decision; the call is reported as not run", async () => {
+    const ran: string[] = [];
+    const tool = echoTool("echo", {
+      execute: async (args) => {
+        ran.push(args.value);
+        return { content: [{ type: "text", text: "ran" }] };
+      },
+    });
+    const { agent } = createHarness([{ toolCalls: [{ name: "echo", arguments: { value: "x" } }] }], {
+      tools: [tool],
+      // An approval prompt nobody answers.
+      beforeToolCall: () => new Promise(() => {}),
+    });
+    agent.subscribe((e) => {
+      if (e.type === "message_end" && e.message.role === "assistant") setImmediate(() => agent.abort());
+    });
+    const result = (await agent.prompt("go"))._unsafeUnwrap();
+    expect(result.stopReason).toBe("aborted");
+    expect(ran).toEqual([]);
+    expect(text(toolResults(result.messages)[0]!)).toBe(
+      "Not run: the run was aborted before this tool call started.",
+    );
+  });
+});
