@@ -1,0 +1,54 @@
+// A small in-memory runtime for unit tests: state kept in a variable, UI calls recorded.
+import type { ExtensionRuntime, ExtensionUI, ToolCallContext } from "@keel/extension-sdk";
+
+export interface UiCall {
+  method: "setStatus" | "setWidget" | "notify";
+  key?: string;
+  value: unknown;
+}
+
+export interface FakeRuntime<S> extends ExtensionRuntime<unknown, S, undefined> {
+  uiCalls: UiCall[];
+  /** Every state the extension set, in order. */
+  history: S[];
+}
+
+export function fakeRuntime<S>(initial: S): FakeRuntime<S> {
+  let state = initial;
+  const uiCalls: UiCall[] = [];
+  const history: S[] = [];
+  const set = (next: S) => {
+    // A JSON round trip, like the journal: nothing but data survives.
+    state = JSON.parse(JSON.stringify(next)) as S;
+    history.push(state);
+  };
+  const ui: ExtensionUI = {
+    supports: { status: true, widget: true, notify: true, confirm: false, select: false, input: false },
+    setStatus: (key, text) => uiCalls.push({ method: "setStatus", key, value: text }),
+    setWidget: (key, lines) => uiCalls.push({ method: "setWidget", key, value: lines }),
+    notify: (message) => uiCalls.push({ method: "notify", value: message }),
+    confirm: async () => ({ status: "unsupported" }),
+    select: async () => ({ status: "unsupported" }),
+    input: async () => ({ status: "unsupported" }),
+  };
+  return {
+    id: "test",
+    config: undefined,
+    instance: undefined,
+    state: { get: () => state, set, update: (fn) => set(fn(state)) },
+    ui,
+    session: { id: "s1", cwd: "/tmp", persistent: false },
+    cwd: "/tmp",
+    model: () => {
+      throw new Error("fake runtime has no model");
+    },
+    report: () => {},
+    sendMessage: () => {},
+    uiCalls,
+    history,
+  };
+}
+
+export function toolContext(): ToolCallContext {
+  return { signal: new AbortController().signal, toolCallId: "call-1", onUpdate: () => {} };
+}
