@@ -1,0 +1,30 @@
+// The tagged, JSON-safe failures of reading and writing config files.
+
+export interface FieldError {
+  /** JSON pointer of the offending value, e.g. `/permissions/allow/2`. */
+  path: string;
+  message: string;
+}
+
+export type ConfigError =
+  | { type: "config_unreadable"; file: string; message: string }
+  | { type: "config_invalid_json"; file: string; line: number; column: number; message: string }
+  | { type: "config_invalid"; file: string; errors: FieldError[]; message: string }
+  | { type: "config_write_failed"; file: string; message: string };
+
+export interface ConfigDiagnostic {
+  level: "warning" | "info";
+  file?: string;
+  message: string;
+}
+
+export function errnoMessage(err: unknown): string {
+  if (err && typeof err === "object" && "message" in err && typeof err.message === "string")
+    return err.message;
+  return String(err);
+}
+
+export function errnoCode(err: unknown): string | undefined {
+  if (err && typeof err === "object" && "code" in err && typeof err.code === "string") return err.code;
+  return undefined;
+}

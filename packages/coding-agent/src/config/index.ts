@@ -1,0 +1,26 @@
+// Public surface of Keel configuration (re-exported by the package index).
+export type { ConfigDiagnostic, ConfigError, FieldError } from "./errors.js";
+export {
+  type ConfigLayer,
+  type ConfigSource,
+  type LoadConfigOptions,
+  type LoadedConfig,
+  loadConfig,
+} from "./load.js";
+export { type ConfigPaths, configPaths, displayPath, PROJECT_DIR, resolveKeelHome } from "./paths.js";
+export {
+  type HookCommand,
+  HookCommandSchema,
+  type KeelConfig,
+  KeelConfigSchema,
+  PERMISSION_MODES,
+  type PermissionsConfig,
+  PermissionsConfigSchema,
+} from "./schema.js";
+export {
+  addPermissionRule,
+  type ConfigObject,
+  ensureLocalConfigIgnored,
+  type RuleScope,
+  updateConfigFile,
+} from "./write.js";

@@ -1,0 +1,183 @@
+// Layers user < project < project-local config; project layers are never touched unless trusted.
+import { lstatSync, realpathSync } from "node:fs";
+import { homedir } from "node:os";
+import { isAbsolute, join, relative } from "node:path";
+import { err, ok, type Result } from "neverthrow";
+import { checkRule } from "../permissions/rules.js";
+import type { PermissionBehavior, PermissionRuleEntry, RuleSource } from "../permissions/types.js";
+import { findProjectRoot } from "../trust/root.js";
+import type { ConfigDiagnostic, ConfigError } from "./errors.js";
+import { configPaths, displayPath, PROJECT_DIR, resolveKeelHome } from "./paths.js";
+import { readJsonFile, validateAgainst } from "./read.js";
+import { type KeelConfig, KeelConfigSchema, KNOWN_KEYS } from "./schema.js";
+
+export type ConfigLayer = "user" | "project" | "projectLocal";
+
+export interface ConfigSource {
+  layer: ConfigLayer;
+  path: string;
+  status: "loaded" | "missing" | "not_trusted";
+}
+
+export interface LoadedConfig {
+  /** The merged config. Permission rule arrays are concatenated across layers (see `rules`). */
+  config: KeelConfig;
+  /** Every permission rule with the layer it came from, in layer order. */
+  rules: PermissionRuleEntry[];
+  sources: ConfigSource[];
+  diagnostics: ConfigDiagnostic[];
+  projectRoot: string;
+  /** Each layer as read (validated), for settings whose scope matters (extension configuration). */
+  layers: Partial<Record<ConfigLayer, KeelConfig>>;
+}
+
+export interface LoadConfigOptions {
+  cwd: string;
+  /** The Keel home directory (holding config.json and trust.json); default `$KEEL_HOME` or `~/.keel`. */
+  home?: string;
+  /** Whether the project is trusted (see trustStatus). Untrusted project layers are not read at all. */
+  trusted: boolean;
+  /** The user's home directory, for messages; default os.homedir(). */
+  userHome?: string;
+}
+
+export function loadConfig(options: LoadConfigOptions): Result<LoadedConfig, ConfigError> {
+  const keelHome = options.home ?? resolveKeelHome();
+  const userHome = options.userHome ?? homedir();
+  const projectRoot = findProjectRoot(options.cwd, keelHome);
+  const paths = configPaths(keelHome, projectRoot);
+  const layers: { layer: ConfigLayer; path: string }[] = [
+    { layer: "user", path: paths.user },
+    { layer: "project", path: paths.project },
+    { layer: "projectLocal", path: paths.projectLocal },
+  ];
+
+  const sources: ConfigSource[] = [];
+  const diagnostics: ConfigDiagnostic[] = [];
+  const rules: PermissionRuleEntry[] = [];
+  let merged: Record<string, unknown> = {};
+  const layerValues: Partial<Record<ConfigLayer, KeelConfig>> = {};
+
+  for (const { layer, path } of layers) {
+    if (layer !== "user" && !options.trusted) {
+      sources.push({ layer, path, status: "not_trusted" });
+      continue;
+    }
+    if (layer !== "user") {
+      const outside = escapesProject(path, projectRoot);
+      if (outside) {
+        diagnostics.push({ level: "warning", file: displayPath(path, userHome), message: outside });
+        sources.push({ layer, path, status: "missing" });
+        continue;
+      }
+    }
+    const read = readJsonFile(path);
+    if (read.isErr()) return err(read.error);
+    if (read.value === undefined) {
+      sources.push({ layer, path, status: "missing" });
+      continue;
+    }
+    const valid = validateAgainst<KeelConfig>(KeelConfigSchema, read.value, path);
+    if (valid.isErr()) return err(valid.error);
+    sources.push({ layer, path, status: "loaded" });
+    layerValues[layer] = valid.value;
+    diagnostics.push(...unknownKeyWarnings(valid.value, displayPath(path, userHome)));
+    rules.push(...rulesOf(valid.value, layer));
+    for (const rule of rules.filter((r) => r.source === layer)) {
+      const problem = checkRule(rule.rule);
+      if (problem)
+        diagnostics.push({
+          level: "warning",
+          file: displayPath(path, userHome),
+          message: `${displayPath(path, userHome)}: ${problem} (ignored)`,
+        });
+    }
+    merged = mergeLayer(merged, valid.value, "");
+  }
+
+  // A stat, not an open: enough to tell the user there was something we deliberately skipped.
+  if (!options.trusted && pathExists(join(projectRoot, PROJECT_DIR))) {
+    diagnostics.push({
+      level: "info",
+      file: displayPath(join(projectRoot, PROJECT_DIR), userHome),
+      message: `project ${displayPath(projectRoot, userHome)} is not trusted: its .keel/ config was not read (trust the project to use it)`,
+    });
+  }
+  return ok({ config: merged as KeelConfig, rules, sources, diagnostics, projectRoot, layers: layerValues });
+}
+
+/**
+ * The trust hash never follows links out of the project, so neither may the loader: a config
+ * reached through such a link could change without the project becoming untrusted.
+ */
+function escapesProject(path: string, projectRoot: string): string | undefined {
+  let real: string;
+  try {
+    real = realpathSync(path);
+  } catch {
+    return undefined;
+  }
+  const rel = relative(projectRoot, real);
+  if (rel.startsWith("..") || isAbsolute(rel)) {
+    return `${path} links outside the project (to ${real}); it was not read`;
+  }
+  return undefined;
+}
+
+function pathExists(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const BEHAVIORS: readonly PermissionBehavior[] = ["allow", "ask", "deny"];
+
+function rulesOf(config: KeelConfig, source: RuleSource): PermissionRuleEntry[] {
+  const out: PermissionRuleEntry[] = [];
+  for (const behavior of BEHAVIORS) {
+    for (const rule of config.permissions?.[behavior] ?? []) out.push({ rule, behavior, source });
+  }
+  return out;
+}
+
+function unknownKeyWarnings(config: Record<string, unknown>, file: string): ConfigDiagnostic[] {
+  const out: ConfigDiagnostic[] = [];
+  for (const [pointer, known] of Object.entries(KNOWN_KEYS)) {
+    const obj = pointer === "" ? config : config[pointer.slice(1)];
+    if (!isPlainObject(obj)) continue;
+    for (const key of Object.keys(obj)) {
+      if (!known.includes(key)) {
+        out.push({
+          level: "warning",
+          file,
+          message: `${file}: unknown key ${pointer}/${key} (kept as is; check the spelling)`,
+        });
+      }
+    }
+  }
+  return out;
+}
+
+/** Arrays that accumulate across layers; every other array is replaced by the higher layer. */
+function concatenates(pointer: string): boolean {
+  return /^\/permissions\/(allow|ask|deny)$/.test(pointer) || /^\/hooks\/[^/]+$/.test(pointer);
+}
+
+function mergeLayer(lower: Record<string, unknown>, upper: Record<string, unknown>, pointer: string) {
+  const out: Record<string, unknown> = { ...lower };
+  for (const [key, value] of Object.entries(upper)) {
+    const here = `${pointer}/${key}`;
+    const prev = out[key];
+    if (Array.isArray(prev) && Array.isArray(value) && concatenates(here)) out[key] = [...prev, ...value];
+    else if (isPlainObject(prev) && isPlainObject(value)) out[key] = mergeLayer(prev, value, here);
+    else out[key] = value;
+  }
+  return out;
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}

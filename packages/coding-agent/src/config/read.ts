@@ -1,0 +1,107 @@
+// Reads one config file: strict JSON with line/column on syntax errors, then schema errors by file+field.
+import { readFileSync } from "node:fs";
+import type { TSchema } from "@sinclair/typebox";
+import { type ValueError, ValueErrorType } from "@sinclair/typebox/errors";
+import { Value } from "@sinclair/typebox/value";
+import { type ParseError, parse, printParseErrorCode } from "jsonc-parser";
+import { err, ok, type Result } from "neverthrow";
+import { type ConfigError, errnoCode, errnoMessage, type FieldError } from "./errors.js";
+import { displayPath } from "./paths.js";
+
+/** `undefined` when the file does not exist; an error when it exists but cannot be used. */
+export function readJsonFile(path: string): Result<unknown | undefined, ConfigError> {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (e) {
+    if (errnoCode(e) === "ENOENT") return ok(undefined);
+    const file = displayPath(path);
+    return err({ type: "config_unreadable", file, message: `${file}: cannot be read (${errnoMessage(e)})` });
+  }
+  return parseJsonText(text, path);
+}
+
+export function parseJsonText(text: string, path: string): Result<unknown, ConfigError> {
+  const errors: ParseError[] = [];
+  const value: unknown = parse(text, errors, {
+    disallowComments: true,
+    allowTrailingComma: false,
+    allowEmptyContent: false,
+  });
+  const first = errors[0];
+  if (!first) return ok(value);
+  const { line, column } = lineColumn(text, first.offset);
+  const file = displayPath(path);
+  const what = printParseErrorCode(first.error);
+  return err({
+    type: "config_invalid_json",
+    file,
+    line,
+    column,
+    message: `${file}:${line}:${column}: invalid JSON (${what}); fix the file or delete it`,
+  });
+}
+
+function lineColumn(text: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = 0; i < offset && i < text.length; i++) {
+    if (text[i] === "\n") {
+      line++;
+      lineStart = i + 1;
+    }
+  }
+  return { line, column: offset - lineStart + 1 };
+}
+
+const MAX_REPORTED = 5;
+
+export function validateAgainst<T>(schema: TSchema, value: unknown, path: string): Result<T, ConfigError> {
+  if (Value.Check(schema, value)) return ok(value as T);
+  const seen = new Set<string>();
+  const errors: FieldError[] = [];
+  for (const e of Value.Errors(schema, value)) {
+    if (seen.has(e.path)) continue;
+    seen.add(e.path);
+    errors.push({ path: e.path === "" ? "/" : e.path, message: describe(e) });
+    if (errors.length >= MAX_REPORTED) break;
+  }
+  const file = displayPath(path);
+  const lines = errors.map((e) => `${file}: ${e.path} ${e.message}`);
+  return err({ type: "config_invalid", file, errors, message: lines.join("\n") });
+}
+
+function describe(e: ValueError): string {
+  const custom = (e.schema as { errorMessage?: unknown }).errorMessage;
+  if (typeof custom === "string") return custom;
+  switch (e.type) {
+    case ValueErrorType.String:
+      return "must be a string";
+    case ValueErrorType.Boolean:
+      return "must be a boolean";
+    case ValueErrorType.Number:
+      return "must be a number";
+    case ValueErrorType.Integer:
+      return "must be an integer";
+    case ValueErrorType.Array:
+      return "must be an array";
+    case ValueErrorType.Object:
+      return "must be an object";
+    case ValueErrorType.ObjectRequiredProperty:
+      return "is required";
+    case ValueErrorType.StringMinLength:
+      return "must not be empty";
+    case ValueErrorType.Union: {
+      const literals = literalChoices(e.schema);
+      return literals ? `must be one of ${literals.join(", ")}` : "has an unexpected shape";
+    }
+    default:
+      return e.message.charAt(0).toLowerCase() + e.message.slice(1);
+  }
+}
+
+function literalChoices(schema: TSchema): string[] | undefined {
+  const anyOf = (schema as { anyOf?: { const?: unknown }[] }).anyOf;
+  if (!anyOf?.every((s) => typeof s.const === "string")) return undefined;
+  return anyOf.map((s) => JSON.stringify(s.const));
+}

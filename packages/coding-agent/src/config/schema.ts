@@ -1,0 +1,55 @@
+// The TypeBox schema of the kernel's own config keys; anything else is kept and warned about once.
+import { type Static, Type } from "@sinclair/typebox";
+
+export const PERMISSION_MODES = ["default", "acceptEdits", "plan", "dontAsk", "bypassPermissions"] as const;
+
+const RuleList = Type.Array(Type.String({ minLength: 1 }));
+
+export const PermissionsConfigSchema = Type.Object({
+  mode: Type.Optional(Type.Union(PERMISSION_MODES.map((m) => Type.Literal(m)))),
+  allow: Type.Optional(RuleList),
+  ask: Type.Optional(RuleList),
+  deny: Type.Optional(RuleList),
+});
+
+export const HookCommandSchema = Type.Object({
+  command: Type.String({ minLength: 1 }),
+  /** Tool-name pattern for tool hooks; omitted = every tool. */
+  matcher: Type.Optional(Type.String()),
+  timeoutMs: Type.Optional(Type.Integer({ minimum: 1 })),
+});
+
+export const KeelConfigSchema = Type.Object({
+  model: Type.Optional(
+    Type.String({ pattern: "^[^/\\s]+/\\S+$", errorMessage: 'must look like "provider/model-id"' }),
+  ),
+  /**
+   * Custom OpenAI-compatible providers. Its schema belongs to @keel/ai (custom-models); here it is
+   * carried as an opaque value and validated by whoever registers the providers.
+   */
+  providers: Type.Optional(Type.Unknown()),
+  permissions: Type.Optional(PermissionsConfigSchema),
+  extensions: Type.Optional(
+    Type.Record(
+      Type.String(),
+      Type.Object({ enabled: Type.Optional(Type.Boolean()), config: Type.Optional(Type.Unknown()) }),
+    ),
+  ),
+  env: Type.Optional(Type.Record(Type.String(), Type.String())),
+  /** Event name → commands to run. Exactly what an untrusted project must never get to run. */
+  hooks: Type.Optional(Type.Record(Type.String(), Type.Array(HookCommandSchema))),
+  compaction: Type.Optional(
+    Type.Object({ threshold: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1 })) }),
+  ),
+});
+
+export type KeelConfig = Static<typeof KeelConfigSchema> & Record<string, unknown>;
+export type PermissionsConfig = Static<typeof PermissionsConfigSchema>;
+export type HookCommand = Static<typeof HookCommandSchema>;
+
+/** Keys the kernel understands, per object path; others are kept but reported. */
+export const KNOWN_KEYS: Record<string, readonly string[]> = {
+  "": ["$schema", "model", "providers", "permissions", "extensions", "env", "hooks", "compaction"],
+  "/permissions": ["mode", "allow", "ask", "deny"],
+  "/compaction": ["threshold"],
+};

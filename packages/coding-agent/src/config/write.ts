@@ -1,0 +1,122 @@
+// Writes config files atomically (temp file + fsync + rename) and keeps personal config out of git.
+import {
+  closeSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from "node:fs";
+import { dirname, join } from "node:path";
+import { err, ok, type Result } from "neverthrow";
+import type { PermissionBehavior } from "../permissions/types.js";
+import { type ConfigError, errnoCode, errnoMessage } from "./errors.js";
+import { configPaths, displayPath, PROJECT_DIR } from "./paths.js";
+import { readJsonFile } from "./read.js";
+
+export type ConfigObject = Record<string, unknown>;
+
+/**
+ * Reads `path` (missing = `{}`), applies `mutate`, writes the result atomically. A file that is
+ * not valid JSON, or not an object, is left untouched and reported: never clobber a user's file.
+ */
+export function updateConfigFile(
+  path: string,
+  mutate: (current: ConfigObject) => ConfigObject,
+): Result<ConfigObject, ConfigError> {
+  const read = readJsonFile(path);
+  if (read.isErr()) return err(read.error);
+  const current = read.value ?? {};
+  if (typeof current !== "object" || current === null || Array.isArray(current)) {
+    const file = displayPath(path);
+    return err({
+      type: "config_invalid",
+      file,
+      errors: [{ path: "/", message: "must be an object" }],
+      message: `${file}: / must be an object`,
+    });
+  }
+  const next = mutate(structuredClone(current as ConfigObject));
+  const written = writeFileAtomic(path, JSON.stringify(next, null, 2) + "\n");
+  return written.map(() => next);
+}
+
+export function writeFileAtomic(path: string, text: string): Result<void, ConfigError> {
+  const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+    const fd = openSync(tmp, "w", 0o600);
+    try {
+      writeSync(fd, text);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, path);
+    return ok(undefined);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    const file = displayPath(path);
+    return err({
+      type: "config_write_failed",
+      file,
+      message: `${file}: could not be written (${errnoMessage(e)})`,
+    });
+  }
+}
+
+export type RuleScope = "user" | "project" | "projectLocal";
+
+/** Adds a permission rule to the config file of `scope` (no duplicate). Used for "always allow". */
+export function addPermissionRule(
+  rule: string,
+  behavior: PermissionBehavior,
+  scope: RuleScope,
+  where: { keelHome: string; projectRoot: string },
+): Result<string, ConfigError> {
+  const paths = configPaths(where.keelHome, where.projectRoot);
+  const path = scope === "user" ? paths.user : scope === "project" ? paths.project : paths.projectLocal;
+  if (scope === "projectLocal") {
+    const ignored = ensureLocalConfigIgnored(where.projectRoot);
+    if (ignored.isErr()) return err(ignored.error);
+  }
+  return updateConfigFile(path, (config) => {
+    const permissions = (isObject(config.permissions) ? config.permissions : {}) as Record<string, unknown>;
+    const list = Array.isArray(permissions[behavior]) ? (permissions[behavior] as unknown[]) : [];
+    if (!list.includes(rule)) list.push(rule);
+    permissions[behavior] = list;
+    config.permissions = permissions;
+    return config;
+  }).map(() => path);
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+const LOCAL_IGNORES = ["config.local.json"];
+
+/** Makes `.keel/.gitignore` list `config.local.json`, so personal rules never get committed. */
+export function ensureLocalConfigIgnored(projectRoot: string): Result<string, ConfigError> {
+  const path = join(projectRoot, PROJECT_DIR, ".gitignore");
+  let text = "";
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (e) {
+    if (errnoCode(e) !== "ENOENT") {
+      const file = displayPath(path);
+      return err({
+        type: "config_unreadable",
+        file,
+        message: `${file}: cannot be read (${errnoMessage(e)})`,
+      });
+    }
+  }
+  const lines = text.split(/\r?\n/).map((l) => l.trim());
+  const missing = LOCAL_IGNORES.filter((entry) => !lines.includes(entry) && !lines.includes(`/${entry}`));
+  if (missing.length === 0) return ok(path);
+  const prefix = text.length > 0 && !text.endsWith("\n") ? "\n" : "";
+  return writeFileAtomic(path, text + prefix + missing.join("\n") + "\n").map(() => path);
+}

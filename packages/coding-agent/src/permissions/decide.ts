@@ -1,0 +1,117 @@
+// decide(): the permission decision for one tool call, a function of its inputs and the filesystem.
+import { realpathSync } from "node:fs";
+import { homedir } from "node:os";
+import { resolve } from "node:path";
+import { resolveKeelHome } from "../config/paths.js";
+import { judgeBash } from "./bash.js";
+import { judgeRead, judgeWrite, type PathContext } from "./pathcheck.js";
+import { resolvePath } from "./paths.js";
+import { domainMatches, familyOf, rulesFor } from "./rules.js";
+import { loadShellParser } from "./shell/parser.js";
+import type { PermissionDecision, PermissionRequest } from "./types.js";
+import { allow, ask, combine, deny, type Verdict } from "./verdict.js";
+
+function realOr(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return resolve(path);
+  }
+}
+
+function stringArg(args: unknown, ...keys: string[]): string | undefined {
+  if (typeof args !== "object" || args === null) return undefined;
+  for (const key of keys) {
+    const v = (args as Record<string, unknown>)[key];
+    if (typeof v === "string" && v.length > 0) return v;
+  }
+  return undefined;
+}
+
+const PATH_KEYS = ["path", "file_path", "filePath", "notebook_path"];
+
+export async function decide(request: PermissionRequest): Promise<PermissionDecision> {
+  const home = realOr(request.userHome ?? homedir());
+  const ctx: PathContext = {
+    mode: request.mode,
+    rules: request.rules,
+    workspace: realOr(request.workspace),
+    home,
+    keelHome: realOr(request.keelHome ?? resolveKeelHome(process.env, home)),
+  };
+  return combine(await verdictsFor(request, ctx), request.mode);
+}
+
+async function verdictsFor(request: PermissionRequest, ctx: PathContext): Promise<Verdict[]> {
+  const { tool, args } = request;
+  switch (familyOf(tool)) {
+    case "bash": {
+      const command = stringArg(args, "command");
+      if (command === undefined) return [ask("Bash was called without a command", [], true)];
+      return judgeBash(await loadShellParser(), command, ctx);
+    }
+    case "edit": {
+      const path = stringArg(args, ...PATH_KEYS);
+      if (path === undefined) return [ask(`${tool} was called without a path`, [], true)];
+      return [judgeWrite(resolvePath(path, ctx.workspace, ctx.home), ctx)];
+    }
+    case "read": {
+      const base = stringArg(args, ...PATH_KEYS) ?? ".";
+      const verdicts = [judgeRead(resolvePath(base, ctx.workspace, ctx.home), ctx)];
+      // Glob("../../etc/*") reaches outside through its pattern, not its path.
+      const pattern = stringArg(args, "pattern");
+      if (tool === "Glob" && pattern !== undefined) {
+        const literal = pattern
+          .split("/")
+          .filter((_, i, segs) => !segs.slice(0, i + 1).some((s) => /[*?[{]/.test(s)));
+        const root = resolvePath(base, ctx.workspace, ctx.home).lexical;
+        if (literal.length > 0)
+          verdicts.push(judgeRead(resolvePath(literal.join("/") || "/", root, ctx.home), ctx));
+      }
+      return verdicts;
+    }
+    case "webfetch":
+      return [judgeWebFetch(stringArg(args, "url"), ctx)];
+    default:
+      return [judgeNamedTool(tool, request.sideEffects, ctx)];
+  }
+}
+
+function judgeWebFetch(url: string | undefined, ctx: PathContext): Verdict {
+  let host: string;
+  try {
+    host = new URL(url ?? "").hostname;
+  } catch {
+    return ask(`WebFetch was called without a valid URL`, [], true);
+  }
+  const find = (b: "allow" | "ask" | "deny") =>
+    rulesFor(ctx.rules, b, "webfetch").find((r) => domainMatches(r.specifier, host));
+  const denied = find("deny");
+  if (denied) return deny(`fetching ${host} is denied by rule ${denied.entry.rule}`, denied.entry.rule);
+  const asked = find("ask");
+  if (asked)
+    return {
+      ...ask(`rule ${asked.entry.rule} asks before fetching ${host}`, [], true),
+      rule: asked.entry.rule,
+    };
+  const allowed = find("allow");
+  if (allowed) return allow(`fetching ${host} is allowed by rule ${allowed.entry.rule}`, allowed.entry.rule);
+  return ask(`fetches ${host}`, [`WebFetch(domain:${host})`]);
+}
+
+/** MCP and extension tools: by name. Tools declared free of side effects run in every mode. */
+function judgeNamedTool(tool: string, sideEffects: boolean | undefined, ctx: PathContext): Verdict {
+  const family = familyOf(tool);
+  const find = (b: "allow" | "ask" | "deny") => rulesFor(ctx.rules, b, family, tool)[0];
+  const denied = find("deny");
+  if (denied) return deny(`${tool} is denied by rule ${denied.entry.rule}`, denied.entry.rule);
+  const asked = find("ask");
+  if (asked)
+    return { ...ask(`rule ${asked.entry.rule} asks before ${tool}`, [], true), rule: asked.entry.rule };
+  if (sideEffects === false) return allow(`${tool} has no side effects`);
+  if (ctx.mode === "plan")
+    return deny(`plan mode: ${tool} may have side effects; only reading tools run while planning`);
+  const allowed = find("allow");
+  if (allowed) return allow(`${tool} is allowed by rule ${allowed.entry.rule}`, allowed.entry.rule);
+  return ask(`${tool} needs approval`, [tool]);
+}

@@ -1,0 +1,23 @@
+// Public surface of permissions (re-exported by the package index).
+export { decide } from "./decide.js";
+export {
+  type ApprovalAnswer,
+  type ApprovalRequest,
+  createPermissionGate,
+  type GateOutcome,
+  type PermissionGate,
+  type PermissionGateOptions,
+  type PersistFailure,
+  type PersistScope,
+  type ToolCallToCheck,
+} from "./gate.js";
+export { checkRule, type ParsedRule, parseRule } from "./rules.js";
+export { loadShellParser } from "./shell/parser.js";
+export type {
+  PermissionBehavior,
+  PermissionDecision,
+  PermissionMode,
+  PermissionRequest,
+  PermissionRuleEntry,
+  RuleSource,
+} from "./types.js";

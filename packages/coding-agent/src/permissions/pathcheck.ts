@@ -1,0 +1,136 @@
+// Judges one file path for reading or writing: rules, workspace containment, protected files.
+import { join } from "node:path";
+import {
+  compilePathPattern,
+  isInside,
+  patternMatches,
+  type ResolvedPath,
+  workspaceRelative,
+} from "./paths.js";
+import { rulesFor } from "./rules.js";
+import type { PermissionMode, PermissionRuleEntry } from "./types.js";
+import { allow, ask, deny, type Verdict } from "./verdict.js";
+
+export interface PathContext {
+  mode: PermissionMode;
+  rules: readonly PermissionRuleEntry[];
+  /** realpath of the workspace. */
+  workspace: string;
+  home: string;
+  /** realpath of the Keel home (trust.json and the user config live there). */
+  keelHome: string;
+}
+
+/** Files whose change runs code later or leaks credentials: never written without a human or a rule. */
+const HOME_PROTECTED = [
+  ".bashrc",
+  ".bash_profile",
+  ".bash_login",
+  ".bash_logout",
+  ".profile",
+  ".zshrc",
+  ".zshenv",
+  ".zprofile",
+  ".zlogin",
+  ".zlogout",
+  ".kshrc",
+  ".cshrc",
+  ".tcshrc",
+  ".config/fish",
+  ".ssh",
+  ".gnupg",
+  ".aws",
+  ".gitconfig",
+  ".config/git",
+  ".npmrc",
+  ".keel",
+];
+/** In the workspace: git hooks/config, and the project's own Keel config and extensions. */
+const WORKSPACE_PROTECTED = [".git", ".keel", ".mcp.json"];
+
+export function isProtectedWrite(
+  target: ResolvedPath,
+  ctx: Pick<PathContext, "workspace" | "home" | "keelHome">,
+): boolean {
+  const bases = [
+    ctx.keelHome,
+    ...HOME_PROTECTED.map((p) => join(ctx.home, p)),
+    ...WORKSPACE_PROTECTED.map((p) => join(ctx.workspace, p)),
+    "/etc",
+  ];
+  return bases.some((b) => isInside(target.lexical, b) || isInside(target.real, b));
+}
+
+function matching(
+  ctx: PathContext,
+  behavior: "allow" | "ask" | "deny",
+  family: "read" | "edit",
+  target: ResolvedPath,
+) {
+  return rulesFor(ctx.rules, behavior, family).find(
+    (r) =>
+      r.specifier === undefined ||
+      patternMatches(
+        compilePathPattern(r.specifier, ctx.workspace, ctx.home),
+        target,
+        behavior === "allow" ? "allow" : "deny",
+      ),
+  );
+}
+
+function describe(target: ResolvedPath, ctx: PathContext): string {
+  const rel = workspaceRelative(target.real, ctx.workspace);
+  if (rel !== undefined) return rel === "" ? "the workspace root" : rel;
+  return target.real === target.lexical ? target.real : `${target.lexical} (really ${target.real})`;
+}
+
+/** A suggestion covering the target's directory, written as the user would (relative or ~). */
+export function directoryRule(tool: "Read" | "Edit", target: ResolvedPath, ctx: PathContext): string {
+  const rel = workspaceRelative(target.real, ctx.workspace);
+  if (rel !== undefined) {
+    const dir = rel.includes("/") ? rel.slice(0, rel.lastIndexOf("/")) : "";
+    return dir === "" ? `${tool}(**)` : `${tool}(${dir}/**)`;
+  }
+  const dir = target.real.slice(0, Math.max(target.real.lastIndexOf("/"), 1));
+  const shown = isInside(dir, ctx.home) ? `~${dir.slice(ctx.home.length)}` : dir;
+  return `${tool}(${shown === "~" ? "~/**" : `${shown}/**`})`;
+}
+
+export function judgeRead(target: ResolvedPath, ctx: PathContext): Verdict {
+  const what = describe(target, ctx);
+  const denied = matching(ctx, "deny", "read", target);
+  if (denied) return deny(`reading ${what} is denied by rule ${denied.entry.rule}`, denied.entry.rule);
+  const asked = matching(ctx, "ask", "read", target);
+  if (asked)
+    return {
+      ...ask(`rule ${asked.entry.rule} asks before reading ${what}`, [], true),
+      rule: asked.entry.rule,
+    };
+  const allowed = matching(ctx, "allow", "read", target);
+  if (allowed) return allow(`reading ${what} is allowed by rule ${allowed.entry.rule}`, allowed.entry.rule);
+  if (isInside(target.real, ctx.workspace)) return allow(`reads inside the workspace`);
+  return ask(`reads ${what}, outside the workspace`, [directoryRule("Read", target, ctx)]);
+}
+
+export function judgeWrite(target: ResolvedPath, ctx: PathContext): Verdict {
+  const what = describe(target, ctx);
+  const denied = matching(ctx, "deny", "edit", target);
+  if (denied) return deny(`writing ${what} is denied by rule ${denied.entry.rule}`, denied.entry.rule);
+  if (ctx.mode === "plan") return deny(`plan mode: writing ${what} is not allowed while planning`);
+  const asked = matching(ctx, "ask", "edit", target);
+  if (asked)
+    return {
+      ...ask(`rule ${asked.entry.rule} asks before writing ${what}`, [], true),
+      rule: asked.entry.rule,
+    };
+  const allowed = matching(ctx, "allow", "edit", target);
+  if (allowed) return allow(`writing ${what} is allowed by rule ${allowed.entry.rule}`, allowed.entry.rule);
+  if (isProtectedWrite(target, ctx)) {
+    return ask(`writes ${what}, a protected file (shell startup, credentials, git or Keel config)`, [], true);
+  }
+  const inside = isInside(target.real, ctx.workspace);
+  if (inside && ctx.mode === "acceptEdits")
+    return allow("acceptEdits mode allows edits inside the workspace");
+  const where = inside ? "" : ", outside the workspace";
+  return ask(`writes ${what}${where}`, [directoryRule("Edit", target, ctx)]);
+}

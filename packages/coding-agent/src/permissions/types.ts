@@ -1,0 +1,43 @@
+// The vocabulary of permissions: modes, rules with their source, requests and decisions.
+import type { PERMISSION_MODES } from "../config/schema.js";
+
+export type PermissionMode = (typeof PERMISSION_MODES)[number];
+export type PermissionBehavior = "allow" | "ask" | "deny";
+
+/** Where a rule came from, so a UI can say why something was allowed. */
+export type RuleSource = "user" | "project" | "projectLocal" | "session" | "cli";
+
+export interface PermissionRuleEntry {
+  /** `Tool` or `Tool(specifier)`, e.g. `Bash(npm test:*)`, `Edit(src/**)`. */
+  rule: string;
+  behavior: PermissionBehavior;
+  source: RuleSource;
+}
+
+export interface PermissionRequest {
+  tool: string;
+  args: unknown;
+  mode: PermissionMode;
+  rules: readonly PermissionRuleEntry[];
+  /** The workspace root; relative paths resolve against it. */
+  workspace: string;
+  /** The user's home directory, for `~` in paths and rules (default os.homedir()). Not the Keel home. */
+  userHome?: string;
+  /** The Keel home (trust.json, user config): writes there always ask. Default `$KEEL_HOME` or ~/.keel. */
+  keelHome?: string;
+  /**
+   * For tools the permission layer does not know (extension tools): false = no side effects,
+   * allowed in every mode. Unknown tools with side effects (or undeclared) ask.
+   */
+  sideEffects?: boolean;
+}
+
+export interface PermissionDecision {
+  behavior: PermissionBehavior;
+  /** Says why, in words fit for the model and the user. */
+  reason: string;
+  /** The rule that decided, when one did. */
+  rule?: string;
+  /** Rules the user could add to "always allow" this (only on ask). */
+  suggestions?: string[];
+}

@@ -1,0 +1,108 @@
+// The trust store (~/.keel/trust.json): project realpath → the content hash the user approved.
+import { readFileSync, realpathSync } from "node:fs";
+import { resolve } from "node:path";
+import { Type } from "@sinclair/typebox";
+import { Value } from "@sinclair/typebox/value";
+import { err, ok, type Result } from "neverthrow";
+import { errnoCode } from "../config/errors.js";
+import { configPaths, displayPath, resolveKeelHome } from "../config/paths.js";
+import { parseJsonText } from "../config/read.js";
+import { writeFileAtomic } from "../config/write.js";
+import { DEFAULT_HASH_LIMITS, type HashLimits, hashProject, type TrustError } from "./hash.js";
+
+const TrustEntrySchema = Type.Object({ hash: Type.String(), trustedAt: Type.String() });
+const TrustFileSchema = Type.Object({
+  version: Type.Literal(1),
+  projects: Type.Record(Type.String(), TrustEntrySchema),
+});
+
+export interface TrustEntry {
+  hash: string;
+  trustedAt: string;
+}
+export type TrustFile = { version: 1; projects: Record<string, TrustEntry> };
+
+/** `changed`: trusted once, but the content differs now; it counts as untrusted until re-approved. */
+export type TrustStatus = "trusted" | "untrusted" | "changed";
+
+export interface TrustOptions {
+  /** The Keel home directory; default `$KEEL_HOME` or `~/.keel`. */
+  home?: string;
+  limits?: HashLimits;
+  /** Clock for `trustedAt` (tests). */
+  now?: () => Date;
+}
+
+function storePath(options: TrustOptions): string {
+  return configPaths(options.home ?? resolveKeelHome(), "").trust;
+}
+
+function canonicalRoot(root: string): string {
+  try {
+    return realpathSync(root);
+  } catch {
+    return resolve(root);
+  }
+}
+
+export function readTrustFile(path: string): Result<TrustFile, TrustError> {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (e) {
+    if (errnoCode(e) === "ENOENT") return ok({ version: 1, projects: {} });
+    return err({ type: "trust_store_invalid", file: displayPath(path), message: String(e) });
+  }
+  const parsed = parseJsonText(text, path);
+  if (parsed.isErr())
+    return err({ type: "trust_store_invalid", file: displayPath(path), message: parsed.error.message });
+  if (!Value.Check(TrustFileSchema, parsed.value)) {
+    const file = displayPath(path);
+    // Fail closed: a damaged store trusts nothing, and says so instead of being overwritten.
+    return err({
+      type: "trust_store_invalid",
+      file,
+      message: `${file}: not a Keel trust file; fix or delete it`,
+    });
+  }
+  return ok(parsed.value);
+}
+
+export function trustStatus(root: string, options: TrustOptions = {}): Result<TrustStatus, TrustError> {
+  const key = canonicalRoot(root);
+  const store = readTrustFile(storePath(options));
+  if (store.isErr()) return err(store.error);
+  const entry = store.value.projects[key];
+  if (!entry) return ok("untrusted");
+  const hash = hashProject(key, options.limits ?? DEFAULT_HASH_LIMITS);
+  if (hash.isErr()) return err(hash.error);
+  return ok(hash.value === entry.hash ? "trusted" : "changed");
+}
+
+/** Records the project's current content hash as approved; returns the entry. */
+export function trustProject(root: string, options: TrustOptions = {}): Result<TrustEntry, TrustError> {
+  const key = canonicalRoot(root);
+  const hash = hashProject(key, options.limits ?? DEFAULT_HASH_LIMITS);
+  if (hash.isErr()) return err(hash.error);
+  const entry: TrustEntry = { hash: hash.value, trustedAt: (options.now?.() ?? new Date()).toISOString() };
+  return updateStore(options, (file) => {
+    file.projects[key] = entry;
+  }).map(() => entry);
+}
+
+export function untrustProject(root: string, options: TrustOptions = {}): Result<void, TrustError> {
+  const key = canonicalRoot(root);
+  return updateStore(options, (file) => {
+    delete file.projects[key];
+  });
+}
+
+function updateStore(options: TrustOptions, mutate: (file: TrustFile) => void): Result<void, TrustError> {
+  const path = storePath(options);
+  const store = readTrustFile(path);
+  if (store.isErr()) return err(store.error);
+  mutate(store.value);
+  return writeFileAtomic(path, JSON.stringify(store.value, null, 2) + "\n").mapErr(
+    (e): TrustError => ({ type: "trust_store_write_failed", file: e.file, message: e.message }),
+  );
+}
