@@ -1,1 +1,18 @@
-export {};
+// @keel/coding-agent public API: createCodingAgent, the extension host pieces UIs need, and the
+// kernel's building blocks (tools, permissions, trust, configuration) for other hosts.
+
+export { type CompactionSettings, DEFAULT_COMPACTION } from "./compaction/policy.js";
+export * from "./config/index.js";
+export { CatalogRegistry, EXECUTE_TOOL, SEARCH_TOOLS } from "./host/catalogs.js";
+export { ExtensionHost, type ExtensionSource } from "./host/extension-host.js";
+export { diffInventory, type Inventory, noticeText } from "./host/inventory.js";
+export { BUILTIN_COMMANDS } from "./kernel/commands.js";
+export { createCodingAgent } from "./kernel/create.js";
+export { NO_MODEL_MESSAGE } from "./kernel/model-choice.js";
+export { SYNTHETIC_CLOSE, SYNTHETIC_OPEN } from "./kernel/seams.js";
+export { defaultSessionDir } from "./kernel/session-open.js";
+export type * from "./kernel/types.js";
+export { type LoadResult, loadExtensions } from "./loader/load-extensions.js";
+export * from "./permissions/index.js";
+export * from "./tools/index.js";
+export * from "./trust/index.js";

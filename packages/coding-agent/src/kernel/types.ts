@@ -4,12 +4,12 @@
 import type { AssistantMessageEvent, Message, Model, StreamOptions, Usage } from "@keel/ai";
 import type { Diagnostic, ExtensionDefinition, ExtensionUI, RunStopReason } from "@keel/extension-sdk";
 import type { Result } from "neverthrow";
+import type { ApprovalAnswer } from "../permissions/gate.js";
 
 export type PermissionModeName = "default" | "acceptEdits" | "plan" | "dontAsk" | "bypassPermissions";
 
-export type ApprovalAnswer = "allow_once" | "allow_always" | "deny";
-
-export interface ApprovalRequest {
+/** What the host's approval dialog is asked. */
+export interface ToolApprovalRequest {
   toolName: string;
   toolCallId: string;
   args: Record<string, unknown>;
@@ -22,7 +22,7 @@ export interface ApprovalRequest {
 /** What a host (TUI, print mode, RPC) offers the kernel. Everything optional: headless by default. */
 export interface HostUI extends Partial<ExtensionUI> {
   /** Permission prompts. Absent → headless: `ask` resolves to deny with a reason for the model. */
-  approve?: (request: ApprovalRequest) => Promise<ApprovalAnswer>;
+  approve?: (request: ToolApprovalRequest) => Promise<ApprovalAnswer>;
 }
 
 export type SessionChoice =
@@ -161,9 +161,11 @@ export interface CodingAgent {
   messages(): Message[];
   tree(): SessionTreeNode[];
   /** Continues from `entryId` (the head moves; nothing is deleted). */
-  branch(entryId: string): Result<void, CodingAgentError>;
+  branch(entryId: string): Promise<Result<void, CodingAgentError>>;
   /** Moves the head back before the `count`-th most recent user prompt (default 1). */
-  rewind(count?: number): Result<{ entryId: string | null; prompt: string | undefined }, CodingAgentError>;
+  rewind(
+    count?: number,
+  ): Promise<Result<{ entryId: string | null; prompt: string | undefined }, CodingAgentError>>;
   /** A new session file starting with this one's path up to `entryId` (default head). */
   fork(entryId?: string): Promise<Result<{ sessionFile: string; sessionId: string }, CodingAgentError>>;
   compact(

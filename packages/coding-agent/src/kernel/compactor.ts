@@ -1,0 +1,99 @@
+// Runs a compaction: summarizes the history before a safe cut with the session's own model,
+// journals the compaction entry, and reports tokens before and after.
+import { complete, type Model, type StreamOptions } from "@keel/ai";
+import type { Session } from "@keel/session";
+import { err, ok, type Result } from "neverthrow";
+import { type CompactionSettings, findCutIndex, keepBudget } from "../compaction/policy.js";
+import {
+  fileActivity,
+  SUMMARY_SYSTEM_PROMPT,
+  summaryRequestText,
+  transcriptOf,
+  withFileLists,
+} from "../compaction/summary.js";
+import { estimateContextTokens, estimateMessageTokens } from "../compaction/tokens.js";
+import type { CodingAgentError, CompactionReason } from "./types.js";
+
+export interface CompactionInput {
+  session: Session;
+  model: Model;
+  settings: CompactionSettings;
+  streamOptions: StreamOptions;
+  /** Tokens of system prompt + tool schemas, counted in every request. */
+  fixedTokens: number;
+  reason: CompactionReason;
+  instructions?: string;
+  signal?: AbortSignal;
+}
+
+export interface CompactionOutcome {
+  tokensBefore: number;
+  tokensAfter: number;
+}
+
+export async function runCompaction(
+  input: CompactionInput,
+): Promise<Result<CompactionOutcome, CodingAgentError>> {
+  const { session, model } = input;
+  const folded = session.fold();
+  const messages = folded.messages;
+  const tokensBefore = estimateContextTokens(messages, input.fixedTokens);
+  const cut = findCutIndex(messages, keepBudget(model, input.settings), estimateMessageTokens);
+  if (cut <= 0)
+    return err({ type: "session", message: "Nothing to compact yet: the history is already minimal." });
+
+  const previous = folded.lastCompactionId ? session.getEntry(folded.lastCompactionId) : undefined;
+  const previousSummary =
+    previous?.type === "compaction" ? (previous as { summary?: string }).summary : undefined;
+  // The first message of a compacted context is the previous summary itself; summarize what follows it.
+  const start = previousSummary && folded.messageSources[0] === folded.lastCompactionId ? 1 : 0;
+  const summarized = messages.slice(start, cut);
+  // Keep the summarizer's own request within the window.
+  const budgetChars = Math.max(4000, Math.floor(model.contextWindow * 0.5) * 4);
+  const transcript = transcriptOf(summarized).slice(-budgetChars);
+
+  const reply = await complete(
+    model,
+    {
+      systemPrompt: SUMMARY_SYSTEM_PROMPT,
+      messages: [
+        {
+          role: "user",
+          content: summaryRequestText(transcript, previousSummary, input.instructions),
+          timestamp: Date.now(),
+        },
+      ],
+    },
+    {
+      ...input.streamOptions,
+      ...(input.signal ? { signal: input.signal } : {}),
+      maxTokens: Math.min(8192, model.maxOutput),
+    },
+  );
+  if (
+    reply.stopReason === "error" ||
+    reply.stopReason === "aborted" ||
+    reply.stopReason === "context_overflow"
+  ) {
+    return err({ type: "model", message: `Compaction failed: ${reply.error?.message ?? reply.stopReason}` });
+  }
+  const text = reply.content
+    .flatMap((c) => (c.type === "text" ? [c.text] : []))
+    .join("\n")
+    .trim();
+  if (!text)
+    return err({ type: "model", message: "Compaction failed: the model returned an empty summary." });
+
+  const summary = withFileLists(text, fileActivity(summarized), previousSummary);
+  const firstKeptEntryId = folded.messageSources[cut] ?? null;
+  const appended = await session.appendEntry({
+    type: "compaction",
+    summary,
+    firstKeptEntryId,
+    tokensBefore,
+    reason: input.reason,
+  });
+  if (appended.isErr()) return err({ type: "session", message: appended.error.message });
+  const tokensAfter = estimateContextTokens(session.context(), input.fixedTokens);
+  return ok({ tokensBefore, tokensAfter });
+}
