@@ -1,0 +1,155 @@
+// `pnpm new-extension <name>`: scaffolds packages/extensions/<name> as @keel/ext-<name> — a
+// minimal defineExtension (one tool, typed state), a test, a README and a changeset.
+// `--root <dir>` scaffolds into another checkout; the scaffold's own test uses it.
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { initPackage } from "./init-package.mjs";
+
+const NAME = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
+const MAX_NAME = 40;
+
+function usage(message) {
+  process.stderr.write(`${message}\nusage: pnpm new-extension <name> [--root <dir>]\n`);
+  process.exit(2);
+}
+
+let parsed;
+try {
+  parsed = parseArgs({ allowPositionals: true, options: { root: { type: "string" } } });
+} catch (e) {
+  usage(e.message);
+}
+const [name, ...extra] = parsed.positionals;
+if (!name) usage("missing the extension name");
+if (extra.length > 0) usage(`one name only; got ${parsed.positionals.join(" ")}`);
+if (!NAME.test(name) || name.length > MAX_NAME)
+  usage(
+    `"${name}" is not a valid extension name: use lowercase letters, digits and single dashes, ` +
+      `starting with a letter, at most ${MAX_NAME} characters (e.g. "git-status")`,
+  );
+
+const root = resolve(parsed.values.root ?? join(import.meta.dirname, ".."));
+const dir = `packages/extensions/${name}`;
+const abs = join(root, dir);
+if (existsSync(abs)) {
+  process.stderr.write(`${dir} already exists; nothing was written. Pick another name or remove it first.\n`);
+  process.exit(1);
+}
+const changeset = join(root, ".changeset", `${name}-initial.md`);
+if (existsSync(changeset)) {
+  process.stderr.write(`.changeset/${name}-initial.md already exists; nothing was written.\n`);
+  process.exit(1);
+}
+
+const pkg = `@keel/ext-${name}`;
+const camel = name.replace(/-([a-z0-9])/g, (_, c) => c.toUpperCase());
+const pascal = camel[0].toUpperCase() + camel.slice(1);
+const binding = `${camel}Extension`;
+const toolName = `${pascal}Note`;
+
+initPackage({
+  root,
+  dir,
+  name: pkg,
+  description: `Keel extension: ${name}`,
+  dependencies: { "@keel/extension-sdk": "workspace:^" },
+  devDependencies: { "@keel/testing": "workspace:^" },
+});
+
+const files = {
+  "src/index.ts": `// ${pkg}: a Keel extension. Say here in a line or two what it adds and why.
+import { defineExtension, textResult, Type } from "@keel/extension-sdk";
+
+export const ${binding} = defineExtension({
+  id: "${name}",
+  description: "Keeps notes for the session.",
+  // Session state lives in the journal: it follows rewinds, branches and forks by itself.
+  sessionState: {
+    schema: Type.Object({ notes: Type.Array(Type.String()) }),
+    default: { notes: [] },
+  },
+  tools: (tool) => [
+    tool({
+      name: "${toolName}",
+      description: "Remember a short note for the rest of the session.",
+      parameters: Type.Object({ note: Type.String({ minLength: 1 }) }),
+      async execute(args, _ctx, runtime) {
+        runtime.state.update((state) => ({ notes: [...state.notes, args.note] }));
+        return textResult(\`Noted (\${runtime.state.get().notes.length} so far).\`);
+      },
+    }),
+  ],
+});
+
+export default ${binding};
+`,
+  [`test/${name}.test.ts`]: `// Runs the extension's tool against an in-memory runtime.
+import { type ExtensionRuntime, headlessUI, listTools, type Static } from "@keel/extension-sdk";
+import { describe, expect, it } from "vitest";
+import ${binding} from "../src/index.js";
+
+type State = Static<NonNullable<typeof ${binding}.sessionState>["schema"]>;
+
+function fakeRuntime(): ExtensionRuntime<unknown, State, undefined> {
+  let state: State = ${binding}.sessionState!.default;
+  return {
+    id: "${name}",
+    config: undefined,
+    instance: undefined,
+    state: {
+      get: () => state,
+      set: (next) => {
+        state = next;
+      },
+      update: (fn) => {
+        state = fn(state);
+      },
+    },
+    ui: headlessUI(),
+    session: { id: "test", cwd: "/tmp", persistent: false },
+    cwd: "/tmp",
+    model: () => {
+      throw new Error("no model in this test");
+    },
+    report: () => {},
+    sendMessage: () => {},
+  };
+}
+
+describe("${name}", () => {
+  it("keeps each note in session state", async () => {
+    const tool = listTools(${binding}).find((t) => t.name === "${toolName}")!;
+    const runtime = fakeRuntime();
+    const ctx = { signal: new AbortController().signal, toolCallId: "1", onUpdate: () => {} };
+    await tool.execute({ note: "first" }, ctx, runtime);
+    const result = await tool.execute({ note: "second" }, ctx, runtime);
+    expect(result.content).toEqual([{ type: "text", text: "Noted (2 so far)." }]);
+    expect(runtime.state.get().notes).toEqual(["first", "second"]);
+  });
+});
+`,
+  "README.md": `# ${pkg}
+
+A Keel extension. Describe what it adds (tools, hooks, commands) and how to configure it.
+
+\`\`\`sh
+keel -e ${dir}/src/index.ts
+\`\`\`
+
+It depends on \`@keel/extension-sdk\` only; see that package's README for the contract.
+`,
+};
+for (const [file, content] of Object.entries(files)) writeFileSync(join(abs, file), content);
+
+mkdirSync(join(root, ".changeset"), { recursive: true });
+writeFileSync(changeset, `---\n"${pkg}": minor\n---\n\nNew package: ${pkg}.\n`);
+
+process.stdout.write(`Created ${dir} (${pkg}) and .changeset/${name}-initial.md.
+
+Next:
+  pnpm install
+  cd ${dir} && npx vitest run && npx tsc -p tsconfig.json --noEmit
+  keel -e ${dir}/src/index.ts
+Then edit src/index.ts and the README, and the changeset's description.
+`);
