@@ -66,10 +66,7 @@ export type AgentEvent =
 export type AgentEventListener = (event: AgentEvent) => void | Promise<void>;
 
 /** Expected failures of the Agent's methods, as tagged values. */
-export type AgentError =
-  | { type: "busy"; message: string }
-  | { type: "not_running"; message: string }
-  | { type: "invalid_input"; message: string };
+export type AgentError = { type: "busy"; message: string } | { type: "not_running"; message: string };
 
 /** What `prompt`, `steer` and `followUp` accept. */
 export type AgentInput = string | UserMessage;

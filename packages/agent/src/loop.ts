@@ -1,5 +1,7 @@
 // The agent loop: a turn is one model response plus the tool batch it asked for. It repeats while
 // the model asks for tools or queued messages wait, and always ends in exactly one RunResult.
+
+import { setMaxListeners } from "node:events";
 import {
   type AssistantMessage,
   addUsage,
@@ -51,7 +53,14 @@ export async function runAgentLoop(
   config: AgentLoopConfig,
   run: AgentLoopRun,
 ): Promise<RunResult> {
-  const signal = run.signal ?? new AbortController().signal;
+  // The loop's own signal: every parallel tool (and the tool's children) may listen to it at once,
+  // which is no leak, so Node's 10-listener warning is lifted on it, not on the caller's signal.
+  const controller = new AbortController();
+  setMaxListeners(0, controller.signal);
+  const signal = controller.signal;
+  const onAbort = (): void => controller.abort(run.signal?.reason);
+  if (run.signal?.aborted) onAbort();
+  else run.signal?.addEventListener("abort", onAbort, { once: true });
   const queues = run.queues ?? noQueues;
   const emit = guardEmit(run.emit);
   const added: Message[] = [];
@@ -149,6 +158,8 @@ export async function runAgentLoop(
   } catch (error) {
     // Only a bug gets here (the loop guards every seam and tool): end the run, keep the history.
     return finish("error", { type: "internal", message: `The agent loop failed: ${describe(error)}` });
+  } finally {
+    run.signal?.removeEventListener("abort", onAbort);
   }
 }
 

@@ -41,7 +41,7 @@ export async function runToolBatch(
     // Calls are prepared one at a time in call order (a beforeToolCall may ask the user), and each
     // starts as soon as it is prepared; results are then published strictly in call order.
     const started: Started[] = [];
-    for (const call of group) started.push(await start(call, env));
+    for (const call of group) started.push(await safeStart(call, env));
     for (const { outcome } of started) published.push(publish(await outcome, env));
   }
   return published;
@@ -67,6 +67,17 @@ function groupByExecutionMode(calls: readonly ToolCall[], tools: readonly AgentT
 
 function findTool(tools: readonly AgentTool[], name: string): AgentTool | undefined {
   return tools.find((t) => t.name === name);
+}
+
+/** Whatever goes wrong preparing one call (a schema the validator cannot compile…) fails that call only. */
+async function safeStart(call: ToolCall, env: ToolBatchEnv): Promise<Started> {
+  try {
+    return await start(call, env);
+  } catch (error) {
+    announce(call, call.arguments, env);
+    const result = errorResult(`Not run: ${call.name} could not be prepared: ${describe(error)}`);
+    return { outcome: Promise.resolve({ call, result }) };
+  }
 }
 
 async function start(call: ToolCall, env: ToolBatchEnv): Promise<Started> {

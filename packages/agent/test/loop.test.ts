@@ -281,3 +281,27 @@ describe("the Agent's contract", () => {
     expect(agent.messages).toHaveLength(4);
   });
 });
+
+describe("a tool whose schema the validator cannot handle", () => {
+  it("fails that call only; the history stays valid and the loop goes on", async () => {
+    const raw = echoTool("raw", { parameters: { type: "object", properties: {} } as never });
+    const { agent } = createHarness(
+      [
+        {
+          toolCalls: [
+            { name: "raw", arguments: {} },
+            { name: "echo", arguments: { value: "x" } },
+          ],
+        },
+        { text: "ok" },
+      ],
+      { tools: [raw, echoTool()] },
+    );
+    const result = (await agent.prompt("go"))._unsafeUnwrap();
+    const [failed, echoed] = toolResults(result.messages);
+    expect(failed?.isError).toBe(true);
+    expect(text(failed!)).toContain("Not run: raw could not be prepared");
+    expect(text(echoed!)).toBe("echo:x");
+    expect(result.stopReason).toBe("stop");
+  });
+});
