@@ -71,13 +71,13 @@ export function loadConfig(options: LoadConfigOptions): Result<LoadedConfig, Con
         continue;
       }
     }
-    const read = readJsonFile(path);
+    const read = readJsonFile(path, userHome);
     if (read.isErr()) return err(read.error);
     if (read.value === undefined) {
       sources.push({ layer, path, status: "missing" });
       continue;
     }
-    const valid = validateAgainst<KeelConfig>(KeelConfigSchema, read.value, path);
+    const valid = validateAgainst<KeelConfig>(KeelConfigSchema, read.value, path, userHome);
     if (valid.isErr()) return err(valid.error);
     sources.push({ layer, path, status: "loaded" });
     layerValues[layer] = valid.value;

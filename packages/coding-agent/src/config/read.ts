@@ -9,19 +9,19 @@ import { type ConfigError, errnoCode, errnoMessage, type FieldError } from "./er
 import { displayPath } from "./paths.js";
 
 /** `undefined` when the file does not exist; an error when it exists but cannot be used. */
-export function readJsonFile(path: string): Result<unknown | undefined, ConfigError> {
+export function readJsonFile(path: string, userHome?: string): Result<unknown | undefined, ConfigError> {
   let text: string;
   try {
     text = readFileSync(path, "utf8");
   } catch (e) {
     if (errnoCode(e) === "ENOENT") return ok(undefined);
-    const file = displayPath(path);
+    const file = displayPath(path, userHome);
     return err({ type: "config_unreadable", file, message: `${file}: cannot be read (${errnoMessage(e)})` });
   }
-  return parseJsonText(text, path);
+  return parseJsonText(text, path, userHome);
 }
 
-export function parseJsonText(text: string, path: string): Result<unknown, ConfigError> {
+export function parseJsonText(text: string, path: string, userHome?: string): Result<unknown, ConfigError> {
   const errors: ParseError[] = [];
   const value: unknown = parse(text, errors, {
     disallowComments: true,
@@ -31,7 +31,7 @@ export function parseJsonText(text: string, path: string): Result<unknown, Confi
   const first = errors[0];
   if (!first) return ok(value);
   const { line, column } = lineColumn(text, first.offset);
-  const file = displayPath(path);
+  const file = displayPath(path, userHome);
   const what = printParseErrorCode(first.error);
   return err({
     type: "config_invalid_json",
@@ -56,7 +56,12 @@ function lineColumn(text: string, offset: number): { line: number; column: numbe
 
 const MAX_REPORTED = 5;
 
-export function validateAgainst<T>(schema: TSchema, value: unknown, path: string): Result<T, ConfigError> {
+export function validateAgainst<T>(
+  schema: TSchema,
+  value: unknown,
+  path: string,
+  userHome?: string,
+): Result<T, ConfigError> {
   if (Value.Check(schema, value)) return ok(value as T);
   const seen = new Set<string>();
   const errors: FieldError[] = [];
@@ -66,7 +71,7 @@ export function validateAgainst<T>(schema: TSchema, value: unknown, path: string
     errors.push({ path: e.path === "" ? "/" : e.path, message: describe(e) });
     if (errors.length >= MAX_REPORTED) break;
   }
-  const file = displayPath(path);
+  const file = displayPath(path, userHome);
   const lines = errors.map((e) => `${file}: ${e.path} ${e.message}`);
   return err({ type: "config_invalid", file, errors, message: lines.join("\n") });
 }
