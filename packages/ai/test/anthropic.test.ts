@@ -338,14 +338,14 @@ describe("anthropic adapter: request conversion", () => {
     expect(request?.raw.match(/"cache_control":\{"type":"ephemeral","ttl":"1h"\}/g)).toHaveLength(3);
   });
 
-  it("sends no cache markers with cacheRetention none, and a plain-string last message stays a string", async () => {
+  it("sends no cache markers with cacheRetention none; user text is always sent as blocks", async () => {
     server.setScenario({ turns: [{ text: "done" }, { text: "done" }] });
     const from = server.requests.length;
     await run(history, { cacheRetention: "none" });
     await run(hello, { cacheRetention: "none", temperature: 0.2 });
     const [first, second] = server.requests.slice(from);
     expect(first?.raw).not.toContain("cache_control");
-    expect(second?.body.messages).toEqual([{ role: "user", content: "Hi" }]);
+    expect(second?.body.messages).toEqual([{ role: "user", content: [{ type: "text", text: "Hi" }] }]);
     expect(second?.body.system).toEqual([{ type: "text", text: "You are terse." }]);
     // The SDK's API version rejects sampling parameters, so none is sent unless the version is pinned.
     expect(second?.body).not.toHaveProperty("temperature");

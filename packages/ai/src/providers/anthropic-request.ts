@@ -128,7 +128,10 @@ function convertMessages(context: Context, model: Model): MessageParam[] {
     flushResults();
     if (message.role === "user") {
       if (typeof message.content === "string") {
-        if (message.content !== "") out.push({ role: "user", content: message.content });
+        // Always blocks: the last message gets a cache breakpoint, and the same message must
+        // serialize identically whether or not it is last, or the cached prefix breaks.
+        if (message.content !== "")
+          out.push({ role: "user", content: [{ type: "text", text: message.content }] });
         continue;
       }
       const content = convertUserContent(message.content, model);
