@@ -1,6 +1,15 @@
 // The vocabulary of permissions: modes, rules with their source, requests and decisions.
 import type { PERMISSION_MODES } from "../config/schema.js";
 
+/**
+ * - default: reads inside the workspace run; edits, commands and anything outside the workspace ask.
+ * - acceptEdits: as default, plus edits (and write redirects) inside the workspace run.
+ * - plan: only reading inside the workspace (and read-only commands); everything else is denied.
+ * - dontAsk: as default, but whatever would ask is denied.
+ * - bypassPermissions: everything runs except deny rules (deny), explicit ask rules, dangerous
+ *   commands (`rm -rf /`, force pushes, `curl | sh`), unparseable commands and writes to protected
+ *   files (shell rc, ~/.ssh, ~/.keel, .git, .keel): those still ask, so a headless run denies them.
+ */
 export type PermissionMode = (typeof PERMISSION_MODES)[number];
 export type PermissionBehavior = "allow" | "ask" | "deny";
 
