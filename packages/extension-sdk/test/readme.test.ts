@@ -26,7 +26,8 @@ beforeAll(() => {
   writeFileSync(join(dir, "package.json"), JSON.stringify({ type: "module" }));
   writeFileSync(join(dir, "complete.ts"), complete);
   writeFileSync(join(dir, "factory.ts"), factory);
-  examplesReadme.forEach((block, i) => writeFileSync(join(dir, `examples-readme-${i}.ts`), block));
+  for (const [i, block] of examplesReadme.entries())
+    writeFileSync(join(dir, `examples-readme-${i}.ts`), block);
 });
 
 afterAll(() => {
