@@ -1,6 +1,6 @@
-// Session listing without reading whole files: each session keeps `<file>.meta.json`
-// (rewritten atomically at turn end and on close) stamped with the file size it describes;
-// a stale sidecar is brought up to date by parsing only the bytes appended since.
+// Session listing without reading whole files: each writer keeps `<file>.meta.json` (rewritten
+// atomically at turn end and on close) stamped with the file size it describes; a stale
+// sidecar is topped up from the bytes appended since; listers cache it all in a dir index.
 import {
   closeSync,
   openSync,
@@ -131,26 +131,23 @@ export function sessionInfo(path: string): Result<SessionInfo, SessionError> {
   } catch (e) {
     return err(ioError("stat", path, e));
   }
+  return infoForSize(path, size);
+}
+
+function infoForSize(path: string, size: number): Result<SessionInfo, SessionError> {
   const side = readSidecar(path);
-  if (side && side.fileSize === size) {
-    const { version: _v, fileSize: _s, ...rest } = side;
-    return ok({ path, ...rest });
-  }
   try {
-    if (side && side.fileSize < size) {
-      const { version: _v, fileSize: _s, ...rest } = side;
+    if (side && side.fileSize <= size) {
+      const { version: _v, fileSize, ...rest } = side;
       const info: SessionInfo = { path, ...rest };
-      applyDelta(info, readRange(path, side.fileSize, size));
-      writeSidecar(info, size);
+      if (fileSize < size) applyDelta(info, readRange(path, fileSize, size));
       return ok(info);
     }
-    // No sidecar (or one from a file since truncated by a repair): one full pass, once.
-    const buf = readFileSync(path);
-    const parsed = parseJournal(buf, path);
+    // No sidecar (or one from before a repair truncated the file): one full pass.
+    const parsed = parseJournal(readFileSync(path), path);
     if (parsed.isErr()) return err(parsed.error);
     const info = emptyInfo(path, parsed.value.header);
     for (const e of parsed.value.entries) noteEntry(info, e);
-    writeSidecar(info, buf.length);
     return ok(info);
   } catch (e) {
     return err(ioError("read", path, e));
@@ -164,6 +161,42 @@ export interface SessionListing {
   problems: { path: string; error: SessionError }[];
 }
 
+/**
+ * The directory index caches every session's info keyed by file name, size and mtime, so a
+ * warm listing is one read plus one stat per session. Only listers write it (atomically);
+ * writers keep to their own sidecars, so no two processes contend for one file.
+ */
+const INDEX_FILE = ".keel-sessions-index.json";
+
+interface IndexRow {
+  size: number;
+  mtimeMs: number;
+  info: Omit<SessionInfo, "path">;
+}
+
+interface DirIndex {
+  version: 1;
+  sessions: Record<string, IndexRow>;
+}
+
+function readIndex(dir: string): DirIndex {
+  try {
+    const v = JSON.parse(readFileSync(join(dir, INDEX_FILE), "utf8")) as DirIndex;
+    if (v.version === 1 && typeof v.sessions === "object" && v.sessions !== null) return v;
+  } catch {}
+  return { version: 1, sessions: {} };
+}
+
+function writeIndex(dir: string, index: DirIndex): void {
+  const tmp = join(dir, `${INDEX_FILE}.${process.pid}.tmp`);
+  try {
+    writeFileSync(tmp, JSON.stringify(index));
+    renameSync(tmp, join(dir, INDEX_FILE));
+  } catch {
+    // A read-only directory lists fine, just without the cache.
+  }
+}
+
 export function listSessions(dir: string): Result<SessionListing, SessionError> {
   let names: string[];
   try {
@@ -172,15 +205,40 @@ export function listSessions(dir: string): Result<SessionListing, SessionError> 
     if ((e as { code?: string }).code === "ENOENT") return ok({ sessions: [], problems: [] });
     return err(ioError("list", dir, e));
   }
+  const cached = readIndex(dir);
+  const fresh: DirIndex = { version: 1, sessions: {} };
+  let changed = false;
   const sessions: SessionInfo[] = [];
   const problems: SessionListing["problems"] = [];
   for (const name of names) {
     if (!name.endsWith(".jsonl") || name.startsWith(".")) continue;
     const path = join(dir, name);
-    const info = sessionInfo(path);
-    if (info.isOk()) sessions.push(info.value);
-    else problems.push({ path, error: info.error });
+    let size: number;
+    let mtimeMs: number;
+    try {
+      ({ size, mtimeMs } = statSync(path));
+    } catch (e) {
+      problems.push({ path, error: ioError("stat", path, e) });
+      continue;
+    }
+    const row = cached.sessions[name];
+    if (row && row.size === size && row.mtimeMs === mtimeMs) {
+      fresh.sessions[name] = row;
+      sessions.push({ path, ...row.info });
+      continue;
+    }
+    const info = infoForSize(path, size);
+    if (info.isErr()) {
+      problems.push({ path, error: info.error });
+      continue;
+    }
+    const { path: _p, ...rest } = info.value;
+    fresh.sessions[name] = { size, mtimeMs, info: rest };
+    sessions.push(info.value);
+    changed = true;
   }
+  if (changed || Object.keys(cached.sessions).length !== Object.keys(fresh.sessions).length)
+    writeIndex(dir, fresh);
   sessions.sort((a, b) => (a.lastActivity < b.lastActivity ? 1 : a.lastActivity > b.lastActivity ? -1 : 0));
   return ok({ sessions, problems });
 }

@@ -63,7 +63,32 @@ describe("listSessions", () => {
     expect(problems).toEqual([
       { path: `${dir}/broken.jsonl`, error: expect.objectContaining({ type: "corrupt" }) },
     ]);
-    expect(existsSync(`${s.path}.meta.json`)).toBe(true);
+    // Listers never write into a session's own files; they cache in the directory index.
+    expect(existsSync(`${s.path}.meta.json`)).toBe(false);
+    expect(existsSync(`${dir}/.keel-sessions-index.json`)).toBe(true);
+  });
+
+  it("serves unchanged sessions from the directory index and refreshes changed ones", async () => {
+    const dir = tempDir();
+    const s = must(await createSession({ dir, cwd: "/" }));
+    must(await s.appendMessage(user("q")));
+    must(await s.close());
+    expect(must(listSessions(dir)).sessions[0]!.entryCount).toBe(1);
+    // The index is what a warm listing reads: a doctored row for an unchanged file shows through.
+    const indexPath = `${dir}/.keel-sessions-index.json`;
+    const index = JSON.parse(readFileSync(indexPath, "utf8")) as {
+      sessions: Record<string, { info: { name: string | null } }>;
+    };
+    Object.values(index.sessions)[0]!.info.name = "from the index";
+    writeFileSync(indexPath, JSON.stringify(index));
+    expect(must(listSessions(dir)).sessions[0]!.name).toBe("from the index");
+    // Once the session file changes, its row is rebuilt from the file and sidecar.
+    const again = must(await openSession(s.path));
+    must(await again.appendMessage(user("r")));
+    must(await again.close());
+    expect(must(listSessions(dir)).sessions[0]).toMatchObject({ name: null, entryCount: 2 });
+    rmSync(s.path);
+    expect(must(listSessions(dir)).sessions).toEqual([]);
   });
 
   it("links forks to their parent and returns an empty list for a missing directory", async () => {
