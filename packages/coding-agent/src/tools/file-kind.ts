@@ -1,5 +1,6 @@
 // Classifies file bytes: image (by magic number), binary (NUL bytes or mostly invalid
 // UTF-8), or text. Shared by Read and Grep so both skip the same files.
+import { isUtf8 } from "node:buffer";
 import { extname } from "node:path";
 
 export type ImageMimeType = "image/png" | "image/jpeg" | "image/gif" | "image/webp";
@@ -38,9 +39,10 @@ export function looksBinary(bytes: Uint8Array): boolean {
   const sample = bytes.subarray(0, SAMPLE_BYTES);
   if (sample.length === 0) return false;
   if (sample.includes(0)) return true;
+  if (isUtf8(sample)) return false; // the common case, checked natively
   // A cut multi-byte character at the sample's end is not evidence of binary content.
   const text = new TextDecoder("utf-8", { fatal: false }).decode(sample, { stream: true });
   let invalid = 0;
-  for (const ch of text) if (ch === "\uFFFD") invalid++;
+  for (let i = text.indexOf("\uFFFD"); i !== -1; i = text.indexOf("\uFFFD", i + 1)) invalid++;
   return invalid / Math.max(1, text.length) > MAX_INVALID_RATIO;
 }

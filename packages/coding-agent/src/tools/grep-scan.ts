@@ -1,6 +1,6 @@
 // Scans one file for a regex, chunk by chunk (a huge file is never held in memory), with
 // grep-style context lines; binary files are detected from the first chunk and skipped.
-import { open } from "node:fs/promises";
+import { close, open, read } from "node:fs";
 import { StringDecoder } from "node:string_decoder";
 import { looksBinary } from "./file-kind.js";
 
@@ -24,27 +24,29 @@ export interface ScanResult {
   matches: number;
   lines: ScanLine[];
   bytesRead: number;
-  mtimeMs: number;
   /** Reading stopped at a limit before the end of the file. */
   cut: boolean;
 }
 
-const CHUNK = 64 * 1024;
+export const SCAN_CHUNK_BYTES = 64 * 1024;
 
-export async function scanFile(path: string, options: ScanOptions): Promise<ScanResult> {
-  const handle = await open(path, "r");
+// The callback API: thousands of small files make FileHandle's per-call overhead show.
+const openFile = (path: string) =>
+  new Promise<number>((resolve, reject) =>
+    open(path, "r", (error, fd) => (error ? reject(error) : resolve(fd))),
+  );
+const readChunk = (fd: number, buffer: Buffer) =>
+  new Promise<number>((resolve, reject) =>
+    read(fd, buffer, 0, buffer.length, null, (error, bytes) => (error ? reject(error) : resolve(bytes))),
+  );
+const closeFile = (fd: number) => new Promise<void>((resolve) => close(fd, () => resolve()));
+
+/** `buffer` is scratch space (SCAN_CHUNK_BYTES long), reused across files by the caller. */
+export async function scanFile(path: string, options: ScanOptions, buffer: Buffer): Promise<ScanResult> {
+  const fd = await openFile(path);
   try {
-    const info = await handle.stat();
-    const result: ScanResult = {
-      binary: false,
-      matches: 0,
-      lines: [],
-      bytesRead: 0,
-      mtimeMs: info.mtimeMs,
-      cut: false,
-    };
+    const result: ScanResult = { binary: false, matches: 0, lines: [], bytesRead: 0, cut: false };
     const decoder = new StringDecoder("utf8");
-    const buffer = Buffer.allocUnsafe(CHUNK);
     const before: { line: number; text: string }[] = [];
     let afterLeft = 0;
     let lastEmitted = 0;
@@ -90,7 +92,7 @@ export async function scanFile(path: string, options: ScanOptions): Promise<Scan
     };
 
     while (!done) {
-      const { bytesRead } = await handle.read(buffer, 0, CHUNK, null);
+      const bytesRead = await readChunk(fd, buffer);
       if (bytesRead === 0) break;
       const chunk = buffer.subarray(0, bytesRead);
       if (result.bytesRead === 0 && looksBinary(chunk)) {
@@ -104,8 +106,9 @@ export async function scanFile(path: string, options: ScanOptions): Promise<Scan
         onLine(line);
         if (done) break;
       }
-      if (!done && result.bytesRead >= options.maxBytes && result.bytesRead < info.size) {
-        result.cut = true;
+      if (!done && result.bytesRead >= options.maxBytes) {
+        // Only a cut if there was more to read.
+        result.cut = (await readChunk(fd, buffer)) > 0;
         done = true;
       }
     }
@@ -115,6 +118,6 @@ export async function scanFile(path: string, options: ScanOptions): Promise<Scan
     }
     return result;
   } finally {
-    await handle.close();
+    await closeFile(fd);
   }
 }

@@ -5,7 +5,7 @@ import type { AgentTool, AgentToolResult } from "@keel/agent";
 import { type Static, Type } from "@sinclair/typebox";
 import picomatch from "picomatch";
 import { targetsGit, targetsNodeModules } from "./glob.js";
-import { type ScanMode, type ScanResult, scanFile } from "./grep-scan.js";
+import { SCAN_CHUNK_BYTES, type ScanMode, type ScanResult, scanFile } from "./grep-scan.js";
 import {
   abortedResult,
   describeError,
@@ -150,6 +150,7 @@ export function createGrepTool(options: GrepToolOptions): AgentTool<typeof grepP
       let entries = 0;
       // Workers take files in walk order; stopping early keeps the finished prefix complete.
       const worker = async () => {
+        const buffer = Buffer.allocUnsafe(SCAN_CHUNK_BYTES);
         while (next < files.length && !signal.aborted) {
           if (bytes >= limits.maxTotalBytes) {
             details.limitHit ??= "bytes";
@@ -157,7 +158,7 @@ export function createGrepTool(options: GrepToolOptions): AgentTool<typeof grepP
           }
           if (mode === "content" ? entries >= Math.min(wantedEntries, limits.maxOutputLines) : false) return;
           const index = next++;
-          const result = await scanFile(files[index]!, scanOptions).catch(() => undefined);
+          const result = await scanFile(files[index]!, scanOptions, buffer).catch(() => undefined);
           results[index] = result;
           if (result === undefined) continue;
           bytes += result.bytesRead;
@@ -167,13 +168,13 @@ export function createGrepTool(options: GrepToolOptions): AgentTool<typeof grepP
       await Promise.all(Array.from({ length: limits.concurrency }, worker));
       if (signal.aborted) return abortedResult("Grep");
 
-      const hits: { path: string; result: ScanResult }[] = [];
-      results.forEach((result, i) => {
-        if (result === undefined) return;
+      const hits: { path: string; result: ScanResult; mtimeMs: number }[] = [];
+      for (const [i, result] of results.entries()) {
+        if (result === undefined) continue;
         details.filesSearched++;
         if (result.binary) details.binarySkipped++;
-        else if (result.matches > 0) hits.push({ path: displayPath(options.cwd, files[i]!), result });
-      });
+        else if (result.matches > 0) hits.push({ path: files[i]!, result, mtimeMs: 0 });
+      }
       details.files = hits.length;
       details.matches = hits.reduce((n, h) => n + h.result.matches, 0);
       if (hits.length === 0) {
@@ -185,12 +186,24 @@ export function createGrepTool(options: GrepToolOptions): AgentTool<typeof grepP
 
       let lines: string[];
       if (mode === "files_with_matches") {
-        hits.sort((a, b) => b.result.mtimeMs - a.result.mtimeMs || (a.path < b.path ? -1 : 1));
-        lines = hits.map((h) => h.path);
+        // Only matching files are stat'ed: on a large tree that is far fewer than were read.
+        await Promise.all(
+          hits.map(async (h) => {
+            h.mtimeMs = await stat(h.path).then(
+              (s) => s.mtimeMs,
+              () => 0,
+            );
+          }),
+        );
+        hits.sort((a, b) => b.mtimeMs - a.mtimeMs || (a.path < b.path ? -1 : 1));
+        lines = hits.map((h) => displayPath(options.cwd, h.path));
       } else if (mode === "count") {
-        lines = hits.map((h) => `${h.path}:${h.result.matches}`);
+        lines = hits.map((h) => `${displayPath(options.cwd, h.path)}:${h.result.matches}`);
       } else {
-        lines = contentLines(hits, args["-n"] !== false);
+        lines = contentLines(
+          hits.map((h) => ({ path: displayPath(options.cwd, h.path), result: h.result })),
+          args["-n"] !== false,
+        );
       }
       const out: string[] = [];
       let chars = 0;

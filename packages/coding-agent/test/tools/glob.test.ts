@@ -37,6 +37,12 @@ describe("Glob", () => {
     expect(textOf(git)).toContain("No files match");
   });
 
+  it("applies the .gitignore files above a sub-path and .git/info/exclude", async () => {
+    await writeTree(dir, { "src/trace.log": "", "src/secret.ts": "", ".git/info/exclude": "secret.ts\n" });
+    const result = await glob.execute({ pattern: "*", path: "src" }, context());
+    expect(lines(textOf(result))).toEqual(["src/a.ts"]);
+  });
+
   it("searches node_modules or .git when the pattern names them", async () => {
     const result = await glob.execute({ pattern: "node_modules/**/*.ts" }, context());
     expect(textOf(result)).toBe("node_modules/pkg/index.ts");
