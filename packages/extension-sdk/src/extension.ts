@@ -68,8 +68,8 @@ export interface ExtensionRuntime<Config = unknown, State = unknown, Instance = 
 export type ActivationContext<Config, State> = Omit<ExtensionRuntime<Config, State, never>, "instance">;
 
 export interface Lifecycle<Config, State, Instance> {
-  activate?: (context: ActivationContext<Config, State>) => Instance | Promise<Instance>;
-  deactivate?: (runtime: ExtensionRuntime<Config, State, Instance>) => void | Promise<void>;
+  activate?(context: ActivationContext<Config, State>): Instance | Promise<Instance>;
+  deactivate?(runtime: ExtensionRuntime<Config, State, Instance>): void | Promise<void>;
 }
 
 export interface ToolCatalog<Rt = ExtensionRuntime> {

@@ -67,22 +67,34 @@ export type BeforeToolCallResult =
   | undefined;
 export type AfterToolCallResult = { result?: ToolResult } | undefined;
 
-type Hook<E, R, Rt> = (event: E, runtime: Rt) => R | Promise<R>;
-
+// Methods, not function-typed properties: a definition typed by its own schemas must still be
+// assignable to the general ExtensionDefinition the host takes.
 export interface Hooks<Rt> {
-  sessionStart?: Hook<SessionStartEvent, void, Rt>;
-  beforeAgentStart?: Hook<BeforeAgentStartEvent, BeforeAgentStartResult | void, Rt>;
-  runStart?: Hook<RunStartEvent, void, Rt>;
-  turnStart?: Hook<TurnStartEvent, void, Rt>;
-  beforeModelCall?: Hook<BeforeModelCallEvent, BeforeModelCallResult | void, Rt>;
-  afterModelCall?: Hook<AfterModelCallEvent, void, Rt>;
-  messageEnd?: Hook<MessageEndEvent, void, Rt>;
-  beforeToolCall?: Hook<ToolCallEvent, BeforeToolCallResult | void, Rt>;
-  afterToolCall?: Hook<AfterToolCallEvent, AfterToolCallResult | void, Rt>;
-  turnEnd?: Hook<TurnEndEvent, void, Rt>;
-  runEnd?: Hook<RunEndEvent, void, Rt>;
-  runError?: Hook<RunErrorEvent, void, Rt>;
-  sessionShutdown?: Hook<SessionShutdownEvent, void, Rt>;
+  sessionStart?(event: SessionStartEvent, runtime: Rt): void | Promise<void>;
+  beforeAgentStart?(
+    event: BeforeAgentStartEvent,
+    runtime: Rt,
+  ): BeforeAgentStartResult | void | Promise<BeforeAgentStartResult | void>;
+  runStart?(event: RunStartEvent, runtime: Rt): void | Promise<void>;
+  turnStart?(event: TurnStartEvent, runtime: Rt): void | Promise<void>;
+  beforeModelCall?(
+    event: BeforeModelCallEvent,
+    runtime: Rt,
+  ): BeforeModelCallResult | void | Promise<BeforeModelCallResult | void>;
+  afterModelCall?(event: AfterModelCallEvent, runtime: Rt): void | Promise<void>;
+  messageEnd?(event: MessageEndEvent, runtime: Rt): void | Promise<void>;
+  beforeToolCall?(
+    event: ToolCallEvent,
+    runtime: Rt,
+  ): BeforeToolCallResult | void | Promise<BeforeToolCallResult | void>;
+  afterToolCall?(
+    event: AfterToolCallEvent,
+    runtime: Rt,
+  ): AfterToolCallResult | void | Promise<AfterToolCallResult | void>;
+  turnEnd?(event: TurnEndEvent, runtime: Rt): void | Promise<void>;
+  runEnd?(event: RunEndEvent, runtime: Rt): void | Promise<void>;
+  runError?(event: RunErrorEvent, runtime: Rt): void | Promise<void>;
+  sessionShutdown?(event: SessionShutdownEvent, runtime: Rt): void | Promise<void>;
 }
 
 export type HookName = keyof Hooks<unknown>;

@@ -8,10 +8,10 @@ import type { Diagnostic } from "@keel/extension-sdk";
 import { recoveryMessage, recoveryToolResults, type Session } from "@keel/session";
 import { err, ok, type Result } from "neverthrow";
 import type { CompactionSettings } from "../compaction/policy.js";
-import { estimateContextTokens } from "../compaction/tokens.js";
 import type { ExtensionHost } from "../host/extension-host.js";
 import { BUILTIN_COMMANDS, runBuiltinCommand } from "./commands.js";
 import { runCompaction } from "./compactor.js";
+import { contextTokens } from "./context-size.js";
 import {
   createAfterToolCall,
   createBeforeToolCall,
@@ -381,7 +381,7 @@ export class KernelAgent implements CodingAgent {
     instructions?: string,
     signal?: AbortSignal,
   ): Promise<Result<{ tokensBefore: number; tokensAfter: number }, CodingAgentError>> {
-    const before = estimateContextTokens(this.session_.context(), this.fixed);
+    const before = contextTokens(this.session_, this.fixed);
     this.emit({ type: "compaction_start", reason, tokensBefore: before });
     this.maintenance = new AbortController();
     const abort = () => this.maintenance?.abort();
@@ -448,7 +448,7 @@ export class KernelAgent implements CodingAgent {
   }
 
   contextUsage(): ContextUsage {
-    const tokens = estimateContextTokens(this.session_.context(), this.fixed);
+    const tokens = contextTokens(this.session_, this.fixed);
     const contextWindow = this.model_.contextWindow;
     return { tokens, contextWindow, percent: Math.round((tokens / contextWindow) * 1000) / 10 };
   }

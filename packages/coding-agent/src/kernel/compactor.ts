@@ -11,7 +11,8 @@ import {
   transcriptOf,
   withFileLists,
 } from "../compaction/summary.js";
-import { estimateContextTokens, estimateMessageTokens } from "../compaction/tokens.js";
+import { estimateMessageTokens } from "../compaction/tokens.js";
+import { contextTokens } from "./context-size.js";
 import type { CodingAgentError, CompactionReason } from "./types.js";
 
 export interface CompactionInput {
@@ -37,7 +38,7 @@ export async function runCompaction(
   const { session, model } = input;
   const folded = session.fold();
   const messages = folded.messages;
-  const tokensBefore = estimateContextTokens(messages, input.fixedTokens);
+  const tokensBefore = contextTokens(session, input.fixedTokens);
   const cut = findCutIndex(messages, keepBudget(model, input.settings), estimateMessageTokens);
   if (cut <= 0)
     return err({ type: "session", message: "Nothing to compact yet: the history is already minimal." });
@@ -94,6 +95,6 @@ export async function runCompaction(
     reason: input.reason,
   });
   if (appended.isErr()) return err({ type: "session", message: appended.error.message });
-  const tokensAfter = estimateContextTokens(session.context(), input.fixedTokens);
+  const tokensAfter = contextTokens(session, input.fixedTokens);
   return ok({ tokensBefore, tokensAfter });
 }

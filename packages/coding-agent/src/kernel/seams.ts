@@ -6,10 +6,11 @@ import type { Message, Model, UserMessage } from "@keel/ai";
 import type { Session } from "@keel/session";
 import type { CompactionSettings } from "../compaction/policy.js";
 import { compactionLimit } from "../compaction/policy.js";
-import { estimateContextTokens, estimateTextTokens } from "../compaction/tokens.js";
+import { estimateTextTokens } from "../compaction/tokens.js";
 import { EXECUTE_TOOL } from "../host/catalogs.js";
 import type { ExtensionHost } from "../host/extension-host.js";
 import { noticeText } from "../host/inventory.js";
+import { contextTokens } from "./context-size.js";
 
 /** Decides whether a tool call may run (permission modes, rules, approvals). */
 export type ToolPermission = (request: {
@@ -46,7 +47,7 @@ export function createPrepareRequest(k: SeamContext): PrepareRequest {
     await k.host().notify("turnStart", { turn: info.turn });
     let messages = k.session().context();
     const limit = compactionLimit(k.model(), k.settings);
-    if (estimateContextTokens(messages, k.fixedTokens()) > limit) {
+    if (contextTokens(k.session(), k.fixedTokens()) > limit) {
       if (await k.compact("threshold", info.signal)) messages = k.session().context();
     }
 
@@ -74,7 +75,7 @@ export function createPrepareRequest(k: SeamContext): PrepareRequest {
     // A synthetic message that alone would cross the limit is dropped rather than overflowing.
     if (
       extra &&
-      estimateContextTokens(messages, k.fixedTokens()) + estimateTextTokens(extra) > k.model().contextWindow
+      contextTokens(k.session(), k.fixedTokens()) + estimateTextTokens(extra) > k.model().contextWindow
     ) {
       return { ...context, messages: [...messages] };
     }

@@ -1,0 +1,19 @@
+// The kernel's one way to size the context of a session head (compaction checks, /session, UIs).
+import type { Session } from "@keel/session";
+import { estimateContextTokens } from "../compaction/tokens.js";
+
+/** Index of the first message journaled after the last compaction (usage before it is stale). */
+function anchorStart(session: Session): number {
+  const folded = session.fold();
+  if (!folded.lastCompactionId) return 0;
+  const after = new Set<string>();
+  const entries = session.entries();
+  for (let i = entries.length - 1; i >= 0 && entries[i]!.id !== folded.lastCompactionId; i--)
+    after.add(entries[i]!.id);
+  const index = folded.messageSources.findIndex((id) => after.has(id));
+  return index === -1 ? folded.messages.length : index;
+}
+
+export function contextTokens(session: Session, fixedTokens: number): number {
+  return estimateContextTokens(session.context(), fixedTokens, anchorStart(session));
+}
