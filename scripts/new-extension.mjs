@@ -16,9 +16,16 @@ function usage(message) {
 
 let parsed;
 try {
-  parsed = parseArgs({ allowPositionals: true, options: { root: { type: "string" } } });
+  parsed = parseArgs({
+    allowPositionals: true,
+    options: { root: { type: "string" }, help: { type: "boolean", short: "h" } },
+  });
 } catch (e) {
   usage(e.message);
+}
+if (parsed.values.help) {
+  process.stdout.write("usage: pnpm new-extension <name> [--root <dir>]\n");
+  process.exit(0);
 }
 const [name, ...extra] = parsed.positionals;
 if (!name) usage("missing the extension name");
