@@ -37,6 +37,11 @@ export interface LoadConfigOptions {
   home?: string;
   /** Whether the project is trusted (see trustStatus). Untrusted project layers are not read at all. */
   trusted: boolean;
+  /**
+   * Say once that an untrusted project's .keel/ was skipped (default true). The kernel passes
+   * false: it reports trust once for everything trust gates (config, extensions, hooks, context).
+   */
+  reportUntrusted?: boolean;
   /** The user's home directory, for messages; default os.homedir(). */
   userHome?: string;
 }
@@ -96,7 +101,7 @@ export function loadConfig(options: LoadConfigOptions): Result<LoadedConfig, Con
   }
 
   // A stat, not an open: enough to tell the user there was something we deliberately skipped.
-  if (!options.trusted && pathExists(join(projectRoot, PROJECT_DIR))) {
+  if (!options.trusted && options.reportUntrusted !== false && pathExists(join(projectRoot, PROJECT_DIR))) {
     diagnostics.push({
       level: "info",
       file: displayPath(join(projectRoot, PROJECT_DIR), userHome),

@@ -41,6 +41,8 @@ function runCommand(command: HookCommand, input: unknown, cwd: string): Promise<
       clearTimeout(timer);
       resolve({ code, stderr: stderr.trim() });
     });
+    // A command that never reads stdin may exit first; its closed pipe is not an error.
+    child.stdin.on("error", () => {});
     child.stdin.end(JSON.stringify(input));
   });
 }

@@ -72,7 +72,7 @@ export async function createCodingAgent(
       `${projectRoot} is not trusted; its config, extensions and hooks are ignored. Use /trust to trust it.`,
     );
 
-  const loaded = loadConfig({ cwd, home, trusted });
+  const loaded = loadConfig({ cwd, home, trusted, reportUntrusted: false });
   if (loaded.isErr()) return err({ type: "config", message: loaded.error.message });
   const { config } = loaded.value;
   for (const d of loaded.value.diagnostics) note(d.level, d.message);
