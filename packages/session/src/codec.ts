@@ -3,8 +3,6 @@
 import { err, ok, type Result } from "neverthrow";
 import { META_TYPES, NODE_TYPES, type SessionEntry, type SessionError, type SessionHeader } from "./types.js";
 
-const NEWLINE = 0x0a;
-
 export interface ParsedJournal {
   header: SessionHeader;
   entries: SessionEntry[];
@@ -25,7 +23,8 @@ export function encodeLine(value: object): string {
 type LineResult = { kind: "blank" } | { kind: "bad" } | { kind: "ok"; value: Record<string, unknown> };
 
 function parseLine(text: string): LineResult {
-  if (text.trim() === "") return { kind: "blank" };
+  // Lines we write start with "{"; anything else is blank or damage, and trim() is costly per line.
+  if (text.charCodeAt(0) !== 0x7b && text.trim() === "") return { kind: "blank" };
   try {
     const value: unknown = JSON.parse(text);
     if (typeof value !== "object" || value === null || Array.isArray(value)) return { kind: "bad" };
@@ -57,28 +56,44 @@ function toHeader(value: Record<string, unknown>): SessionHeader | null {
   return value as unknown as SessionHeader;
 }
 
+/**
+ * The byte offset matching `charOffset`, which sits just past a newline. Counted in newlines
+ * from the end rather than by re-encoding: a torn tail may hold a cut multi-byte character,
+ * which decodes to U+FFFD and would re-encode to a different length. 0x0A never occurs
+ * inside a multi-byte UTF-8 sequence, so newlines match one to one.
+ */
+function byteOffsetOf(buf: Buffer, text: string, charOffset: number): number {
+  let newlines = 0;
+  for (let i = text.indexOf("\n", charOffset); i !== -1; i = text.indexOf("\n", i + 1)) newlines++;
+  let at = buf.length;
+  for (let k = 0; k <= newlines; k++) at = buf.lastIndexOf(0x0a, at - 1);
+  return at + 1;
+}
+
 /** Parses a whole session file. Fails only when there is no usable header. */
 export function parseJournal(buf: Buffer, path: string): Result<ParsedJournal, SessionError> {
+  // One decode and string slicing beat a decode per line; byte offsets are needed only for
+  // the tail, and are derived from its length once at the end.
+  const text = buf.toString("utf8");
   let header: SessionHeader | null = null;
   const entries: SessionEntry[] = [];
   const corruptLines: number[] = [];
   const unknownTypes = new Set<string>();
   let pendingBad: number[] = [];
-  let goodEnd = 0;
+  let goodEndChar = 0;
   let pos = 0;
   let lineNo = 0;
 
-  while (pos < buf.length) {
-    const nl = buf.indexOf(NEWLINE, pos);
+  while (pos < text.length) {
+    const nl = text.indexOf("\n", pos);
     lineNo++;
     // A final segment without its newline is torn even if it parses: the one write that
     // carried it did not finish, so its append was never acknowledged.
     if (nl === -1) break;
-    const parsed = parseLine(buf.toString("utf8", pos, nl));
-    const start = pos;
+    const parsed = parseLine(text.slice(pos, nl));
     pos = nl + 1;
     if (parsed.kind === "blank") {
-      if (pendingBad.length === 0) goodEnd = pos;
+      if (pendingBad.length === 0) goodEndChar = pos;
       continue;
     }
     const value = parsed.kind === "ok" ? parsed.value : null;
@@ -89,11 +104,11 @@ export function parseJournal(buf: Buffer, path: string): Result<ParsedJournal, S
           type: "corrupt",
           path,
           line: lineNo,
-          message: `${path} does not start with a valid session header (byte ${start}); it is not a Keel session or its creation was cut short.`,
+          message: `${path} does not start with a valid session header (line ${lineNo}); it is not a Keel session or its creation was cut short.`,
         });
       }
       header = h;
-      goodEnd = pos;
+      goodEndChar = pos;
       continue;
     }
     const entry = value ? toEntry(value) : null;
@@ -107,8 +122,10 @@ export function parseJournal(buf: Buffer, path: string): Result<ParsedJournal, S
     }
     if ("unknown" in entry && entry.unknown === true) unknownTypes.add(entry.type);
     entries.push(entry);
-    goodEnd = pos;
+    goodEndChar = pos;
   }
+  const goodEnd = goodEndChar === text.length ? buf.length : byteOffsetOf(buf, text, goodEndChar);
+  const tornTailBytes = buf.length - goodEnd;
 
   if (header === null) {
     return err({
@@ -122,7 +139,7 @@ export function parseJournal(buf: Buffer, path: string): Result<ParsedJournal, S
     header,
     entries,
     goodEnd,
-    tornTailBytes: buf.length - goodEnd,
+    tornTailBytes,
     corruptLines,
     unknownTypes: [...unknownTypes],
   });

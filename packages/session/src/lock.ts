@@ -97,7 +97,10 @@ export function acquireLock(sessionPath: string): Result<HeldLock, SessionError>
           pid: info.pid,
           hostname: info.hostname,
           started: info.started,
-          message: `Session ${sessionPath} is open in another Keel process (pid ${info.pid} on ${info.hostname}, since ${info.started}). Close it there, or open this session read-only.`,
+          message:
+            info.pid === process.pid && info.hostname === hostname()
+              ? `Session ${sessionPath} is already open in this process (pid ${info.pid}). Use that Session, or close it first.`
+              : `Session ${sessionPath} is open in another Keel process (pid ${info.pid} on ${info.hostname}, since ${info.started}). Close it there, or open this session read-only.`,
         });
       }
       // Move the stale lock aside and check it is the one we judged: another process may

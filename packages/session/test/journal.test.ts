@@ -81,6 +81,23 @@ describe("session file", () => {
     expect(lines(s.path)).toHaveLength(3);
   });
 
+  it("measures a torn tail in bytes even when it cuts a multi-byte character", async () => {
+    const s = must(await createSession({ dir: tempDir(), cwd: "/" }));
+    must(await s.appendMessage(user("héllo ✓")));
+    must(await s.close());
+    const goodSize = statSync(s.path).size;
+    const torn = Buffer.concat([
+      Buffer.from('{"type":"message","text":"✓✓'),
+      Buffer.from("✓").subarray(0, 2),
+    ]);
+    appendFileSync(s.path, torn);
+    const again = must(await openSession(s.path));
+    expect(statSync(s.path).size).toBe(goodSize);
+    expect(again.notices[0]).toMatchObject({ type: "torn_tail_repaired", bytes: torn.length });
+    expect(again.context().map((m) => m.content)).toEqual(["héllo ✓"]);
+    must(await again.close());
+  });
+
   it("treats a complete JSON line without its newline as torn, and keeps it aside", async () => {
     const s = must(await createSession({ dir: tempDir(), cwd: "/" }));
     must(await s.close());
