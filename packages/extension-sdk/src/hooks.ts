@@ -7,7 +7,8 @@ import type { ToolResult } from "./tools.js";
 export type RunStopReason = "stop" | "length" | "max_turns" | "aborted" | "error" | "context_overflow";
 
 export interface SessionStartEvent {
-  reason: "new" | "resume" | "fork";
+  /** "branch": the head moved (rewind, /tree); session state may differ, redraw from it. */
+  reason: "new" | "resume" | "fork" | "branch";
   sessionId: string;
 }
 export interface BeforeAgentStartEvent {

@@ -336,6 +336,7 @@ export class KernelAgent implements CodingAgent {
     const moved = await this.session_.branch(entryId);
     if (moved.isErr()) return err({ type: "session", message: moved.error.message });
     this.agent.replaceMessages(this.session_.context());
+    await this.host_.notify("sessionStart", { reason: "branch", sessionId: this.session_.id });
     return ok(undefined);
   }
 
@@ -358,6 +359,7 @@ export class KernelAgent implements CodingAgent {
     const rewound = await this.session_.rewind(target.entryId);
     if (rewound.isErr()) return err({ type: "session", message: rewound.error.message });
     this.agent.replaceMessages(this.session_.context());
+    await this.host_.notify("sessionStart", { reason: "branch", sessionId: this.session_.id });
     return ok({ entryId: rewound.value.parentId, prompt: target.text });
   }
 
