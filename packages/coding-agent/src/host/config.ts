@@ -34,9 +34,15 @@ export function resolveExtensionConfig(
   const validated = (value: unknown, file: string): ConfigOutcome =>
     value === undefined ? { ok: true, value: undefined } : check(definition, value, file);
 
-  const user = validated(raw(layers.user), layers.userFile);
+  // Only the layers the scope reads are validated: a project must not be able to knock out a
+  // user-scoped extension with configuration it was never going to read.
+  const user: ConfigOutcome =
+    spec.scope === "project" ? { ok: true, value: undefined } : validated(raw(layers.user), layers.userFile);
   if (!user.ok) return user;
-  const project = validated(raw(layers.project), layers.projectFile);
+  const project: ConfigOutcome =
+    spec.scope === "user"
+      ? { ok: true, value: undefined }
+      : validated(raw(layers.project), layers.projectFile);
   if (!project.ok) return project;
 
   if (spec.scope === "user") return { ok: true, value: user.value ?? structuredClone(spec.default) };
@@ -47,7 +53,10 @@ export function resolveExtensionConfig(
   }
   const merge = (a: unknown, b: unknown): unknown =>
     isPlainObject(a) && isPlainObject(b) ? { ...a, ...b } : (b ?? a);
-  return { ok: true, value: merge(merge(structuredClone(spec.default), user.value), project.value) };
+  // The layers as written are merged, then schema defaults fill the result: a default filled into
+  // the project layer would otherwise override what the user set.
+  const merged = merge(merge(structuredClone(spec.default), raw(layers.user)), raw(layers.project));
+  return check(definition, merged, "merged configuration");
 }
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {

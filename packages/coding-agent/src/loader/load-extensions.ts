@@ -99,7 +99,7 @@ async function loadOne(
   } catch (e) {
     return fail(`import failed: ${e instanceof Error ? e.message : String(e)}`);
   }
-  const exported = mod.default ?? mod;
+  const exported = defaultExport(mod);
   if (typeof exported === "function") {
     const result = await definitionFromFactory(id, exported as ExtensionFactory);
     if (!result.ok) return fail(`factory threw: ${result.error.message}`);
@@ -107,6 +107,23 @@ async function loadOne(
   }
   if (isExtensionDefinition(exported)) return { ok: true, source: { definition: exported, source: path } };
   return fail("default export is neither defineExtension(...) nor a factory function");
+}
+
+/**
+ * The module's default export. A file compiled as CommonJS (a `.ts` or `.js` file with no
+ * `"type": "module"` above it, which is how tsx loads ~/.keel/extensions/foo.ts) arrives as
+ * `{ default: { default: … } }`, so one more level is unwrapped.
+ */
+function defaultExport(mod: { default?: unknown }): unknown {
+  const exported = mod.default ?? mod;
+  if (
+    typeof exported === "object" &&
+    exported !== null &&
+    !isExtensionDefinition(exported) &&
+    "default" in exported
+  )
+    return (exported as { default: unknown }).default;
+  return exported;
 }
 
 export async function loadExtensions(options: LoadOptions): Promise<LoadResult> {

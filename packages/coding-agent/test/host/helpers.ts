@@ -1,0 +1,106 @@
+// Shared setup for host tests: in-memory HostServices (diagnostics and state recorded), a host
+// started over given definitions, and a tiny tool/extension builder.
+import type { Model } from "@keel/ai";
+import {
+  type Diagnostic,
+  type ExtensionDefinition,
+  headlessUI,
+  type TSchema,
+  Type,
+  textResult,
+} from "@keel/extension-sdk";
+import type { HostServices } from "../../src/host/runtime.js";
+import { BUILTIN_COMMANDS, BUILTIN_TOOL_NAMES, ExtensionHost } from "../../src/index.js";
+
+export interface Recorded {
+  services: HostServices;
+  diagnostics: Diagnostic[];
+  states: Map<string, unknown>;
+}
+
+export function recordingServices(): Recorded {
+  const diagnostics: Diagnostic[] = [];
+  const states = new Map<string, unknown>();
+  const services: HostServices = {
+    cwd: "/nowhere",
+    session: { id: "test-session", cwd: "/nowhere", persistent: false },
+    ui: headlessUI(),
+    model: () => ({ id: "none", provider: "none" }) as unknown as Model,
+    sendMessage: () => {},
+    readState: (id) => states.get(id),
+    writeState: (id, state) => states.set(id, state),
+    report: (d) => diagnostics.push(d),
+  };
+  return { services, diagnostics, states };
+}
+
+export async function startHost(
+  definitions: ExtensionDefinition[],
+  options: {
+    hookDeadlineMs?: number;
+    user?: Record<string, unknown>;
+    project?: Record<string, unknown>;
+  } = {},
+): Promise<Recorded & { host: ExtensionHost }> {
+  const recorded = recordingServices();
+  const host = await ExtensionHost.start(
+    {
+      extensions: definitions.map((definition, i) => ({ definition, source: `test-${i + 1}` })),
+      reservedTools: BUILTIN_TOOL_NAMES,
+      reservedCommands: BUILTIN_COMMANDS.map((c) => c.name),
+      config: {
+        user: options.user ?? {},
+        project: options.project,
+        userFile: "/home/.keel/config.json",
+        projectFile: "/repo/.keel/config.json",
+      },
+      ...(options.hookDeadlineMs !== undefined ? { hookDeadlineMs: options.hookDeadlineMs } : {}),
+    },
+    recorded.services,
+  );
+  return { ...recorded, host };
+}
+
+/** A resident tool answering `<name> ran`. */
+export function simpleTool(name: string, parameters: TSchema = Type.Object({})) {
+  return {
+    name,
+    description: `The ${name} tool`,
+    parameters,
+    execute: async () => textResult(`${name} ran`),
+  };
+}
+
+/** A promise that never settles (a hook that hangs). */
+export const never = <T>(): Promise<T> => new Promise<T>(() => {});
+
+/** Texts of every tool_result block (Anthropic wire format) in a recorded request, in order. */
+export function toolResultTexts(body: Record<string, unknown>): { text: string; isError: boolean }[] {
+  const out: { text: string; isError: boolean }[] = [];
+  for (const message of body.messages as { role: string; content: unknown }[]) {
+    if (!Array.isArray(message.content)) continue;
+    for (const block of message.content as Record<string, unknown>[]) {
+      if (block.type !== "tool_result") continue;
+      const content = block.content;
+      const text =
+        typeof content === "string"
+          ? content
+          : (content as { type: string; text?: string }[]).map((c) => c.text ?? "").join("");
+      out.push({ text, isError: block.is_error === true });
+    }
+  }
+  return out;
+}
+
+/** The text of every user message (string or text blocks) in a recorded request, in order. */
+export function userTexts(body: Record<string, unknown>): string[] {
+  return (body.messages as { role: string; content: unknown }[])
+    .filter((m) => m.role === "user")
+    .flatMap((m) =>
+      typeof m.content === "string"
+        ? [m.content]
+        : (m.content as Record<string, unknown>[]).flatMap((b) =>
+            b.type === "text" ? [b.text as string] : [],
+          ),
+    );
+}
