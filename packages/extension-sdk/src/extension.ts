@@ -18,7 +18,7 @@ export type ConfigurationSpec<S extends TSchema> =
       scope: "layered";
       schema: S;
       default: Static<S>;
-      resolve?: (layers: ConfigLayers<Static<S>>) => Static<S>;
+      resolve?(layers: ConfigLayers<Static<S>>): Static<S>;
     };
 
 export interface SessionStateSpec<S extends TSchema> {
