@@ -1,3 +1,4 @@
+import { mergeConfig } from "vitest/config";
 import shared from "../../vitest.shared.ts";
 
-export default shared;
+export default mergeConfig(shared, { test: { globalSetup: ["test/global-setup.ts"] } });

@@ -1,7 +1,42 @@
 #!/usr/bin/env node
-// keel entry point.
+// keel entry point: parse the command line; --help and --version answer without loading the kernel.
 import { createRequire } from "node:module";
+import { parseCliArgs } from "./args.js";
+import { EXIT } from "./exit-codes.js";
+import { HELP } from "./help.js";
 
-const require = createRequire(import.meta.url);
-const { version } = require("../package.json") as { version: string };
-process.stdout.write(`keel ${version}\n`);
+function version(): string {
+  // dist/bin.js and src/bin.ts both sit one level below package.json.
+  const require = createRequire(import.meta.url);
+  return (require("../package.json") as { version: string }).version;
+}
+
+/** KEEL_REPORT_RSS=1: peak resident memory on stderr at exit, for benches without /usr/bin/time. */
+function reportRss(): void {
+  if (process.env.KEEL_REPORT_RSS === "1")
+    process.stderr.write(`keel: maxRSS ${process.resourceUsage().maxRSS} KB\n`);
+}
+
+async function run(): Promise<number> {
+  const parsed = parseCliArgs(process.argv.slice(2));
+  if (parsed.isErr()) {
+    process.stderr.write(`keel: ${parsed.error.message}\nRun keel --help for the options.\n`);
+    return EXIT.usage;
+  }
+  const command = parsed.value;
+  if (command.kind === "help") {
+    process.stdout.write(HELP);
+    return EXIT.ok;
+  }
+  if (command.kind === "version") {
+    process.stdout.write(`keel ${version()}\n`);
+    return EXIT.ok;
+  }
+  const { main } = await import("./main.js");
+  return main(command.flags);
+}
+
+const code = await run();
+reportRss();
+// Exit explicitly: idle keep-alive sockets of the provider SDKs must not hold the process open.
+process.exit(code);

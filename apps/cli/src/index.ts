@@ -1,1 +1,18 @@
-export {};
+// @keel/cli public API: the pieces of `keel` other hosts and the TUI reuse (argument parsing,
+// composition, exit codes, print-mode event lines). The `keel` bin is dist/bin.js.
+export {
+  type CliCommand,
+  type CliFlags,
+  OUTPUT_FORMATS,
+  type OutputFormat,
+  PERMISSION_MODES,
+  type PermissionMode,
+  parseCliArgs,
+  type SessionFlag,
+  type UsageError,
+} from "./args.js";
+export { type Composed, composeOptions, officialExtensions } from "./compose.js";
+export { EXIT, outcomeOf, type RunOutcome } from "./exit-codes.js";
+export { HELP } from "./help.js";
+export type { InteractiveFlags, InteractiveModule } from "./interactive.js";
+export { eventLine, type InitLine, initLine, type ResultLine, resultLine } from "./print/events.js";

@@ -1,0 +1,178 @@
+// Command-line parsing: argv → a checked CliCommand (run, help or version) or a usage error.
+// Strict: unknown flags, bad values and contradictory combinations are errors, never ignored.
+import { parseArgs } from "node:util";
+import { err, ok, type Result } from "neverthrow";
+
+export const OUTPUT_FORMATS = ["text", "json", "stream-json"] as const;
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
+export const PERMISSION_MODES = ["default", "acceptEdits", "plan", "dontAsk", "bypassPermissions"] as const;
+export type PermissionMode = (typeof PERMISSION_MODES)[number];
+
+/** Which session a run works in, as the user asked for it. */
+export type SessionFlag =
+  | { kind: "new" }
+  | { kind: "continue"; fork: boolean }
+  /** `id` undefined: interactive mode shows a picker. */
+  | { kind: "resume"; id: string | undefined; fork: boolean }
+  | { kind: "ephemeral" };
+
+export interface CliFlags {
+  print: boolean;
+  /** The prompt given on the command line (positional words joined by spaces). */
+  prompt: string | undefined;
+  outputFormat: OutputFormat;
+  model: string | undefined;
+  provider: string | undefined;
+  session: SessionFlag;
+  permissionMode: PermissionMode | undefined;
+  maxTurns: number | undefined;
+  appendSystemPrompt: string | undefined;
+  extensions: string[];
+  noExtensions: boolean;
+  cwd: string | undefined;
+}
+
+export type CliCommand = { kind: "help" } | { kind: "version" } | { kind: "run"; flags: CliFlags };
+
+export interface UsageError {
+  type: "usage";
+  message: string;
+}
+
+const usage = (message: string): Result<never, UsageError> => err({ type: "usage", message });
+
+const OPTIONS = {
+  print: { type: "boolean", short: "p" },
+  "output-format": { type: "string" },
+  model: { type: "string" },
+  provider: { type: "string" },
+  continue: { type: "boolean", short: "c" },
+  resume: { type: "string", short: "r" },
+  fork: { type: "boolean" },
+  "no-session": { type: "boolean" },
+  "permission-mode": { type: "string" },
+  "max-turns": { type: "string" },
+  "append-system-prompt": { type: "string" },
+  extension: { type: "string", short: "e", multiple: true },
+  "no-extensions": { type: "boolean" },
+  cwd: { type: "string" },
+  version: { type: "boolean", short: "v" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+/**
+ * `-r` / `--resume` take an optional id, which parseArgs cannot express: a bare one (last
+ * argument, or followed by another flag) becomes `--resume=` so the empty id means "pick".
+ */
+function normaliseOptionalResume(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === "--") {
+      out.push(...argv.slice(i));
+      break;
+    }
+    const next = argv[i + 1];
+    if ((arg === "-r" || arg === "--resume") && (next === undefined || next.startsWith("-"))) {
+      out.push("--resume=");
+    } else out.push(arg);
+  }
+  return out;
+}
+
+function oneOf<T extends string>(name: string, value: string, allowed: readonly T[]): Result<T, UsageError> {
+  return (allowed as readonly string[]).includes(value)
+    ? ok(value as T)
+    : usage(`--${name} must be one of ${allowed.join(", ")} (got "${value}").`);
+}
+
+function parseMaxTurns(value: string): Result<number, UsageError> {
+  const n = Number(value);
+  return /^\d+$/.test(value.trim()) && Number.isSafeInteger(n) && n > 0
+    ? ok(n)
+    : usage(`--max-turns must be a positive whole number (got "${value}").`);
+}
+
+function sessionFlag(values: {
+  continue?: boolean;
+  resume?: string;
+  fork?: boolean;
+  "no-session"?: boolean;
+}): Result<SessionFlag, UsageError> {
+  const fork = values.fork === true;
+  const resuming = values.resume !== undefined;
+  if (values.continue && resuming) return usage("Use either --continue or --resume, not both.");
+  if (values["no-session"] && (values.continue || resuming))
+    return usage("--no-session cannot be combined with --continue or --resume.");
+  if (fork && !values.continue && !resuming)
+    return usage("--fork needs --continue or --resume: it forks the session you continue.");
+  if (values.continue) return ok({ kind: "continue", fork });
+  if (resuming) return ok({ kind: "resume", id: values.resume || undefined, fork });
+  if (values["no-session"]) return ok({ kind: "ephemeral" });
+  return ok({ kind: "new" });
+}
+
+export function parseCliArgs(argv: readonly string[]): Result<CliCommand, UsageError> {
+  let parsed: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>;
+  try {
+    parsed = parseArgs({
+      args: normaliseOptionalResume(argv),
+      options: OPTIONS,
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch (e) {
+    // parseArgs reports bad input by throwing TypeErrors with a readable message.
+    return usage(e instanceof Error ? e.message : String(e));
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return ok({ kind: "help" });
+  if (values.version) return ok({ kind: "version" });
+
+  const outputFormat = oneOf("output-format", values["output-format"] ?? "text", OUTPUT_FORMATS);
+  if (outputFormat.isErr()) return err(outputFormat.error);
+  const print = values.print === true;
+  if (values["output-format"] !== undefined && !print)
+    return usage("--output-format only applies to print mode (-p).");
+
+  const permissionMode =
+    values["permission-mode"] === undefined
+      ? ok(undefined)
+      : oneOf("permission-mode", values["permission-mode"], PERMISSION_MODES);
+  if (permissionMode.isErr()) return err(permissionMode.error);
+
+  const maxTurns = values["max-turns"] === undefined ? ok(undefined) : parseMaxTurns(values["max-turns"]);
+  if (maxTurns.isErr()) return err(maxTurns.error);
+
+  const session = sessionFlag(values);
+  if (session.isErr()) return err(session.error);
+  if (print && session.value.kind === "resume" && session.value.id === undefined)
+    return usage(
+      "--resume needs a session id in print mode (the picker is interactive only): keel -r <id> -p …",
+    );
+
+  if (values.model !== undefined && values.model.trim() === "") return usage("--model needs a value.");
+  if (values.provider !== undefined && values.provider.trim() === "")
+    return usage("--provider needs a value.");
+  if (values.cwd !== undefined && values.cwd.trim() === "") return usage("--cwd needs a directory.");
+
+  const prompt = positionals.length > 0 ? positionals.join(" ") : undefined;
+  return ok({
+    kind: "run",
+    flags: {
+      print,
+      prompt,
+      outputFormat: outputFormat.value,
+      model: values.model,
+      provider: values.provider,
+      session: session.value,
+      permissionMode: permissionMode.value,
+      maxTurns: maxTurns.value,
+      appendSystemPrompt: values["append-system-prompt"],
+      extensions: values.extension ?? [],
+      noExtensions: values["no-extensions"] === true,
+      cwd: values.cwd,
+    },
+  });
+}

@@ -1,0 +1,80 @@
+// stream-json lines: the init line, kernel events made into NDJSON objects, and the result line.
+// Every line is plain JSON; text deltas are coalesced into one `message` line per message.
+import type { CodingAgent, CodingAgentEvent, RunSummary } from "@keel/coding-agent";
+
+export interface InitLine {
+  type: "init";
+  sessionId: string;
+  model: string;
+  tools: string[];
+  cwd: string;
+}
+
+export interface ResultLine {
+  type: "result";
+  text: string;
+  usage: RunSummary["usage"];
+  /** Total cost in USD (usage.cost.total). */
+  cost: number;
+  stopReason: RunSummary["stopReason"];
+  turns: number;
+  sessionId: string;
+  durationMs: number;
+  error?: { type: string; message: string };
+}
+
+/**
+ * The kernel emits `session_start` (with the tool list) before createCodingAgent returns, so a
+ * subscriber never sees it; the agent object carries the names, though not in its typed API.
+ */
+function toolNames(agent: CodingAgent): string[] {
+  const candidate = (agent as Partial<{ toolNames: () => unknown }>).toolNames;
+  if (typeof candidate !== "function") return [];
+  const names = candidate.call(agent);
+  return Array.isArray(names) ? names.filter((n): n is string => typeof n === "string") : [];
+}
+
+export function initLine(agent: CodingAgent): InitLine {
+  const model = agent.model();
+  return {
+    type: "init",
+    sessionId: agent.sessionId,
+    model: `${model.provider}/${model.id}`,
+    tools: toolNames(agent),
+    cwd: agent.cwd,
+  };
+}
+
+export function resultLine(summary: RunSummary, sessionId: string): ResultLine {
+  return {
+    type: "result",
+    text: summary.text,
+    usage: summary.usage,
+    cost: summary.usage.cost.total,
+    stopReason: summary.stopReason,
+    turns: summary.turns,
+    sessionId,
+    durationMs: summary.durationMs,
+    ...(summary.error ? { error: summary.error } : {}),
+  };
+}
+
+/** The NDJSON object for one kernel event, or undefined for events stream-json leaves out. */
+export function eventLine(event: CodingAgentEvent): Record<string, unknown> | undefined {
+  switch (event.type) {
+    // Covered by the init and result lines.
+    case "session_start":
+    case "run_end":
+    // Partial states: the complete message follows in its message_end.
+    case "message_start":
+    case "message_update":
+    case "tool_update":
+    // Diagnostics go to stderr.
+    case "diagnostic":
+      return undefined;
+    case "message_end":
+      return { type: "message", message: event.message };
+    default:
+      return { ...event };
+  }
+}

@@ -1,0 +1,111 @@
+// Print mode: one prompt, headless (no approval UI: the kernel denies `ask` with a reason),
+// output in the chosen format, and a clean close on SIGINT/SIGTERM so the session is resumable.
+import { type CodingAgent, type CodingAgentOptions, createCodingAgent } from "@keel/coding-agent";
+import type { OutputFormat } from "../args.js";
+import { EXIT, outcomeOf } from "../exit-codes.js";
+import { eventLine, initLine, resultLine } from "./events.js";
+import type { Output } from "./output.js";
+
+export interface PrintRun {
+  options: CodingAgentOptions;
+  forkAfterOpen: boolean;
+  prompt: string;
+  format: OutputFormat;
+  output: Output;
+}
+
+type StopSignal = "SIGINT" | "SIGTERM";
+const SIGNAL_EXIT: Record<StopSignal, number> = { SIGINT: EXIT.interrupted, SIGTERM: EXIT.terminated };
+
+/** Aborts the run on the first signal; a second one exits at once (the user insists). */
+function watchSignals(onStop: (signal: StopSignal) => void): {
+  signal(): StopSignal | undefined;
+  dispose(): void;
+} {
+  let received: StopSignal | undefined;
+  const handler = (signal: StopSignal) => {
+    if (received) process.exit(SIGNAL_EXIT[received]);
+    received = signal;
+    onStop(signal);
+  };
+  const onInt = () => handler("SIGINT");
+  const onTerm = () => handler("SIGTERM");
+  process.on("SIGINT", onInt);
+  process.on("SIGTERM", onTerm);
+  return {
+    signal: () => received,
+    dispose() {
+      process.off("SIGINT", onInt);
+      process.off("SIGTERM", onTerm);
+    },
+  };
+}
+
+export async function runPrint(run: PrintRun): Promise<number> {
+  const { output } = run;
+  let agent: CodingAgent | undefined;
+  const signals = watchSignals(() => agent?.abort());
+  try {
+    const created = await createCodingAgent(run.options);
+    if (created.isErr()) {
+      // Nothing configured, unknown model or session, locked session: the run never started.
+      output.note(created.error.message);
+      return EXIT.usage;
+    }
+    agent = created.value;
+    for (const d of agent.diagnostics()) output.diagnostic(d);
+    return await runPrompt(agent, run, signals.signal);
+  } finally {
+    // Closing waits for the journal, so an interrupted session is complete and resumable.
+    signals.dispose();
+    if (agent) await agent.close();
+    await output.flush();
+  }
+}
+
+async function runPrompt(
+  agent: CodingAgent,
+  run: PrintRun,
+  signal: () => StopSignal | undefined,
+): Promise<number> {
+  const { output, format } = run;
+  const early = signal();
+  if (early) return SIGNAL_EXIT[early];
+  if (run.forkAfterOpen) {
+    const forked = await agent.fork();
+    if (forked.isErr()) {
+      output.note(`Could not fork the session: ${forked.error.message}`);
+      return EXIT.usage;
+    }
+  }
+
+  agent.subscribe((event) => {
+    if (event.type === "diagnostic") output.diagnostic(event.diagnostic);
+    else if (event.type === "recovery" && format !== "stream-json") output.note(event.text);
+    else if (event.type === "notify" && format !== "stream-json")
+      output.note(`${event.level}: ${event.message}`);
+    else if (event.type === "retry" && format !== "stream-json")
+      output.note(`retry ${event.attempt} in ${event.delayMs} ms: ${event.message}`);
+    if (format !== "stream-json") return;
+    const line = eventLine(event);
+    if (line) output.json(line);
+  });
+  if (format === "stream-json") output.json(initLine(agent));
+
+  const result = await agent.prompt(run.prompt);
+  if (result.isErr()) {
+    // An extension vetoed the prompt, or the agent was busy/closed: nothing ran.
+    output.note(result.error.message);
+    return EXIT.usage;
+  }
+  const summary = result.value;
+  if (format === "text") {
+    if (summary.text !== "") output.text(summary.text);
+  } else output.json(resultLine(summary, agent.sessionId));
+
+  const stopped = signal();
+  if (stopped) return SIGNAL_EXIT[stopped];
+  const outcome = outcomeOf(summary, undefined);
+  if (outcome.note) output.note(outcome.note);
+  return outcome.code;
+}

@@ -1,0 +1,134 @@
+// The command line: every flag parsed, contradictions and bad values refused, help complete.
+import { describe, expect, it } from "vitest";
+import { type CliFlags, parseCliArgs } from "../src/args.js";
+import { HELP } from "../src/help.js";
+
+function flags(argv: string[]): CliFlags {
+  const parsed = parseCliArgs(argv);
+  if (parsed.isErr()) throw new Error(parsed.error.message);
+  if (parsed.value.kind !== "run") throw new Error(`expected a run, got ${parsed.value.kind}`);
+  return parsed.value.flags;
+}
+
+function usageError(argv: string[]): string {
+  const parsed = parseCliArgs(argv);
+  if (parsed.isOk()) throw new Error(`expected a usage error for ${argv.join(" ")}`);
+  return parsed.error.message;
+}
+
+describe("parseCliArgs", () => {
+  it("parses every option", () => {
+    const f = flags([
+      "-p",
+      "--output-format",
+      "stream-json",
+      "--model",
+      "openai/gpt-5",
+      "-c",
+      "--fork",
+      "--permission-mode",
+      "acceptEdits",
+      "--max-turns",
+      "7",
+      "--append-system-prompt",
+      "Be brief.",
+      "-e",
+      "a.ts",
+      "--extension",
+      "b",
+      "--no-extensions",
+      "--cwd",
+      "/tmp",
+      "fix",
+      "the bug",
+    ]);
+    expect(f).toEqual({
+      print: true,
+      prompt: "fix the bug",
+      outputFormat: "stream-json",
+      model: "openai/gpt-5",
+      provider: undefined,
+      session: { kind: "continue", fork: true },
+      permissionMode: "acceptEdits",
+      maxTurns: 7,
+      appendSystemPrompt: "Be brief.",
+      extensions: ["a.ts", "b"],
+      noExtensions: true,
+      cwd: "/tmp",
+    });
+  });
+
+  it("defaults to a new session, text output and no prompt", () => {
+    const f = flags([]);
+    expect(f.print).toBe(false);
+    expect(f.prompt).toBeUndefined();
+    expect(f.outputFormat).toBe("text");
+    expect(f.session).toEqual({ kind: "new" });
+    expect(f.extensions).toEqual([]);
+  });
+
+  it("takes -r with an id, and without one (picker) when nothing or a flag follows", () => {
+    expect(flags(["-r", "abc", "-p", "go"]).session).toEqual({ kind: "resume", id: "abc", fork: false });
+    expect(flags(["--resume=abc", "--fork"]).session).toEqual({ kind: "resume", id: "abc", fork: true });
+    expect(flags(["-r"]).session).toEqual({ kind: "resume", id: undefined, fork: false });
+    expect(flags(["--resume", "--permission-mode", "plan"]).session).toEqual({
+      kind: "resume",
+      id: undefined,
+      fork: false,
+    });
+  });
+
+  it("maps --no-session to an ephemeral session", () => {
+    expect(flags(["--no-session", "-p", "x"]).session).toEqual({ kind: "ephemeral" });
+  });
+
+  it("answers help and version before anything else", () => {
+    expect(parseCliArgs(["-p", "--help"])._unsafeUnwrap()).toEqual({ kind: "help" });
+    expect(parseCliArgs(["--version"])._unsafeUnwrap()).toEqual({ kind: "version" });
+    expect(parseCliArgs(["-v"])._unsafeUnwrap()).toEqual({ kind: "version" });
+  });
+
+  it("refuses unknown flags, bad values and contradictions with a message", () => {
+    expect(usageError(["--bogus"])).toMatch(/--bogus/);
+    expect(usageError(["-p", "--output-format", "xml"])).toMatch(/text, json, stream-json/);
+    expect(usageError(["--output-format", "json"])).toMatch(/print mode/);
+    expect(usageError(["--permission-mode", "yolo"])).toMatch(/bypassPermissions/);
+    expect(usageError(["--max-turns", "0"])).toMatch(/positive whole number/);
+    expect(usageError(["--max-turns", "2.5"])).toMatch(/positive whole number/);
+    expect(usageError(["-c", "-r", "abc"])).toMatch(/not both/);
+    expect(usageError(["--fork"])).toMatch(/--continue or --resume/);
+    expect(usageError(["--no-session", "-c"])).toMatch(/--no-session/);
+    expect(usageError(["-p", "-r"])).toMatch(/needs a session id in print mode/);
+    expect(usageError(["--model", ""])).toMatch(/--model/);
+  });
+
+  it("lists every long option in --help", () => {
+    const options = [
+      "--print",
+      "--output-format",
+      "--model",
+      "--provider",
+      "--continue",
+      "--resume",
+      "--fork",
+      "--no-session",
+      "--permission-mode",
+      "--max-turns",
+      "--append-system-prompt",
+      "--extension",
+      "--no-extensions",
+      "--cwd",
+      "--version",
+      "--help",
+    ];
+    for (const option of options) expect(HELP).toContain(option);
+    for (const v of [
+      "ANTHROPIC_API_KEY",
+      "OPENAI_API_KEY",
+      "ANTHROPIC_BASE_URL",
+      "OPENAI_BASE_URL",
+      "KEEL_HOME",
+    ])
+      expect(HELP).toContain(v);
+  });
+});

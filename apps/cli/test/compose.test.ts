@@ -1,0 +1,90 @@
+// Composition: flags → CodingAgentOptions (official extensions, discovery, model, session, cwd).
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { listModels } from "@keel/ai";
+import { afterAll, describe, expect, it } from "vitest";
+import { parseCliArgs } from "../src/args.js";
+import { type Composed, composeOptions } from "../src/compose.js";
+
+const base = mkdtempSync(join(tmpdir(), "keel-compose-"));
+afterAll(() => rmSync(base, { recursive: true, force: true }));
+
+function compose(argv: string[]): Composed {
+  const parsed = parseCliArgs(argv)._unsafeUnwrap();
+  if (parsed.kind !== "run") throw new Error("expected a run");
+  const composed = composeOptions(parsed.flags, base);
+  if (composed.isErr()) throw new Error(composed.error.message);
+  return composed.value;
+}
+
+function composeError(argv: string[]): string {
+  const parsed = parseCliArgs(argv)._unsafeUnwrap();
+  if (parsed.kind !== "run") throw new Error("expected a run");
+  const composed = composeOptions(parsed.flags, base);
+  if (composed.isOk()) throw new Error("expected an error");
+  return composed.error.message;
+}
+
+describe("composeOptions", () => {
+  it("turns the official extensions on and discovery on by default", () => {
+    const { options } = compose(["-p", "x"]);
+    expect(options.extensions?.map((e) => e.id)).toEqual(["todo"]);
+    expect(options.discoverExtensions).toBe(true);
+    expect(options.cwd).toBe(base);
+    expect(options.session).toEqual({ mode: "new" });
+    expect(options.model).toBeUndefined();
+  });
+
+  it("--no-extensions drops the official ones and discovery but keeps -e paths", () => {
+    const { options } = compose(["--no-extensions", "-e", "ext/a.ts"]);
+    expect(options.extensions).toEqual([]);
+    expect(options.discoverExtensions).toBe(false);
+    expect(options.extensionPaths).toEqual([join(base, "ext/a.ts")]);
+  });
+
+  it("passes the behaviour flags through", () => {
+    const { options } = compose([
+      "--permission-mode",
+      "plan",
+      "--max-turns",
+      "3",
+      "--append-system-prompt",
+      "Answer in French.",
+      "--model",
+      "openai/gpt-5",
+    ]);
+    expect(options).toMatchObject({
+      permissionMode: "plan",
+      maxTurns: 3,
+      appendSystemPrompt: "Answer in French.",
+      model: "openai/gpt-5",
+    });
+  });
+
+  it("--provider picks the provider's first catalog model, or qualifies a bare --model", () => {
+    const first = listModels("openai")[0]!;
+    expect(compose(["--provider", "openai"]).options.model).toBe(`openai/${first.id}`);
+    expect(compose(["--provider", "openai", "--model", "gpt-5"]).options.model).toBe("openai/gpt-5");
+    expect(composeError(["--provider", "nope"])).toMatch(/not in the model catalog/);
+    expect(composeError(["--provider", "openai", "--model", "anthropic/claude-sonnet-4-6"])).toMatch(
+      /another provider/,
+    );
+  });
+
+  it("maps session flags onto the kernel's session choice", () => {
+    expect(compose(["-c"]).options.session).toEqual({ mode: "continue" });
+    expect(compose(["-c", "--fork"])).toMatchObject({
+      options: { session: { mode: "continue" } },
+      forkAfterOpen: true,
+    });
+    expect(compose(["-r", "abc"]).options.session).toEqual({ mode: "resume", session: "abc" });
+    expect(compose(["-r", "abc", "--fork"]).options.session).toEqual({ mode: "fork", session: "abc" });
+    expect(compose(["--no-session"]).options.session).toEqual({ mode: "ephemeral" });
+  });
+
+  it("resolves --cwd against the start directory and refuses a missing one", () => {
+    expect(compose(["--cwd", "."]).options.cwd).toBe(base);
+    expect(composeError(["--cwd", "does-not-exist"])).toMatch(/not a directory/);
+  });
+});

@@ -1,0 +1,144 @@
+// Runs the BUILT keel bin (dist/bin.js) as a child process against the mock model server, in a
+// temporary git repo with its own KEEL_HOME, the way a user or a script would.
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { MockServer } from "@keel/testing";
+
+export const CLI_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
+export const BIN = join(CLI_ROOT, "dist/bin.js");
+/** A current catalog model the SDK does not warn about, so stderr holds only keel's lines. */
+export const MODEL = "anthropic/claude-sonnet-4-6";
+
+export interface Workspace {
+  home: string;
+  repo: string;
+  dispose(): void;
+}
+
+export function workspace(): Workspace {
+  const base = mkdtempSync(join(tmpdir(), "keel-cli-test-"));
+  const home = join(base, "home");
+  const repo = join(base, "repo");
+  mkdirSync(home);
+  mkdirSync(repo);
+  execFileSync("git", ["init", "-q", repo]);
+  return { home, repo, dispose: () => rmSync(base, { recursive: true, force: true }) };
+}
+
+export interface KeelEnv {
+  server?: MockServer;
+  ws: Workspace;
+  /** Extra or overriding variables; undefined removes one. */
+  env?: Record<string, string | undefined>;
+}
+
+function childEnv({ server, ws, env }: KeelEnv): NodeJS.ProcessEnv {
+  const base: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of ["ANTHROPIC_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_BASE_URL", "OPENAI_BASE_URL"])
+    delete base[name];
+  return {
+    ...base,
+    KEEL_HOME: ws.home,
+    NO_PROXY: "127.0.0.1,localhost",
+    ...(server ? { ANTHROPIC_BASE_URL: server.anthropicBaseUrl, ANTHROPIC_API_KEY: "test" } : {}),
+    ...env,
+  };
+}
+
+export interface Finished {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface Running {
+  child: ChildProcess;
+  /** stdout so far. */
+  stdout(): string;
+  /** Resolves when stdout holds a line that satisfies `match`. */
+  waitForLine(match: (line: string) => boolean): Promise<string>;
+  done: Promise<Finished>;
+}
+
+export function startKeel(args: string[], setup: KeelEnv & { input?: string }): Running {
+  const child = spawn(process.execPath, [BIN, ...args], { env: childEnv(setup), stdio: "pipe" });
+  let stdout = "";
+  let stderr = "";
+  const waiters: { match: (line: string) => boolean; resolve: (line: string) => void }[] = [];
+  const check = () => {
+    for (const w of [...waiters]) {
+      const line = stdout.split("\n").find((l) => l !== "" && w.match(l));
+      if (line !== undefined) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve(line);
+      }
+    }
+  };
+  child.stdout.setEncoding("utf8").on("data", (d: string) => {
+    stdout += d;
+    check();
+  });
+  child.stderr.setEncoding("utf8").on("data", (d: string) => {
+    stderr += d;
+  });
+  if (setup.input !== undefined) child.stdin.end(setup.input);
+  const done = new Promise<Finished>((resolve) => {
+    child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+  return {
+    child,
+    stdout: () => stdout,
+    waitForLine: (match) =>
+      new Promise((resolve, reject) => {
+        waiters.push({ match, resolve });
+        check();
+        void done.then((f) => reject(new Error(`keel exited (${f.code}) first. stderr: ${f.stderr}`)));
+      }),
+    done,
+  };
+}
+
+export function runKeel(args: string[], setup: KeelEnv & { input?: string }): Promise<Finished> {
+  return startKeel(args, setup).done;
+}
+
+/** Every NDJSON line of a stream-json stdout, parsed. */
+export function lines(stdout: string): Record<string, unknown>[] {
+  return stdout
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+}
+
+/** The session files under KEEL_HOME (all cwd folders). */
+export function sessionFiles(home: string): string[] {
+  const root = join(home, "sessions");
+  let dirs: string[];
+  try {
+    dirs = readdirSync(root);
+  } catch {
+    return [];
+  }
+  return dirs.flatMap((d) =>
+    readdirSync(join(root, d))
+      .filter((f) => f.endsWith(".jsonl"))
+      .map((f) => join(root, d, f)),
+  );
+}
+
+export function readText(path: string): string {
+  return readFileSync(path, "utf8");
+}
+
+/** Polls `condition` every 10 ms until it holds (no fixed sleeps: the suite stays deterministic). */
+export async function until(condition: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
