@@ -15,16 +15,16 @@ const external = Object.keys(manifest.dependencies ?? {})
   .filter((name) => !name.startsWith("@keel/"))
   .flatMap((name) => [name, `${name}/*`]);
 
+// --bundle-only (the test setup): no clean and no declarations, so a concurrent reader of dist/
+// never sees it empty.
+const bundleOnly = process.argv.includes("--bundle-only");
 const entryPoints = { bin: "src/bin.ts", index: "src/index.ts" };
 // The TUI is its own entry, reached from bin only through a runtime-computed import.
 for (const candidate of ["src/tui/index.ts", "src/tui/index.tsx"])
   if (existsSync(join(root, candidate))) entryPoints["tui/index"] = candidate;
 
-// --bundle-only (the test setup): no clean and no declarations, so a concurrent reader of dist/
-// never sees it empty.
-const bundleOnly = process.argv.includes("--bundle-only");
 if (!bundleOnly) rmSync(join(root, "dist"), { recursive: true, force: true });
-const result = await build({
+const options = {
   absWorkingDir: root,
   entryPoints,
   outdir: "dist",
@@ -45,7 +45,19 @@ const result = await build({
   banner: {
     js: 'import { createRequire as __keelCreateRequire } from "node:module"; const require = __keelCreateRequire(import.meta.url);',
   },
-});
+};
+let result;
+try {
+  result = await build(options);
+} catch (e) {
+  // The TUI is built in parallel by another hand; while it does not compile, the test setup
+  // still needs the print-mode bin. A full build stays strict.
+  const tuiOnly = e.errors?.length > 0 && e.errors.every((x) => x.location?.file.startsWith("src/tui/"));
+  if (!bundleOnly || !tuiOnly || !entryPoints["tui/index"]) throw e;
+  console.warn("keel build: src/tui does not compile; bundling without the TUI entry (test setup only).");
+  delete entryPoints["tui/index"];
+  result = await build({ ...options, logLevel: "silent" });
+}
 // Tests read the module graph from here (print mode must not reach the TUI).
 writeFileSync(join(root, "dist/meta.json"), JSON.stringify(result.metafile));
 

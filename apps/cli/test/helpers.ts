@@ -64,8 +64,17 @@ export interface Running {
   done: Promise<Finished>;
 }
 
-export function startKeel(args: string[], setup: KeelEnv & { input?: string }): Running {
-  const child = spawn(process.execPath, [BIN, ...args], { env: childEnv(setup), stdio: "pipe" });
+export interface StartOptions extends KeelEnv {
+  input?: string;
+  /** Node flags before the script (e.g. --import). */
+  nodeArgs?: string[];
+}
+
+export function startKeel(args: string[], setup: StartOptions): Running {
+  const child = spawn(process.execPath, [...(setup.nodeArgs ?? []), BIN, ...args], {
+    env: childEnv(setup),
+    stdio: "pipe",
+  });
   let stdout = "";
   let stderr = "";
   const waiters: { match: (line: string) => boolean; resolve: (line: string) => void }[] = [];
@@ -102,7 +111,7 @@ export function startKeel(args: string[], setup: KeelEnv & { input?: string }): 
   };
 }
 
-export function runKeel(args: string[], setup: KeelEnv & { input?: string }): Promise<Finished> {
+export function runKeel(args: string[], setup: StartOptions): Promise<Finished> {
   return startKeel(args, setup).done;
 }
 

@@ -1,0 +1,97 @@
+// Startup shape: --version/--help answer without the kernel, and print mode never loads the TUI
+// (src/tui, ink, react), checked both in the bundle's module graph and in a real run.
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { type MockServer, startMockServer } from "@keel/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { HELP } from "../src/help.js";
+import { CLI_ROOT, MODEL, runKeel, type Workspace, workspace } from "./helpers.js";
+
+let server: MockServer;
+let ws: Workspace;
+beforeAll(async () => {
+  server = await startMockServer({ turns: [], fallback: { text: "ok" } });
+  ws = workspace();
+});
+afterAll(async () => {
+  await server.close();
+  ws.dispose();
+});
+
+interface Metafile {
+  outputs: Record<
+    string,
+    { imports: { path: string; kind: string; external?: boolean }[]; inputs: Record<string, unknown> }
+  >;
+}
+
+const isTui = (path: string) =>
+  /(^|\/)src\/tui\/|(^|\/)node_modules\/(\.pnpm\/)?(ink|react)[@/]|^(ink|react)(\/|$)/.test(path);
+
+describe("startup", () => {
+  it("--version and --help", async () => {
+    const version = (JSON.parse(readFileSync(join(CLI_ROOT, "package.json"), "utf8")) as { version: string })
+      .version;
+    const v = await runKeel(["--version"], { ws });
+    expect(v).toMatchObject({ code: 0, stdout: `keel ${version}\n` });
+    const h = await runKeel(["--help"], { ws });
+    expect(h).toMatchObject({ code: 0, stdout: HELP });
+  });
+
+  it("the bundle's graph from dist/bin.js, dynamic imports included, never reaches the TUI", () => {
+    const meta = JSON.parse(readFileSync(join(CLI_ROOT, "dist/meta.json"), "utf8")) as Metafile;
+    const seen = new Set<string>();
+    const queue = ["dist/bin.js"];
+    const reached: string[] = [];
+    while (queue.length > 0) {
+      const file = queue.pop()!;
+      if (seen.has(file)) continue;
+      seen.add(file);
+      const output = meta.outputs[file];
+      expect(output, `${file} is in the metafile`).toBeDefined();
+      reached.push(...Object.keys(output!.inputs));
+      for (const imp of output!.imports) {
+        if (imp.external) reached.push(imp.path);
+        else queue.push(imp.path);
+      }
+    }
+    expect(reached.some((p) => p.startsWith("src/print/"))).toBe(true);
+    expect(reached.filter(isTui)).toEqual([]);
+  });
+
+  it("a real keel -p run loads no TUI module", async () => {
+    const log = join(ws.home, "modules.log");
+    const hooks = join(ws.home, "hooks.mjs");
+    writeFileSync(
+      hooks,
+      `import { appendFileSync } from "node:fs";
+export async function resolve(specifier, context, next) {
+  const result = await next(specifier, context);
+  appendFileSync(${JSON.stringify(log)}, result.url + "\\n");
+  return result;
+}`,
+    );
+    const register = join(ws.home, "register.mjs");
+    writeFileSync(
+      register,
+      `import { register } from "node:module";\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`,
+    );
+    const r = await runKeel(["-p", "hi", "--model", MODEL, "--cwd", ws.repo], {
+      server,
+      ws,
+      nodeArgs: ["--import", pathToFileURL(register).href],
+    });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe("ok\n");
+    const loaded = readFileSync(log, "utf8").split("\n").filter(Boolean);
+    expect(loaded.some((u) => u.includes("/dist/bin.js"))).toBe(true);
+    expect(loaded.filter((u) => isTui(u.replace(/^file:\/\//, "")) || /\/dist\/tui\//.test(u))).toEqual([]);
+  });
+
+  it("interactive mode without a terminal is a usage error pointing at -p", async () => {
+    const r = await runKeel(["hello"], { ws });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("keel -p");
+  });
+});
