@@ -30,8 +30,9 @@ export function keepBudget(model: Model, settings: CompactionSettings): number {
 
 /**
  * Index of the first message to keep: walks back from the end until `keepTokens` are covered,
- * then moves to the nearest earlier valid start (a user prompt or an assistant message). Returns
- * 0 when nothing can be cut.
+ * then moves back to the user prompt that started that turn, so the kept part begins with a
+ * question (an overflow retry still ends with the user's prompt). Without such a prompt it cuts
+ * at an assistant message; never at a tool result. Returns 0 when nothing can be cut.
  */
 export function findCutIndex(
   messages: readonly Message[],
@@ -44,8 +45,10 @@ export function findCutIndex(
     index--;
     kept += tokensOf(messages[index]!);
   }
-  // Keep at least the last message; never start with a tool result.
   index = Math.min(index, messages.length - 1);
+  let prompt = index;
+  while (prompt > 0 && messages[prompt]!.role !== "user") prompt--;
+  if (prompt > 0) return prompt;
   while (index > 0 && messages[index]!.role === "toolResult") index--;
   return Math.max(index, 0);
 }

@@ -39,7 +39,12 @@ export async function runCompaction(
   const folded = session.fold();
   const messages = folded.messages;
   const tokensBefore = contextTokens(session, input.fixedTokens);
-  const cut = findCutIndex(messages, keepBudget(model, input.settings), estimateMessageTokens);
+  // A threshold compaction keeps the usual recent budget; a manual or overflow one must shrink
+  // whatever the size, so it keeps at most a quarter of the history.
+  const budget = keepBudget(model, input.settings);
+  const historyTokens = messages.reduce((sum, m) => sum + estimateMessageTokens(m), 0);
+  const keep = input.reason === "threshold" ? budget : Math.min(budget, Math.floor(historyTokens / 4));
+  const cut = findCutIndex(messages, keep, estimateMessageTokens);
   if (cut <= 0)
     return err({ type: "session", message: "Nothing to compact yet: the history is already minimal." });
 

@@ -1,0 +1,95 @@
+// Overflow recovery and manual compaction: an overflow error compacts and retries once; a manual
+// compaction passes its instructions and updates the previous summary instead of starting over.
+import { afterEach, describe, expect, it } from "vitest";
+import { SUMMARY_SYSTEM_PROMPT } from "../../src/compaction/summary.js";
+import { createCodingAgent } from "../../src/index.js";
+import { faux, type Sandbox, sandbox } from "./helpers.js";
+
+let box: Sandbox;
+afterEach(() => box?.cleanup());
+
+const isSummaryRequest = (body: Record<string, unknown>) =>
+  ((body.system as { text: string }[] | undefined)?.[0]?.text ?? "").startsWith(
+    SUMMARY_SYSTEM_PROMPT.slice(0, 40),
+  );
+const lastUserText = (body: Record<string, unknown>) => {
+  const messages = body.messages as { content: string | { text?: string }[] }[];
+  const content = messages.at(-1)!.content;
+  return typeof content === "string" ? content : content.map((c) => c.text ?? "").join("");
+};
+
+async function agentWith(f: ReturnType<typeof faux>) {
+  const created = await createCodingAgent({
+    cwd: box.workspace,
+    home: box.home,
+    model: f.model,
+    streamOptions: f.streamOptions,
+  });
+  if (created.isErr()) throw new Error(created.error.message);
+  return created.value;
+}
+
+describe("overflow and manual compaction", () => {
+  it("compacts after a context overflow and retries the run once", async () => {
+    box = sandbox();
+    const f = faux({
+      turns: [
+        { text: "first answer" },
+        { text: "second answer" },
+        { kind: "context_overflow" },
+        { text: "## Goal\nAnswer questions.\n## Next steps\n- answer the third" },
+        { text: "third answer after compaction" },
+      ],
+    });
+    const agent = await agentWith(f);
+    const events: string[] = [];
+    agent.subscribe((e) => {
+      if (e.type === "compaction_start" || e.type === "compaction_end") events.push(`${e.type}:${e.reason}`);
+    });
+    await agent.prompt("one");
+    await agent.prompt("two");
+    const third = (await agent.prompt("three"))._unsafeUnwrap();
+    await agent.close();
+    expect(third.stopReason).toBe("stop");
+    expect(third.text).toBe("third answer after compaction");
+    expect(events).toEqual(["compaction_start:overflow", "compaction_end:overflow"]);
+    expect(isSummaryRequest(f.requests[3]!.body)).toBe(true);
+    // The retried request starts from the summary and still ends with the user's prompt.
+    const retried = f.requests[4]!.body.messages as { content: { text: string }[] }[];
+    expect(retried[0]!.content[0]!.text).toContain("compacted");
+    expect(lastUserText(f.requests[4]!.body)).toBe("three");
+  });
+
+  it("passes manual instructions and updates the previous summary on the next compaction", async () => {
+    box = sandbox();
+    const f = faux({
+      turns: [
+        { text: "a1" },
+        { text: "a2" },
+        { text: "## Goal\nFirst summary goal.\n## Next steps\n- continue" },
+        { text: "a3" },
+        { text: "a4" },
+        { text: "## Goal\nSecond summary goal.\n## Next steps\n- done" },
+      ],
+    });
+    const agent = await agentWith(f);
+    await agent.prompt("q1");
+    await agent.prompt("q2");
+    const first = await agent.compact("focus on the parser");
+    expect(first.isOk()).toBe(true);
+    await agent.prompt("q3");
+    await agent.prompt("q4");
+    const second = await agent.compact();
+    expect(second.isOk()).toBe(true);
+    await agent.close();
+
+    const summaryRequests = f.requests.filter((r) => isSummaryRequest(r.body));
+    expect(summaryRequests).toHaveLength(2);
+    expect(lastUserText(summaryRequests[0]!.body)).toContain("Focus: focus on the parser");
+    const update = lastUserText(summaryRequests[1]!.body);
+    expect(update).toContain("<previous-summary>");
+    expect(update).toContain("First summary goal.");
+    expect(update).toContain("<new-conversation>\n[user]\nq2");
+    expect(update).not.toContain("q1"); // already summarized, not re-sent as conversation
+  });
+});
