@@ -1,0 +1,28 @@
+// One line per tool call: a glyph for its state, Name(args), and a short hint of the result.
+import { Text } from "ink";
+import type { ReactElement } from "react";
+import { argsSummary, resultHint } from "../format.js";
+import type { ToolItem } from "../transcript.js";
+import { h } from "./h.js";
+
+const GLYPH = { running: ["●", "yellow"], ok: ["✓", "green"], error: ["✗", "red"] } as const;
+
+export function ToolLine({ item }: { item: ToolItem }): ReactElement | null {
+  const [glyph, color] = GLYPH[item.state];
+  const args = argsSummary(item.name, item.args);
+  const hint =
+    item.state === "running"
+      ? item.output
+        ? resultHint(item.output.split("\n").slice(-1)[0] ?? "")
+        : "…"
+      : resultHint(item.output);
+  return h(
+    Text,
+    { wrap: "truncate-end" },
+    h(Text, { color }, glyph),
+    " ",
+    h(Text, { bold: true }, item.name),
+    args ? `(${args})` : "",
+    h(Text, { dimColor: true }, ` · ${hint}`),
+  );
+}

@@ -1,0 +1,81 @@
+// Keys inside a dialog: a pure step from (dialog, key) to either the moved dialog or its answer.
+import type { ApprovalAnswer } from "@keel/coding-agent";
+import type { Key } from "ink";
+import { backspace, deleteForward, insert, left, lineEnd, lineStart, right } from "./editor.js";
+import { keyAction } from "./keys.js";
+import type { Dialog } from "./store.js";
+
+export const APPROVAL_CHOICES: { key: string; label: string; answer: ApprovalAnswer }[] = [
+  { key: "y", label: "[y] Allow once", answer: "allow_once" },
+  { key: "a", label: "[a] Always allow", answer: "allow_always" },
+  { key: "n", label: "[n] Deny", answer: "deny" },
+];
+
+export type DialogStep =
+  | { type: "move"; dialog: Dialog }
+  | { type: "answer"; resolve: () => void }
+  | { type: "none" };
+
+const clamp = (n: number, size: number) => (size === 0 ? 0 : (n + size) % size);
+
+export function dialogKey(dialog: Dialog, input: string, key: Partial<Key>): DialogStep {
+  const move = (selected: number): DialogStep => ({
+    type: "move",
+    dialog: { ...dialog, selected } as Dialog,
+  });
+  const answer = (resolve: () => void): DialogStep => ({ type: "answer", resolve });
+  const back = key.upArrow || key.leftArrow || (key.tab && key.shift);
+  const forward = key.downArrow || key.rightArrow || (key.tab && !key.shift);
+  switch (dialog.kind) {
+    case "approval": {
+      const chosen = APPROVAL_CHOICES.find((c) => c.key === input.toLowerCase() && !key.ctrl);
+      if (chosen) return answer(() => dialog.answer(chosen.answer));
+      if (key.escape || (key.ctrl && input === "c")) return answer(() => dialog.answer("deny"));
+      if (key.return) return answer(() => dialog.answer(APPROVAL_CHOICES[dialog.selected]!.answer));
+      if (back) return move(clamp(dialog.selected - 1, APPROVAL_CHOICES.length));
+      if (forward) return move(clamp(dialog.selected + 1, APPROVAL_CHOICES.length));
+      return { type: "none" };
+    }
+    case "confirm": {
+      if (input.toLowerCase() === "y") return answer(() => dialog.answer(true));
+      if (input.toLowerCase() === "n") return answer(() => dialog.answer(false));
+      if (key.escape || (key.ctrl && input === "c")) return answer(() => dialog.answer(undefined));
+      if (key.return) return answer(() => dialog.answer(dialog.selected === 0));
+      if (back || forward) return move(dialog.selected === 0 ? 1 : 0);
+      return { type: "none" };
+    }
+    case "select": {
+      const size = dialog.options.length;
+      if (key.escape || (key.ctrl && input === "c")) return answer(() => dialog.answer(undefined));
+      if (key.return) return answer(() => dialog.answer(size > 0 ? dialog.selected : undefined));
+      if (key.upArrow) return move(clamp(dialog.selected - 1, size));
+      if (key.downArrow) return move(clamp(dialog.selected + 1, size));
+      if (key.pageUp) return move(Math.max(0, dialog.selected - 10));
+      if (key.pageDown) return move(Math.min(size - 1, dialog.selected + 10));
+      return { type: "none" };
+    }
+    case "input": {
+      if (key.escape || (key.ctrl && input === "c")) return answer(() => dialog.answer(undefined));
+      if (key.return) return answer(() => dialog.answer(dialog.editor.text));
+      const action = keyAction(input, key);
+      const e = dialog.editor;
+      const editor =
+        action.type === "insert"
+          ? insert(e, action.text.replace(/\n/g, " "))
+          : action.type === "backspace"
+            ? backspace(e)
+            : action.type === "deleteForward"
+              ? deleteForward(e)
+              : action.type === "left"
+                ? left(e)
+                : action.type === "right"
+                  ? right(e)
+                  : action.type === "lineStart"
+                    ? lineStart(e)
+                    : action.type === "lineEnd"
+                      ? lineEnd(e)
+                      : undefined;
+      return editor ? { type: "move", dialog: { ...dialog, editor } } : { type: "none" };
+    }
+  }
+}

@@ -1,0 +1,65 @@
+// Interactive mode of keel: mounts the ink app, opens the agent (after the resume picker when
+// asked), and resolves with the exit code once the user quits. Loaded lazily by the CLI core.
+import type { CodingAgentOptions, SessionChoice } from "@keel/coding-agent";
+import { render } from "ink";
+import { App } from "./components/app.js";
+import { h } from "./components/h.js";
+import { captureConsole } from "./console-capture.js";
+import { Controller } from "./controller.js";
+import { pickSession } from "./slash.js";
+import { UiStore } from "./store.js";
+
+export interface InteractiveFlags {
+  /** `--resume` without an id: choose a session first. */
+  resumePicker: boolean;
+  /** A prompt given on the command line, sent once the agent is ready. */
+  initialPrompt?: string;
+}
+
+/** How long quitting waits for an interrupted run to settle before closing the session. */
+const SETTLE_MS = 3000;
+
+/** Runs the TUI until /quit, Ctrl+D or a double Ctrl+C. 0 = normal exit, 130 = interrupted run. */
+export async function runInteractive(options: CodingAgentOptions, flags: InteractiveFlags): Promise<number> {
+  if (!process.stdin.isTTY || !process.stdout.isTTY) {
+    process.stderr.write("keel: interactive mode needs a terminal; use -p for print mode.\n");
+    return 2;
+  }
+  const store = new UiStore();
+  let finish!: (code: number) => void;
+  const exited = new Promise<number>((resolve) => {
+    finish = resolve;
+  });
+  const controller = new Controller(store, options, (code) => finish(code));
+  const restoreConsole = captureConsole((level, text) => store.note(level, text));
+  const app = render(h(App, { controller }), { exitOnCtrlC: false, patchConsole: false, maxFps: 40 });
+
+  const shutdown = async (code: number, message?: string): Promise<number> => {
+    store.dispose();
+    await controller.detach(SETTLE_MS);
+    app.unmount();
+    await app.waitUntilExit().catch(() => undefined);
+    restoreConsole();
+    if (message) process.stderr.write(`keel: ${message}\n`);
+    return code;
+  };
+
+  let session: SessionChoice | undefined;
+  if (flags.resumePicker) {
+    const path = await pickSession(controller);
+    if (path) session = { mode: "resume", session: path };
+    else session = { mode: "new" };
+  }
+  const opening = controller.open(session);
+  const opened = await Promise.race([opening, exited.then(() => undefined)]);
+  if (opened === undefined) {
+    await opening; // quit while starting: let the agent finish opening so it can be closed
+    return shutdown(await exited);
+  }
+  if (opened.isErr()) {
+    const usage = opened.error.type === "config" || opened.error.type === "model";
+    return shutdown(usage ? 2 : 1, opened.error.message);
+  }
+  if (flags.initialPrompt?.trim()) controller.submit(flags.initialPrompt);
+  return shutdown(await exited);
+}

@@ -1,0 +1,179 @@
+// Everything the screen shows, in one observable store. Streaming deltas are coalesced into at most
+// one published snapshot per frame; keystrokes and finished items publish at once.
+import type { ApprovalAnswer, ToolApprovalRequest } from "@keel/coding-agent";
+import type { CommandChoice } from "./completion.js";
+import { type EditorState, emptyEditor, emptyHistory, type History } from "./editor.js";
+import {
+  type Change,
+  type Item,
+  type LiveView,
+  type NoticeLevel,
+  type ToolItem,
+  Transcript,
+} from "./transcript.js";
+
+export interface PickOption {
+  label: string;
+  detail?: string;
+}
+
+/** A question on screen; the first of the queue has the keyboard. */
+export type Dialog =
+  | { kind: "approval"; request: ToolApprovalRequest; selected: number; answer: (a: ApprovalAnswer) => void }
+  | {
+      kind: "confirm";
+      title: string;
+      message?: string;
+      selected: number;
+      answer: (yes: boolean | undefined) => void;
+    }
+  | {
+      kind: "select";
+      title: string;
+      options: PickOption[];
+      selected: number;
+      answer: (index: number | undefined) => void;
+    }
+  | {
+      kind: "input";
+      title: string;
+      placeholder?: string;
+      editor: EditorState;
+      answer: (text: string | undefined) => void;
+    };
+
+export interface StatusInfo {
+  model: string;
+  tokensIn: number;
+  tokensOut: number;
+  cost: number;
+  contextPercent: number | undefined;
+}
+
+export interface Queued {
+  kind: "steer" | "followUp";
+  text: string;
+}
+
+export interface Snapshot {
+  done: Item[];
+  live: LiveView;
+  running: boolean;
+  status: StatusInfo;
+  statuses: [string, string][];
+  widgets: [string, string[]][];
+  dialog: Dialog | undefined;
+  editor: EditorState;
+  completions: CommandChoice[];
+  completionIndex: number;
+  queued: Queued[];
+  outputPanel: ToolItem | undefined;
+  hint: string | undefined;
+}
+
+/** ~40 fps: smooth streaming, bounded work per second. */
+const FRAME_MS = 25;
+
+export class UiStore {
+  transcript = new Transcript();
+  running = false;
+  status: StatusInfo = { model: "", tokensIn: 0, tokensOut: 0, cost: 0, contextPercent: undefined };
+  readonly statuses = new Map<string, string>();
+  readonly widgets = new Map<string, string[]>();
+  dialogs: Dialog[] = [];
+  editor: EditorState = emptyEditor;
+  history: History = emptyHistory;
+  completions: CommandChoice[] = [];
+  completionIndex = 0;
+  queued: Queued[] = [];
+  outputExpanded = false;
+  hint: string | undefined;
+
+  private snapshot: Snapshot;
+  private readonly listeners = new Set<() => void>();
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor() {
+    this.snapshot = this.build();
+  }
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  getSnapshot = (): Snapshot => this.snapshot;
+
+  private build(): Snapshot {
+    return {
+      done: this.transcript.done,
+      live: this.transcript.live(),
+      running: this.running,
+      status: { ...this.status },
+      statuses: [...this.statuses],
+      widgets: [...this.widgets],
+      dialog: this.dialogs[0],
+      editor: this.editor,
+      completions: this.completions,
+      completionIndex: this.completionIndex,
+      queued: this.queued,
+      outputPanel: this.outputExpanded ? this.transcript.lastTool : undefined,
+      hint: this.hint,
+    };
+  }
+
+  /** Publishes now (structural changes, keys). */
+  publish(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.snapshot = this.build();
+    for (const listener of [...this.listeners]) listener();
+  }
+
+  /** Publishes at the next frame at the latest (streaming deltas). */
+  schedule(): void {
+    this.timer ??= setTimeout(() => this.publish(), FRAME_MS);
+  }
+
+  changed(change: Change): void {
+    if (change === "structural") this.publish();
+    else if (change === "delta") this.schedule();
+  }
+
+  note(level: NoticeLevel, text: string): void {
+    this.transcript.note(level, text);
+    this.publish();
+  }
+
+  /** Shows a dialog (queued behind an open one) and resolves with its answer. */
+  ask<T>(make: (answer: (value: T) => void) => Dialog): Promise<T> {
+    return new Promise<T>((resolve) => {
+      const dialog = make((value) => {
+        this.dialogs = this.dialogs.filter((d) => d !== dialog);
+        this.publish();
+        resolve(value);
+      });
+      this.dialogs = [...this.dialogs, dialog];
+      this.publish();
+    });
+  }
+
+  /** Replaces the open dialog (selection moves, typing in an input dialog). */
+  updateDialog(next: Dialog): void {
+    this.dialogs = [next, ...this.dialogs.slice(1)];
+    this.publish();
+  }
+
+  /** Answers open approvals with "deny" (the run is over) and, unless only approvals, cancels the rest. */
+  dismissDialogs(which: "all" | "approvals" = "all"): void {
+    for (const d of [...this.dialogs]) {
+      if (d.kind === "approval") d.answer("deny");
+      else if (which === "all") d.answer(undefined as never);
+    }
+  }
+
+  dispose(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+}

@@ -1,0 +1,259 @@
+// The conversation as screen items, folded from agent events. Finished items are append-only (they
+// are printed once, above the live area); only the streaming tail and running tools stay live.
+import type { AssistantMessage, Message } from "@keel/ai";
+import type { CodingAgentEvent } from "@keel/coding-agent";
+import { oneLine } from "./format.js";
+import { stableBlockEnd } from "./markdown.js";
+
+export type NoticeLevel = "info" | "warning" | "error" | "dim" | "success";
+
+export interface ToolItem {
+  kind: "tool";
+  id: number;
+  toolCallId: string;
+  name: string;
+  args: Record<string, unknown>;
+  state: "running" | "ok" | "error";
+  output: string;
+}
+
+export type Item =
+  | { kind: "user"; id: number; text: string }
+  | { kind: "text"; id: number; text: string }
+  | { kind: "thinking"; id: number; chars: number }
+  | ToolItem
+  | { kind: "notice"; id: number; level: NoticeLevel; text: string };
+
+export interface LiveView {
+  /** The part of the streaming text not yet printed. */
+  text: string;
+  thinking: boolean;
+  tools: ToolItem[];
+}
+
+/** Whether an event changed what is printed (publish now) or only the streaming tail (throttle). */
+export type Change = "structural" | "delta" | "none";
+
+const MAX_TOOL_OUTPUT = 256 * 1024;
+
+function userText(message: Message): string {
+  if (message.role !== "user") return "";
+  return typeof message.content === "string"
+    ? message.content
+    : message.content.flatMap((c) => (c.type === "text" ? [c.text] : [])).join("\n");
+}
+
+function trimBlock(text: string): string {
+  return text.replace(/^\n+/, "").replace(/\s+$/, "");
+}
+
+export class Transcript {
+  /** Replaced (never mutated) on every append, so a renderer can tell what is new. */
+  done: Item[] = [];
+  lastTool: ToolItem | undefined;
+  private nextId = 1;
+  private stream: { message: AssistantMessage; committed: Map<number, number> } | undefined;
+  private tools: ToolItem[] = [];
+
+  private push(item: Item): void {
+    this.done = [...this.done, item];
+  }
+
+  private id(): number {
+    return this.nextId++;
+  }
+
+  note(level: NoticeLevel, text: string): void {
+    this.push({ kind: "notice", id: this.id(), level, text });
+  }
+
+  user(text: string): void {
+    this.push({ kind: "user", id: this.id(), text });
+  }
+
+  /** Prints earlier conversation (resume): prompts, answers and one line per tool call. */
+  replay(messages: readonly Message[]): void {
+    const results = new Map<string, { isError: boolean; text: string }>();
+    for (const m of messages)
+      if (m.role === "toolResult")
+        results.set(m.toolCallId, {
+          isError: m.isError,
+          text: m.content.flatMap((c) => (c.type === "text" ? [c.text] : [])).join("\n"),
+        });
+    for (const m of messages) {
+      if (m.role === "user") this.user(userText(m));
+      if (m.role !== "assistant") continue;
+      for (const block of m.content) {
+        if (block.type === "text" && block.text.trim())
+          this.push({ kind: "text", id: this.id(), text: trimBlock(block.text) });
+        if (block.type === "toolCall") {
+          const result = results.get(block.id);
+          const item: ToolItem = {
+            kind: "tool",
+            id: this.id(),
+            toolCallId: block.id,
+            name: block.name,
+            args: block.arguments,
+            state: result?.isError === false ? "ok" : "error",
+            output: result?.text ?? "(no result)",
+          };
+          this.push(item);
+          this.lastTool = item;
+        }
+      }
+    }
+  }
+
+  live(): LiveView {
+    const content = this.stream?.message.content ?? [];
+    const last = content.length - 1;
+    const block = content[last];
+    const committed = this.stream?.committed.get(last);
+    return {
+      text: block?.type === "text" ? block.text.slice(committed ?? 0) : "",
+      thinking: block?.type === "thinking" && committed === undefined,
+      tools: this.tools,
+    };
+  }
+
+  /** Moves finished blocks of the streaming message to `done`; `final` flushes everything. */
+  private commit(final: boolean, endedIndex?: number): void {
+    if (!this.stream) return;
+    const { message, committed } = this.stream;
+    message.content.forEach((block, i) => {
+      const complete = final || i < message.content.length - 1 || i === endedIndex;
+      if (block.type === "thinking") {
+        if (!complete || committed.has(i)) return;
+        committed.set(i, 1);
+        this.push({ kind: "thinking", id: this.id(), chars: block.redacted ? 0 : block.thinking.length });
+      } else if (block.type === "text") {
+        const from = committed.get(i) ?? 0;
+        const to = complete ? block.text.length : Math.max(from, stableBlockEnd(block.text));
+        if (to === from) return;
+        committed.set(i, to);
+        const chunk = trimBlock(block.text.slice(from, to));
+        if (chunk) this.push({ kind: "text", id: this.id(), text: chunk });
+      }
+    });
+  }
+
+  private flushTools(all: boolean): void {
+    // Finished tools print in start order: one still running holds back those after it.
+    while (this.tools.length > 0 && (all || this.tools[0]!.state !== "running")) {
+      this.push(this.tools.shift()!);
+    }
+  }
+
+  private updateTool(toolCallId: string, patch: Partial<ToolItem>): ToolItem | undefined {
+    const index = this.tools.findIndex((t) => t.toolCallId === toolCallId);
+    if (index === -1) return undefined;
+    const next = { ...this.tools[index]!, ...patch };
+    this.tools = this.tools.map((t, i) => (i === index ? next : t));
+    if (this.lastTool?.toolCallId === toolCallId) this.lastTool = next;
+    return next;
+  }
+
+  apply(event: CodingAgentEvent): Change {
+    switch (event.type) {
+      case "message_start":
+        if (event.message.role !== "assistant") return "none";
+        this.stream = { message: event.message, committed: new Map() };
+        return "delta";
+      case "message_update": {
+        if (event.message.role !== "assistant") return "none";
+        if (!this.stream) this.stream = { message: event.message, committed: new Map() };
+        this.stream.message = event.message;
+        const e = event.event;
+        const ended = e.type === "text_end" || e.type === "thinking_end" ? e.contentIndex : undefined;
+        const before = this.done;
+        this.commit(false, ended);
+        return before === this.done ? "delta" : "structural";
+      }
+      case "message_end":
+        if (event.message.role === "user") {
+          this.user(userText(event.message));
+          return "structural";
+        }
+        if (event.message.role !== "assistant") return "none";
+        if (!this.stream) this.stream = { message: event.message, committed: new Map() };
+        this.stream.message = event.message;
+        this.commit(true);
+        this.stream = undefined;
+        return "structural";
+      case "tool_start": {
+        const item: ToolItem = {
+          kind: "tool",
+          id: this.id(),
+          toolCallId: event.toolCallId,
+          name: event.toolName,
+          args: event.args,
+          state: "running",
+          output: "",
+        };
+        this.tools = [...this.tools, item];
+        this.lastTool = item;
+        return "structural";
+      }
+      case "tool_update":
+        return this.updateTool(event.toolCallId, { output: event.text.slice(-MAX_TOOL_OUTPUT) })
+          ? "delta"
+          : "none";
+      case "tool_end":
+        this.updateTool(event.toolCallId, {
+          state: event.isError ? "error" : "ok",
+          output: event.text.slice(-MAX_TOOL_OUTPUT),
+        });
+        this.flushTools(false);
+        return "structural";
+      case "run_end": {
+        this.commit(true);
+        this.stream = undefined;
+        this.tools = this.tools.map((t) => (t.state === "running" ? { ...t, state: "error" } : t));
+        this.flushTools(true);
+        const { summary } = event;
+        if (summary.stopReason === "aborted") this.note("warning", "Interrupted.");
+        else if (summary.error) this.note("error", `Run failed: ${summary.error.message}`);
+        else if (summary.stopReason === "max_turns")
+          this.note("warning", `Stopped after ${summary.turns} turns (max turns).`);
+        return "structural";
+      }
+      case "diagnostic": {
+        const { diagnostic: d } = event;
+        const who = d.extensionId === "kernel" ? "" : `${d.extensionId}: `;
+        this.note(d.level === "info" ? "dim" : d.level, `${who}${d.message}`);
+        return "structural";
+      }
+      case "notify":
+        this.note(event.level, event.message);
+        return "structural";
+      case "recovery":
+        this.note("warning", event.text);
+        return "structural";
+      case "capability_notice": {
+        const lines = event.text.split("\n").filter((l) => l.trim());
+        const more = lines.length > 1 ? ` (+${lines.length - 1} lines)` : "";
+        this.note("dim", `${oneLine(lines[0] ?? "", 100)}${more}`);
+        return "structural";
+      }
+      case "compaction_start":
+        this.note("dim", `Compacting context (${event.reason}, ~${event.tokensBefore} tokens)…`);
+        return "structural";
+      case "compaction_end":
+        this.note(
+          event.ok ? "success" : "error",
+          event.ok
+            ? `Compacted ~${event.tokensBefore} → ~${event.tokensAfter} tokens.`
+            : `Compaction failed: ${event.error ?? "unknown error"}`,
+        );
+        return "structural";
+      case "retry":
+        this.note(
+          "dim",
+          `Retrying in ${Math.ceil(event.delayMs / 1000)}s (attempt ${event.attempt}): ${event.message}`,
+        );
+        return "structural";
+      default:
+        return "none";
+    }
+  }
+}
