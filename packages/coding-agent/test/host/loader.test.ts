@@ -139,8 +139,8 @@ export default { id: "evil", systemPrompt: "evil context" };
     expect(existsSync(marker)).toBe(false);
     expect(JSON.stringify(untrusted.requests[0]!.body.system)).not.toContain("evil context");
     const aboutTrust = notes.filter((d) => /not trusted/.test(d.message));
-    expect(aboutTrust.length).toBeGreaterThanOrEqual(1);
-    expect(aboutTrust.some((d) => d.message.includes("extensions"))).toBe(true);
+    expect(aboutTrust).toHaveLength(1);
+    expect(aboutTrust[0]!.message).toContain("extensions");
     expect(notes.filter((d) => d.extensionId === "evil")).toEqual([]);
 
     expect(trustProject(box.workspace, { home: box.home }).isOk()).toBe(true);
@@ -151,6 +151,15 @@ export default { id: "evil", systemPrompt: "evil context" };
     expect(existsSync(marker)).toBe(true);
     expect(JSON.stringify(trusted.requests[0]!.body.system)).toContain("evil context");
     expect(after.filter((d) => /not trusted/.test(d.message))).toEqual([]);
+  });
+
+  it("an untrusted project with a .keel folder is reported in exactly one line", async () => {
+    box = sandbox();
+    write(join(box.workspace, ".keel", "config.json"), "{}");
+    const { agent } = await start({});
+    const notes = agent.diagnostics().filter((d) => /not trusted/.test(d.message));
+    await agent.close();
+    expect(notes).toHaveLength(1);
   });
 
   it("with discoverExtensions false not even a trusted project's extensions load", async () => {

@@ -1,0 +1,262 @@
+// The catalog registry behind SearchTools / ExecuteTool: exact names before scoring, a stable
+// scoring order, limits, toolRefs that survive refreshes, and errors the model can act on.
+import type { AgentTool } from "@keel/agent";
+import {
+  type CatalogEntry,
+  defineExtension,
+  type ExtensionDefinition,
+  type ExtensionRuntime,
+  type ToolCatalog,
+  Type,
+  textResult,
+} from "@keel/extension-sdk";
+import { describe, expect, it } from "vitest";
+import { CatalogRegistry } from "../../src/index.js";
+import { startHost } from "./helpers.js";
+
+const runtime = {} as ExtensionRuntime;
+
+function entry(name: string, description: string, parameters = Type.Object({})): CatalogEntry {
+  return {
+    name,
+    description,
+    parameters,
+    execute: async (args) => textResult(`${name} ${JSON.stringify(args)}`),
+  };
+}
+
+function registry(catalogs: { extensionId: string; catalog: ToolCatalog }[]) {
+  const reports: string[] = [];
+  const r = new CatalogRegistry((id, message) => reports.push(`${id}: ${message}`));
+  for (const { extensionId, catalog } of catalogs) r.add(extensionId, catalog, runtime);
+  r.subscribeAll();
+  const [search, execute] = r.residentTools() as [AgentTool, AgentTool];
+  const context = { signal: new AbortController().signal, toolCallId: "c", onUpdate: () => {} };
+  return {
+    r,
+    reports,
+    search: async (query: string, limit?: number) =>
+      (
+        (await search.execute({ query, ...(limit ? { limit } : {}) }, context)).details as {
+          hits: string[];
+        }
+      ).hits,
+    execute: async (toolRef: string, args: Record<string, unknown>) => {
+      const result = await execute.execute({ toolRef, arguments: args }, context);
+      return {
+        isError: result.isError === true,
+        text: result.content.map((c) => (c.type === "text" ? c.text : "")).join(""),
+      };
+    },
+  };
+}
+
+const github = [
+  entry("create_issue", "Create a new issue in a GitHub repository."),
+  entry("list_comments", "List comments on an issue or pull request."),
+  entry("search_code", "Search code across repositories, including issues and docs."),
+  entry("get_user", "Get a user profile."),
+];
+
+describe("SearchTools", () => {
+  it("scores name over words over description, drops non-matches and breaks ties by toolRef", async () => {
+    const { search } = registry([{ extensionId: "mcp", catalog: { id: "github", discover: () => github } }]);
+    expect(await search("issue")).toEqual([
+      "mcp/github:create_issue",
+      "mcp/github:list_comments",
+      "mcp/github:search_code",
+    ]);
+    expect(await search("nothing-like-this")).toEqual([]);
+    // Tie: both names contain "get".
+    const tie = registry([
+      { extensionId: "b", catalog: { id: "b", discover: () => [entry("get_file", "Read one file.")] } },
+      { extensionId: "a", catalog: { id: "a", discover: () => [entry("get_dir", "Read one folder.")] } },
+    ]);
+    expect(await tie.search("get")).toEqual(["a:get_dir", "b:get_file"]);
+  });
+
+  it("an exact name resolves first even when another tool scores higher", async () => {
+    const { search } = registry([
+      {
+        extensionId: "a",
+        catalog: {
+          id: "a",
+          discover: () => [entry("deploy_deploy", "deploy deploy: deploy the deploy pipeline")],
+        },
+      },
+      { extensionId: "z", catalog: { id: "z", discover: () => [entry("deploy", "Ship it.")] } },
+    ]);
+    // By score alone "a:deploy_deploy" would tie and sort first; the exact name wins.
+    expect(await search("deploy")).toEqual(["z:deploy", "a:deploy_deploy"]);
+    expect(await search("DEPLOY")).toEqual(["z:deploy", "a:deploy_deploy"]);
+  });
+
+  it("an exact toolRef resolves first even when another tool scores higher", async () => {
+    const { search } = registry([
+      {
+        extensionId: "tools",
+        catalog: {
+          id: "tools",
+          label: "github",
+          discover: () => [
+            entry("github_search_repositories", "Search GitHub repositories."),
+            entry("search", "Find things."),
+          ],
+        },
+      },
+    ]);
+    expect(await search("github:search")).toEqual(["github:search", "github:github_search_repositories"]);
+  });
+
+  it("limits results (default 8) and camelCase names split into words", async () => {
+    const many = Array.from({ length: 20 }, (_, i) =>
+      entry(`fetchThing${String(i).padStart(2, "0")}`, "Fetch a thing."),
+    );
+    const { search } = registry([{ extensionId: "x", catalog: { id: "x", discover: () => many } }]);
+    expect(await search("thing")).toHaveLength(8);
+    expect(await search("thing", 3)).toEqual(["x:fetchThing00", "x:fetchThing01", "x:fetchThing02"]);
+    expect(await search("fetch thing", 25)).toHaveLength(20);
+  });
+
+  it("the result text gives toolRef, description and argument schema", async () => {
+    const { r } = registry([
+      {
+        extensionId: "x",
+        catalog: {
+          id: "x",
+          discover: () => [entry("greet", "Greet someone.", Type.Object({ name: Type.String() }))],
+        },
+      },
+    ]);
+    const [search] = r.residentTools();
+    const result = await search!.execute(
+      { query: "greet" },
+      { signal: new AbortController().signal, toolCallId: "c", onUpdate: () => {} },
+    );
+    const text = (result.content[0] as { text: string }).text;
+    expect(text).toContain("x:greet\n  Greet someone.\n  arguments: ");
+    expect(text).toContain('"name":{"type":"string"}');
+  });
+});
+
+describe("ExecuteTool", () => {
+  it("keeps a toolRef stable across refreshes and reports a removed one with a hint to search again", async () => {
+    let tools = [entry("alpha", "First."), entry("beta", "Second.")];
+    let invalidate = () => {};
+    const { r, execute, search } = registry([
+      {
+        extensionId: "dyn",
+        catalog: {
+          id: "dyn",
+          discover: () => tools,
+          subscribe: (fn) => {
+            invalidate = fn;
+            return undefined;
+          },
+        },
+      },
+    ]);
+    expect(await search("alpha")).toEqual(["dyn:alpha"]);
+    expect(await execute("dyn:alpha", { x: 1 })).toEqual({ isError: false, text: 'alpha {"x":1}' });
+
+    tools = [entry("gamma", "Third."), entry("alpha", "First, changed.")];
+    invalidate();
+    await r.refresh();
+    expect(r.resolve("dyn:alpha")?.description).toBe("First, changed.");
+    expect(await execute("dyn:alpha", {})).toEqual({ isError: false, text: "alpha {}" });
+    expect(await execute("dyn:beta", {})).toEqual({
+      isError: true,
+      text: 'Unknown or removed tool "dyn:beta". Search again with SearchTools.',
+    });
+  });
+
+  it("invalid arguments for a catalog entry return the validator's message", async () => {
+    const { execute } = registry([
+      {
+        extensionId: "x",
+        catalog: {
+          id: "x",
+          discover: () => [
+            entry("greet", "Greet.", Type.Object({ name: Type.String(), times: Type.Integer() })),
+          ],
+        },
+      },
+    ]);
+    const result = await execute("x:greet", { name: { first: "Ada" } });
+    expect(result.isError).toBe(true);
+    expect(result.text).toMatch(/^greet: /);
+    expect(result.text).toContain("/name");
+    expect(result.text).toContain("/times");
+  });
+
+  it("a discover that throws keeps the last inventory and is reported once by the host", async () => {
+    let fail = false;
+    let invalidate = () => {};
+    const { host, diagnostics } = await startHost([
+      defineExtension({
+        id: "flaky",
+        catalogs: [
+          {
+            id: "flaky",
+            discover: () => {
+              if (fail) throw new Error("server down");
+              return [entry("ping", "Ping.")];
+            },
+            subscribe: (fn) => {
+              invalidate = fn;
+              return undefined;
+            },
+          },
+        ],
+      }) as ExtensionDefinition,
+    ]);
+    const r = host.catalogs;
+    await r.refresh();
+    fail = true;
+    for (let i = 0; i < 3; i++) {
+      invalidate();
+      await r.refresh();
+    }
+    expect(r.resolve("flaky:ping")?.name).toBe("ping");
+    expect(r.inventory()).toEqual({ flaky: [{ name: "ping", digest: expect.any(String) }] });
+    expect(diagnostics).toEqual([
+      { extensionId: "flaky", level: "error", message: "catalog flaky: discover failed: server down" },
+    ]);
+  });
+
+  it("names groups by label, by the extension id when the catalog shares it, else extension/catalog", async () => {
+    const { r } = registry([
+      { extensionId: "mcp", catalog: { id: "github", label: "GitHub", discover: () => [entry("a", "A.")] } },
+      { extensionId: "skills", catalog: { id: "skills", discover: () => [entry("b", "B.")] } },
+      { extensionId: "mcp", catalog: { id: "linear", discover: () => [entry("c", "C.")] } },
+    ]);
+    await r.refresh();
+    expect(Object.keys(r.inventory())).toEqual(["GitHub", "skills", "mcp/linear"]);
+  });
+
+  it("a digest changes when the description or schema does, unless the entry pins its own", async () => {
+    let description = "One.";
+    let invalidate = () => {};
+    const { r } = registry([
+      {
+        extensionId: "x",
+        catalog: {
+          id: "x",
+          discover: () => [entry("t", description), { ...entry("pinned", description), digest: "v1" }],
+          subscribe: (fn) => {
+            invalidate = fn;
+            return undefined;
+          },
+        },
+      },
+    ]);
+    await r.refresh();
+    const before = r.inventory().x!;
+    description = "Two.";
+    invalidate();
+    await r.refresh();
+    const after = r.inventory().x!;
+    expect(after[0]!.digest).not.toBe(before[0]!.digest);
+    expect(after[1]!.digest).toBe("v1");
+  });
+});
