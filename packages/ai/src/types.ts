@@ -140,6 +140,12 @@ export interface Model {
   /** Environment variable holding the key for this provider. */
   apiKeyEnv?: string;
   reasoning: boolean;
+  /**
+   * How the model takes extended thinking (Anthropic): "budget" (thinking tokens set per request,
+   * the default) or "adaptive" (the model decides; effort steers it). Newer models accept only
+   * adaptive.
+   */
+  thinking?: "budget" | "adaptive";
   input: ("text" | "image")[];
   contextWindow: number;
   maxOutput: number;

@@ -431,6 +431,21 @@ describe("anthropic adapter: failures as values", () => {
     expect(server.requests.length).toBe(from);
   });
 
+  it("asks adaptive-thinking models for adaptive thinking with an effort, never a budget", async () => {
+    server.setScenario({ turns: [{ thinking: "hm", thinkingSignature: "sig", text: "ok" }] });
+    const from = server.requests.length;
+    const events: AssistantMessageEvent[] = [];
+    for await (const e of stream(model({ thinking: "adaptive" }), hello, {
+      apiKey: "test",
+      reasoning: "minimal",
+    }))
+      events.push(e);
+    expect(events.at(-1)?.type).toBe("done");
+    const body = server.requests[from]!.body;
+    expect(body.thinking).toEqual({ type: "adaptive", display: "summarized" });
+    expect(body.output_config).toEqual({ effort: "low" });
+  });
+
   it("refuses extended thinking that cannot fit under maxTokens, as a config error", async () => {
     const from = server.requests.length;
     const { last } = await run(hello, { reasoning: "high", maxTokens: 1000 });

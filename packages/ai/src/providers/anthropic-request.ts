@@ -57,7 +57,10 @@ export function buildParams(model: Model, context: Context, options: RequestOpti
       return { name: tool.name, description: tool.description, input_schema: { ...schema, type: "object" } };
     });
   }
-  if (options.reasoning && model.reasoning) {
+  if (options.reasoning && model.reasoning && model.thinking === "adaptive") {
+    params.thinking = { type: "adaptive", display: "summarized" };
+    params.output_config = { effort: options.reasoning === "minimal" ? "low" : options.reasoning };
+  } else if (options.reasoning && model.reasoning) {
     const budget = Math.min(THINKING_BUDGET[options.reasoning], maxTokens - 1);
     if (budget < MIN_THINKING_BUDGET) {
       throw new AnthropicRequestError(
