@@ -22,7 +22,7 @@ import {
   right,
   verticalMove,
 } from "./editor.js";
-import { keyAction } from "./keys.js";
+import { type KeyAction, keyActions } from "./keys.js";
 
 function refreshCompletions(c: Controller): void {
   const { store } = c;
@@ -73,7 +73,11 @@ export function handleKey(c: Controller, input: string, key: Key): void {
     if (key.ctrl && input === "c" && store.running) c.interrupt();
     return;
   }
-  const action = keyAction(input, key);
+  for (const action of keyActions(input, key)) apply(c, action);
+}
+
+function apply(c: Controller, action: KeyAction): void {
+  const { store } = c;
   const e = store.editor;
   switch (action.type) {
     case "interrupt":

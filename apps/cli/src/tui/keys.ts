@@ -69,3 +69,33 @@ export function keyAction(input: string, key: Partial<Key>): KeyAction {
   // A paste (or a fast burst) arrives as one string; its line breaks are text, never a submit.
   return { type: "insert", text: input.replace(/\r\n?/g, "\n") };
 }
+
+// Control characters other than tab and line breaks.
+const CONTROL = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/;
+
+/**
+ * ink splits input only at escape sequences, so keys typed faster than a read (or sent by a
+ * script) arrive as one string: "\x15\x15" is two Ctrl+U, not text. Bursts become one action per
+ * control key and one insert per run of text; line breaks stay text, as in a paste.
+ */
+export function keyActions(input: string, key: Partial<Key>): KeyAction[] {
+  if (input.length <= 1 || !CONTROL.test(input)) return [keyAction(input, key)];
+  const actions: KeyAction[] = [];
+  let text = "";
+  const flush = () => {
+    if (text) actions.push({ type: "insert", text: text.replace(/\r\n?/g, "\n") });
+    text = "";
+  };
+  for (const ch of input) {
+    if (!CONTROL.test(ch)) {
+      text += ch;
+      continue;
+    }
+    flush();
+    const code = ch.charCodeAt(0);
+    if (ch === "\x7f" || ch === "\b") actions.push({ type: "backspace" });
+    else if (code >= 1 && code <= 26) actions.push(keyAction(String.fromCharCode(code + 96), { ctrl: true }));
+  }
+  flush();
+  return actions;
+}

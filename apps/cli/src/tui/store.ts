@@ -17,8 +17,10 @@ export interface PickOption {
   detail?: string;
 }
 
-/** A question on screen; the first of the queue has the keyboard. */
-export type Dialog =
+/** A question on screen; the first of the queue has the keyboard. `id` survives selection moves. */
+export type Dialog = { id: number } & DialogBody;
+
+export type DialogBody =
   | { kind: "approval"; request: ToolApprovalRequest; selected: number; answer: (a: ApprovalAnswer) => void }
   | {
       kind: "confirm";
@@ -89,6 +91,7 @@ export class UiStore {
   outputExpanded = false;
   hint: string | undefined;
 
+  private nextDialog = 1;
   private snapshot: Snapshot;
   private readonly listeners = new Set<() => void>();
   private timer: NodeJS.Timeout | undefined;
@@ -146,14 +149,15 @@ export class UiStore {
   }
 
   /** Shows a dialog (queued behind an open one) and resolves with its answer. */
-  ask<T>(make: (answer: (value: T) => void) => Dialog): Promise<T> {
+  ask<T>(make: (answer: (value: T) => void) => DialogBody): Promise<T> {
+    const id = this.nextDialog++;
     return new Promise<T>((resolve) => {
-      const dialog = make((value) => {
-        this.dialogs = this.dialogs.filter((d) => d !== dialog);
+      const body = make((value) => {
+        this.dialogs = this.dialogs.filter((d) => d.id !== id);
         this.publish();
         resolve(value);
       });
-      this.dialogs = [...this.dialogs, dialog];
+      this.dialogs = [...this.dialogs, { id, ...body } as Dialog];
       this.publish();
     });
   }
