@@ -2,13 +2,14 @@
 // journal entries and UI events, runs hooks around runs, and keeps the agent's history equal to
 // the fold of the journal.
 import { rmSync } from "node:fs";
-import { Agent, type AgentEvent, type AgentTool, type RunResult } from "@keel/agent";
+import { Agent, type AgentTool, type RunResult } from "@keel/agent";
 import { addUsage, emptyUsage, type Message, type Model, type StreamOptions, type Usage } from "@keel/ai";
 import type { Diagnostic } from "@keel/extension-sdk";
 import { recoveryMessage, recoveryToolResults, type Session } from "@keel/session";
 import { err, ok, type Result } from "neverthrow";
 import type { CompactionSettings } from "../compaction/policy.js";
 import type { ExtensionHost } from "../host/extension-host.js";
+import { createAgentEventBridge } from "./agent-events.js";
 import { BUILTIN_COMMANDS, runBuiltinCommand } from "./commands.js";
 import { runCompaction } from "./compactor.js";
 import { contextTokens } from "./context-size.js";
@@ -66,7 +67,6 @@ export class KernelAgent implements CodingAgent {
   private readonly diagnostics_: Diagnostic[];
   private total: Usage = emptyUsage();
   private fixed = 0;
-  private turn = 0;
   private maintenance: AbortController | undefined;
   private closed = false;
 
@@ -99,7 +99,14 @@ export class KernelAgent implements CodingAgent {
       afterToolCall: createAfterToolCall(seams),
       onListenerError: (error) => this.report("warning", `event listener failed: ${String(error)}`),
     });
-    this.agent.subscribe((event) => this.onAgentEvent(event));
+    this.agent.subscribe(
+      createAgentEventBridge({
+        session: () => this.session_,
+        host: () => this.host_,
+        emit: (event) => this.emit(event),
+        report: (level, message) => this.report(level, message),
+      }),
+    );
   }
 
   /** Second construction step: the host needs the kernel's services, the kernel needs the host's tools. */
@@ -183,78 +190,6 @@ export class KernelAgent implements CodingAgent {
   subscribe(listener: (event: CodingAgentEvent) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
-  }
-
-  private journal(message: Message): void {
-    void this.session_.appendMessage(message).then((r) => {
-      if (r.isErr()) this.report("error", `Session journal write failed: ${r.error.message}`);
-    });
-  }
-
-  private onAgentEvent(event: AgentEvent): void {
-    switch (event.type) {
-      case "turn_start":
-        this.turn = event.turn;
-        this.emit({ type: "turn_start", turn: event.turn });
-        break;
-      case "message_start":
-        this.emit({ type: "message_start", message: event.message });
-        break;
-      case "message_update":
-        if (event.assistantEvent.type === "retry") {
-          const e = event.assistantEvent;
-          this.emit({ type: "retry", attempt: e.attempt, delayMs: e.delayMs, message: e.error.message });
-        } else this.session_.checkpoint(event.message);
-        this.emit({ type: "message_update", message: event.message, event: event.assistantEvent });
-        break;
-      case "message_end":
-        this.journal(event.message);
-        this.emit({ type: "message_end", message: event.message });
-        void this.host_.notify("messageEnd", { message: event.message });
-        if (event.message.role === "assistant")
-          void this.host_.notify("afterModelCall", { turn: this.turn, message: event.message });
-        break;
-      case "tool_execution_start":
-        this.emit({
-          type: "tool_start",
-          toolCallId: event.toolCallId,
-          toolName: event.toolName,
-          args: event.args,
-        });
-        break;
-      case "tool_execution_update":
-        this.emit({
-          type: "tool_update",
-          toolCallId: event.toolCallId,
-          toolName: event.toolName,
-          text: textOf({
-            role: "toolResult",
-            toolCallId: "",
-            toolName: "",
-            content: event.partial.content,
-            isError: false,
-            timestamp: 0,
-          }),
-        });
-        break;
-      case "tool_execution_end":
-        this.emit({
-          type: "tool_end",
-          toolCallId: event.toolCallId,
-          toolName: event.toolName,
-          isError: event.isError,
-          text: event.result.content.flatMap((c) => (c.type === "text" ? [c.text] : [])).join("\n"),
-          ...(event.result.details !== undefined ? { details: event.result.details } : {}),
-        });
-        break;
-      case "turn_end":
-        void this.session_.sync();
-        void this.host_.notify("turnEnd", { turn: event.turn, message: event.message });
-        this.emit({ type: "turn_end", turn: event.turn });
-        break;
-      default:
-        break;
-    }
   }
 
   async prompt(text: string): Promise<Result<RunSummary, CodingAgentError>> {

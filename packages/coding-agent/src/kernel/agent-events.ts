@@ -1,0 +1,91 @@
+// Turns agent-loop events into journal entries, observer hooks and UI events. The one place
+// where the loop's view of a run meets the session's and the extensions'.
+import type { AgentEvent } from "@keel/agent";
+import type { ImageContent, Message, TextContent } from "@keel/ai";
+import type { Diagnostic } from "@keel/extension-sdk";
+import type { Session } from "@keel/session";
+import type { ExtensionHost } from "../host/extension-host.js";
+import type { CodingAgentEvent } from "./types.js";
+
+export interface EventBridgeContext {
+  session(): Session;
+  host(): ExtensionHost;
+  emit(event: CodingAgentEvent): void;
+  report(level: Diagnostic["level"], message: string): void;
+}
+
+export function contentText(content: readonly (TextContent | ImageContent)[]): string {
+  return content.flatMap((c) => (c.type === "text" ? [c.text] : [])).join("\n");
+}
+
+export function createAgentEventBridge(k: EventBridgeContext): (event: AgentEvent) => void {
+  let turn = 0;
+  const journal = (message: Message) => {
+    // The write itself is synchronous; only its outcome arrives later.
+    void k
+      .session()
+      .appendMessage(message)
+      .then((r) => {
+        if (r.isErr()) k.report("error", `Session journal write failed: ${r.error.message}`);
+      });
+  };
+
+  return (event) => {
+    switch (event.type) {
+      case "turn_start":
+        turn = event.turn;
+        k.emit({ type: "turn_start", turn: event.turn });
+        break;
+      case "message_start":
+        k.emit({ type: "message_start", message: event.message });
+        break;
+      case "message_update":
+        if (event.assistantEvent.type === "retry") {
+          const e = event.assistantEvent;
+          k.emit({ type: "retry", attempt: e.attempt, delayMs: e.delayMs, message: e.error.message });
+        } else k.session().checkpoint(event.message);
+        k.emit({ type: "message_update", message: event.message, event: event.assistantEvent });
+        break;
+      case "message_end":
+        journal(event.message);
+        k.emit({ type: "message_end", message: event.message });
+        void k.host().notify("messageEnd", { message: event.message });
+        if (event.message.role === "assistant")
+          void k.host().notify("afterModelCall", { turn, message: event.message });
+        break;
+      case "tool_execution_start":
+        k.emit({
+          type: "tool_start",
+          toolCallId: event.toolCallId,
+          toolName: event.toolName,
+          args: event.args,
+        });
+        break;
+      case "tool_execution_update":
+        k.emit({
+          type: "tool_update",
+          toolCallId: event.toolCallId,
+          toolName: event.toolName,
+          text: contentText(event.partial.content),
+        });
+        break;
+      case "tool_execution_end":
+        k.emit({
+          type: "tool_end",
+          toolCallId: event.toolCallId,
+          toolName: event.toolName,
+          isError: event.isError,
+          text: contentText(event.result.content),
+          ...(event.result.details !== undefined ? { details: event.result.details } : {}),
+        });
+        break;
+      case "turn_end":
+        void k.session().sync();
+        void k.host().notify("turnEnd", { turn: event.turn, message: event.message });
+        k.emit({ type: "turn_end", turn: event.turn });
+        break;
+      default:
+        break;
+    }
+  };
+}
