@@ -3,7 +3,7 @@
 // The CLI's own third-party dependencies stay external: they need their files at run time
 // (tree-sitter's wasm, tsx's loader) or are only loaded by the TUI (ink, react).
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -11,8 +11,11 @@ import { build } from "esbuild";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+// neverthrow has no exports map, so Node would load its CommonJS build through the CJS lexer on
+// every start; bundled, esbuild takes its ESM build instead.
+const INLINE = new Set(["neverthrow"]);
 const external = Object.keys(manifest.dependencies ?? {})
-  .filter((name) => !name.startsWith("@keel/"))
+  .filter((name) => !name.startsWith("@keel/") && !INLINE.has(name))
   .flatMap((name) => [name, `${name}/*`]);
 
 // --bundle-only (the test setup): no clean and no declarations, so a concurrent reader of dist/
@@ -60,6 +63,12 @@ try {
 }
 // Tests read the module graph from here (print mode must not reach the TUI).
 writeFileSync(join(root, "dist/meta.json"), JSON.stringify(result.metafile));
+if (bundleOnly) {
+  // Chunks of earlier builds that nothing references any more.
+  const current = new Set(Object.keys(result.metafile.outputs).map((p) => p.replace(/^dist\//, "")));
+  for (const name of readdirSync(join(root, "dist")))
+    if (/^chunk-.*\.js(\.map)?$/.test(name) && !current.has(name)) rmSync(join(root, "dist", name));
+}
 
 // Declarations for the public API only (index.ts and what it references).
 if (!bundleOnly)

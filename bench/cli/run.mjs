@@ -1,0 +1,179 @@
+// keel's end-to-end speed against the mock model server: `keel --version`, process start → first
+// model request, one text turn, a 10-turn coding scenario, the harness gap (tool result → next
+// request) and peak RSS. Run after `pnpm build`: node bench/cli/run.mjs
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const bin = join(root, "apps/cli/dist/bin.js");
+const { startMockServer } = await import(pathToFileURL(join(root, "packages/testing/dist/index.js")).href);
+const RUNS = Number(process.env.BENCH_RUNS ?? 10);
+const MODEL = "anthropic/claude-sonnet-4-6";
+
+const base = mkdtempSync(join(tmpdir(), "keel-bench-cli-"));
+const home = join(base, "home");
+const repo = join(base, "repo");
+mkdirSync(home);
+mkdirSync(repo);
+spawnSync("git", ["init", "-q", repo]);
+
+const server = await startMockServer({ turns: [] });
+const env = {
+  ...process.env,
+  KEEL_HOME: home,
+  ANTHROPIC_BASE_URL: server.anthropicBaseUrl,
+  ANTHROPIC_API_KEY: "bench",
+  NO_PROXY: "127.0.0.1,localhost",
+};
+delete env.OPENAI_API_KEY;
+
+/** Request arrival times (bench clock), recorded by the scenario as each request comes in. */
+let arrivals = [];
+function script(turns) {
+  arrivals = [];
+  server.setScenario({
+    turns: turns.map((turn) => () => {
+      arrivals.push(performance.now());
+      return turn;
+    }),
+  });
+}
+
+/** Spawns node (with `args`), resolves with wall time and each stdout line's arrival time. */
+function run(command, args, runEnv = env) {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(command, args, { env: runEnv, stdio: ["ignore", "pipe", "pipe"] });
+    const lines = [];
+    let pending = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk) => {
+      const at = performance.now();
+      pending += chunk;
+      const parts = pending.split("\n");
+      pending = parts.pop();
+      for (const line of parts) if (line) lines.push({ at, line });
+    });
+    child.stderr.setEncoding("utf8").on("data", (d) => (stderr += d));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, wall: performance.now() - started, started, lines, stderr }));
+  });
+}
+
+const keel = (args) => run(process.execPath, [bin, ...args]);
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const ms = (x) => `${x.toFixed(1)} ms`;
+function check(result, what) {
+  if (result.code !== 0) throw new Error(`${what} exited ${result.code}: ${result.stderr}`);
+}
+
+const tool = (name, args) => ({ toolCalls: [{ name, arguments: args }] });
+const CODING = [
+  tool("Write", { path: "src/app.js", content: "export const answer = 41;\n" }),
+  tool("Read", { path: "src/app.js" }),
+  tool("Edit", { path: "src/app.js", old_string: "41", new_string: "42" }),
+  tool("Bash", { command: "cat src/app.js" }),
+  tool("Write", { path: "README.md", content: "# app\n\nanswer: 41\n" }),
+  tool("Read", { path: "README.md" }),
+  tool("Edit", { path: "README.md", old_string: "41", new_string: "42" }),
+  tool("Bash", { command: "grep -r 42 src README.md" }),
+  tool("LS", { path: "." }),
+  { text: "Done: the answer is 42 in src/app.js and README.md." },
+];
+const codingArgs = [
+  "-p",
+  "fix the answer",
+  "--output-format",
+  "stream-json",
+  "--permission-mode",
+  "bypassPermissions",
+  "--model",
+  MODEL,
+  "--cwd",
+  repo,
+];
+
+const figures = [];
+const report = (name, value, goal) =>
+  figures.push({ name, value, goal, ok: goal === undefined ? undefined : value <= goal });
+
+try {
+  const baseline = [];
+  for (let i = 0; i < RUNS; i++) baseline.push((await run(process.execPath, ["-e", "0"])).wall);
+  report("node -e 0 (machine baseline)", median(baseline));
+
+  const version = [];
+  for (let i = 0; i < RUNS; i++) {
+    const r = await keel(["--version"]);
+    check(r, "keel --version");
+    version.push(r.wall);
+  }
+  report("keel --version", median(version));
+
+  const first = [];
+  const turn = [];
+  for (let i = 0; i < RUNS; i++) {
+    script([{ text: "hello" }]);
+    const r = await keel(["-p", "hi", "--model", MODEL, "--cwd", repo]);
+    check(r, "keel -p");
+    first.push(arrivals[0] - r.started);
+    turn.push(r.wall);
+  }
+  report("process start → first request", median(first), 150);
+  report("one text turn (wall)", median(turn), 250);
+
+  const coding = [];
+  const gaps = [];
+  const codingRuns = Math.max(3, Math.floor(RUNS / 2));
+  for (let i = 0; i < codingRuns; i++) {
+    rmSync(join(repo, "src"), { recursive: true, force: true });
+    script(CODING);
+    const r = await keel(codingArgs);
+    check(r, "10-turn scenario");
+    if (arrivals.length !== 10) throw new Error(`expected 10 requests, saw ${arrivals.length}`);
+    coding.push(r.wall);
+    // Harness gap: a tool_end line reaching stdout → the next model request at the server.
+    const toolEnds = r.lines.filter((l) => l.line.includes('"type":"tool_end"')).map((l) => l.at);
+    for (const [k, at] of toolEnds.entries()) gaps.push(arrivals[k + 1] - at);
+  }
+  report("10-turn coding scenario (wall)", median(coding), 600);
+  report("harness gap tool result → next request (median)", median(gaps), 10);
+  report("harness gap (max)", Math.max(...gaps));
+
+  script(CODING);
+  rmSync(join(repo, "src"), { recursive: true, force: true });
+  let rssKb;
+  if (existsSync("/usr/bin/time")) {
+    const r = await run("/usr/bin/time", ["-f", "maxrss=%M", process.execPath, bin, ...codingArgs]);
+    rssKb = Number(/maxrss=(\d+)/.exec(r.stderr)?.[1]);
+  } else {
+    const r = await run(process.execPath, [bin, ...codingArgs], { ...env, KEEL_REPORT_RSS: "1" });
+    rssKb = Number(/maxRSS (\d+) KB/.exec(r.stderr)?.[1]);
+  }
+  figures.push({
+    name: "peak RSS (10-turn run)",
+    value: rssKb / 1024,
+    goal: 100,
+    ok: rssKb / 1024 <= 100,
+    unit: "MB",
+  });
+} finally {
+  await server.close();
+  rmSync(base, { recursive: true, force: true });
+}
+
+for (const f of figures) {
+  const value = f.unit === "MB" ? `${f.value.toFixed(1)} MB` : ms(f.value);
+  const goal =
+    f.goal === undefined
+      ? ""
+      : `  (goal ≤ ${f.goal}${f.unit === "MB" ? " MB" : " ms"}: ${f.ok ? "met" : "MISSED"})`;
+  console.log(`${f.name.padEnd(50)} ${value.padStart(10)}${goal}`);
+}
