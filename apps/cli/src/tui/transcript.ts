@@ -198,13 +198,16 @@ export class Transcript {
         return this.updateTool(event.toolCallId, { output: event.text.slice(-MAX_TOOL_OUTPUT) })
           ? "delta"
           : "none";
-      case "tool_end":
-        this.updateTool(event.toolCallId, {
+      case "tool_end": {
+        // Ctrl+O shows the tool that finished last (the one whose result was just seen).
+        const ended = this.updateTool(event.toolCallId, {
           state: event.isError ? "error" : "ok",
           output: event.text.slice(-MAX_TOOL_OUTPUT),
         });
+        if (ended) this.lastTool = ended;
         this.flushTools(false);
         return "structural";
+      }
       case "run_end": {
         this.commit(true);
         this.stream = undefined;

@@ -1,0 +1,184 @@
+// The transcript fold (events → printed items + live tail) and the dialog keys, without a terminal.
+import type { AssistantMessage } from "@keel/ai";
+import type { CodingAgentEvent, ToolApprovalRequest } from "@keel/coding-agent";
+import { describe, expect, it } from "vitest";
+import { dialogKey } from "../src/tui/dialog-keys.js";
+import type { Dialog } from "../src/tui/store.js";
+import { Transcript } from "../src/tui/transcript.js";
+
+const usage = {
+  input: 0,
+  output: 0,
+  cacheRead: 0,
+  cacheWrite: 0,
+  reasoning: 0,
+  totalTokens: 0,
+  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+};
+
+function assistant(content: AssistantMessage["content"]): AssistantMessage {
+  return {
+    role: "assistant",
+    content,
+    api: "anthropic-messages",
+    provider: "anthropic",
+    model: "m",
+    usage,
+    stopReason: "stop",
+    timestamp: 0,
+  };
+}
+
+const textDelta = (text: string): CodingAgentEvent => {
+  const message = assistant([{ type: "text", text }]);
+  return {
+    type: "message_update",
+    message,
+    event: { type: "text_delta", contentIndex: 0, delta: "", partial: message },
+  };
+};
+
+describe("Transcript", () => {
+  it("prints finished paragraphs once and keeps only the streaming tail live", () => {
+    const t = new Transcript();
+    t.apply({ type: "message_start", message: assistant([]) });
+    expect(t.apply(textDelta("First para"))).toBe("delta");
+    expect(t.done).toEqual([]);
+    expect(t.live().text).toBe("First para");
+    expect(t.apply(textDelta("First para.\n\nSecond"))).toBe("structural");
+    expect(t.done.map((i) => (i.kind === "text" ? i.text : ""))).toEqual(["First para."]);
+    expect(t.live().text).toBe("Second");
+    const final = assistant([{ type: "text", text: "First para.\n\nSecond one." }]);
+    t.apply({ type: "message_end", message: final });
+    expect(t.done.map((i) => (i.kind === "text" ? i.text : ""))).toEqual(["First para.", "Second one."]);
+    expect(t.live().text).toBe("");
+  });
+
+  it("collapses thinking to one line once the answer starts", () => {
+    const t = new Transcript();
+    const thinking = assistant([{ type: "thinking", thinking: "hmm, let me see" }]);
+    t.apply({
+      type: "message_update",
+      message: thinking,
+      event: { type: "thinking_delta", contentIndex: 0, delta: "", partial: thinking },
+    });
+    expect(t.live().thinking).toBe(true);
+    const both = assistant([
+      { type: "thinking", thinking: "hmm, let me see" },
+      { type: "text", text: "Answer" },
+    ]);
+    t.apply({
+      type: "message_update",
+      message: both,
+      event: { type: "text_delta", contentIndex: 1, delta: "", partial: both },
+    });
+    expect(t.done).toEqual([{ kind: "thinking", id: 1, chars: 15 }]);
+    expect(t.live()).toMatchObject({ thinking: false, text: "Answer" });
+  });
+
+  it("prints tools in start order, holding finished ones behind a running one", () => {
+    const t = new Transcript();
+    const start = (id: string): CodingAgentEvent => ({
+      type: "tool_start",
+      toolCallId: id,
+      toolName: "Bash",
+      args: { command: id },
+    });
+    t.apply(start("a"));
+    t.apply(start("b"));
+    t.apply({ type: "tool_end", toolCallId: "b", toolName: "Bash", isError: false, text: "ok" });
+    expect(t.done).toEqual([]);
+    expect(t.live().tools.map((x) => x.state)).toEqual(["running", "ok"]);
+    t.apply({ type: "tool_end", toolCallId: "a", toolName: "Bash", isError: true, text: "boom" });
+    expect(t.done.map((i) => (i.kind === "tool" ? `${i.toolCallId}:${i.state}` : ""))).toEqual([
+      "a:error",
+      "b:ok",
+    ]);
+    expect(t.lastTool?.toolCallId).toBe("a");
+  });
+
+  it("turns run ends, diagnostics and compaction into notices", () => {
+    const t = new Transcript();
+    t.apply({
+      type: "run_end",
+      summary: { stopReason: "aborted", turns: 1, usage, text: "", durationMs: 1, unsent: [] },
+    });
+    t.apply({ type: "diagnostic", diagnostic: { extensionId: "mcp", level: "warning", message: "down" } });
+    t.apply({ type: "compaction_end", reason: "manual", tokensBefore: 900, tokensAfter: 100, ok: true });
+    expect(t.done.map((i) => (i.kind === "notice" ? `${i.level}:${i.text}` : ""))).toEqual([
+      "warning:Interrupted.",
+      "warning:mcp: down",
+      "success:Compacted ~900 → ~100 tokens.",
+    ]);
+  });
+
+  it("replays a resumed history with one line per tool call", () => {
+    const t = new Transcript();
+    t.replay([
+      { role: "user", content: "do it", timestamp: 0 },
+      assistant([{ type: "toolCall", id: "c1", name: "Read", arguments: { path: "a.ts" } }]),
+      {
+        role: "toolResult",
+        toolCallId: "c1",
+        toolName: "Read",
+        content: [{ type: "text", text: "1: x" }],
+        isError: false,
+        timestamp: 0,
+      },
+      assistant([{ type: "text", text: "Done." }]),
+    ]);
+    expect(t.done.map((i) => i.kind)).toEqual(["user", "tool", "text"]);
+    expect(t.done[1]).toMatchObject({ state: "ok", output: "1: x" });
+  });
+});
+
+describe("dialog keys", () => {
+  const request: ToolApprovalRequest = {
+    toolName: "Bash",
+    toolCallId: "t",
+    args: { command: "rm x" },
+    reason: "r",
+  };
+
+  function approval(answers: string[], selected = 0): Dialog {
+    return { id: 1, kind: "approval", request, selected, answer: (a) => answers.push(a) };
+  }
+
+  it("answers with y / a / n and Esc, and Enter takes the selected choice", () => {
+    for (const [input, key, expected] of [
+      ["y", {}, "allow_once"],
+      ["a", {}, "allow_always"],
+      ["n", {}, "deny"],
+      ["", { escape: true }, "deny"],
+    ] as const) {
+      const answers: string[] = [];
+      const step = dialogKey(approval(answers), input, key);
+      expect(step.type).toBe("answer");
+      if (step.type === "answer") step.resolve();
+      expect(answers).toEqual([expected]);
+    }
+    const answers: string[] = [];
+    const moved = dialogKey(approval(answers), "", { rightArrow: true });
+    expect(moved.type === "move" && moved.dialog.kind === "approval" && moved.dialog.selected).toBe(1);
+    const step = dialogKey(approval(answers, 2), "\r", { return: true });
+    if (step.type === "answer") step.resolve();
+    expect(answers).toEqual(["deny"]);
+  });
+
+  it("moves a picker with wrap-around and cancels with Esc", () => {
+    const picked: (number | undefined)[] = [];
+    const dialog: Dialog = {
+      id: 2,
+      kind: "select",
+      title: "t",
+      options: [{ label: "a" }, { label: "b" }],
+      selected: 0,
+      answer: (i) => picked.push(i),
+    };
+    const up = dialogKey(dialog, "", { upArrow: true });
+    expect(up.type === "move" && up.dialog.kind === "select" && up.dialog.selected).toBe(1);
+    const esc = dialogKey(dialog, "", { escape: true });
+    if (esc.type === "answer") esc.resolve();
+    expect(picked).toEqual([undefined]);
+  });
+});
