@@ -9,6 +9,7 @@ import { recoveryMessage, recoveryToolResults, type Session } from "@keel/sessio
 import { err, ok, type Result } from "neverthrow";
 import type { CompactionSettings } from "../compaction/policy.js";
 import type { ExtensionHost } from "../host/extension-host.js";
+import { trustProject } from "../trust/store.js";
 import { createAgentEventBridge } from "./agent-events.js";
 import { BUILTIN_COMMANDS, runBuiltinCommand } from "./commands.js";
 import { runCompaction } from "./compactor.js";
@@ -33,6 +34,9 @@ import type {
 
 export interface KernelParts {
   cwd: string;
+  projectRoot: string;
+  /** The Keel home (trust store, config). */
+  home: string;
   session: Session;
   temporaryDir?: string;
   model: Model;
@@ -140,6 +144,15 @@ export class KernelAgent implements CodingAgent {
   }
   get cwd(): string {
     return this.parts.cwd;
+  }
+  get projectRoot(): string {
+    return this.parts.projectRoot;
+  }
+
+  trust(): Result<{ projectRoot: string }, CodingAgentError> {
+    const trusted = trustProject(this.parts.projectRoot, { home: this.parts.home });
+    if (trusted.isErr()) return err({ type: "config", message: trusted.error.message });
+    return ok({ projectRoot: this.parts.projectRoot });
   }
   get isRunning(): boolean {
     return this.agent.isRunning;

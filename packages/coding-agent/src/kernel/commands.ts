@@ -94,6 +94,10 @@ export async function runBuiltinCommand(
         ].join("\n"),
       });
     }
+    case "trust":
+      return agent.trust().map((t) => ({
+        message: `Trusted ${t.projectRoot}. Its config, extensions and hooks load from the next session (/new).`,
+      }));
     default:
       return err({ type: "config", message: `Unknown command /${name}. Try /help.` });
   }

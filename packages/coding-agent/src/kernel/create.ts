@@ -119,6 +119,8 @@ export async function createCodingAgent(
 
   const kernel: KernelAgent = new KernelAgent({
     cwd,
+    projectRoot,
+    home,
     session,
     ...(temporaryDir ? { temporaryDir } : {}),
     model: model.value,

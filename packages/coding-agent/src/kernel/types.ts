@@ -146,6 +146,8 @@ export interface CodingAgent {
   /** Undefined for ephemeral sessions. */
   readonly sessionFile: string | undefined;
   readonly cwd: string;
+  /** The project root trust and project config apply to. */
+  readonly projectRoot: string;
   readonly isRunning: boolean;
   model(): Model;
   setModel(model: Model | string): Result<Model, CodingAgentError>;
@@ -181,5 +183,10 @@ export interface CodingAgent {
   contextUsage(): ContextUsage;
   /** Total usage and cost of this process's runs. */
   usage(): Usage;
+  /**
+   * Trusts the project as it is now (its config, extensions and hooks load from the next
+   * agent created for it; this one keeps what it started with).
+   */
+  trust(): Result<{ projectRoot: string }, CodingAgentError>;
   close(): Promise<void>;
 }

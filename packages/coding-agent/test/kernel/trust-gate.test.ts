@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { syncBuiltinESMExports } from "node:module";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createCodingAgent, trustProject } from "../../src/index.js";
+import { createCodingAgent } from "../../src/index.js";
 import { faux, type Sandbox, sandbox } from "./helpers.js";
 
 const SPAWNERS = ["spawn", "spawnSync", "exec", "execSync", "execFile", "execFileSync", "fork"] as const;
@@ -67,7 +67,20 @@ describe("trust gate", () => {
     const notices = untrusted.diagnostics.filter((d) => d.message.includes("not trusted"));
     expect(notices).toHaveLength(1);
 
-    expect(trustProject(box.workspace, { home: box.home }).isOk()).toBe(true);
+    // The user trusts it with /trust from inside a session.
+    const f = faux({ turns: [] });
+    const trusting = (
+      await createCodingAgent({
+        cwd: box.workspace,
+        home: box.home,
+        model: f.model,
+        streamOptions: f.streamOptions,
+      })
+    )._unsafeUnwrap();
+    const said = (await trusting.runCommand("trust", ""))._unsafeUnwrap();
+    expect(said.message).toContain("Trusted");
+    await trusting.close();
+    expect(spawned).toEqual([]);
     await runOnce(box);
     expect(existsSync(marker)).toBe(true);
     expect(spawned.length).toBeGreaterThan(0);
