@@ -1,19 +1,20 @@
 // A session file opened for use: the single append path (one write per entry, durability
 // by policy), head movement (branch, rewind, fork, labels) and the fold of the current head.
 import { randomUUID } from "node:crypto";
-import { mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { AssistantMessage, Message } from "@keel/ai";
 import { err, ok, type Result } from "neverthrow";
 import { CheckpointCoalescer } from "./checkpoint.js";
-import { encodeLine, parseJournal } from "./codec.js";
+import { encodeLine } from "./codec.js";
 import { ioError } from "./errors.js";
-import { moveTornTailAside, sessionFileName, writeNewSessionFile } from "./files.js";
+import { sessionFileName, writeNewSessionFile } from "./files.js";
 import { foldIndexed, type JournalIndex, resolveHead } from "./fold.js";
 import { newEntryId } from "./ids.js";
-import { JournalWriter, type WriterStats } from "./journal-writer.js";
+import type { JournalWriter, WriterStats } from "./journal-writer.js";
 import { emptyInfo, noteEntry, type SessionInfo, writeSidecar } from "./listing.js";
-import { acquireLock, type HeldLock } from "./lock.js";
+import type { HeldLock } from "./lock.js";
+import { openFile } from "./open.js";
 import {
   type FoldedSession,
   type FsyncPolicy,
@@ -85,101 +86,10 @@ async function createFile(
 
 export async function openSession(path: string, options: OpenSessionOptions = {}): Out<Session> {
   const file = resolve(path);
-  const notices: OpenNotice[] = [];
-  let lock: HeldLock | null = null;
-  if (!options.readOnly) {
-    const held = acquireLock(file);
-    if (held.isErr()) return err(held.error);
-    lock = held.value;
-    if (lock.reclaimed) {
-      const { pid, hostname } = lock.reclaimed;
-      notices.push({
-        type: "stale_lock_reclaimed",
-        pid,
-        hostname,
-        message: `Took over the lock of ${file} left by pid ${pid}, which is no longer running.`,
-      });
-    }
-  } else {
-    notices.push({ type: "read_only", reason: "requested", message: `${file} is open read-only.` });
-  }
-  const fail = (e: SessionError): Result<Session, SessionError> => {
-    lock?.release();
-    return err(e);
-  };
-
-  let buf: Buffer;
-  try {
-    buf = readFileSync(file);
-  } catch (e) {
-    return fail(ioError("read", file, e));
-  }
-  const parsed = parseJournal(buf, file);
-  if (parsed.isErr()) return fail(parsed.error);
-  const journal = parsed.value;
-
-  let fileSize = buf.length;
-  if (journal.tornTailBytes > 0) {
-    if (lock) {
-      const moved = moveTornTailAside(file, buf, journal.goodEnd, now());
-      if (moved.isErr()) return fail(moved.error);
-      fileSize = journal.goodEnd;
-      notices.push({
-        type: "torn_tail_repaired",
-        corruptPath: moved.value,
-        bytes: journal.tornTailBytes,
-        message: `The last ${journal.tornTailBytes} bytes of ${file} were an incomplete write (Keel stopped mid-append); they were moved to ${moved.value}.`,
-      });
-    } else {
-      notices.push({
-        type: "torn_tail_ignored",
-        bytes: journal.tornTailBytes,
-        message: `The last ${journal.tornTailBytes} bytes of ${file} are an incomplete write; ignored (read-only, not repaired).`,
-      });
-    }
-  }
-
-  const readOnlyBecause: OpenNotice[] = [];
-  for (const line of journal.corruptLines) {
-    notices.push({
-      type: "corrupt_line",
-      line,
-      message: `Line ${line} of ${file} is damaged and was skipped.`,
-    });
-  }
-  if (journal.corruptLines.length > 0) {
-    readOnlyBecause.push({
-      type: "read_only",
-      reason: "damaged",
-      message: `${file} has damaged lines inside it, so it is open read-only; fork it to continue from a good entry.`,
-    });
-  }
-  if (journal.header.version > SESSION_FORMAT_VERSION) {
-    readOnlyBecause.push({
-      type: "read_only",
-      reason: "newer_version",
-      message: `${file} was written in session format ${journal.header.version} by a newer Keel (this one knows ${SESSION_FORMAT_VERSION}); it is open read-only. Update Keel to continue it.`,
-    });
-  } else if (journal.unknownTypes.length > 0) {
-    readOnlyBecause.push({
-      type: "read_only",
-      reason: "unknown_entry_types",
-      message: `${file} has entry types this Keel does not know (${journal.unknownTypes.join(", ")}); they are skipped and the session is open read-only. Update Keel to continue it.`,
-    });
-  }
-  if (readOnlyBecause.length > 0 && lock) {
-    notices.push(...readOnlyBecause);
-    lock.release();
-    lock = null;
-  }
-
-  let writer: JournalWriter | null = null;
-  if (lock) {
-    const opened = JournalWriter.open(file);
-    if (opened.isErr()) return fail(opened.error);
-    writer = opened.value;
-  }
-  return ok(new Session(file, journal.header, journal.entries, fileSize, writer, lock, notices, options));
+  const opened = openFile(file, options.readOnly === true, now());
+  if (opened.isErr()) return err(opened.error);
+  const { header, entries, fileSize, writer, lock, notices } = opened.value;
+  return ok(new Session(file, header, entries, fileSize, writer, lock, notices, options));
 }
 
 /** An open session. Create with `createSession` / `openSession`; close when done. */
