@@ -285,7 +285,12 @@ export class Session {
   private writeCheckpoint(message: AssistantMessage): number {
     const before = this.fileSize;
     const written = this.write({ type: "checkpoint", message });
-    if (written.isOk() && this.policy === "always") void this.writer!.sync();
+    if (written.isOk() && this.policy === "always") {
+      // Nobody awaits a checkpoint: a failed flush is kept and refuses the next append.
+      void this.writer!.sync().then((synced) => {
+        if (synced.isErr()) this.failed ??= synced.error;
+      });
+    }
     return this.fileSize - before;
   }
 
