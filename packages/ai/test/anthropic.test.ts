@@ -6,6 +6,7 @@ import { Type } from "@sinclair/typebox";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { type ProviderAdapter, runProvider } from "../src/driver.js";
 import { anthropicAdapter } from "../src/providers/anthropic.js";
+import { claudeModel, drain } from "./helpers.js";
 
 let server: MockServer;
 
@@ -20,20 +21,7 @@ afterEach(() => {
 });
 
 function model(overrides: Partial<Model> = {}): Model {
-  return {
-    id: "claude-test",
-    name: "Claude Test",
-    api: "anthropic-messages",
-    provider: "anthropic",
-    baseUrl: server.anthropicBaseUrl,
-    apiKeyEnv: "ANTHROPIC_API_KEY",
-    reasoning: true,
-    input: ["text", "image"],
-    contextWindow: 200_000,
-    maxOutput: 32_000,
-    cost: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
-    ...overrides,
-  };
+  return claudeModel({ baseUrl: server.anthropicBaseUrl, apiKeyEnv: "ANTHROPIC_API_KEY", ...overrides });
 }
 
 const hello: Context = {
@@ -41,11 +29,8 @@ const hello: Context = {
   messages: [{ role: "user", content: "Hi", timestamp: 1 }],
 };
 
-async function run(context: Context, options: StreamOptions = {}, m: Model = model()) {
-  const events: AssistantMessageEvent[] = [];
-  const s = stream(m, context, { apiKey: "test", ...options });
-  for await (const event of s) events.push(event);
-  return { events, message: await s.result(), last: events.at(-1) };
+function run(context: Context, options: StreamOptions = {}, m: Model = model()) {
+  return drain(stream(m, context, { apiKey: "test", ...options }));
 }
 
 /** The request bodies the mock received since `from`. */
@@ -68,6 +53,25 @@ describe("anthropic adapter: streaming", () => {
     expect(message.stopReason).toBe("stop");
     expect(message.responseId).toMatch(/^msg_/);
     expect(events.filter((e) => e.type === "text_end")).toHaveLength(1);
+  });
+
+  it("keeps the partial text exact on a long reply (past the builder's fold size)", async () => {
+    const long = Array.from({ length: 4000 }, (_, i) => `line ${i} of a long answer`).join("\n");
+    server.setScenario({ turns: [{ text: long, chunkSize: 700 }] });
+    let streamed = "";
+    const s = stream(model(), hello, { apiKey: "test" });
+    for await (const event of s) {
+      if (event.type !== "text_delta") continue;
+      streamed += event.delta;
+      const block = event.partial.content[event.contentIndex];
+      const partial = block?.type === "text" ? block.text : "";
+      expect(partial.startsWith(streamed)).toBe(true);
+      expect(long.startsWith(partial)).toBe(true);
+    }
+    const message = await s.result();
+    expect(long.length).toBeGreaterThan(100_000);
+    expect(streamed).toBe(long);
+    expect(message.content).toEqual([{ type: "text", text: long }]);
   });
 
   it("reports usage (input = uncached) and the cost from the model's prices", async () => {

@@ -3,6 +3,7 @@
 import { type AssistantMessageEvent, type Context, type Model, type StreamOptions, stream } from "@keel/ai";
 import { type MockServer, startMockServer } from "@keel/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { claudeModel, drain } from "./helpers.js";
 
 let server: MockServer;
 
@@ -14,33 +15,25 @@ afterAll(async () => {
 });
 
 function model(): Model {
-  return {
-    id: "claude-test",
-    name: "Claude Test",
-    api: "anthropic-messages",
-    provider: "anthropic",
+  return claudeModel({
     baseUrl: server.anthropicBaseUrl,
     apiKeyEnv: "ANTHROPIC_API_KEY",
     reasoning: false,
     input: ["text"],
-    contextWindow: 200_000,
     maxOutput: 8_000,
-    cost: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
-  };
+  });
 }
 
 const context: Context = { messages: [{ role: "user", content: "Hi", timestamp: 1 }] };
 
 async function run(options: StreamOptions = {}) {
   const from = server.requests.length;
-  const events: AssistantMessageEvent[] = [];
-  const s = stream(model(), context, { apiKey: "test", retry: { baseDelayMs: 10 }, ...options });
-  for await (const event of s) events.push(event);
+  const drained = await drain(
+    stream(model(), context, { apiKey: "test", retry: { baseDelayMs: 10 }, ...options }),
+  );
   return {
-    events,
-    retries: events.filter((e) => e.type === "retry"),
-    message: await s.result(),
-    last: events.at(-1),
+    ...drained,
+    retries: drained.events.filter((e) => e.type === "retry"),
     requests: server.requests.length - from,
   };
 }

@@ -1,25 +1,20 @@
 // The OpenAI adapters' internals on purpose: request conversion details (images, compat flags)
 // and the one place errors are classified, checked without a server.
-import type { Context, Message, Model } from "@keel/ai";
+import { type Context, emptyUsage, type Message, type Model } from "@keel/ai";
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
 import { describe, expect, it } from "vitest";
 import { buildChatParams } from "../src/providers/openai-completions.js";
 import { buildResponsesParams } from "../src/providers/openai-responses.js";
 import { classifyOpenAIError, retryAfter } from "../src/providers/openai-shared.js";
+import { gptModel, type OpenAIApi } from "./helpers.js";
 
-function model(api: "openai-completions" | "openai-responses", overrides: Partial<Model> = {}): Model {
-  return {
-    id: "gpt-test",
-    name: "GPT Test",
-    api,
-    provider: "openai",
+function model(api: OpenAIApi, overrides: Partial<Model> = {}): Model {
+  return gptModel(api, {
     reasoning: false,
-    input: ["text", "image"],
-    contextWindow: 128_000,
     maxOutput: 4096,
     cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
     ...overrides,
-  };
+  });
 }
 
 const PNG = { type: "image" as const, data: "iVBORw0KGgo=", mimeType: "image/png" };
@@ -33,15 +28,7 @@ const withScreenshot: Message[] = [
     api: "openai-completions",
     provider: "openai",
     model: "gpt-test",
-    usage: {
-      input: 0,
-      output: 0,
-      cacheRead: 0,
-      cacheWrite: 0,
-      reasoning: 0,
-      totalTokens: 0,
-      cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-    },
+    usage: emptyUsage(),
     stopReason: "toolUse",
     timestamp: 2,
   },

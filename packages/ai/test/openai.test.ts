@@ -11,6 +11,7 @@ import {
 import { createFauxFetch, type MockServer, startMockServer } from "@keel/testing";
 import { Type } from "@sinclair/typebox";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { drain, gptModel, type OpenAIApi } from "./helpers.js";
 
 let server: MockServer;
 
@@ -21,22 +22,8 @@ afterAll(async () => {
   await server.close();
 });
 
-type OpenAIApi = "openai-completions" | "openai-responses";
-
 function model(api: OpenAIApi, overrides: Partial<Model> = {}): Model {
-  return {
-    id: "gpt-test",
-    name: "GPT Test",
-    api,
-    provider: "openai",
-    baseUrl: server.openaiBaseUrl,
-    reasoning: true,
-    input: ["text", "image"],
-    contextWindow: 128_000,
-    maxOutput: 16_000,
-    cost: { input: 2, output: 8, cacheRead: 0.5, cacheWrite: 0 },
-    ...overrides,
-  };
+  return gptModel(api, { baseUrl: server.openaiBaseUrl, ...overrides });
 }
 
 const hello: Context = {
@@ -52,11 +39,8 @@ const tools: Context["tools"] = [
   },
 ];
 
-async function run(m: Model, context: Context, options: StreamOptions = {}) {
-  const events: AssistantMessageEvent[] = [];
-  const s = stream(m, context, { apiKey: "test", ...options });
-  for await (const event of s) events.push(event);
-  return { events, message: await s.result(), last: events.at(-1) };
+function run(m: Model, context: Context, options: StreamOptions = {}) {
+  return drain(stream(m, context, { apiKey: "test", ...options }));
 }
 
 function lastBody(): Record<string, unknown> {

@@ -14,6 +14,7 @@ import {
 import { type MockServer, type RecordedRequest, startMockServer } from "@keel/testing";
 import { Type } from "@sinclair/typebox";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { claudeModel, gptModel, type OpenAIApi } from "./helpers.js";
 
 let server: MockServer;
 
@@ -27,33 +28,11 @@ afterAll(async () => {
 const price = { input: 1, output: 2, cacheRead: 0.1, cacheWrite: 1.25 };
 
 function claude(): Model {
-  return {
-    id: "claude-test",
-    name: "Claude Test",
-    api: "anthropic-messages",
-    provider: "anthropic",
-    baseUrl: server.anthropicBaseUrl,
-    reasoning: true,
-    input: ["text", "image"],
-    contextWindow: 200_000,
-    maxOutput: 32_000,
-    cost: price,
-  };
+  return claudeModel({ baseUrl: server.anthropicBaseUrl, cost: price });
 }
 
-function gpt(api: "openai-completions" | "openai-responses"): Model {
-  return {
-    id: "gpt-test",
-    name: "GPT Test",
-    api,
-    provider: "openai",
-    baseUrl: server.openaiBaseUrl,
-    reasoning: true,
-    input: ["text", "image"],
-    contextWindow: 128_000,
-    maxOutput: 16_000,
-    cost: price,
-  };
+function gpt(api: OpenAIApi): Model {
+  return gptModel(api, { baseUrl: server.openaiBaseUrl, cost: price });
 }
 
 const tools: Context["tools"] = [

@@ -1,0 +1,50 @@
+// Shared fixtures of the provider tests: the test models each file starts from (overriding
+// only what it is about) and draining a stream into its events and final message.
+import type { AssistantMessage, AssistantMessageEvent, Model } from "@keel/ai";
+
+export type OpenAIApi = "openai-completions" | "openai-responses";
+
+/** An Anthropic Messages model with a reasoning flag, images and round prices. */
+export function claudeModel(overrides: Partial<Model> = {}): Model {
+  return {
+    id: "claude-test",
+    name: "Claude Test",
+    api: "anthropic-messages",
+    provider: "anthropic",
+    reasoning: true,
+    input: ["text", "image"],
+    contextWindow: 200_000,
+    maxOutput: 32_000,
+    cost: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
+    ...overrides,
+  };
+}
+
+/** An OpenAI model for either dialect, with a reasoning flag, images and round prices. */
+export function gptModel(api: OpenAIApi, overrides: Partial<Model> = {}): Model {
+  return {
+    id: "gpt-test",
+    name: "GPT Test",
+    api,
+    provider: "openai",
+    reasoning: true,
+    input: ["text", "image"],
+    contextWindow: 128_000,
+    maxOutput: 16_000,
+    cost: { input: 2, output: 8, cacheRead: 0.5, cacheWrite: 0 },
+    ...overrides,
+  };
+}
+
+/** Reads a stream to its end: every event, the final message and the last event. */
+export async function drain(
+  s: AsyncIterable<AssistantMessageEvent> & { result(): Promise<AssistantMessage> },
+): Promise<{
+  events: AssistantMessageEvent[];
+  message: AssistantMessage;
+  last: AssistantMessageEvent | undefined;
+}> {
+  const events: AssistantMessageEvent[] = [];
+  for await (const event of s) events.push(event);
+  return { events, message: await s.result(), last: events.at(-1) };
+}
