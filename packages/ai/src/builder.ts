@@ -3,7 +3,14 @@
 import { parse as parsePartialJson } from "partial-json";
 import { computeCost, emptyUsage } from "./cost.js";
 import type { EventStream } from "./event-stream.js";
-import type { AiError, AssistantMessage, AssistantMessageEvent, DoneReason, Model, ToolCall } from "./types.js";
+import type {
+  AiError,
+  AssistantMessage,
+  AssistantMessageEvent,
+  DoneReason,
+  Model,
+  ToolCall,
+} from "./types.js";
 
 export interface TokenCounts {
   input: number;
@@ -35,6 +42,29 @@ interface OpenBlock {
   index: number;
   kind: "text" | "thinking" | "toolCall";
   args: string;
+  /** The streamed text up to the last fold, and the deltas since; see appendText. */
+  folded: string;
+  pieces: string[];
+  piecesLength: number;
+}
+
+/**
+ * Deltas are folded into one flat string every this many characters. A plain `+=` keeps
+ * every delta alive as its own rope node until the message ends, and on long replies the
+ * garbage collector then spends more time copying those nodes than the stream spends parsing.
+ */
+const FOLD_AT = 32 * 1024;
+
+/** Returns `current + delta`, rebuilding it from a few flat strings every FOLD_AT characters. */
+function appendText(b: OpenBlock, current: string, delta: string): string {
+  b.pieces.push(delta);
+  b.piecesLength += delta.length;
+  if (b.piecesLength < FOLD_AT) return current + delta;
+  // join() builds one flat string, so the small nodes and deltas die young.
+  b.folded += b.pieces.join("");
+  b.pieces.length = 0;
+  b.piecesLength = 0;
+  return b.folded;
 }
 
 export type AssistantMessageEventStream = EventStream<AssistantMessageEvent, AssistantMessage>;
@@ -42,6 +72,9 @@ export type AssistantMessageEventStream = EventStream<AssistantMessageEvent, Ass
 export class MessageBuilder implements ChunkSink {
   readonly message: AssistantMessage;
   private readonly open = new Map<string, OpenBlock>();
+  // Deltas nearly always extend the block the previous delta did; skip the map lookup then.
+  private lastKey: string | undefined;
+  private lastBlock: OpenBlock | undefined;
   private outcome: { kind: "done"; reason: DoneReason } | { kind: "error"; error: AiError } | undefined;
 
   constructor(
@@ -82,8 +115,13 @@ export class MessageBuilder implements ChunkSink {
   }
 
   private block(key: string, kind: OpenBlock["kind"]): OpenBlock {
+    if (key === this.lastKey && this.lastBlock) return this.lastBlock;
     const existing = this.open.get(key);
-    if (existing) return existing;
+    if (existing) {
+      this.lastKey = key;
+      this.lastBlock = existing;
+      return existing;
+    }
     const index = this.message.content.length;
     if (kind === "text") this.message.content.push({ type: "text", text: "" });
     else if (kind === "thinking")
@@ -93,8 +131,10 @@ export class MessageBuilder implements ChunkSink {
         source: { provider: this.model.provider, api: this.model.api },
       });
     else this.message.content.push({ type: "toolCall", id: "", name: "", arguments: {} });
-    const opened: OpenBlock = { index, kind, args: "" };
+    const opened: OpenBlock = { index, kind, args: "", folded: "", pieces: [], piecesLength: 0 };
     this.open.set(key, opened);
+    this.lastKey = key;
+    this.lastBlock = opened;
     const type = kind === "text" ? "text_start" : kind === "thinking" ? "thinking_start" : "toolcall_start";
     this.emit({ type, contentIndex: index, partial: this.message });
     return opened;
@@ -104,7 +144,7 @@ export class MessageBuilder implements ChunkSink {
     const b = this.block(key, "text");
     const content = this.message.content[b.index];
     if (content?.type !== "text") return;
-    content.text += delta;
+    content.text = appendText(b, content.text, delta);
     this.emit({ type: "text_delta", contentIndex: b.index, delta, partial: this.message });
   }
 
@@ -112,7 +152,7 @@ export class MessageBuilder implements ChunkSink {
     const b = this.block(key, "thinking");
     const content = this.message.content[b.index];
     if (content?.type !== "thinking") return;
-    content.thinking += delta;
+    content.thinking = appendText(b, content.thinking, delta);
     this.emit({ type: "thinking_delta", contentIndex: b.index, delta, partial: this.message });
   }
 
@@ -145,12 +185,18 @@ export class MessageBuilder implements ChunkSink {
     const b = this.open.get(key);
     if (!b) return;
     this.open.delete(key);
+    this.forgetLast();
     const content = this.message.content[b.index];
     if (!content) return;
     if (content.type === "text") {
       this.emit({ type: "text_end", contentIndex: b.index, content: content.text, partial: this.message });
     } else if (content.type === "thinking") {
-      this.emit({ type: "thinking_end", contentIndex: b.index, content: content.thinking, partial: this.message });
+      this.emit({
+        type: "thinking_end",
+        contentIndex: b.index,
+        content: content.thinking,
+        partial: this.message,
+      });
     } else {
       const parsed = parseFinalArguments(b.args);
       if (!parsed.ok) {
@@ -193,6 +239,11 @@ export class MessageBuilder implements ChunkSink {
     this.outcome = { kind: "error", error };
   }
 
+  private forgetLast(): void {
+    this.lastKey = undefined;
+    this.lastBlock = undefined;
+  }
+
   private closeOpenBlocks(): void {
     const keys = [...this.open.entries()].sort((a, b) => a[1].index - b[1].index).map(([k]) => k);
     for (const key of keys) this.endBlock(key);
@@ -212,9 +263,11 @@ export class MessageBuilder implements ChunkSink {
       type: "protocol",
       message: "The stream ended before the provider finished the message.",
     };
-    const reason = error.type === "aborted" ? "aborted" : error.type === "context_overflow" ? "context_overflow" : "error";
+    const reason =
+      error.type === "aborted" ? "aborted" : error.type === "context_overflow" ? "context_overflow" : "error";
     // Unfinished blocks stay in the partial as they are; no end events for half-parsed tool calls.
     this.open.clear();
+    this.forgetLast();
     this.message.stopReason = reason;
     this.message.error = error;
     this.emit({ type: "error", reason, error, message: this.message });

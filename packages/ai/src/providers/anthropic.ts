@@ -29,6 +29,10 @@ async function open(model: Model, context: Context, options: AdapterOptions): Pr
   return client.messages.create(params, { signal: options.signal });
 }
 
+/** Sink keys for block indexes; precomputed because a long reply converts one per delta. */
+const KEYS = Array.from({ length: 64 }, (_, i) => String(i));
+const blockKey = (index: number): string => KEYS[index] ?? String(index);
+
 function translate(chunk: Event | InBandError, sink: ChunkSink): void {
   switch (chunk.type) {
     case "message_start": {
@@ -43,7 +47,7 @@ function translate(chunk: Event | InBandError, sink: ChunkSink): void {
       return;
     }
     case "content_block_start": {
-      const key = String(chunk.index);
+      const key = blockKey(chunk.index);
       const block = chunk.content_block;
       // Empty text/thinking starts open nothing: the first delta opens the block.
       if (block.type === "text") {
@@ -63,7 +67,7 @@ function translate(chunk: Event | InBandError, sink: ChunkSink): void {
       return;
     }
     case "content_block_delta": {
-      const key = String(chunk.index);
+      const key = blockKey(chunk.index);
       const delta = chunk.delta;
       if (delta.type === "text_delta") sink.text(key, delta.text);
       else if (delta.type === "thinking_delta") sink.thinking(key, delta.thinking);
@@ -72,7 +76,7 @@ function translate(chunk: Event | InBandError, sink: ChunkSink): void {
       return;
     }
     case "content_block_stop":
-      sink.endBlock(String(chunk.index));
+      sink.endBlock(blockKey(chunk.index));
       return;
     case "message_delta": {
       const usage = chunk.usage;
