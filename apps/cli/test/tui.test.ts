@@ -5,7 +5,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type MockServer, type Scenario, startMockServer } from "@keel/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { BIN, MODEL, type Workspace, workspace } from "./helpers.js";
+import { BIN, CLI_ROOT, MODEL, type Workspace, workspace } from "./helpers.js";
 import { MARKER, scenario } from "./tui-fixtures/scenario.js";
 
 const tmuxMissing = spawnSync("tmux", ["-V"]).error !== undefined;
@@ -57,12 +57,14 @@ async function type(session: string, text: string, ...keys: string[]): Promise<v
   if (keys.length > 0) tmux("send-keys", "-t", session, ...keys);
 }
 
+const STATUS_EXTENSION = join(CLI_ROOT, "test/tui-fixtures/status-extension.ts");
+
 let server: MockServer;
 let ws: Workspace;
 let counter = 0;
 
 /** Starts keel in a fresh 120×40 tmux session; its exit code lands in the returned file. */
-function launch(turns: Scenario): { session: string; exitFile: string } {
+function launch(turns: Scenario, extraArgs = ""): { session: string; exitFile: string } {
   server.setScenario(turns);
   const session = `keel${++counter}`;
   socket = `keel-tui-test-${process.pid}-${counter}`;
@@ -71,7 +73,7 @@ function launch(turns: Scenario): { session: string; exitFile: string } {
     "env -u OPENAI_API_KEY -u OPENAI_BASE_URL",
     `ANTHROPIC_BASE_URL='${server.anthropicBaseUrl}' ANTHROPIC_API_KEY=test`,
     `KEEL_HOME='${ws.home}' NO_PROXY=127.0.0.1`,
-    `'${process.execPath}' '${BIN}' --cwd '${ws.repo}' --model ${MODEL};`,
+    `'${process.execPath}' '${BIN}' --cwd '${ws.repo}' --model ${MODEL} ${extraArgs};`,
     `echo $? > '${exitFile}'; sleep 30`,
   ].join(" ");
   tmux("new-session", "-d", "-s", session, "-x", "120", "-y", "40", command);
@@ -96,7 +98,7 @@ describe("keel TUI in tmux", () => {
   });
 
   it("streams, approves a Bash call, shows the todo widget, rewinds and quits with 0", async () => {
-    const { session, exitFile } = launch(scenario);
+    const { session, exitFile } = launch(scenario, `-e '${STATUS_EXTENSION}'`);
     await waitFor(session, "/help for commands");
     await waitFor(session, /ready ·/);
 
@@ -105,6 +107,8 @@ describe("keel TUI in tmux", () => {
     expect(now).toContain("Hello from keel.");
     expect(now).toContain("Here is inline code and a list:");
     expect(now).not.toContain("**keel**");
+    // An extension's status item joins the status line.
+    await waitFor(session, /ready ·.*· runs: 1/);
 
     await type(session, "make a marker file", "Enter");
     now = await waitFor(session, "Allow Bash?");

@@ -1,6 +1,21 @@
 // Key bindings in one place: ink's (input, key) pair becomes a named action. Pure, so the
-// bindings are unit-tested without a terminal. See ../../README or the report for the table.
+// bindings are unit-tested without a terminal. KEY_HELP is the table users see in /help.
 import type { Key } from "ink";
+
+export const KEY_HELP = [
+  "Keys:",
+  "  Enter            send (while the agent works: steer it)",
+  "  Alt+Enter        queue a follow-up for when the agent finishes",
+  "  \\ then Enter     new line (also Ctrl+J, or Shift+Enter where the terminal reports it)",
+  "  Up / Down        history (inside a multi-line prompt: move between lines)",
+  "  Tab              complete a /command",
+  "  Esc              interrupt the run",
+  "  Ctrl+C           interrupt the run / clear the prompt; twice within 2 s: exit",
+  "  Ctrl+D           exit (on an empty prompt)",
+  "  Ctrl+O           show / hide the last tool's full output",
+  "  Ctrl+A / Ctrl+E  line start / end;  Ctrl+W delete word;  Ctrl+U delete to line start",
+  "  Approvals        y allow once · a always allow · n deny (or arrows + Enter; Esc denies)",
+].join("\n");
 
 export type KeyAction =
   | { type: "insert"; text: string }

@@ -6,6 +6,7 @@ import { parseSlash } from "./completion.js";
 import type { Controller } from "./controller.js";
 import { editorWith } from "./editor.js";
 import { oneLine } from "./format.js";
+import { KEY_HELP } from "./keys.js";
 
 function ago(iso: string, now = Date.now()): string {
   const s = Math.max(0, Math.round((now - Date.parse(iso)) / 1000));
@@ -22,7 +23,8 @@ export async function pickSession(c: Controller): Promise<string | undefined> {
     c.store.note("error", `Could not list sessions: ${listed.error.message}`);
     return undefined;
   }
-  const sessions = listed.value.sessions.filter((s) => s.id !== c.agent?.sessionId);
+  // A session without a prompt has nothing to go back to.
+  const sessions = listed.value.sessions.filter((s) => s.id !== c.agent?.sessionId && s.firstPrompt !== null);
   if (sessions.length === 0) {
     c.store.note("info", "No other sessions in this project.");
     return undefined;
@@ -110,7 +112,9 @@ export async function runSlash(c: Controller, text: string): Promise<void> {
   const result = await agent.runCommand(name, args);
   c.refresh();
   if (result.isErr()) return c.store.note("error", result.error.message);
-  if (result.value.message) c.store.note("info", result.value.message);
+  const message =
+    name === "help" && result.value.message ? `${result.value.message}\n\n${KEY_HELP}` : result.value.message;
+  if (message) c.store.note("info", message);
   else c.store.publish();
   if (result.value.prompt) await c.run(result.value.prompt);
 }

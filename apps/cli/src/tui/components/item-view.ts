@@ -35,15 +35,12 @@ export function ItemView({ item }: { item: Item }): ReactElement | null {
       return h(ToolLine, { item });
     case "notice": {
       const style = NOTICE[item.level];
+      // One Text, so a long notice wraps under itself rather than in a narrow column.
       return h(
-        Box,
-        null,
-        h(
-          Text,
-          { ...(style.color ? { color: style.color } : {}), dimColor: style.dim ?? false },
-          `${style.glyph} `,
-        ),
-        h(Text, { dimColor: style.dim ?? false }, item.text),
+        Text,
+        { dimColor: style.dim ?? false },
+        h(Text, style.color ? { color: style.color } : {}, `${style.glyph} `),
+        item.text,
       );
     }
   }

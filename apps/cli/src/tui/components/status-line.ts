@@ -17,6 +17,7 @@ export function StatusLine({ snapshot }: { snapshot: Snapshot }): ReactElement |
           `● working · esc to interrupt${queued.length > 0 ? ` · ${queued.length} queued` : ""}`,
         )
       : h(Text, { dimColor: true }, "ready · /help · ctrl+o tool output");
+  if (!status.model) return h(Text, { dimColor: true }, "starting…");
   const parts = [
     status.model,
     `↑${compactNumber(status.tokensIn)} ↓${compactNumber(status.tokensOut)}`,
