@@ -11,7 +11,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const bin = join(root, "apps/cli/dist/bin.js");
 const { startMockServer } = await import(pathToFileURL(join(root, "packages/testing/dist/index.js")).href);
-const RUNS = Number(process.env.BENCH_RUNS ?? 10);
+const RUNS = 10;
 const MODEL = "anthropic/claude-sonnet-4-6";
 
 const base = mkdtempSync(join(tmpdir(), "keel-bench-cli-"));

@@ -3,24 +3,21 @@
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { listModels, listProviders } from "@keel/ai";
-import type { CodingAgentOptions, SessionChoice } from "@keel/coding-agent";
+import {
+  type CodingAgentOptions,
+  defaultSessionDir,
+  resolveKeelHome,
+  type SessionChoice,
+} from "@keel/coding-agent";
 import { todoExtension } from "@keel/ext-todo";
 import type { ExtensionDefinition } from "@keel/extension-sdk";
+import { listSessions } from "@keel/session";
 import { err, ok, type Result } from "neverthrow";
 import type { CliFlags, SessionFlag, UsageError } from "./args.js";
 
 /** The official extensions that ship with keel; config `extensions.<id>.enabled: false` turns one off. */
 export function officialExtensions(): ExtensionDefinition[] {
   return [todoExtension];
-}
-
-export interface Composed {
-  options: CodingAgentOptions;
-  /**
-   * `--continue --fork`: the kernel can fork a session given by id but not "the latest", so the
-   * CLI continues it and forks the open agent before the first prompt.
-   */
-  forkAfterOpen: boolean;
 }
 
 const usage = (message: string): Result<never, UsageError> => err({ type: "usage", message });
@@ -59,33 +56,47 @@ function modelRef(
   return ok(`${first.provider}/${first.id}`);
 }
 
-function sessionChoice(flag: SessionFlag): { choice: SessionChoice; forkAfterOpen: boolean } {
+/**
+ * `--continue --fork`: the kernel forks a session named by id, and "continue" has no fork
+ * variant, so the CLI looks up the newest session of the directory itself (read-only).
+ */
+function latestSession(cwd: string): Result<string, UsageError> {
+  const dir = defaultSessionDir(resolveKeelHome(), cwd);
+  const listed = listSessions(dir);
+  if (listed.isErr()) return usage(`Could not list the sessions in ${dir}: ${listed.error.message}`);
+  const latest = listed.value.sessions[0];
+  return latest ? ok(latest.id) : usage(`There is no session to fork in ${cwd} yet.`);
+}
+
+function sessionChoice(flag: SessionFlag, cwd: string): Result<SessionChoice, UsageError> {
   switch (flag.kind) {
     case "new":
-      return { choice: { mode: "new" }, forkAfterOpen: false };
+      return ok({ mode: "new" });
     case "ephemeral":
-      return { choice: { mode: "ephemeral" }, forkAfterOpen: false };
+      return ok({ mode: "ephemeral" });
     case "continue":
-      return { choice: { mode: "continue" }, forkAfterOpen: flag.fork };
+      if (!flag.fork) return ok({ mode: "continue" });
+      return latestSession(cwd).map((session) => ({ mode: "fork" as const, session }));
     case "resume":
       // No id: the interactive picker chooses; until then nothing is opened on its behalf.
-      if (flag.id === undefined) return { choice: { mode: "new" }, forkAfterOpen: false };
-      return {
-        choice: flag.fork ? { mode: "fork", session: flag.id } : { mode: "resume", session: flag.id },
-        forkAfterOpen: false,
-      };
+      if (flag.id === undefined) return ok({ mode: "new" });
+      return ok(flag.fork ? { mode: "fork", session: flag.id } : { mode: "resume", session: flag.id });
   }
 }
 
-export function composeOptions(flags: CliFlags, base: string = process.cwd()): Result<Composed, UsageError> {
+export function composeOptions(
+  flags: CliFlags,
+  base: string = process.cwd(),
+): Result<CodingAgentOptions, UsageError> {
   const cwd = resolveCwd(flags.cwd, base);
   if (cwd.isErr()) return err(cwd.error);
   const model = modelRef(flags.model, flags.provider);
   if (model.isErr()) return err(model.error);
-  const { choice, forkAfterOpen } = sessionChoice(flags.session);
-  const options: CodingAgentOptions = {
+  const session = sessionChoice(flags.session, cwd.value);
+  if (session.isErr()) return err(session.error);
+  return ok({
     cwd: cwd.value,
-    session: choice,
+    session: session.value,
     extensions: flags.noExtensions ? [] : officialExtensions(),
     discoverExtensions: !flags.noExtensions,
     // -e paths are relative to where keel was started, like any other path argument.
@@ -94,6 +105,5 @@ export function composeOptions(flags: CliFlags, base: string = process.cwd()): R
     ...(flags.permissionMode !== undefined ? { permissionMode: flags.permissionMode } : {}),
     ...(flags.maxTurns !== undefined ? { maxTurns: flags.maxTurns } : {}),
     ...(flags.appendSystemPrompt !== undefined ? { appendSystemPrompt: flags.appendSystemPrompt } : {}),
-  };
-  return ok({ options, forkAfterOpen });
+  });
 }

@@ -11,7 +11,7 @@ export {
   type SessionFlag,
   type UsageError,
 } from "./args.js";
-export { type Composed, composeOptions, officialExtensions } from "./compose.js";
+export { composeOptions, officialExtensions } from "./compose.js";
 export { EXIT, outcomeOf, type RunOutcome } from "./exit-codes.js";
 export { HELP } from "./help.js";
 export type { InteractiveFlags, InteractiveModule } from "./interactive.js";

@@ -21,8 +21,7 @@ export async function main(flags: CliFlags): Promise<number> {
     const prompt = await printPrompt(flags.prompt);
     if (prompt.isErr()) return usageError(prompt.error.message);
     return runPrint({
-      options: composed.value.options,
-      forkAfterOpen: composed.value.forkAfterOpen,
+      options: composed.value,
       prompt: prompt.value,
       format: flags.outputFormat,
       output,
@@ -33,11 +32,8 @@ export async function main(flags: CliFlags): Promise<number> {
     return usageError(
       'Interactive mode needs a terminal. For scripts and pipes use print mode: keel -p "…".',
     );
-  if (composed.value.forkAfterOpen)
-    // The TUI forks from its own /fork; here the kernel needs the session id (--resume <id> --fork).
-    return usageError("--continue --fork is print-mode only for now; use --resume <id> --fork.");
   return startInteractive(
-    composed.value.options,
+    composed.value,
     {
       resumePicker: flags.session.kind === "resume" && flags.session.id === undefined,
       ...(flags.prompt !== undefined ? { initialPrompt: flags.prompt } : {}),

@@ -3,14 +3,16 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { listModels } from "@keel/ai";
+import { type CodingAgentOptions, defaultSessionDir } from "@keel/coding-agent";
+import { createSession } from "@keel/session";
 import { afterAll, describe, expect, it } from "vitest";
 import { parseCliArgs } from "../src/args.js";
-import { type Composed, composeOptions } from "../src/compose.js";
+import { composeOptions } from "../src/compose.js";
 
 const base = mkdtempSync(join(tmpdir(), "keel-compose-"));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 
-function compose(argv: string[]): Composed {
+function compose(argv: string[]): CodingAgentOptions {
   const parsed = parseCliArgs(argv)._unsafeUnwrap();
   if (parsed.kind !== "run") throw new Error("expected a run");
   const composed = composeOptions(parsed.flags, base);
@@ -28,7 +30,7 @@ function composeError(argv: string[]): string {
 
 describe("composeOptions", () => {
   it("turns the official extensions on and discovery on by default", () => {
-    const { options } = compose(["-p", "x"]);
+    const options = compose(["-p", "x"]);
     expect(options.extensions?.map((e) => e.id)).toEqual(["todo"]);
     expect(options.discoverExtensions).toBe(true);
     expect(options.cwd).toBe(base);
@@ -37,14 +39,14 @@ describe("composeOptions", () => {
   });
 
   it("--no-extensions drops the official ones and discovery but keeps -e paths", () => {
-    const { options } = compose(["--no-extensions", "-e", "ext/a.ts"]);
+    const options = compose(["--no-extensions", "-e", "ext/a.ts"]);
     expect(options.extensions).toEqual([]);
     expect(options.discoverExtensions).toBe(false);
     expect(options.extensionPaths).toEqual([join(base, "ext/a.ts")]);
   });
 
   it("passes the behaviour flags through", () => {
-    const { options } = compose([
+    const options = compose([
       "--permission-mode",
       "plan",
       "--max-turns",
@@ -64,8 +66,8 @@ describe("composeOptions", () => {
 
   it("--provider picks the provider's first catalog model, or qualifies a bare --model", () => {
     const first = listModels("openai")[0]!;
-    expect(compose(["--provider", "openai"]).options.model).toBe(`openai/${first.id}`);
-    expect(compose(["--provider", "openai", "--model", "gpt-5"]).options.model).toBe("openai/gpt-5");
+    expect(compose(["--provider", "openai"]).model).toBe(`openai/${first.id}`);
+    expect(compose(["--provider", "openai", "--model", "gpt-5"]).model).toBe("openai/gpt-5");
     expect(composeError(["--provider", "nope"])).toMatch(/not in the model catalog/);
     expect(composeError(["--provider", "openai", "--model", "anthropic/claude-sonnet-4-6"])).toMatch(
       /another provider/,
@@ -73,18 +75,29 @@ describe("composeOptions", () => {
   });
 
   it("maps session flags onto the kernel's session choice", () => {
-    expect(compose(["-c"]).options.session).toEqual({ mode: "continue" });
-    expect(compose(["-c", "--fork"])).toMatchObject({
-      options: { session: { mode: "continue" } },
-      forkAfterOpen: true,
-    });
-    expect(compose(["-r", "abc"]).options.session).toEqual({ mode: "resume", session: "abc" });
-    expect(compose(["-r", "abc", "--fork"]).options.session).toEqual({ mode: "fork", session: "abc" });
-    expect(compose(["--no-session"]).options.session).toEqual({ mode: "ephemeral" });
+    expect(compose(["-c"]).session).toEqual({ mode: "continue" });
+    expect(compose(["-r", "abc"]).session).toEqual({ mode: "resume", session: "abc" });
+    expect(compose(["-r", "abc", "--fork"]).session).toEqual({ mode: "fork", session: "abc" });
+    expect(compose(["--no-session"]).session).toEqual({ mode: "ephemeral" });
+  });
+
+  it("-c --fork forks the newest session of the directory, and says so when there is none", async () => {
+    const previous = process.env.KEEL_HOME;
+    process.env.KEEL_HOME = join(base, "home");
+    try {
+      expect(composeError(["-c", "--fork"])).toMatch(/no session to fork/);
+      const created = await createSession({ dir: defaultSessionDir(join(base, "home"), base), cwd: base });
+      const session = created._unsafeUnwrap();
+      await session.close();
+      expect(compose(["-c", "--fork"]).session).toEqual({ mode: "fork", session: session.id });
+    } finally {
+      if (previous === undefined) delete process.env.KEEL_HOME;
+      else process.env.KEEL_HOME = previous;
+    }
   });
 
   it("resolves --cwd against the start directory and refuses a missing one", () => {
-    expect(compose(["--cwd", "."]).options.cwd).toBe(base);
+    expect(compose(["--cwd", "."]).cwd).toBe(base);
     expect(composeError(["--cwd", "does-not-exist"])).toMatch(/not a directory/);
   });
 });

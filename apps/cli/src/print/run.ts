@@ -8,7 +8,6 @@ import type { Output } from "./output.js";
 
 export interface PrintRun {
   options: CodingAgentOptions;
-  forkAfterOpen: boolean;
   prompt: string;
   format: OutputFormat;
   output: Output;
@@ -71,14 +70,6 @@ async function runPrompt(
   const { output, format } = run;
   const early = signal();
   if (early) return SIGNAL_EXIT[early];
-  if (run.forkAfterOpen) {
-    const forked = await agent.fork();
-    if (forked.isErr()) {
-      output.note(`Could not fork the session: ${forked.error.message}`);
-      return EXIT.usage;
-    }
-  }
-
   agent.subscribe((event) => {
     if (event.type === "diagnostic") output.diagnostic(event.diagnostic);
     else if (event.type === "recovery" && format !== "stream-json") output.note(event.text);
