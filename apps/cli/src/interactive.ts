@@ -1,5 +1,6 @@
 // The hand-off to the interactive TUI (src/tui, loaded only here so print mode never pays for
 // ink/react). The specifier is computed so bundlers and tsc leave the TUI out of this graph.
+import { fileURLToPath } from "node:url";
 import type { CodingAgentOptions } from "@keel/coding-agent";
 import { EXIT } from "./exit-codes.js";
 
@@ -30,11 +31,15 @@ export async function startInteractive(
   flags: InteractiveFlags,
   note: (message: string) => void,
 ): Promise<number> {
+  const entry = new URL(TUI_ENTRY, import.meta.url);
   let loaded: unknown;
   try {
-    loaded = await import(new URL(TUI_ENTRY, import.meta.url).href);
+    loaded = await import(entry.href);
   } catch (e) {
-    const missing = (e as { code?: unknown }).code === "ERR_MODULE_NOT_FOUND" && String(e).includes("tui");
+    // Only the entry itself being absent means "no TUI in this build"; a broken TUI is a bug.
+    const missing =
+      (e as { code?: unknown }).code === "ERR_MODULE_NOT_FOUND" &&
+      String((e as { message?: unknown }).message).startsWith(`Cannot find module '${fileURLToPath(entry)}'`);
     if (!missing) throw e;
     note('The interactive TUI is not part of this build. Use print mode: keel -p "your prompt".');
     return EXIT.usage;
