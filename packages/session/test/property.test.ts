@@ -3,19 +3,8 @@
 import type { Message } from "@keel/ai";
 import { describe, expect, it } from "vitest";
 import { compactionSummaryMessage, createSession, fold, openSession, type Session } from "../src/index.js";
+import { prng } from "./fixtures/prng.mjs";
 import { assistant, must, tempDir, user } from "./helpers.js";
-
-/** mulberry32: a tiny seeded PRNG, so a failing seed replays exactly. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Item {
   source: string;
