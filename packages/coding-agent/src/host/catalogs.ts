@@ -5,6 +5,7 @@ import type { AgentTool } from "@keel/agent";
 import { validateToolArguments } from "@keel/ai";
 import type { CatalogEntry, ExtensionRuntime, ToolCatalog } from "@keel/extension-sdk";
 import { Type } from "@sinclair/typebox";
+import { SearchIndex } from "./catalog-search.js";
 import type { Inventory } from "./inventory.js";
 
 interface IndexedEntry {
@@ -13,7 +14,6 @@ interface IndexedEntry {
   entry: CatalogEntry;
   digest: string;
   name: string;
-  words: string[];
   description: string;
 }
 
@@ -46,17 +46,10 @@ function digestOf(entry: CatalogEntry): string {
     .slice(0, 16);
 }
 
-function wordsOf(text: string): string[] {
-  return text
-    .replace(/([a-z])([A-Z])/g, "$1 $2")
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter(Boolean);
-}
-
 export class CatalogRegistry {
   private readonly slots: CatalogSlot[] = [];
   private byRef = new Map<string, IndexedEntry>();
+  private index = new SearchIndex<IndexedEntry>([]);
 
   constructor(private readonly report: (extensionId: string, message: string) => void) {}
 
@@ -106,9 +99,8 @@ export class CatalogRegistry {
             group: slot.group,
             entry,
             digest: digestOf(entry),
-            name: entry.name.toLowerCase(),
-            words: wordsOf(`${entry.name} ${entry.description}`),
-            description: entry.description.toLowerCase(),
+            name: entry.name,
+            description: entry.description,
           }));
         } catch (e) {
           this.report(
@@ -119,6 +111,7 @@ export class CatalogRegistry {
       }),
     );
     this.byRef = new Map(this.slots.flatMap((s) => s.entries.map((e) => [e.ref, e] as const)));
+    this.index = new SearchIndex([...this.byRef.values()]);
   }
 
   inventory(): Inventory {
@@ -135,24 +128,7 @@ export class CatalogRegistry {
 
   /** Exact names (or refs) first, then scoring over name and description. */
   search(query: string, limit = 8): SearchHit[] {
-    const q = query.trim().toLowerCase();
-    const all = [...this.byRef.values()];
-    const exact = all.filter((e) => e.name === q || e.ref.toLowerCase() === q);
-    const terms = wordsOf(query);
-    const scored: { e: IndexedEntry; score: number }[] = [];
-    for (const e of all) {
-      if (exact.includes(e)) continue;
-      let score = 0;
-      if (q && e.name.includes(q)) score += 20;
-      for (const term of terms) {
-        if (e.name.includes(term)) score += 8;
-        if (e.words.includes(term)) score += 4;
-        else if (e.description.includes(term)) score += 2;
-      }
-      if (score > 0) scored.push({ e, score });
-    }
-    scored.sort((a, b) => b.score - a.score || a.e.ref.localeCompare(b.e.ref));
-    return [...exact, ...scored.map((s) => s.e)].slice(0, limit).map((e) => ({
+    return this.index.search(query, limit).map((e) => ({
       toolRef: e.ref,
       description: e.entry.description,
       parameters: e.entry.parameters,

@@ -11,6 +11,7 @@ import {
   listTools,
   type ToolCallEvent,
 } from "@keel/extension-sdk";
+import { TypeGuard } from "@sinclair/typebox";
 import { CatalogRegistry, EXECUTE_TOOL, SEARCH_TOOLS } from "./catalogs.js";
 import { type ExtensionConfigLayers, resolveExtensionConfig } from "./config.js";
 import { withDeadline } from "./deadline.js";
@@ -111,6 +112,14 @@ export class ExtensionHost {
       const toolClash = tools.value.find((t) => toolOwners.has(t.name));
       if (toolClash) {
         reject(`tool "${toolClash.name}" is already provided by ${toolOwners.get(toolClash.name)}`);
+        continue;
+      }
+      // A plain JSON Schema would be sent to the model and then fail every call at validation.
+      const untyped = tools.value.find((t) => !TypeGuard.IsSchema(t.parameters));
+      if (untyped) {
+        reject(
+          `tool "${untyped.name}": parameters are not a TypeBox schema (build them with Type from @keel/extension-sdk)`,
+        );
         continue;
       }
       const commandClash = (definition.commands ?? []).find((c) => commandOwners.has(c.name));

@@ -260,3 +260,99 @@ describe("ExecuteTool", () => {
     expect(after[1]!.digest).toBe("v1");
   });
 });
+
+describe("SearchTools index", () => {
+  /** The plain definition of the ranking (a full scan and sort), which the index must match. */
+  function reference(
+    entries: { ref: string; name: string; description: string }[],
+    query: string,
+    limit: number,
+  ) {
+    const words = (text: string) =>
+      text
+        .replace(/([a-z])([A-Z])/g, "$1 $2")
+        .toLowerCase()
+        .split(/[^a-z0-9]+/)
+        .filter(Boolean);
+    const q = query.trim().toLowerCase();
+    const exact = entries.filter((e) => e.name.toLowerCase() === q || e.ref.toLowerCase() === q);
+    const terms = words(query);
+    const scored = entries
+      .filter((e) => !exact.includes(e))
+      .map((e) => {
+        const name = e.name.toLowerCase();
+        const own = words(`${e.name} ${e.description}`);
+        let score = q && name.includes(q) ? 20 : 0;
+        for (const t of terms) {
+          if (name.includes(t)) score += 8;
+          if (own.includes(t)) score += 4;
+          else if (e.description.toLowerCase().includes(t)) score += 2;
+        }
+        return { e, score };
+      })
+      .filter((s) => s.score > 0)
+      .sort((a, b) => b.score - a.score || a.e.ref.localeCompare(b.e.ref));
+    return [...exact, ...scored.map((s) => s.e)].slice(0, limit).map((e) => e.ref);
+  }
+
+  it("ranks exactly like a full scan and sort, over random inventories and queries", async () => {
+    let seed = 7;
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed / 2147483648;
+    };
+    const pick = <T>(list: T[]) => list[Math.floor(random() * list.length)]!;
+    const vocabulary = [
+      "create",
+      "get",
+      "list",
+      "issue",
+      "Issue",
+      "pull",
+      "request",
+      "user",
+      "fetchThing",
+      "a",
+      "in",
+      "repo",
+    ];
+    for (let round = 0; round < 20; round++) {
+      const groups = ["gh", "Lin", "x/y"];
+      const catalogs = groups.map((group) => {
+        const names = new Set<string>();
+        while (names.size < 15) names.add(`${pick(vocabulary)}${pick(["_", "", "-"])}${pick(vocabulary)}`);
+        return {
+          group,
+          entries: [...names].map((n) =>
+            entry(n, `${pick(vocabulary)} ${pick(vocabulary)} ${pick(vocabulary)}.`),
+          ),
+        };
+      });
+      const { r } = registry(
+        catalogs.map(({ group, entries }) => ({
+          extensionId: "ext",
+          catalog: { id: group.toLowerCase().replace(/[^a-z]/g, ""), label: group, discover: () => entries },
+        })),
+      );
+      await r.refresh();
+      const flat = catalogs.flatMap(({ group, entries }) =>
+        entries.map((e) => ({ ref: `${group}:${e.name}`, name: e.name, description: e.description })),
+      );
+      for (let k = 0; k < 30; k++) {
+        const query = pick([
+          () => pick(flat).name,
+          () => pick(flat).ref.toUpperCase(),
+          () => `${pick(vocabulary)} ${pick(vocabulary)}`,
+          () => `${pick(vocabulary)}${pick(vocabulary)}`,
+          () => ` ${pick(vocabulary)} `,
+          () => "::",
+        ])();
+        const limit = pick([1, 3, 8, 25]);
+        expect(
+          r.search(query, limit).map((h) => h.toolRef),
+          `${query} (limit ${limit})`,
+        ).toEqual(reference(flat, query, limit));
+      }
+    }
+  });
+});

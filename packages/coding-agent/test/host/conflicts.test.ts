@@ -95,6 +95,23 @@ describe("tool and command conflicts", () => {
     ]);
   });
 
+  it("a tool whose parameters are plain JSON Schema (not TypeBox) is rejected at load, not at every call", async () => {
+    const plain = defineExtension({
+      id: "plain",
+      tools: () => [
+        {
+          ...simpleTool("Plain"),
+          parameters: { type: "object", properties: { a: { type: "string" } } } as never,
+        },
+      ],
+    }) as ExtensionDefinition;
+    const { host, diagnostics } = await startHost([plain, withTools("typed", "Typed")]);
+    expect(host.extensionIds).toEqual(["typed"]);
+    expect(diagnostics.map((d) => d.message)).toEqual([
+      'tool "Plain": parameters are not a TypeBox schema (build them with Type from @keel/extension-sdk) (test-1); not loaded',
+    ]);
+  });
+
   it("a tools() that throws is a rejection, not a crash", async () => {
     const { host, diagnostics } = await startHost([
       defineExtension({
