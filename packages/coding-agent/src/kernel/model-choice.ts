@@ -6,7 +6,7 @@ import type { CodingAgentError } from "./types.js";
 
 /** Providers tried, in order, when nothing names a model. Their default model ids live here. */
 const ENV_DEFAULTS: { env: string; ref: string }[] = [
-  { env: "ANTHROPIC_API_KEY", ref: "anthropic/claude-sonnet-4-5" },
+  { env: "ANTHROPIC_API_KEY", ref: "anthropic/claude-sonnet-4-6" },
   { env: "OPENAI_API_KEY", ref: "openai/gpt-5" },
 ];
 
