@@ -1,7 +1,13 @@
 // The Anthropic adapter end to end through the real SDK against the mock server: content,
 // usage and cost, request conversion, cache breakpoints, overflow and configuration errors.
 import { type AssistantMessageEvent, type Context, type Model, type StreamOptions, stream } from "@keel/ai";
-import { type MockServer, type RecordedRequest, startMockServer } from "@keel/testing";
+import {
+  createFauxFetch,
+  FAUX_ORIGIN,
+  type MockServer,
+  type RecordedRequest,
+  startMockServer,
+} from "@keel/testing";
 import { Type } from "@sinclair/typebox";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { type ProviderAdapter, runProvider } from "../src/driver.js";
@@ -377,6 +383,16 @@ describe("anthropic adapter: request conversion", () => {
     expect(JSON.stringify(request?.headers)).toContain("sk-test-key");
     expect(request?.headers["x-call"]).toBe("1");
     expect(request?.headers["x-model"]).toBe("m");
+  });
+
+  it("sends through options.fetch when given (the in-process faux fetch, no socket)", async () => {
+    const faux = createFauxFetch({ turns: [{ text: "from the faux fetch" }] });
+    const from = server.requests.length;
+    const { message } = await run(hello, { fetch: faux.fetch }, model({ baseUrl: FAUX_ORIGIN }));
+    expect(message.content).toEqual([{ type: "text", text: "from the faux fetch" }]);
+    expect(faux.requests).toHaveLength(1);
+    expect(faux.requests[0]?.path).toBe("/v1/messages");
+    expect(server.requests.length).toBe(from);
   });
 
   it("replaces images with a note for a text-only model", async () => {
