@@ -1,6 +1,5 @@
 // Slash commands: the TUI carries out the ones that need a screen or the process (/quit, /new,
 // /resume, /tree picker, /rewind into the prompt, /trust); every other one goes to the kernel.
-import { findProjectRoot, trustProject } from "@keel/coding-agent";
 import { listSessions } from "@keel/session";
 import { parseSlash } from "./completion.js";
 import type { Controller } from "./controller.js";
@@ -73,11 +72,10 @@ async function rewind(c: Controller, args: string): Promise<void> {
 }
 
 async function trust(c: Controller): Promise<void> {
-  const root = findProjectRoot(c.options.cwd, c.home);
-  const trusted = trustProject(root, { home: c.home });
-  if (trusted.isErr()) return c.store.note("error", `Could not trust ${root}: ${trusted.error.message}`);
+  const trusted = c.agent!.trust();
+  if (trusted.isErr()) return c.store.note("error", `Could not trust the project: ${trusted.error.message}`);
   const file = c.agent?.sessionFile;
-  c.store.note("success", `Trusted ${root}. Reloading with its config and extensions…`);
+  c.store.note("success", `Trusted ${trusted.value.projectRoot}. Reloading with its config and extensions…`);
   await c.swap(file ? { mode: "resume", session: file } : { mode: "new" });
 }
 
