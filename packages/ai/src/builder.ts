@@ -42,6 +42,8 @@ interface OpenBlock {
   index: number;
   kind: "text" | "thinking" | "toolCall";
   args: string;
+  /** Length of `args` at its last partial parse; see toolCallArgs. */
+  parsedAt: number;
   /** The streamed text up to the last fold, and the deltas since; see appendText. */
   folded: string;
   pieces: string[];
@@ -131,7 +133,15 @@ export class MessageBuilder implements ChunkSink {
         source: { provider: this.model.provider, api: this.model.api },
       });
     else this.message.content.push({ type: "toolCall", id: "", name: "", arguments: {} });
-    const opened: OpenBlock = { index, kind, args: "", folded: "", pieces: [], piecesLength: 0 };
+    const opened: OpenBlock = {
+      index,
+      kind,
+      args: "",
+      parsedAt: 0,
+      folded: "",
+      pieces: [],
+      piecesLength: 0,
+    };
     this.open.set(key, opened);
     this.lastKey = key;
     this.lastBlock = opened;
@@ -177,7 +187,16 @@ export class MessageBuilder implements ChunkSink {
     const content = this.message.content[b.index];
     if (content?.type !== "toolCall") return;
     b.args += delta;
-    content.arguments = parseStreamingArguments(b.args);
+    // Re-parsing the whole prefix on every delta is quadratic: a 256 KB argument in 16-byte
+    // deltas took 42 s. Small arguments are parsed on every delta; past PARSE_EVERY_DELTA_UP_TO
+    // only after growing by an eighth, so the total parse work stays a few times the final
+    // size. The end of the block parses the whole text exactly, whatever was skipped.
+    const length = b.args.length;
+    if (length <= PARSE_EVERY_DELTA_UP_TO || length - b.parsedAt >= b.parsedAt / 8) {
+      b.parsedAt = length;
+      const partial = parseStreamingArguments(b.args);
+      if (partial !== undefined) content.arguments = partial;
+    }
     this.emit({ type: "toolcall_delta", contentIndex: b.index, delta, partial: this.message });
   }
 
@@ -274,13 +293,20 @@ export class MessageBuilder implements ChunkSink {
   }
 }
 
-function parseStreamingArguments(raw: string): Record<string, unknown> {
+/** Tool arguments up to this length are re-parsed on every delta (see toolCallArgs). */
+const PARSE_EVERY_DELTA_UP_TO = 8 * 1024;
+
+/**
+ * The arguments so far, or undefined when the prefix is not (yet) a JSON object: the partial
+ * then keeps its last good arguments, and the final parse reports real damage.
+ */
+function parseStreamingArguments(raw: string): Record<string, unknown> | undefined {
   if (raw.trim() === "") return {};
   try {
     const value: unknown = parsePartialJson(raw);
-    return isRecord(value) ? value : {};
+    return isRecord(value) ? value : undefined;
   } catch {
-    return {};
+    return undefined;
   }
 }
 
