@@ -37,6 +37,8 @@ describe("startup", () => {
     expect(v).toMatchObject({ code: 0, stdout: `keel ${version}\n` });
     const h = await runKeel(["--help"], { ws });
     expect(h).toMatchObject({ code: 0, stdout: HELP });
+    const rss = await runKeel(["--version"], { ws, env: { KEEL_REPORT_RSS: "1" } });
+    expect(rss.stderr).toMatch(/^keel: maxRSS \d+ KB$/m);
   });
 
   it("the bundle's graph from dist/bin.js, dynamic imports included, never reaches the TUI", () => {
