@@ -242,11 +242,17 @@ async function streamTurn(
 
 function guardEmit(emit: ((event: AgentEvent) => void) | undefined): (event: AgentEvent) => void {
   if (!emit) return () => {};
+  let warned = false;
   return (event) => {
     try {
       emit(event);
     } catch (error) {
-      process.emitWarning(`@keel/agent: an event listener threw on ${event.type}: ${describe(error)}`);
+      // Once per run: an emit that throws on every event would otherwise flood stderr.
+      if (warned) return;
+      warned = true;
+      process.emitWarning(
+        `@keel/agent: the run's emit threw on ${event.type} (later throws in this run are not reported): ${describe(error)}`,
+      );
     }
   };
 }
@@ -254,7 +260,10 @@ function guardEmit(emit: ((event: AgentEvent) => void) | undefined): (event: Age
 function safeClose(queues: MessageQueues): Message[] {
   try {
     return queues.close();
-  } catch {
+  } catch (error) {
+    process.emitWarning(
+      `@keel/agent: closing the message queues failed, so RunResult.unsent may miss queued messages: ${describe(error)}`,
+    );
     return [];
   }
 }

@@ -1,7 +1,7 @@
 // The loop without the Agent class: agentLoop as an event stream, and configuration read per turn.
 import { createFauxFetch, fauxModel } from "@keel/testing";
-import { describe, expect, it } from "vitest";
-import { type AgentEvent, type AgentLoopConfig, agentLoop } from "../src/index.js";
+import { describe, expect, it, vi } from "vitest";
+import { type AgentEvent, type AgentLoopConfig, agentLoop, runAgentLoop } from "../src/index.js";
 import { createHarness, echoTool } from "./helpers.js";
 
 describe("agentLoop", () => {
@@ -23,6 +23,41 @@ describe("agentLoop", () => {
     expect(events.at(-1)).toEqual({ type: "agent_end", result });
     expect(result.stopReason).toBe("stop");
     expect(history.messages).toEqual(result.messages);
+  });
+});
+
+describe("runAgentLoop", () => {
+  it("runs on when emit or the queues throw, and says so once each", async () => {
+    const warn = vi.spyOn(process, "emitWarning").mockImplementation(() => {});
+    try {
+      const faux = createFauxFetch({ turns: [{ text: "ok" }] });
+      const config: AgentLoopConfig = {
+        model: fauxModel("anthropic-messages"),
+        streamOptions: { apiKey: "k", fetch: faux.fetch, retry: { maxRetries: 0 } },
+      };
+      const queues = {
+        takeSteering: () => [],
+        takeFollowUp: () => [],
+        close: (): never => {
+          throw new Error("queue bug");
+        },
+      };
+      const result = await runAgentLoop([{ role: "user", content: "hi", timestamp: 1 }], config, {
+        history: { messages: [] },
+        queues,
+        emit: () => {
+          throw new Error("emit bug");
+        },
+      });
+      expect(result.stopReason).toBe("stop");
+      expect(result.messages.map((m) => m.role)).toEqual(["user", "assistant"]);
+      const warnings = warn.mock.calls.map((c) => String(c[0]));
+      expect(warnings).toHaveLength(2);
+      expect(warnings.filter((w) => w.includes("emit bug"))).toHaveLength(1);
+      expect(warnings.filter((w) => w.includes("queue bug"))).toHaveLength(1);
+    } finally {
+      warn.mockRestore();
+    }
   });
 });
 
