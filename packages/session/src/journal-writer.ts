@@ -38,8 +38,11 @@ export class JournalWriter {
     }
   }
 
-  /** Writes one whole line. On a regular file a write is never short unless the disk is full. */
-  write(line: string): Result<void, SessionError> {
+  /**
+   * Writes one whole line and returns its size in bytes. On a regular file a write is never
+   * short unless the disk is full.
+   */
+  write(line: string): Result<number, SessionError> {
     if (this.fd === null) return err({ type: "closed", path: this.path, message: `${this.path} is closed.` });
     const buf = Buffer.from(line, "utf8");
     try {
@@ -51,7 +54,7 @@ export class JournalWriter {
     this.stats.writes++;
     this.stats.bytes += buf.length;
     this.dirty = true;
-    return ok(undefined);
+    return ok(buf.length);
   }
 
   /** Resolves once everything written before the call is on stable storage. */

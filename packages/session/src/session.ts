@@ -230,7 +230,7 @@ export class Session {
       this.failed = written.error;
       return err(written.error);
     }
-    this.fileSize += Buffer.byteLength(line);
+    this.fileSize += written.value;
     this.byId.set(entry.id, this.list.length);
     this.list.push(entry);
     noteEntry(this.info, entry);
