@@ -115,6 +115,7 @@ export function foldIndexed(index: JournalIndex, headId: string | null): FoldedS
   const extensionStates: Record<string, unknown> = {};
   let model: FoldedSession["model"] = null;
   let lastCompactionId: string | null = null;
+  let compactedAt = -1;
 
   nodes.forEach((entry, i) => {
     switch (entry.type) {
@@ -134,6 +135,7 @@ export function foldIndexed(index: JournalIndex, headId: string | null): FoldedS
         const summary = compactionSummaryMessage(entry.summary, time(entry.timestamp));
         items = [{ source: entry.id, pathIndex: i, message: summary }, ...kept];
         lastCompactionId = entry.id;
+        compactedAt = i;
         break;
       }
       case "branch_summary":
@@ -158,9 +160,11 @@ export function foldIndexed(index: JournalIndex, headId: string | null): FoldedS
     }
   });
 
+  // Only notices journaled after the last compaction count as told: a kept notice may be a diff
+  // whose base notice was summarized away, so after a compaction everything is announced afresh.
   const toldInventory: Record<string, ToldCapability[]> = {};
   for (const it of items) {
-    if (!it.notice) continue;
+    if (!it.notice || it.pathIndex < compactedAt) continue;
     for (const [source, list] of Object.entries(it.notice.inventory)) {
       if (list.length === 0) delete toldInventory[source];
       else toldInventory[source] = list;

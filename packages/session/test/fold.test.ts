@@ -136,31 +136,34 @@ describe("fold", () => {
       mcp: [{ name: "a", digest: "1" }],
       skills: [{ name: "s", digest: "x" }],
     });
-    // Compaction drops notices it does not keep: the model must be told again.
-    const compacted = [
-      ...entries,
+    // After a compaction nothing counts as told, not even kept notices: a kept diff notice's base
+    // may have been summarized away, so the model must be told the whole inventory again.
+    const compaction = {
+      type: "compaction",
+      summary: "S",
+      firstKeptEntryId: "e3",
+      tokensBefore: 1,
+      reason: "r",
+      id: "c",
+      parentId: "e4",
+      timestamp: "",
+    } as SessionEntry;
+    const compacted = [...entries, compaction];
+    expect(fold(compacted, "c").messages.map((m) => m.content)).toContain("Updated a, added b");
+    expect(fold(compacted, "c").toldInventory).toEqual({});
+    const retold = [
+      ...compacted,
       {
-        type: "compaction",
-        summary: "S",
-        firstKeptEntryId: "e3",
-        tokensBefore: 1,
-        reason: "r",
-        id: "c",
-        parentId: "e4",
+        type: "capability_notice",
+        source: "mcp",
+        inventory: { mcp: [{ name: "a", digest: "2" }] },
+        message: user("Tools: a"),
+        id: "n",
+        parentId: "c",
         timestamp: "",
       },
     ] as SessionEntry[];
-    expect(fold(compacted, "c").toldInventory).toEqual({
-      mcp: [
-        { name: "a", digest: "2" },
-        { name: "b", digest: "1" },
-      ],
-    });
-    const all = [
-      ...compacted.slice(0, -1),
-      { ...compacted[compacted.length - 1]!, firstKeptEntryId: null } as SessionEntry,
-    ];
-    expect(fold(all, "c").toldInventory).toEqual({});
+    expect(fold(retold, "n").toldInventory).toEqual({ mcp: [{ name: "a", digest: "2" }] });
   });
 
   it("reports dangling parents as warnings", () => {

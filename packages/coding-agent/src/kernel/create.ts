@@ -168,6 +168,7 @@ export async function createCodingAgent(
       extensions: sources.filter((s) => enabled(s.definition.id)),
       reservedTools: BUILTIN_TOOL_NAMES,
       reservedCommands: BUILTIN_COMMAND_NAMES,
+      ...(options.hookDeadlineMs !== undefined ? { hookDeadlineMs: options.hookDeadlineMs } : {}),
       config: {
         user: extensionConfig(loaded.value.layers.user),
         project: trusted

@@ -55,12 +55,17 @@ export function createPrepareRequest(k: SeamContext): PrepareRequest {
     if (!host.catalogs.isEmpty) {
       await host.catalogs.refresh();
       const current = host.catalogs.inventory();
-      const text = noticeText(k.session().fold().toldInventory, current);
+      const told = k.session().fold().toldInventory;
+      const text = noticeText(told, current);
       if (text) {
         const message: UserMessage = { role: "user", content: text, timestamp: Date.now() };
+        // A group the model was told about that no longer exists is journaled empty, or the
+        // fold would keep it as told and every later request would announce its removal again.
+        const inventory = { ...current };
+        for (const group of Object.keys(told)) inventory[group] ??= [];
         const appended = await k
           .session()
-          .appendEntry({ type: "capability_notice", source: "catalogs", inventory: current, message });
+          .appendEntry({ type: "capability_notice", source: "catalogs", inventory, message });
         if (appended.isErr()) k.report(`Could not journal a capability notice: ${appended.error.message}`);
         else {
           messages = k.session().context();
@@ -86,7 +91,11 @@ export function createPrepareRequest(k: SeamContext): PrepareRequest {
 export function createBeforeToolCall(k: SeamContext): BeforeToolCall {
   return async (call, info) => {
     const host = k.host();
+    if (call.name === EXECUTE_TOOL) await host.catalogs.refresh();
     const target = call.name === EXECUTE_TOOL ? host.catalogs.target(call.arguments) : undefined;
+    // An ExecuteTool call whose toolRef resolves to nothing runs nothing: let it through to tell
+    // the model to search again, rather than asking permission for it.
+    if (call.name === EXECUTE_TOOL && !target) return { action: "continue" };
     const sideEffects = target ? target.sideEffects : (info.tool.sideEffects ?? false);
     const permitted = await k.permission({
       toolName: target?.name ?? call.name,

@@ -53,6 +53,8 @@ export interface CodingAgentOptions {
   /** Load ~/.keel/extensions and (trusted projects only) .keel/extensions. Default true. */
   discoverExtensions?: boolean;
   ui?: HostUI;
+  /** Deadline for each extension hook call (activation gets twice this). Default 5000 ms. */
+  hookDeadlineMs?: number;
   /** Passed to every model call (apiKey, reasoning, fetch for tests, retry policy). */
   streamOptions?: StreamOptions;
 }

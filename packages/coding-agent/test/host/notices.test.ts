@@ -130,7 +130,7 @@ describe("capability notices", () => {
   // KERNEL/SESSION BUG (reported): a kept diff notice makes fold believe the model knows the
   // whole inventory stored with it, though the notice that announced the rest was summarized away.
   // Remove `.fails` once fixed.
-  it.fails("after a compaction that keeps only a diff notice, what it did not say is announced again", async () => {
+  it("after a compaction that keeps only a diff notice, what it did not say is announced again", async () => {
     box = sandbox();
     const cat = catalogExtension("cat", ["alpha"]);
     const { agent, requests } = await start([cat.definition]);
@@ -175,7 +175,7 @@ describe("capability notices", () => {
 
   // KERNEL BUG (reported): the journaled inventory omits a vanished group instead of listing it
   // empty, so the fold keeps it as told and every request repeats "Removed". Remove `.fails` once fixed.
-  it.fails("a catalog group gone on resume is announced removed once, not on every request", async () => {
+  it("a catalog group gone on resume is announced removed once, not on every request", async () => {
     box = sandbox();
     const first = await start([
       catalogExtension("one", ["a"]).definition,
@@ -242,7 +242,7 @@ describe("capability notices", () => {
   // KERNEL BUG (reported): in the default (headless) mode an unknown toolRef is judged as
   // ExecuteTool itself (side effects, needs approval), so the model is told "needs approval, do
   // not retry" instead of "search again". Remove `.fails` once fixed.
-  it.fails("in the default permission mode a removed toolRef also says to search again", async () => {
+  it("in the default permission mode a removed toolRef also says to search again", async () => {
     const requests = await searchThenExecute("default");
     expect(toolResultTexts(requests[4]!.body)[2]!.text).toContain("Search again with SearchTools.");
   });
