@@ -1,3 +1,4 @@
+// Pricing a usage from catalog prices, and summing usages, counts and costs alike.
 import { addUsage, computeCost, emptyUsage, getModel, type Usage } from "@keel/ai";
 import { describe, expect, it } from "vitest";
 

@@ -1,3 +1,4 @@
+// The async event queue every stream uses: order, waiting consumers, the terminal event and result().
 import { EventStream } from "@keel/ai";
 import { describe, expect, it } from "vitest";
 

@@ -1,3 +1,4 @@
+// Custom models and endpoints from config merged over the catalog, and the errors bad config gets.
 import { BUILTIN_MODELS, CUSTOM_COMPAT_DEFAULTS, CUSTOM_MODEL_DEFAULTS, createModelRegistry } from "@keel/ai";
 import { describe, expect, it } from "vitest";
 

@@ -1,3 +1,4 @@
+// The built-in catalog's data invariants and model lookup by provider/id or bare id.
 import { BUILTIN_MODELS, findModel, getModel, listModels, listProviders, modelRef } from "@keel/ai";
 import { describe, expect, it } from "vitest";
 

@@ -1,3 +1,4 @@
+// Tool-argument validation: error wording, light coercion, defaults and extra properties.
 import { validateToolArguments } from "@keel/ai";
 import { FormatRegistry, Type } from "@sinclair/typebox";
 import { describe, expect, it } from "vitest";
