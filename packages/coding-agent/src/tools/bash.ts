@@ -7,6 +7,7 @@ import { delimiter, join } from "node:path";
 import type { AgentTool, AgentToolResult } from "@keel/agent";
 import { type Static, Type } from "@sinclair/typebox";
 import { type CollectedOutput, OutputCollector } from "./bash-output.js";
+import { loginEnvironment } from "./login-env.js";
 import { groupAlive, killTree } from "./process-tree.js";
 import { describeError, errorResult, formatBytes } from "./shared.js";
 
@@ -14,7 +15,10 @@ export interface BashToolOptions {
   cwd: string;
   /** Merged over process.env. */
   env?: Record<string, string | undefined>;
-  /** Shell and its arguments before the command; default `bash -lc`, else `sh -c`. */
+  /**
+   * Shell and its arguments before the command. Default: bash with the login environment
+   * (captured once, then `bash -c` per command), else `sh -c`.
+   */
   shell?: { file: string; args: string[] };
   defaultTimeoutSeconds?: number;
   maxTimeoutSeconds?: number;
@@ -63,13 +67,15 @@ const DEFAULTS = {
 /** Output pipes can be held open by a process that escaped the tree; do not wait on them forever. */
 const CLOSE_WAIT_MS = 500;
 
-let detectedShell: { file: string; args: string[] } | undefined;
+let detectedShell: { file: string; args: string[]; login?: boolean } | undefined;
 
-export function defaultShell(): { file: string; args: string[] } {
+/** The default shell; `login` means commands get the login environment (see login-env.ts). */
+export function defaultShell(): { file: string; args: string[]; login?: boolean } {
   if (detectedShell === undefined) {
     const dirs = ["/bin", "/usr/bin", ...(process.env.PATH ?? "").split(delimiter).filter(Boolean)];
     const bash = dirs.map((d) => join(d, "bash")).find(isExecutable);
-    detectedShell = bash !== undefined ? { file: bash, args: ["-lc"] } : { file: "/bin/sh", args: ["-c"] };
+    detectedShell =
+      bash !== undefined ? { file: bash, args: ["-c"], login: true } : { file: "/bin/sh", args: ["-c"] };
   }
   return detectedShell;
 }
@@ -85,11 +91,15 @@ function isExecutable(path: string): boolean {
 
 export function createBashTool(options: BashToolOptions): AgentTool<typeof bashParameters, BashDetails> {
   const settings = { ...DEFAULTS, ...withoutUndefined(options) };
+  const shell = options.shell ?? defaultShell();
+  const baseEnv = { ...process.env, ...options.env };
+  // Taken in the background now, so the first command does not wait for the profile scripts.
+  const login = "login" in shell && shell.login ? loginEnvironment(shell.file, baseEnv) : undefined;
   return {
     name: "Bash",
     label: "Bash",
     description:
-      "Run a shell command (bash -lc) in the workspace; stdout and stderr are combined. Long output keeps the last " +
+      "Run a shell command (bash, login environment) in the workspace; stdout and stderr are combined. Long output keeps the last " +
       `${settings.maxOutputLines} lines / ${formatBytes(settings.maxOutputBytes)} and gives the full log's path. ` +
       `Timeout ${settings.defaultTimeoutSeconds} s by default. Processes left in the background are killed when it ends.`,
     parameters: bashParameters,
@@ -106,7 +116,9 @@ export function createBashTool(options: BashToolOptions): AgentTool<typeof bashP
         args.timeout ?? settings.defaultTimeoutSeconds,
         settings.maxTimeoutSeconds,
       );
-      const shell = options.shell ?? defaultShell();
+      const loginEnv = login ? await login : undefined;
+      // Without a snapshot, a login shell per command gives the same environment, only slower.
+      const shellArgs = login && !loginEnv ? ["-lc"] : shell.args;
       const collector = new OutputCollector(
         { maxBytes: settings.maxOutputBytes, maxLines: settings.maxOutputLines },
         options.logDir ?? join(tmpdir(), "keel-bash"),
@@ -115,9 +127,9 @@ export function createBashTool(options: BashToolOptions): AgentTool<typeof bashP
 
       let child: ReturnType<typeof spawn>;
       try {
-        child = spawn(shell.file, [...shell.args, args.command], {
+        child = spawn(shell.file, [...shellArgs, args.command], {
           cwd: options.cwd,
-          env: { ...process.env, PAGER: "cat", GIT_PAGER: "cat", ...options.env },
+          env: { ...(loginEnv ?? process.env), PAGER: "cat", GIT_PAGER: "cat", ...options.env },
           detached: true,
           stdio: ["ignore", "pipe", "pipe"],
         });

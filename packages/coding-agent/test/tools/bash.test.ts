@@ -1,5 +1,6 @@
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type BashDetails, createBashTool, defaultShell } from "../../src/tools/index.js";
@@ -32,13 +33,18 @@ describe("Bash", () => {
     expect(result.details).toMatchObject({ exitCode: 0, timedOut: false, aborted: false, truncated: false });
   });
 
-  it("uses bash as a login shell by default", async () => {
+  it("gives commands the login environment by default, taken once", async () => {
     expect(defaultShell().file).toMatch(/\/bash$/);
-    expect(defaultShell().args).toEqual(["-lc"]);
-    const login = createBashTool({ cwd: dir });
-    expect(textOf(await login.execute({ command: "shopt -q login_shell && echo login" }, context()))).toBe(
-      "login",
-    );
+    expect(defaultShell()).toMatchObject({ args: ["-c"], login: true });
+    const home = mkdtempSync(join(tmpdir(), "keel-login-"));
+    writeFileSync(join(home, ".bash_profile"), "export KEEL_LOGIN_MARK=from-profile\n");
+    const login = createBashTool({ cwd: dir, env: { HOME: home } });
+    expect(textOf(await login.execute({ command: "echo $KEEL_LOGIN_MARK" }, context()))).toBe("from-profile");
+    // The command itself is not a login shell: the profile ran once, for the snapshot.
+    expect(
+      textOf(await login.execute({ command: "shopt -q login_shell || echo not-login" }, context())),
+    ).toBe("not-login");
+    rmSync(home, { recursive: true, force: true });
   });
 
   it("works with a plain sh", async () => {
