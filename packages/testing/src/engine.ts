@@ -81,7 +81,16 @@ export class ScenarioEngine {
         `keel mock server: the scenario step for request #${request.index} threw: ${String(error)}`,
       );
     }
-    return this.#answer(dialect, turn, request);
+    try {
+      return this.#answer(dialect, turn, request);
+    } catch (error) {
+      // A turn the engine cannot render (e.g. a tool call without arguments from hand-written
+      // JSON) is the script's fault: say so instead of cutting the connection.
+      return fail(
+        500,
+        `keel mock server: the scenario turn for request #${request.index} cannot be rendered: ${String(error)}`,
+      );
+    }
   }
 
   #nextTurn(request: RecordedRequest): ScenarioTurn {

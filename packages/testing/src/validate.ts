@@ -14,8 +14,23 @@ function turnProblem(turn: unknown, where: string): string | undefined {
     }
     return undefined;
   }
-  if (kind === undefined || kind === "reply" || kind === "context_overflow") return undefined;
+  if (kind === undefined || kind === "reply") return toolCallsProblem(turn, where);
+  if (kind === "context_overflow") return undefined;
   return `${where} has unknown kind ${JSON.stringify(kind)} (expected "reply", "error" or "context_overflow")`;
+}
+
+function toolCallsProblem(turn: object, where: string): string | undefined {
+  const calls = (turn as { toolCalls?: unknown }).toolCalls;
+  if (calls === undefined) return undefined;
+  if (!Array.isArray(calls)) return `${where}.toolCalls must be an array`;
+  for (const [i, call] of calls.entries()) {
+    const { name, arguments: args } = (call ?? {}) as { name?: unknown; arguments?: unknown };
+    if (typeof name !== "string") return `${where}.toolCalls[${i}] needs a string "name"`;
+    if (typeof args !== "string" && (typeof args !== "object" || args === null || Array.isArray(args))) {
+      return `${where}.toolCalls[${i}] needs "arguments": an object, or a string sent verbatim`;
+    }
+  }
+  return undefined;
 }
 
 export function checkScenario(value: unknown): ScenarioCheck {

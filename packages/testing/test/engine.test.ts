@@ -3,6 +3,7 @@
 import Anthropic from "@anthropic-ai/sdk";
 import { describe, expect, it } from "vitest";
 import { createFauxFetch, FAUX_ORIGIN, fauxModel, type Scenario, startMockServer } from "../src/index.js";
+import { checkScenario } from "../src/validate.js";
 
 function client(scenario: Scenario) {
   const faux = createFauxFetch(scenario);
@@ -129,6 +130,16 @@ describe("turn order", () => {
     expect(status).toBe(500);
     expect(JSON.stringify(json)).toContain("request #0 threw: Error: bad script");
   });
+
+  it("answers a turn it cannot render with a 500 naming the request, and serves the next one", async () => {
+    const { post } = client({
+      turns: [{ toolCalls: [{ name: "read" } as never] }, { text: "fine" }],
+    });
+    const broken = await post("/v1/messages", {});
+    expect(broken.status).toBe(500);
+    expect(JSON.stringify(broken.json)).toContain("turn for request #0 cannot be rendered");
+    expect((await post("/v1/messages", {})).json.content).toEqual([{ type: "text", text: "fine" }]);
+  });
 });
 
 describe("usage", () => {
@@ -199,5 +210,30 @@ describe("fauxModel", () => {
       baseUrl: "http://faux.keel.invalid/v1",
       reasoning: false,
     });
+  });
+});
+
+describe("checkScenario (scenarios arriving as JSON)", () => {
+  it("names a tool call without a name or arguments by its place", () => {
+    expect(checkScenario({ turns: [{ text: "a" }, { toolCalls: [{ name: "read" }] }] })).toEqual({
+      ok: false,
+      error: 'turns[1].toolCalls[0] needs "arguments": an object, or a string sent verbatim',
+    });
+    expect(checkScenario({ turns: [], fallback: { toolCalls: [{ arguments: {} }] } })).toEqual({
+      ok: false,
+      error: 'fallback.toolCalls[0] needs a string "name"',
+    });
+    expect(checkScenario({ turns: [{ toolCalls: { name: "x" } }] })).toMatchObject({ ok: false });
+    const good = {
+      turns: [
+        {
+          toolCalls: [
+            { name: "read", arguments: { path: "a" } },
+            { name: "x", arguments: "{" },
+          ],
+        },
+      ],
+    };
+    expect(checkScenario(good)).toEqual({ ok: true, scenario: good });
   });
 });
