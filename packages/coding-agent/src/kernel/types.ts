@@ -53,6 +53,11 @@ export interface CodingAgentOptions {
   /** Load ~/.keel/extensions and (trusted projects only) .keel/extensions. Default true. */
   discoverExtensions?: boolean;
   ui?: HostUI;
+  /**
+   * Subscribed before anything happens, so it also hears what creation itself emits
+   * (session_start, recovery, startup diagnostics); `subscribe` only hears later events.
+   */
+  onEvent?: (event: CodingAgentEvent) => void;
   /** Deadline for each extension hook call (activation gets twice this). Default 5000 ms. */
   hookDeadlineMs?: number;
   /** Passed to every model call (apiKey, reasoning, fetch for tests, retry policy). */
@@ -152,6 +157,8 @@ export interface CodingAgent {
   readonly projectRoot: string;
   readonly isRunning: boolean;
   model(): Model;
+  /** Names of the tools the model is offered, in order (fixed for the session). */
+  toolNames(): string[];
   setModel(model: Model | string): Result<Model, CodingAgentError>;
   /** Runs the agent to its natural end. Provider failures are a summary with that stop reason. */
   prompt(text: string): Promise<Result<RunSummary, CodingAgentError>>;

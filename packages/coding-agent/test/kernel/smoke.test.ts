@@ -16,12 +16,14 @@ describe("createCodingAgent", () => {
         { text: "Wrote a.txt." },
       ],
     });
+    const early: string[] = [];
     const created = await createCodingAgent({
       cwd: box.workspace,
       home: box.home,
       model: f.model,
       streamOptions: f.streamOptions,
       permissionMode: "bypassPermissions",
+      onEvent: (e) => early.push(e.type),
     });
     if (created.isErr()) throw new Error(created.error.message);
     const agent = created.value;
@@ -44,5 +46,8 @@ describe("createCodingAgent", () => {
     expect(types.indexOf("op_begin")).toBeLessThan(types.indexOf("op_end"));
     expect(events).toContain("tool_end");
     expect(events.at(-1)).toBe("run_end");
+    // onEvent also heard what creation emitted, before anyone could subscribe.
+    expect(early.slice(0, early.indexOf("run_start"))).toContain("session_start");
+    expect(agent.toolNames()).toEqual(["Read", "Write", "Edit", "Bash", "Glob", "Grep", "LS"]);
   });
 });
