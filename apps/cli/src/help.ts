@@ -13,7 +13,7 @@ Print mode
                                    | stream-json (NDJSON: init, events, result)
 
 Model
-      --model <provider/id>        e.g. anthropic/claude-sonnet-4-5, openai/gpt-5, or a custom
+      --model <provider/id>        e.g. anthropic/claude-sonnet-4-6, openai/gpt-5, or a custom
                                    provider's model from config
       --provider <name>            use that provider's first catalog model
                                    (anthropic, openai, deepseek, dashscope, moonshot, zai, openrouter)

@@ -1,4 +1,6 @@
 // Print mode end to end: the built bin against the mock server, in text, json and stream-json.
+import { readFileSync, realpathSync } from "node:fs";
+import { join } from "node:path";
 import { type MockServer, startMockServer } from "@keel/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { lines, MODEL, runKeel, type Workspace, workspace } from "./helpers.js";
@@ -27,6 +29,18 @@ describe("keel -p", () => {
     const body = server.requests[0]!.body as { model: string; messages: { content: unknown }[] };
     expect(body.model).toBe("claude-sonnet-4-6");
     expect(JSON.stringify(body.messages[0]!.content)).toContain("say hello");
+  });
+
+  it("runs a slash command instead of a prompt: /trust trusts the project, nothing is sent", async () => {
+    const ws = fresh([]);
+    const r = await runKeel(["-p", "/trust", "--model", MODEL, "--cwd", ws.repo], { server, ws });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("Trusted");
+    expect(server.requests).toHaveLength(0);
+    const trust = JSON.parse(readFileSync(join(ws.home, "trust.json"), "utf8")) as {
+      projects: Record<string, unknown>;
+    };
+    expect(Object.keys(trust.projects)).toEqual([realpathSync(ws.repo)]);
   });
 
   it("reads the prompt from stdin when none is given", async () => {

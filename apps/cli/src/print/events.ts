@@ -23,24 +23,13 @@ export interface ResultLine {
   error?: { type: string; message: string };
 }
 
-/**
- * The kernel emits `session_start` (with the tool list) before createCodingAgent returns, so a
- * subscriber never sees it; the agent object carries the names, though not in its typed API.
- */
-function toolNames(agent: CodingAgent): string[] {
-  const candidate = (agent as Partial<{ toolNames: () => unknown }>).toolNames;
-  if (typeof candidate !== "function") return [];
-  const names = candidate.call(agent);
-  return Array.isArray(names) ? names.filter((n): n is string => typeof n === "string") : [];
-}
-
 export function initLine(agent: CodingAgent): InitLine {
   const model = agent.model();
   return {
     type: "init",
     sessionId: agent.sessionId,
     model: `${model.provider}/${model.id}`,
-    tools: toolNames(agent),
+    tools: agent.toolNames(),
     cwd: agent.cwd,
   };
 }

@@ -1,6 +1,11 @@
 // Print mode: one prompt, headless (no approval UI: the kernel denies `ask` with a reason),
 // output in the chosen format, and a clean close on SIGINT/SIGTERM so the session is resumable.
-import { type CodingAgent, type CodingAgentOptions, createCodingAgent } from "@keel/coding-agent";
+import {
+  type CodingAgent,
+  type CodingAgentEvent,
+  type CodingAgentOptions,
+  createCodingAgent,
+} from "@keel/coding-agent";
 import type { OutputFormat } from "../args.js";
 import { EXIT, outcomeOf } from "../exit-codes.js";
 import { eventLine, initLine, resultLine } from "./events.js";
@@ -40,20 +45,38 @@ function watchSignals(onStop: (signal: StopSignal) => void): {
   };
 }
 
+/** One listener for the whole life of the agent, creation included (recovery, diagnostics). */
+function listen(run: PrintRun): { onEvent: (event: CodingAgentEvent) => void; started(): void } {
+  const { output, format } = run;
+  let streaming = false;
+  const onEvent = (event: CodingAgentEvent) => {
+    if (event.type === "diagnostic") output.diagnostic(event.diagnostic);
+    else if (event.type === "recovery" && format !== "stream-json") output.note(event.text);
+    else if (event.type === "notify" && format !== "stream-json")
+      output.note(`${event.level}: ${event.message}`);
+    else if (event.type === "retry" && format !== "stream-json")
+      output.note(`retry ${event.attempt} in ${event.delayMs} ms: ${event.message}`);
+    if (format !== "stream-json" || !streaming) return;
+    const line = eventLine(event);
+    if (line) output.json(line);
+  };
+  return { onEvent, started: () => (streaming = true) };
+}
+
 export async function runPrint(run: PrintRun): Promise<number> {
   const { output } = run;
   let agent: CodingAgent | undefined;
   const signals = watchSignals(() => agent?.abort());
+  const listener = listen(run);
   try {
-    const created = await createCodingAgent(run.options);
+    const created = await createCodingAgent({ ...run.options, onEvent: listener.onEvent });
     if (created.isErr()) {
       // Nothing configured, unknown model or session, locked session: the run never started.
       output.note(created.error.message);
       return EXIT.usage;
     }
     agent = created.value;
-    for (const d of agent.diagnostics()) output.diagnostic(d);
-    return await runPrompt(agent, run, signals.signal);
+    return await runPrompt(agent, run, signals.signal, listener.started);
   } finally {
     // Closing waits for the journal, so an interrupted session is complete and resumable.
     signals.dispose();
@@ -62,28 +85,37 @@ export async function runPrint(run: PrintRun): Promise<number> {
   }
 }
 
+/** `keel -p "/name args"` runs a command (e.g. /trust, /compact); its message is the output. */
+async function runCommand(agent: CodingAgent, run: PrintRun): Promise<{ code: number } | { prompt: string }> {
+  const match = /^\/(\S+)\s*([\s\S]*)$/.exec(run.prompt.trim());
+  const name = match?.[1];
+  if (!name || !agent.commands().some((c) => c.name === name)) return { prompt: run.prompt };
+  const done = await agent.runCommand(name, match[2] ?? "");
+  if (done.isErr()) {
+    run.output.note(done.error.message);
+    return { code: EXIT.usage };
+  }
+  if (done.value.prompt) return { prompt: done.value.prompt };
+  if (run.format === "text") run.output.text(done.value.message ?? "");
+  else run.output.json({ type: "command", name, message: done.value.message ?? "" });
+  return { code: EXIT.ok };
+}
+
 async function runPrompt(
   agent: CodingAgent,
   run: PrintRun,
   signal: () => StopSignal | undefined,
+  started: () => void,
 ): Promise<number> {
   const { output, format } = run;
   const early = signal();
   if (early) return SIGNAL_EXIT[early];
-  agent.subscribe((event) => {
-    if (event.type === "diagnostic") output.diagnostic(event.diagnostic);
-    else if (event.type === "recovery" && format !== "stream-json") output.note(event.text);
-    else if (event.type === "notify" && format !== "stream-json")
-      output.note(`${event.level}: ${event.message}`);
-    else if (event.type === "retry" && format !== "stream-json")
-      output.note(`retry ${event.attempt} in ${event.delayMs} ms: ${event.message}`);
-    if (format !== "stream-json") return;
-    const line = eventLine(event);
-    if (line) output.json(line);
-  });
+  const command = await runCommand(agent, run);
+  if ("code" in command) return command.code;
   if (format === "stream-json") output.json(initLine(agent));
+  started();
 
-  const result = await agent.prompt(run.prompt);
+  const result = await agent.prompt(command.prompt);
   if (result.isErr()) {
     // An extension vetoed the prompt, or the agent was busy/closed: nothing ran.
     output.note(result.error.message);

@@ -70,7 +70,7 @@ export async function createCodingAgent(
   else if (trust.value === "untrusted")
     note(
       "info",
-      `${projectRoot} is not trusted; its config, extensions and hooks are ignored. Use /trust to trust it.`,
+      `${projectRoot} is not trusted; its config, extensions and hooks are ignored. Trust it with /trust (or keel -p /trust).`,
     );
 
   const loaded = loadConfig({ cwd, home, trusted, reportUntrusted: false });
