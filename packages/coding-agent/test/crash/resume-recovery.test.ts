@@ -5,7 +5,7 @@ import { join } from "node:path";
 import type { AssistantMessage, Message } from "@keel/ai";
 import { createSession, openSession } from "@keel/session";
 import { afterEach, describe, expect, it } from "vitest";
-import { createCodingAgent } from "../../src/index.js";
+import { type CodingAgentEvent, createCodingAgent } from "../../src/index.js";
 import { faux, type Sandbox, sandbox } from "../kernel/helpers.js";
 
 const usage = {
@@ -47,7 +47,7 @@ async function killedSession(write: (s: import("@keel/session").Session) => Prom
   return { dir, path: created.value.path };
 }
 
-async function resume(dir: string) {
+async function resume(dir: string, events: CodingAgentEvent[] = []) {
   const mock = faux({ turns: [{ text: "Checked." }] });
   const created = await createCodingAgent({
     cwd: box.workspace,
@@ -61,6 +61,8 @@ async function resume(dir: string) {
   });
   if (created.isErr()) throw new Error(created.error.message);
   const agent = created.value;
+  // As early as the public API allows: the moment createCodingAgent hands the agent over.
+  agent.subscribe((event) => events.push(event));
   const run = await agent.prompt("carry on");
   await agent.close();
   expect(run.isOk() && run.value.stopReason).toBe("stop");
@@ -137,5 +139,24 @@ describe("resuming after a kill", () => {
       .map((m) => text(m.content));
     expect(kept.some((t) => t.includes("Half of the answer the user already read"))).toBe(true);
     await reopened.value.close();
+  });
+
+  it("tells the user what the kill interrupted, through the agent's events", async () => {
+    const { dir } = await killedSession(async (s) => {
+      const call = { type: "toolCall" as const, id: "toolu_x", name: "Bash", arguments: { command: "make" } };
+      await s.appendMessage(assistant([call], "toolUse"));
+      await s.appendEntry({
+        type: "op_begin",
+        toolCallId: "toolu_x",
+        toolName: "Bash",
+        args: call.arguments,
+      });
+    });
+
+    const events: CodingAgentEvent[] = [];
+    await resume(dir, events);
+    const told = events.flatMap((e) => (e.type === "recovery" ? [e.text] : []));
+    expect(told).toHaveLength(1);
+    expect(told[0]).toMatch(/toolu_x.*may or may not have taken effect/s);
   });
 });
