@@ -31,7 +31,8 @@ try {
     join(consumer, "package.json"),
     JSON.stringify({ name: "consumer", private: true, type: "module" }),
   );
-  run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", ...tarballs], consumer);
+  // A consumer of a Node library has Node's types, as any TypeScript project on Node does.
+  run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", "@types/node@20", ...tarballs], consumer);
 
   const names = packages.map((p) => p.manifest.name);
   const imports = names.map((n, i) => `import * as m${i} from "${n}";`).join("\n");
@@ -51,7 +52,13 @@ try {
       .join("\n") +
       '\nimport type { Model, Context } from "@keel/ai";\n' +
       'export const context: Context = { messages: [{ role: "user", content: "hi", timestamp: 0 }] };\n' +
-      'export type M = Model["api"];\n',
+      'export type M = Model["api"];\n' +
+      'import { Type, defineExtension, textResult } from "@keel/extension-sdk";\n' +
+      'import type { CodingAgentOptions } from "@keel/coding-agent";\n' +
+      'export const ext = defineExtension({ id: "consumer", sessionState: { schema: Type.Object({ n: Type.Number() }), default: { n: 0 } },\n' +
+      '  tools: (tool) => [tool({ name: "Count", description: "c", parameters: Type.Object({ by: Type.Number() }),\n' +
+      '    async execute(args, _ctx, rt) { rt.state.set({ n: rt.state.get().n + args.by }); return textResult("ok"); } })] });\n' +
+      'export const options: CodingAgentOptions = { cwd: "/tmp", model: "anthropic/claude-sonnet-4-6", extensions: [ext] };\n',
   );
   writeFileSync(
     join(consumer, "tsconfig.json"),
@@ -62,7 +69,7 @@ try {
         moduleResolution: "NodeNext",
         target: "ES2022",
         noEmit: true,
-        types: [],
+        types: ["node"],
         skipLibCheck: false,
         lib: ["ES2023", "DOM"],
       },

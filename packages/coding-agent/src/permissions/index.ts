@@ -12,7 +12,6 @@ export {
   type ToolCallToCheck,
 } from "./gate.js";
 export { checkRule, type ParsedRule, parseRule } from "./rules.js";
-export { loadShellParser } from "./shell/parser.js";
 export type {
   PermissionBehavior,
   PermissionDecision,
