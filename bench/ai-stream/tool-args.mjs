@@ -1,15 +1,19 @@
 // Streaming one large tool argument (a Write of a big file) through Keel's stream(): the
 // builder's partial-JSON parsing must stay linear in the argument size. Figures per wire API,
-// plus the builder alone. Run after `pnpm build`: node bench/ai-stream/tool-args.mjs
+// plus the builder alone. Run after `pnpm build`: node bench/ai-stream/tool-args.mjs [--mb 1] [--chunk 16]
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { parseArgs } from "node:util";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const ai = await import(pathToFileURL(join(root, "packages/ai/dist/index.js")).href);
 const { startMockServer } = await import(pathToFileURL(join(root, "packages/testing/dist/index.js")).href);
 
-const BYTES = Number(process.env.BENCH_ARG_BYTES ?? 1024 * 1024);
-const CHUNK = Number(process.env.BENCH_CHUNK ?? 16);
+const { values: options } = parseArgs({
+  options: { mb: { type: "string", default: "1" }, chunk: { type: "string", default: "16" } },
+});
+const BYTES = Math.round(Number(options.mb) * 1024 * 1024);
+const CHUNK = Number(options.chunk);
 // Quotes, backslashes and newlines, so the JSON text is escape-heavy like real source code.
 const line = 'const s = "quoted \\\\ text"; // lorem ipsum dolor sit amet\n';
 const content = line.repeat(Math.ceil(BYTES / line.length)).slice(0, BYTES);
