@@ -5,7 +5,8 @@ import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortEr
 import { describe, expect, it } from "vitest";
 import { buildChatParams } from "../src/providers/openai-completions.js";
 import { buildResponsesParams } from "../src/providers/openai-responses.js";
-import { classifyOpenAIError, retryAfter } from "../src/providers/openai-shared.js";
+import { classifyOpenAIError } from "../src/providers/openai-shared.js";
+import { retryAfter } from "../src/providers/retry-after.js";
 import { gptModel, type OpenAIApi } from "./helpers.js";
 
 function model(api: OpenAIApi, overrides: Partial<Model> = {}): Model {
@@ -137,6 +138,7 @@ describe("error classification", () => {
     expect(retryAfter(headers({ "retry-after": "Wed, 01 Jan 2025 00:00:30 GMT" }), now)).toBe(30_000);
     expect(retryAfter(headers({ "retry-after": "Tue, 31 Dec 2024 00:00:00 GMT" }), now)).toBe(0);
     expect(retryAfter(headers({ "retry-after": "soon" }), now)).toBeUndefined();
+    expect(retryAfter(headers({ "retry-after": "  " }), now)).toBeUndefined();
     expect(retryAfter(headers({}), now)).toBeUndefined();
   });
 

@@ -5,6 +5,7 @@ import type { ChunkSink } from "../builder.js";
 import { type AdapterOptions, describe, type ProviderAdapter } from "../driver.js";
 import type { AiError, Context, DoneReason, Model } from "../types.js";
 import { AnthropicRequestError, buildParams } from "./anthropic-request.js";
+import { retryAfter } from "./retry-after.js";
 
 type Event = Anthropic.RawMessageStreamEvent;
 
@@ -128,7 +129,7 @@ function classify(error: unknown): AiError {
     const message = error.apiMessage ?? error.message;
     if (error.status === undefined) return inBandError(error.type ?? undefined, message);
     if (error.status === 400 && isContextOverflow(message)) return { type: "context_overflow", message };
-    const retryAfterMs = parseRetryAfter(error.headers);
+    const retryAfterMs = retryAfter(error.headers);
     return {
       type: "http",
       status: error.status,
@@ -172,21 +173,6 @@ function inBandError(type: string | undefined, message: string): AiError {
 /** The two 400 messages Anthropic sends when the input (plus max_tokens) exceeds the window. */
 function isContextOverflow(message: string): boolean {
   return /prompt is too long|exceed(s)? context limit|context window/i.test(message);
-}
-
-function parseRetryAfter(headers: Headers | undefined): number | undefined {
-  const ms = headers?.get("retry-after-ms");
-  if (ms) {
-    const value = Number.parseFloat(ms);
-    if (Number.isFinite(value) && value >= 0) return Math.round(value);
-  }
-  const after = headers?.get("retry-after");
-  if (!after) return undefined;
-  const seconds = Number(after);
-  if (after.trim() !== "" && Number.isFinite(seconds))
-    return seconds >= 0 ? Math.round(seconds * 1000) : undefined;
-  const date = Date.parse(after);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
 }
 
 /** undici reports a socket closed mid-body as `TypeError: terminated` with a socket error cause. */

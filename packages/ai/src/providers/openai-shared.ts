@@ -3,6 +3,7 @@
 import OpenAI, { APIConnectionError, APIError, APIUserAbortError } from "openai";
 import type { AdapterOptions } from "../driver.js";
 import type { AiError, ImageContent, Model, TextContent } from "../types.js";
+import { retryAfter } from "./retry-after.js";
 
 /** A client per request: retries belong to the driver, the key and fetch to the call. */
 export function createClient(model: Model, options: AdapterOptions): OpenAI {
@@ -128,21 +129,6 @@ export function classifyOpenAIError(e: unknown): AiError {
     return { type: "network", message: `The connection to the model server failed (${code}): ${what}` };
   }
   return { type: "protocol", message: `Unexpected failure talking to the model server: ${describe(e)}` };
-}
-
-/** `retry-after-ms` (OpenAI), else `retry-after` as seconds or an HTTP date. */
-export function retryAfter(headers: Headers | undefined, now: number = Date.now()): number | undefined {
-  const ms = headers?.get("retry-after-ms");
-  if (ms) {
-    const value = Number(ms);
-    if (Number.isFinite(value) && value >= 0) return Math.round(value);
-  }
-  const raw = headers?.get("retry-after");
-  if (!raw) return undefined;
-  const seconds = Number(raw);
-  if (Number.isFinite(seconds)) return seconds >= 0 ? Math.round(seconds * 1000) : undefined;
-  const date = Date.parse(raw);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
 function describe(e: unknown): string {
