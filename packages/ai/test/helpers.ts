@@ -1,8 +1,23 @@
 // Shared fixtures of the provider tests: the test models each file starts from (overriding
 // only what it is about) and draining a stream into its events and final message.
-import type { AssistantMessage, AssistantMessageEvent, Model } from "@keel/ai";
+import type { AssistantMessage, AssistantMessageEvent, Context, Model } from "@keel/ai";
+import type { RecordedRequest } from "@keel/testing";
 
 export type OpenAIApi = "openai-completions" | "openai-responses";
+
+/** A one-message conversation with a system prompt. */
+export const hello: Context = {
+  systemPrompt: "You are terse.",
+  messages: [{ role: "user", content: "Hi", timestamp: 1 }],
+};
+
+/** The request bodies a mock received since request number `from`. */
+export function bodiesSince(
+  mock: { requests: readonly RecordedRequest[] },
+  from: number,
+): Record<string, unknown>[] {
+  return mock.requests.slice(from).map((r) => r.body);
+}
 
 /** An Anthropic Messages model with a reasoning flag, images and round prices. */
 export function claudeModel(overrides: Partial<Model> = {}): Model {

@@ -11,7 +11,7 @@ import {
 import { createFauxFetch, type MockServer, startMockServer } from "@keel/testing";
 import { Type } from "@sinclair/typebox";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { drain, gptModel, type OpenAIApi } from "./helpers.js";
+import { drain, gptModel, hello, type OpenAIApi } from "./helpers.js";
 
 let server: MockServer;
 
@@ -25,11 +25,6 @@ afterAll(async () => {
 function model(api: OpenAIApi, overrides: Partial<Model> = {}): Model {
   return gptModel(api, { baseUrl: server.openaiBaseUrl, ...overrides });
 }
-
-const hello: Context = {
-  systemPrompt: "You are terse.",
-  messages: [{ role: "user", content: "Hi", timestamp: 1 }],
-};
 
 const tools: Context["tools"] = [
   {
