@@ -128,7 +128,12 @@ export class KernelAgent implements CodingAgent {
   async recover(): Promise<void> {
     const actions = this.session_.fold().recovery;
     if (actions.length === 0) return;
-    for (const result of recoveryToolResults(actions, Date.now())) {
+    // The reply cut off mid-stream is journaled too: the user saw it, and the next entry
+    // would otherwise supersede its checkpoint.
+    const restored = actions.flatMap((a) =>
+      a.kind === "interrupted_message" && a.message.content.length > 0 ? [a.message] : [],
+    );
+    for (const result of [...recoveryToolResults(actions, Date.now()), ...restored]) {
       const appended = await this.session_.appendMessage(result);
       if (appended.isErr()) this.report("error", `Could not journal recovery: ${appended.error.message}`);
     }

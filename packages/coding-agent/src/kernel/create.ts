@@ -140,6 +140,9 @@ export async function createCodingAgent(
 
   if (options.onEvent) kernel.subscribe(options.onEvent);
   for (const d of diagnostics) options.onEvent?.({ type: "diagnostic", diagnostic: d });
+  // Recovery before anything else is journaled: a later entry would supersede a crashed
+  // reply's checkpoint, and the user would lose text they already read.
+  await kernel.recover();
   // The shell parser (WASM) is needed at the first Bash call; load it while the session starts.
   void loadShellParser().catch(() => undefined);
 
@@ -227,7 +230,6 @@ export async function createCodingAgent(
       modelId: model.value.id,
     });
   }
-  await kernel.recover();
   await host.notify("sessionStart", { reason, sessionId: session.id });
   kernel.emit({
     type: "session_start",

@@ -93,8 +93,8 @@ export function createBashTool(options: BashToolOptions): AgentTool<typeof bashP
   const settings = { ...DEFAULTS, ...withoutUndefined(options) };
   const shell = options.shell ?? defaultShell();
   const baseEnv = { ...process.env, ...options.env };
-  // Taken in the background now, so the first command does not wait for the profile scripts.
-  const login = "login" in shell && shell.login ? loginEnvironment(shell.file, baseEnv) : undefined;
+  // Taken at the first command (creating the tool spawns nothing), then shared by every command.
+  const wantsLogin = "login" in shell && shell.login === true;
   return {
     name: "Bash",
     label: "Bash",
@@ -116,9 +116,9 @@ export function createBashTool(options: BashToolOptions): AgentTool<typeof bashP
         args.timeout ?? settings.defaultTimeoutSeconds,
         settings.maxTimeoutSeconds,
       );
-      const loginEnv = login ? await login : undefined;
+      const loginEnv = wantsLogin ? await loginEnvironment(shell.file, baseEnv) : undefined;
       // Without a snapshot, a login shell per command gives the same environment, only slower.
-      const shellArgs = login && !loginEnv ? ["-lc"] : shell.args;
+      const shellArgs = wantsLogin && !loginEnv ? ["-lc"] : shell.args;
       const collector = new OutputCollector(
         { maxBytes: settings.maxOutputBytes, maxLines: settings.maxOutputLines },
         options.logDir ?? join(tmpdir(), "keel-bash"),

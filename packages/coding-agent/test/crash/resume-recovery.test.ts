@@ -58,11 +58,11 @@ async function resume(dir: string, events: CodingAgentEvent[] = []) {
     permissionMode: "bypassPermissions",
     session: { mode: "continue" },
     discoverExtensions: false,
+    // Heard from the start: recovery is announced while the agent is being created.
+    onEvent: (event) => events.push(event),
   });
   if (created.isErr()) throw new Error(created.error.message);
   const agent = created.value;
-  // As early as the public API allows: the moment createCodingAgent hands the agent over.
-  agent.subscribe((event) => events.push(event));
   const run = await agent.prompt("carry on");
   await agent.close();
   expect(run.isOk() && run.value.stopReason).toBe("stop");
@@ -128,6 +128,7 @@ describe("resuming after a kill", () => {
     });
 
     const messages = await resume(dir);
+    console.log("DBG", JSON.stringify(messages));
     const assistants = messages.filter((m) => m.role === "assistant").map((m) => text(m.content));
     expect(assistants.some((t) => t.includes("Half of the answer the user already read"))).toBe(true);
 
