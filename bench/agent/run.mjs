@@ -1,11 +1,12 @@
 // Overhead of the agent loop itself: per turn with an instant model, per tool call, and how a
 // batch of slow parallel / sequential tools spends wall time. Run after `pnpm build`:
-// node bench/agent/run.mjs
+// node bench/agent/run.mjs [--turns 2000] [--batch 50] [--tool-ms 20] [--faux-turns 100]
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { parseArgs } from "node:util";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const ai = await import(pathToFileURL(join(root, "packages/ai/dist/index.js")).href);
@@ -17,9 +18,17 @@ const { createFauxFetch, fauxModel } = await import(
 const typeboxEntry = createRequire(join(root, "packages/agent/package.json")).resolve("@sinclair/typebox");
 const { Type } = await import(pathToFileURL(typeboxEntry).href);
 
-const TURNS = Number(process.env.BENCH_TURNS ?? 2000);
-const BATCH = Number(process.env.BENCH_BATCH ?? 50);
-const TOOL_MS = Number(process.env.BENCH_TOOL_MS ?? 20);
+const { values: options } = parseArgs({
+  options: {
+    turns: { type: "string", default: "2000" },
+    batch: { type: "string", default: "50" },
+    "tool-ms": { type: "string", default: "20" },
+    "faux-turns": { type: "string", default: "100" },
+  },
+});
+const TURNS = Number(options.turns);
+const BATCH = Number(options.batch);
+const TOOL_MS = Number(options["tool-ms"]);
 const model = fauxModel("anthropic-messages");
 const schema = Type.Object({});
 
@@ -104,7 +113,7 @@ for (const mode of ["parallel", "sequential"]) {
   });
 }
 
-const FAUX_TURNS = Number(process.env.BENCH_FAUX_TURNS ?? 100);
+const FAUX_TURNS = Number(options["faux-turns"]);
 const faux = createFauxFetch({
   turns: Array.from({ length: FAUX_TURNS - 1 }, () => ({
     toolCalls: [{ name: "noop", arguments: {} }],
