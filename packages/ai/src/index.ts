@@ -1,42 +1,43 @@
 // @keel/ai public API.
-export type * from "./types.js";
-export { EventStream } from "./event-stream.js";
+
 export type { AssistantMessageEventStream, ChunkSink, TokenCounts } from "./builder.js";
 export { MessageBuilder } from "./builder.js";
+export { addUsage, computeCost, emptyUsage } from "./cost.js";
+export {
+  CUSTOM_COMPAT_DEFAULTS,
+  CUSTOM_MODEL_DEFAULTS,
+  createModelRegistry,
+  type ModelConfigError,
+  type ModelsConfig,
+  ModelsConfigSchema,
+} from "./custom-models.js";
 export {
   type AdapterOptions,
-  type ProviderAdapter,
-  DEFAULT_RETRY,
   createAssistantMessageEventStream,
+  DEFAULT_RETRY,
   isRetryable,
+  type ProviderAdapter,
   runProvider,
 } from "./driver.js";
-export { stream, complete, type StreamFunction } from "./stream.js";
-export { INTERRUPTED_TOOL_RESULT, type ReplayTarget, transformMessages } from "./replay.js";
-export { addUsage, computeCost, emptyUsage } from "./cost.js";
-export { BUILTIN_MODELS } from "./models-data.js";
+export { EventStream } from "./event-stream.js";
 export {
-  type ModelLookupError,
-  type ModelRegistry,
   builtinModelRegistry,
   findModel,
   getModel,
   listModels,
   listProviders,
+  type ModelLookupError,
+  type ModelRegistry,
   modelRef,
 } from "./models.js";
+export { BUILTIN_MODELS } from "./models-data.js";
+export { INTERRUPTED_TOOL_RESULT, type ReplayTarget, transformMessages } from "./replay.js";
+export { complete, type StreamFunction, stream } from "./stream.js";
+export type * from "./types.js";
 export {
-  CUSTOM_COMPAT_DEFAULTS,
-  CUSTOM_MODEL_DEFAULTS,
-  type ModelConfigError,
-  type ModelsConfig,
-  ModelsConfigSchema,
-  createModelRegistry,
-} from "./custom-models.js";
-export {
-  type SchemaIssue,
-  type ToolArgumentsError,
   describeSchemaErrors,
   formatIssues,
+  type SchemaIssue,
+  type ToolArgumentsError,
   validateToolArguments,
 } from "./validation.js";

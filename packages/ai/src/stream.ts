@@ -4,7 +4,8 @@ import { type ProviderAdapter, runProvider } from "./driver.js";
 import type { Api, AssistantMessage, Context, Model, StreamOptions } from "./types.js";
 
 const builtinAdapters: Record<Api, () => Promise<ProviderAdapter>> = {
-  "anthropic-messages": () => import("./providers/anthropic.js").then((m) => m.anthropicAdapter as ProviderAdapter),
+  "anthropic-messages": () =>
+    import("./providers/anthropic.js").then((m) => m.anthropicAdapter as ProviderAdapter),
   "openai-completions": () =>
     import("./providers/openai-completions.js").then((m) => m.openaiCompletionsAdapter as ProviderAdapter),
   "openai-responses": () =>
