@@ -370,8 +370,9 @@ export class Session {
       parentId = id;
     }
     const stamp = now();
+    const onPath = new Set(folded.path);
     for (const [targetId, label] of Object.entries(folded.labels)) {
-      if (!folded.path.includes(targetId)) continue;
+      if (!onPath.has(targetId)) continue;
       copied.push({
         type: "label",
         id: newEntryId((i) => this.byId.has(i)),
