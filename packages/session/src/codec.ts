@@ -34,11 +34,39 @@ function parseLine(text: string): LineResult {
   }
 }
 
-function toEntry(value: Record<string, unknown>): SessionEntry | null {
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+const isStringOrNull = (v: unknown): boolean => v === null || typeof v === "string";
+const isMessage = (v: unknown): boolean =>
+  isObject(v) && typeof v.role === "string" && (typeof v.content === "string" || Array.isArray(v.content));
+
+/**
+ * The fields the fold, the listing and recovery read, per known type. A line of a known type
+ * without them is damage like any other bad line: reported and skipped, never a crash later.
+ */
+const SHAPES: Record<string, (v: Record<string, unknown>) => boolean> = {
+  message: (v) => isMessage(v.message),
+  app_state: (v) => typeof v.extensionId === "string",
+  compaction: (v) => typeof v.summary === "string" && isStringOrNull(v.firstKeptEntryId),
+  branch_summary: (v) => typeof v.summary === "string",
+  model_change: (v) => typeof v.provider === "string" && typeof v.modelId === "string",
+  capability_notice: (v) => typeof v.source === "string" && isObject(v.inventory) && isMessage(v.message),
+  op_begin: (v) => typeof v.toolCallId === "string" && typeof v.toolName === "string" && isObject(v.args),
+  op_end: (v) => typeof v.toolCallId === "string" && (v.outcome === "ok" || v.outcome === "error"),
+  leaf: (v) => isStringOrNull(v.targetId),
+  label: (v) => typeof v.targetId === "string" && typeof v.label === "string",
+  info: (v) => v.name === undefined || typeof v.name === "string",
+  checkpoint: (v) => isObject(v.message) && Array.isArray(v.message.content),
+};
+
+/** The entry a parsed line holds, or null when it is not one (damage). */
+export function toEntry(value: Record<string, unknown>): SessionEntry | null {
   const { id, parentId, type, timestamp } = value;
   if (typeof id !== "string" || typeof type !== "string") return null;
   if (parentId !== null && typeof parentId !== "string") return null;
-  if (NODE_TYPES.has(type) || META_TYPES.has(type)) return value as unknown as SessionEntry;
+  if (NODE_TYPES.has(type) || META_TYPES.has(type)) {
+    return SHAPES[type]?.(value) ? (value as unknown as SessionEntry) : null;
+  }
   return {
     id,
     parentId,

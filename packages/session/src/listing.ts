@@ -13,7 +13,7 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { err, ok, type Result } from "neverthrow";
-import { parseJournal } from "./codec.js";
+import { parseJournal, toEntry } from "./codec.js";
 import { ioError } from "./errors.js";
 import { isUnknownEntry, type SessionEntry, type SessionError, type SessionHeader } from "./types.js";
 
@@ -114,12 +114,15 @@ function applyDelta(info: SessionInfo, buf: Buffer): void {
   for (let nl = buf.indexOf(10, pos); nl !== -1; nl = buf.indexOf(10, pos)) {
     const text = buf.toString("utf8", pos, nl);
     pos = nl + 1;
+    let value: unknown;
     try {
-      const v = JSON.parse(text) as SessionEntry;
-      if (typeof v === "object" && v !== null && typeof v.id === "string") noteEntry(info, v);
+      value = JSON.parse(text);
     } catch {
-      // A torn or damaged line: opening the session reports and repairs it.
+      continue; // a torn or damaged line: opening the session reports and repairs it
     }
+    const entry =
+      typeof value === "object" && value !== null ? toEntry(value as Record<string, unknown>) : null;
+    if (entry) noteEntry(info, entry);
   }
 }
 

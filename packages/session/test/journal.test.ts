@@ -188,6 +188,22 @@ describe("session file", () => {
     expect(again.notices).toContainEqual(expect.objectContaining({ type: "read_only", reason: "damaged" }));
   });
 
+  it("treats a line of a known type without its fields as damage, not as an entry", async () => {
+    const s = must(await createSession({ dir: tempDir(), cwd: "/" }));
+    must(await s.appendMessage(user("a")));
+    must(await s.close());
+    // Valid JSON, a known type, but no message: folding it would crash.
+    const hollow = { type: "message", id: "hollow0001", parentId: s.entries()[0]!.id, timestamp: "" };
+    const all = readFileSync(s.path, "utf8").split("\n");
+    all.splice(1, 0, JSON.stringify(hollow));
+    writeFileSync(s.path, all.join("\n"));
+    const again = must(await openSession(s.path));
+    expect(again.getEntry("hollow0001")).toBeUndefined();
+    expect(again.notices).toContainEqual(expect.objectContaining({ type: "corrupt_line", line: 2 }));
+    expect(again.readOnly).toBe(true);
+    expect(again.context()).toEqual([user("a")]);
+  });
+
   it("refuses a file without a valid header", async () => {
     const dir = tempDir();
     writeFileSync(`${dir}/x.jsonl`, '{"type":"message"}\n');

@@ -42,7 +42,9 @@ describe("listSessions", () => {
     // Crash before close: the sidecar describes an older, shorter file.
     const stale = JSON.parse(readFileSync(`${s.path}.meta.json`, "utf8")) as { entryCount: number };
     expect(stale.entryCount).toBe(1);
-    appendFileSync(s.path, '{"type":"mess'); // and a torn tail, ignored
+    // A line of a known type without its fields is damage, not an entry; then a torn tail.
+    appendFileSync(s.path, '{"type":"message","id":"hollow0001","parentId":null,"timestamp":"x"}\n');
+    appendFileSync(s.path, '{"type":"mess');
 
     const info = must(sessionInfo(s.path));
     expect(info).toMatchObject({ name: "renamed after the last turn", entryCount: 3, firstPrompt: "hello" });
