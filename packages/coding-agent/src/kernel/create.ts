@@ -1,5 +1,6 @@
 // createCodingAgent: resolves trust, configuration, model and session, loads extensions, builds
 // the system prompt once, and hands a ready CodingAgent back. Never throws.
+import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { type Diagnostic, type ExtensionUI, headlessUI } from "@keel/extension-sdk";
@@ -13,6 +14,7 @@ import { loadShellParser } from "../permissions/shell/parser.js";
 import { loadContextFiles } from "../prompt/context-files.js";
 import { buildSystemPrompt } from "../prompt/system-prompt.js";
 import { BUILTIN_TOOL_NAMES, createBuiltinTools } from "../tools/builtin.js";
+import { TRUSTED_ROOT_FILES } from "../trust/hash.js";
 import { findProjectRoot } from "../trust/root.js";
 import { trustStatus } from "../trust/store.js";
 import { KernelAgent } from "./coding-agent.js";
@@ -67,11 +69,18 @@ export async function createCodingAgent(
       "warning",
       `${projectRoot} changed since you trusted it; its config, extensions and hooks are ignored until you /trust it again.`,
     );
-  else if (trust.value === "untrusted")
-    note(
-      "info",
-      `${projectRoot} is not trusted; its config, extensions and hooks are ignored. Trust it with /trust (or keel -p /trust).`,
-    );
+  else if (trust.value === "untrusted") {
+    // Said only when something is being ignored (a stat each, nothing is read).
+    const ignored = [".keel", ...TRUSTED_ROOT_FILES]
+      .filter((name) => existsSync(join(projectRoot, name)))
+      .map((name) => (name === ".keel" ? ".keel/ (config, extensions, hooks)" : name));
+    if (ignored.length > 0) {
+      note(
+        "info",
+        `${projectRoot} is not trusted, so its ${ignored.join(", ")} ${ignored.length === 1 ? "is" : "are"} ignored. Trust it with /trust (or keel -p /trust).`,
+      );
+    }
+  }
 
   const loaded = loadConfig({ cwd, home, trusted, reportUntrusted: false });
   if (loaded.isErr()) return err({ type: "config", message: loaded.error.message });
