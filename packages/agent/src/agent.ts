@@ -166,17 +166,21 @@ export class Agent {
   }
 
   private reportListenerError(listener: AgentEventListener, error: unknown, event: AgentEvent): void {
+    let reporterError: unknown;
     if (this.onListenerError) {
       try {
         this.onListenerError(error, event);
-      } catch {
-        // The error reporter itself failed; nothing better to do than keep the run going.
+        return;
+      } catch (e) {
+        // The reporter failed too: fall back to the default warning, saying both.
+        reporterError = e;
       }
-      return;
     }
     if (this.warned.has(listener)) return;
     this.warned.add(listener);
-    process.emitWarning(`@keel/agent: an event listener threw on ${event.type}: ${describe(error)}`);
+    const also =
+      reporterError === undefined ? "" : ` (and onListenerError threw on it: ${describe(reporterError)})`;
+    process.emitWarning(`@keel/agent: an event listener threw on ${event.type}: ${describe(error)}${also}`);
   }
 }
 

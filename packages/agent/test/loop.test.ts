@@ -255,6 +255,25 @@ describe("the Agent's contract", () => {
     }
   });
 
+  it("an onListenerError that throws too falls back to one process warning naming both", async () => {
+    const warn = vi.spyOn(process, "emitWarning").mockImplementation(() => {});
+    try {
+      const { agent } = createHarness([{ text: "ok" }], {
+        onListenerError: () => {
+          throw new Error("reporter bug");
+        },
+      });
+      agent.subscribe(() => {
+        throw new Error("listener bug");
+      });
+      expect((await agent.prompt("go"))._unsafeUnwrap().stopReason).toBe("stop");
+      expect(warn).toHaveBeenCalledTimes(1);
+      expect(String(warn.mock.calls[0]?.[0])).toMatch(/listener bug.*reporter bug/);
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
   it("unsubscribe stops the events", async () => {
     const { agent } = createHarness([{ text: "ok" }]);
     const seen: string[] = [];
