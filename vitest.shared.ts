@@ -18,7 +18,10 @@ function workspaceAliases(): { find: RegExp; replacement: string }[] {
     if (!existsSync(manifest)) continue;
     const name = (JSON.parse(readFileSync(manifest, "utf8")) as { name: string }).name;
     if (!existsSync(join(dir, "src/index.ts"))) continue;
-    aliases.push({ find: new RegExp(`^${name.replace("/", "\\/")}$`), replacement: join(dir, "src/index.ts") });
+    aliases.push({
+      find: new RegExp(`^${name.replace("/", "\\/")}$`),
+      replacement: join(dir, "src/index.ts"),
+    });
   }
   return aliases;
 }

@@ -32,7 +32,11 @@ try {
     JSON.stringify({ name: "consumer", private: true, type: "module" }),
   );
   // A consumer of a Node library has Node's types, as any TypeScript project on Node does.
-  run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", "@types/node@20", ...tarballs], consumer);
+  run(
+    "npm",
+    ["install", "--no-audit", "--no-fund", "--loglevel=error", "@types/node@20", ...tarballs],
+    consumer,
+  );
 
   const names = packages.map((p) => p.manifest.name);
   const imports = names.map((n, i) => `import * as m${i} from "${n}";`).join("\n");

@@ -1,5 +1,5 @@
 // Kernel harness overhead per turn at zero model latency, and the fixed bytes every request
-// carries (system prompt + tool schemas). Run after `pnpm build`: node bench/kernel/run.mjs
+// carries (system prompt + tool schemas). After `pnpm build`: node bench/kernel/run.mjs [--turns N] [--rounds N]
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -9,8 +9,12 @@ import { createCodingAgent } from "../../packages/coding-agent/dist/index.js";
 import { defineExtension, Type, textResult } from "../../packages/extension-sdk/dist/index.js";
 import { createFauxFetch, fauxModel } from "../../packages/testing/dist/index.js";
 
-const TURNS = Number(process.env.KEEL_BENCH_TURNS ?? 300);
-const ROUNDS = Number(process.env.KEEL_BENCH_ROUNDS ?? 3);
+const flag = (name, fallback) => {
+  const at = process.argv.indexOf(name);
+  return at === -1 ? fallback : Number(process.argv[at + 1]);
+};
+const TURNS = flag("--turns", 300);
+const ROUNDS = flag("--rounds", 3);
 
 const noop = defineExtension({
   id: "bench-noop",
