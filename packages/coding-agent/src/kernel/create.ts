@@ -10,7 +10,6 @@ import { loadConfig } from "../config/load.js";
 import { resolveKeelHome } from "../config/paths.js";
 import { ExtensionHost, type ExtensionSource } from "../host/extension-host.js";
 import { loadExtensions } from "../loader/load-extensions.js";
-import { loadShellParser } from "../permissions/shell/parser.js";
 import { loadContextFiles } from "../prompt/context-files.js";
 import { buildSystemPrompt } from "../prompt/system-prompt.js";
 import { BUILTIN_TOOL_NAMES, createBuiltinTools } from "../tools/builtin.js";
@@ -152,8 +151,6 @@ export async function createCodingAgent(
   // Recovery before anything else is journaled: a later entry would supersede a crashed
   // reply's checkpoint, and the user would lose text they already read.
   await kernel.recover();
-  // The shell parser (WASM) is needed at the first Bash call; load it while the session starts.
-  void loadShellParser().catch(() => undefined);
 
   // Extensions: composed ones, then -e paths, then user and (trusted) project folders.
   const enabled = (id: string) => config.extensions?.[id]?.enabled !== false;
