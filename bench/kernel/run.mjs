@@ -4,7 +4,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { stream } from "../../packages/ai/dist/index.js";
+import { emptyUsage, stream } from "../../packages/ai/dist/index.js";
 import { createCodingAgent } from "../../packages/coding-agent/dist/index.js";
 import { defineExtension, Type, textResult } from "../../packages/extension-sdk/dist/index.js";
 import { createFauxFetch, fauxModel } from "../../packages/testing/dist/index.js";
@@ -87,15 +87,7 @@ async function providerOnly(requests) {
             api: "anthropic-messages",
             provider: "anthropic",
             model: "faux",
-            usage: {
-              input: 0,
-              output: 0,
-              cacheRead: 0,
-              cacheWrite: 0,
-              reasoning: 0,
-              totalTokens: 0,
-              cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-            },
+            usage: emptyUsage(),
             stopReason: "stop",
           }
         : { content: "x" }),

@@ -1,20 +1,12 @@
 // The transcript fold (events → printed items + live tail) and the dialog keys, without a terminal.
-import type { AssistantMessage } from "@keel/ai";
+import { type AssistantMessage, emptyUsage } from "@keel/ai";
 import type { CodingAgentEvent, ToolApprovalRequest } from "@keel/coding-agent";
 import { describe, expect, it } from "vitest";
 import { dialogKey } from "../src/tui/dialog-keys.js";
 import type { Dialog } from "../src/tui/store.js";
 import { Transcript } from "../src/tui/transcript.js";
 
-const usage = {
-  input: 0,
-  output: 0,
-  cacheRead: 0,
-  cacheWrite: 0,
-  reasoning: 0,
-  totalTokens: 0,
-  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-};
+const usage = emptyUsage();
 
 function assistant(content: AssistantMessage["content"]): AssistantMessage {
   return {

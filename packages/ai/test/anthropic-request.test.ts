@@ -1,6 +1,6 @@
 // The Anthropic request as it reaches the server through the real SDK: history, tools and
 // results converted, cache breakpoints, headers, temperature, images for text-only models.
-import { type Context, type Model, type StreamOptions, stream } from "@keel/ai";
+import { type Context, emptyUsage, type Model, type StreamOptions, stream } from "@keel/ai";
 import { createFauxFetch, FAUX_ORIGIN, type MockServer, startMockServer } from "@keel/testing";
 import { Type } from "@sinclair/typebox";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -51,15 +51,7 @@ describe("anthropic adapter: request conversion", () => {
         api: "anthropic-messages",
         provider: "anthropic",
         model: "claude-test",
-        usage: {
-          input: 1,
-          output: 1,
-          cacheRead: 0,
-          cacheWrite: 0,
-          reasoning: 0,
-          totalTokens: 2,
-          cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-        },
+        usage: { ...emptyUsage(), input: 1, output: 1, totalTokens: 2 },
         stopReason: "toolUse",
         timestamp: 2,
       },

@@ -2,7 +2,14 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { AssistantMessage, ToolCall, ToolResultMessage, Usage, UserMessage } from "@keel/ai";
+import {
+  type AssistantMessage,
+  emptyUsage,
+  type ToolCall,
+  type ToolResultMessage,
+  type Usage,
+  type UserMessage,
+} from "@keel/ai";
 import type { Result } from "neverthrow";
 import { afterEach } from "vitest";
 
@@ -19,15 +26,7 @@ afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-const usage: Usage = {
-  input: 1,
-  output: 1,
-  cacheRead: 0,
-  cacheWrite: 0,
-  reasoning: 0,
-  totalTokens: 2,
-  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-};
+const usage: Usage = { ...emptyUsage(), input: 1, output: 1, totalTokens: 2 };
 
 export function user(text: string): UserMessage {
   return { role: "user", content: text, timestamp: 1 };

@@ -3,5 +3,6 @@
 
 export { createFauxFetch, type FauxFetch } from "./faux-fetch.js";
 export { FAUX_ORIGIN, type FauxModel, fauxModel } from "./faux-model.js";
+export { seededRandom } from "./prng.js";
 export type * from "./scenario.js";
 export { type MockServer, type MockServerOptions, startMockServer } from "./server.js";

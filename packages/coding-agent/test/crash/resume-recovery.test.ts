@@ -2,21 +2,13 @@
 // journals written by hand: the torture finds these states at random, these tests pin each one.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import type { AssistantMessage, Message } from "@keel/ai";
+import { type AssistantMessage, emptyUsage, type Message } from "@keel/ai";
 import { createSession, openSession } from "@keel/session";
 import { afterEach, describe, expect, it } from "vitest";
 import { type CodingAgentEvent, createCodingAgent } from "../../src/index.js";
 import { faux, type Sandbox, sandbox } from "../kernel/helpers.js";
 
-const usage = {
-  input: 1,
-  output: 1,
-  cacheRead: 0,
-  cacheWrite: 0,
-  reasoning: 0,
-  totalTokens: 2,
-  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-};
+const usage = { ...emptyUsage(), input: 1, output: 1, totalTokens: 2 };
 
 function assistant(content: AssistantMessage["content"], stopReason: AssistantMessage["stopReason"]) {
   return {
