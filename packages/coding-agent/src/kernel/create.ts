@@ -22,12 +22,10 @@ import { configHooksExtension } from "./config-hooks.js";
 import { chooseModel, modelRegistry, resolveModelRef } from "./model-choice.js";
 import { createToolPermission } from "./permission.js";
 import { defaultSessionDir, openChosenSession } from "./session-open.js";
-import type { CodingAgent, CodingAgentError, CodingAgentOptions, HostUI } from "./types.js";
+import type { CodingAgent, CodingAgentError, CodingAgentEvent, CodingAgentOptions, HostUI } from "./types.js";
 
-function hostUI(
-  ui: HostUI | undefined,
-  emit: KernelAgent["emit"] extends (e: infer E) => void ? (e: E) => void : never,
-): ExtensionUI {
+/** The UI extensions see: the host's where it has one, and every display also as an event. */
+function hostUI(ui: HostUI | undefined, emit: (event: CodingAgentEvent) => void): ExtensionUI {
   const fallback = headlessUI();
   return {
     supports: ui?.supports ?? { ...fallback.supports, status: true, widget: true, notify: true },
@@ -223,7 +221,7 @@ export async function createCodingAgent(
     date: new Date().toISOString().slice(0, 10),
     platform: `${process.platform} ${process.arch}`,
     toolNames,
-    contextFiles: loadContextFiles({ cwd, home: options.home ?? homedir(), projectRoot, trusted }),
+    contextFiles: loadContextFiles({ cwd, home, projectRoot, trusted }),
     extensionText: host.systemPromptText(),
     ...(options.appendSystemPrompt ? { append: options.appendSystemPrompt } : {}),
   });

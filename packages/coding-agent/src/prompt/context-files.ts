@@ -31,6 +31,7 @@ function isInside(child: string, parent: string): boolean {
 
 export function loadContextFiles(options: {
   cwd: string;
+  /** The Keel home: its AGENTS.md (or CLAUDE.md) applies to every project. */
   home: string;
   projectRoot: string;
   trusted: boolean;
