@@ -181,11 +181,11 @@ export class KernelAgent implements CodingAgent {
     if (resolved.isErr()) return resolved;
     this.model_ = resolved.value;
     this.agent.configure({ model: resolved.value });
-    void this.session_.appendEntry({
-      type: "model_change",
-      provider: resolved.value.provider,
-      modelId: resolved.value.id,
-    });
+    void this.session_
+      .appendEntry({ type: "model_change", provider: resolved.value.provider, modelId: resolved.value.id })
+      .then((r) => {
+        if (r.isErr()) this.report("error", `Could not journal the model change: ${r.error.message}`);
+      });
     return ok(resolved.value);
   }
 

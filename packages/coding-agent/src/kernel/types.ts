@@ -162,9 +162,9 @@ export interface CodingAgent {
   setModel(model: Model | string): Result<Model, CodingAgentError>;
   /** Runs the agent to its natural end. Provider failures are a summary with that stop reason. */
   prompt(text: string): Promise<Result<RunSummary, CodingAgentError>>;
-  /** Delivered after the current tool batch, before the next model call. */
+  /** Delivered after the current tool batch, before the next model call; when idle, starts a run. */
   steer(text: string): void;
-  /** Delivered when the agent would otherwise stop. */
+  /** Delivered when the agent would otherwise stop; when idle, starts a run. */
   followUp(text: string): void;
   abort(): void;
   subscribe(listener: (event: CodingAgentEvent) => void): () => void;
