@@ -80,7 +80,9 @@ export function writeSidecar(info: SessionInfo, fileSize: number): void {
   try {
     writeFileSync(tmp, JSON.stringify(data));
     renameSync(tmp, target);
-  } catch {}
+  } catch {
+    // The sidecar is a cache: without it, listing reads the session's head and tail instead.
+  }
 }
 
 function readSidecar(path: string): Sidecar | null {
@@ -186,7 +188,9 @@ function readIndex(dir: string): DirIndex {
   try {
     const v = JSON.parse(readFileSync(join(dir, INDEX_FILE), "utf8")) as DirIndex;
     if (v.version === 1 && typeof v.sessions === "object" && v.sessions !== null) return v;
-  } catch {}
+  } catch {
+    // Missing or damaged index: start empty, every session is read again and the index rebuilt.
+  }
   return { version: 1, sessions: {} };
 }
 
