@@ -1,37 +1,23 @@
 // Every exit code of the bin: 0 ok, 1 failed, 2 usage / nothing configured / refused, 130 interrupted
 // (and the interrupted session resumes with -c).
 import { NO_MODEL_MESSAGE } from "@keel/coding-agent";
-import { type MockServer, startMockServer } from "@keel/testing";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { lines, MODEL, runKeel, startKeel, until, type Workspace, workspace } from "./helpers.js";
+import { describe, expect, it } from "vitest";
+import { lines, MODEL, mockSuite, runKeel, startKeel, until } from "./helpers.js";
 
-let server: MockServer;
-let ws: Workspace;
-beforeAll(async () => {
-  server = await startMockServer({ turns: [] });
-});
-afterAll(() => server.close());
-afterEach(() => ws?.dispose());
-
-function fresh(turns: Parameters<MockServer["setScenario"]>[0]["turns"]): Workspace {
-  server.setScenario({ turns });
-  server.requests.length = 0;
-  ws = workspace();
-  return ws;
-}
+const { fresh } = mockSuite();
 
 // retry-after: 0 keeps the provider's bounded retries (4 after the first attempt) instant.
 const serverError = { kind: "error" as const, status: 500, headers: { "retry-after": "0" } };
 
 describe("exit codes", () => {
   it("0 when the run finishes", async () => {
-    const ws = fresh([{ text: "done" }]);
+    const { server, ws } = fresh([{ text: "done" }]);
     const r = await runKeel(["-p", "hi", "--model", MODEL, "--cwd", ws.repo], { server, ws });
     expect(r.code).toBe(0);
   });
 
   it("1 when the provider keeps failing and retries run out", async () => {
-    const ws = fresh([serverError, serverError, serverError, serverError, serverError]);
+    const { server, ws } = fresh([serverError, serverError, serverError, serverError, serverError]);
     const r = await runKeel(["-p", "hi", "--output-format", "json", "--model", MODEL, "--cwd", ws.repo], {
       server,
       ws,
@@ -44,7 +30,7 @@ describe("exit codes", () => {
   });
 
   it("1 with a note when --max-turns stops the run", async () => {
-    const ws = fresh([
+    const { server, ws } = fresh([
       { toolCalls: [{ name: "LS", arguments: { path: "." } }] },
       { toolCalls: [{ name: "LS", arguments: { path: "." } }] },
     ]);
@@ -58,7 +44,7 @@ describe("exit codes", () => {
   });
 
   it("2 on a usage error, with the message on stderr and nothing on stdout", async () => {
-    ws = workspace();
+    const { server, ws } = fresh([]);
     const r = await runKeel(["-p", "hi", "--permission-mode", "yolo"], { server, ws });
     expect(r.code).toBe(2);
     expect(r.stdout).toBe("");
@@ -66,7 +52,7 @@ describe("exit codes", () => {
   });
 
   it("2 when no provider is configured, saying what to set", async () => {
-    ws = workspace();
+    const { ws } = fresh([]);
     const r = await runKeel(["-p", "hi", "--cwd", ws.repo], { ws });
     expect(r.code).toBe(2);
     expect(r.stdout).toBe("");
@@ -74,7 +60,7 @@ describe("exit codes", () => {
   });
 
   it("2 when the session to resume does not exist", async () => {
-    const ws = fresh([]);
+    const { server, ws } = fresh([]);
     const r = await runKeel(["-p", "hi", "-r", "no-such-session", "--model", MODEL, "--cwd", ws.repo], {
       server,
       ws,
@@ -85,7 +71,10 @@ describe("exit codes", () => {
   });
 
   it("130 on SIGINT mid-reply; keel -c then continues the same session", async () => {
-    const ws = fresh([{ text: "this reply is slow", headerDelayMs: 30_000 }, { text: "resumed" }]);
+    const { server, ws } = fresh([
+      { text: "this reply is slow", headerDelayMs: 30_000 },
+      { text: "resumed" },
+    ]);
     const first = startKeel(
       ["-p", "start", "--output-format", "stream-json", "--model", MODEL, "--cwd", ws.repo],
       {

@@ -5,7 +5,8 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { MockServer } from "@keel/testing";
+import { type MockServer, type ScenarioStep, startMockServer } from "@keel/testing";
+import { afterAll, afterEach, beforeAll } from "vitest";
 
 export const CLI_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 export const BIN = join(CLI_ROOT, "dist/bin.js");
@@ -26,6 +27,39 @@ export function workspace(): Workspace {
   mkdirSync(repo);
   execFileSync("git", ["init", "-q", repo]);
   return { home, repo, dispose: () => rmSync(base, { recursive: true, force: true }) };
+}
+
+export interface MockSuite {
+  /**
+   * Points the file's mock server at `turns` (then `fallback`, if the suite has one) with an
+   * empty request log, and makes a workspace that is disposed after the test.
+   */
+  fresh(turns: ScenarioStep[]): { server: MockServer; ws: Workspace };
+}
+
+/** One mock model server for the calling test file (started before, closed after its tests). */
+export function mockSuite(fallback?: ScenarioStep): MockSuite {
+  let server: MockServer | undefined;
+  let ws: Workspace | undefined;
+  const scenario = (turns: ScenarioStep[]) => (fallback ? { turns, fallback } : { turns });
+  beforeAll(async () => {
+    server = await startMockServer(scenario([]));
+  });
+  afterAll(() => server?.close());
+  afterEach(() => {
+    ws?.dispose();
+    ws = undefined;
+  });
+  return {
+    fresh(turns) {
+      if (!server)
+        throw new Error("mockSuite: fresh() runs inside a test, after beforeAll started the server");
+      server.setScenario(scenario(turns));
+      server.requests.length = 0;
+      ws = workspace();
+      return { server, ws };
+    },
+  };
 }
 
 export interface KeelEnv {

@@ -1,28 +1,14 @@
 // Print mode end to end: the built bin against the mock server, in text, json and stream-json.
 import { readFileSync, realpathSync } from "node:fs";
 import { join } from "node:path";
-import { type MockServer, startMockServer } from "@keel/testing";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { lines, MODEL, runKeel, type Workspace, workspace } from "./helpers.js";
+import { describe, expect, it } from "vitest";
+import { lines, MODEL, mockSuite, runKeel } from "./helpers.js";
 
-let server: MockServer;
-let ws: Workspace;
-beforeAll(async () => {
-  server = await startMockServer({ turns: [] });
-});
-afterAll(() => server.close());
-afterEach(() => ws?.dispose());
-
-function fresh(turns: Parameters<MockServer["setScenario"]>[0]["turns"]): Workspace {
-  server.setScenario({ turns });
-  server.requests.length = 0;
-  ws = workspace();
-  return ws;
-}
+const { fresh } = mockSuite();
 
 describe("keel -p", () => {
   it("text: prints the final assistant text only", async () => {
-    const ws = fresh([{ text: "Hello from the mock." }]);
+    const { server, ws } = fresh([{ text: "Hello from the mock." }]);
     const r = await runKeel(["-p", "say hello", "--model", MODEL, "--cwd", ws.repo], { server, ws });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("Hello from the mock.\n");
@@ -32,7 +18,7 @@ describe("keel -p", () => {
   });
 
   it("runs a slash command instead of a prompt: /trust trusts the project, nothing is sent", async () => {
-    const ws = fresh([]);
+    const { server, ws } = fresh([]);
     const r = await runKeel(["-p", "/trust", "--model", MODEL, "--cwd", ws.repo], { server, ws });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("Trusted");
@@ -44,7 +30,7 @@ describe("keel -p", () => {
   });
 
   it("reads the prompt from stdin when none is given", async () => {
-    const ws = fresh([{ text: "got it" }]);
+    const { server, ws } = fresh([{ text: "got it" }]);
     const r = await runKeel(["-p", "--model", MODEL, "--cwd", ws.repo], {
       server,
       ws,
@@ -56,7 +42,7 @@ describe("keel -p", () => {
   });
 
   it("json: one result object with text, usage, cost, stop reason, turns and session id", async () => {
-    const ws = fresh([{ text: "four", usage: { input: 100, output: 10 } }]);
+    const { server, ws } = fresh([{ text: "four", usage: { input: 100, output: 10 } }]);
     const r = await runKeel(["-p", "2+2?", "--output-format", "json", "--model", MODEL, "--cwd", ws.repo], {
       server,
       ws,
@@ -80,7 +66,7 @@ describe("keel -p", () => {
   });
 
   it("stream-json: init, message and tool events, then the result; diagnostics stay on stderr", async () => {
-    const ws = fresh([
+    const { server, ws } = fresh([
       { toolCalls: [{ id: "toolu_ls1", name: "LS", arguments: { path: "." } }] },
       { text: "The repo is empty." },
     ]);
@@ -119,7 +105,7 @@ describe("keel -p", () => {
   });
 
   it("headless: a tool that needs approval is denied with a reason the model sees", async () => {
-    const ws = fresh([
+    const { server, ws } = fresh([
       { toolCalls: [{ id: "toolu_w1", name: "Write", arguments: { path: "a.txt", content: "x" } }] },
       { text: "Could not write." },
     ]);
@@ -137,7 +123,7 @@ describe("keel -p", () => {
   });
 
   it("--no-extensions leaves the official tools out", async () => {
-    const ws = fresh([{ text: "ok" }]);
+    const { server, ws } = fresh([{ text: "ok" }]);
     const r = await runKeel(
       ["-p", "hi", "--no-extensions", "--output-format", "stream-json", "--model", MODEL, "--cwd", ws.repo],
       { server, ws },
