@@ -1,16 +1,8 @@
-// Writes config files atomically (temp file + fsync + rename) and keeps personal config out of git.
-import {
-  closeSync,
-  fsyncSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeSync,
-} from "node:fs";
-import { dirname, join } from "node:path";
+// Updates config files (atomically, through the one atomic write) keeps personal config out of git.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { err, ok, type Result } from "neverthrow";
+import { writeFileAtomic } from "../fs/atomic-write.js";
 import type { PermissionBehavior } from "../permissions/types.js";
 import { type ConfigError, errnoCode, errnoMessage } from "./errors.js";
 import { configPaths, displayPath, PROJECT_DIR } from "./paths.js";
@@ -39,32 +31,18 @@ export function updateConfigFile(
     });
   }
   const next = mutate(structuredClone(current as ConfigObject));
-  const written = writeFileAtomic(path, JSON.stringify(next, null, 2) + "\n");
+  const written = writeConfigText(path, JSON.stringify(next, null, 2) + "\n");
   return written.map(() => next);
 }
 
-export function writeFileAtomic(path: string, text: string): Result<void, ConfigError> {
-  const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
-  try {
-    mkdirSync(dirname(path), { recursive: true });
-    const fd = openSync(tmp, "w", 0o600);
-    try {
-      writeSync(fd, text);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(tmp, path);
-    return ok(undefined);
-  } catch (e) {
-    rmSync(tmp, { force: true });
-    const file = displayPath(path);
-    return err({
-      type: "config_write_failed",
-      file,
-      message: `${file}: could not be written (${errnoMessage(e)})`,
+/** Config files may hold personal rules: a new one is readable by its owner only. */
+function writeConfigText(path: string, text: string): Result<void, ConfigError> {
+  return writeFileAtomic(path, text, { newFileMode: 0o600 })
+    .map(() => undefined)
+    .mapErr((e): ConfigError => {
+      const file = displayPath(path);
+      return { type: "config_write_failed", file, message: `${file}: could not be written (${e.message})` };
     });
-  }
 }
 
 export type RuleScope = "user" | "project" | "projectLocal";
@@ -118,5 +96,5 @@ export function ensureLocalConfigIgnored(projectRoot: string): Result<string, Co
   const missing = LOCAL_IGNORES.filter((entry) => !lines.includes(entry) && !lines.includes(`/${entry}`));
   if (missing.length === 0) return ok(path);
   const prefix = text.length > 0 && !text.endsWith("\n") ? "\n" : "";
-  return writeFileAtomic(path, text + prefix + missing.join("\n") + "\n").map(() => path);
+  return writeConfigText(path, text + prefix + missing.join("\n") + "\n").map(() => path);
 }

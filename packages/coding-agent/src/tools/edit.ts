@@ -4,7 +4,7 @@ import { readFile, stat } from "node:fs/promises";
 import type { AgentTool } from "@keel/agent";
 import { type Static, Type } from "@sinclair/typebox";
 import { structuredPatch } from "diff";
-import { writeFileAtomic } from "./atomic-write.js";
+import { writeFileAtomic } from "../fs/atomic-write.js";
 import { applyEdits, type Candidate, type EditFailure, type EditSpec } from "./edit-apply.js";
 import { looksBinary } from "./file-kind.js";
 import { type FileReadTracker, freshnessMessage, stampOf } from "./file-tracker.js";
@@ -89,7 +89,7 @@ export function createEditTool(options: EditToolOptions): AgentTool<typeof editP
       const after = applied.value.text;
       const encoded = Buffer.from(crlf ? after.replace(/\n/g, "\r\n") : after, "utf8");
       const output = hasBom ? Buffer.concat([BOM, encoded]) : encoded;
-      const written = await writeFileAtomic(path, output);
+      const written = writeFileAtomic(path, output);
       if (written.isErr()) {
         return errorResult(`Could not write ${shown}: ${written.error.message}. The file was not changed.`);
       }

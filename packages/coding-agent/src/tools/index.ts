@@ -1,5 +1,4 @@
 // Public surface of the built-in tools, re-exported by the package's src/index.ts.
-export { type AtomicWriteError, type AtomicWriteOutcome, writeFileAtomic } from "./atomic-write.js";
 export {
   type BashDetails,
   type BashParams,

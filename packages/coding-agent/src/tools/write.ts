@@ -3,7 +3,7 @@
 import { readFile, stat } from "node:fs/promises";
 import type { AgentTool } from "@keel/agent";
 import { type Static, Type } from "@sinclair/typebox";
-import { writeFileAtomic } from "./atomic-write.js";
+import { writeFileAtomic } from "../fs/atomic-write.js";
 import { type FileReadTracker, freshnessMessage, stampOf } from "./file-tracker.js";
 import { displayPath, errorCode, errorResult, fsErrorMessage, resolvePath, textResult } from "./shared.js";
 
@@ -50,7 +50,7 @@ export function createWriteTool(options: WriteToolOptions): AgentTool<typeof wri
       }
 
       const bytes = Buffer.from(args.content, "utf8");
-      const written = await writeFileAtomic(path, bytes);
+      const written = writeFileAtomic(path, bytes);
       if (written.isErr()) {
         return errorResult(`Could not write ${shown}: ${written.error.message}. Nothing was changed.`);
       }

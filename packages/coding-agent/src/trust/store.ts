@@ -7,7 +7,7 @@ import { err, ok, type Result } from "neverthrow";
 import { errnoCode } from "../config/errors.js";
 import { configPaths, displayPath, resolveKeelHome } from "../config/paths.js";
 import { parseJsonText } from "../config/read.js";
-import { writeFileAtomic } from "../config/write.js";
+import { writeFileAtomic } from "../fs/atomic-write.js";
 import { DEFAULT_HASH_LIMITS, type HashLimits, hashProject, type TrustError } from "./hash.js";
 
 const TrustEntrySchema = Type.Object({ hash: Type.String(), trustedAt: Type.String() });
@@ -102,7 +102,14 @@ function updateStore(options: TrustOptions, mutate: (file: TrustFile) => void): 
   const store = readTrustFile(path);
   if (store.isErr()) return err(store.error);
   mutate(store.value);
-  return writeFileAtomic(path, JSON.stringify(store.value, null, 2) + "\n").mapErr(
-    (e): TrustError => ({ type: "trust_store_write_failed", file: e.file, message: e.message }),
-  );
+  const file = displayPath(path);
+  return writeFileAtomic(path, JSON.stringify(store.value, null, 2) + "\n", { newFileMode: 0o600 })
+    .map(() => undefined)
+    .mapErr(
+      (e): TrustError => ({
+        type: "trust_store_write_failed",
+        file,
+        message: `${file}: could not be written (${e.message})`,
+      }),
+    );
 }
