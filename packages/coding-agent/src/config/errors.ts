@@ -17,14 +17,3 @@ export interface ConfigDiagnostic {
   file?: string;
   message: string;
 }
-
-export function errnoMessage(err: unknown): string {
-  if (err && typeof err === "object" && "message" in err && typeof err.message === "string")
-    return err.message;
-  return String(err);
-}
-
-export function errnoCode(err: unknown): string | undefined {
-  if (err && typeof err === "object" && "code" in err && typeof err.code === "string") return err.code;
-  return undefined;
-}

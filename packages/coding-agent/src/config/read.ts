@@ -5,7 +5,8 @@ import { type ValueError, ValueErrorType } from "@sinclair/typebox/errors";
 import { Value } from "@sinclair/typebox/value";
 import { type ParseError, parse, printParseErrorCode } from "jsonc-parser";
 import { err, ok, type Result } from "neverthrow";
-import { type ConfigError, errnoCode, errnoMessage, type FieldError } from "./errors.js";
+import { errnoCode, errnoMessage } from "../fs/errno.js";
+import type { ConfigError, FieldError } from "./errors.js";
 import { displayPath } from "./paths.js";
 
 /** `undefined` when the file does not exist; an error when it exists but cannot be used. */

@@ -3,8 +3,9 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { err, ok, type Result } from "neverthrow";
 import { writeFileAtomic } from "../fs/atomic-write.js";
+import { errnoCode, errnoMessage } from "../fs/errno.js";
 import type { PermissionBehavior } from "../permissions/types.js";
-import { type ConfigError, errnoCode, errnoMessage } from "./errors.js";
+import type { ConfigError } from "./errors.js";
 import { configPaths, displayPath, PROJECT_DIR } from "./paths.js";
 import { readJsonFile } from "./read.js";
 

@@ -3,7 +3,7 @@
 import { randomBytes } from "node:crypto";
 import { createWriteStream, mkdirSync, type WriteStream } from "node:fs";
 import { join } from "node:path";
-import { describeError } from "./shared.js";
+import { errnoMessage } from "../fs/errno.js";
 
 export interface OutputLimits {
   maxBytes: number;
@@ -77,11 +77,11 @@ export class OutputCollector {
     try {
       mkdirSync(this.#logDir, { recursive: true });
     } catch (error) {
-      this.#logError = describeError(error);
+      this.#logError = errnoMessage(error);
     }
     const log = createWriteStream(path, { mode: 0o600 });
     log.on("error", (error) => {
-      this.#logError = describeError(error);
+      this.#logError = errnoMessage(error);
     });
     for (const chunk of this.#pending) log.write(chunk);
     this.#pending = [];

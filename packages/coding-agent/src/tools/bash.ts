@@ -6,10 +6,11 @@ import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import type { AgentTool, AgentToolResult } from "@keel/agent";
 import { type Static, Type } from "@sinclair/typebox";
+import { errnoMessage } from "../fs/errno.js";
 import { type CollectedOutput, OutputCollector } from "./bash-output.js";
 import { loginEnvironment } from "./login-env.js";
 import { groupAlive, killTree } from "./process-tree.js";
-import { describeError, errorResult, formatBytes } from "./shared.js";
+import { errorResult, formatBytes } from "./shared.js";
 
 export interface BashToolOptions {
   cwd: string;
@@ -134,7 +135,7 @@ export function createBashTool(options: BashToolOptions): AgentTool<typeof bashP
           stdio: ["ignore", "pipe", "pipe"],
         });
       } catch (error) {
-        return errorResult(`Could not start ${shell.file}: ${describeError(error)}`);
+        return errorResult(`Could not start ${shell.file}: ${errnoMessage(error)}`);
       }
 
       let updateTimer: NodeJS.Timeout | undefined;
@@ -175,7 +176,7 @@ export function createBashTool(options: BashToolOptions): AgentTool<typeof bashP
       const closed = new Promise<void>((resolve) => child.once("close", () => resolve()));
       const exit = await new Promise<{ code: number | null; signal: string | null } | { spawnError: string }>(
         (resolve) => {
-          child.once("error", (error) => resolve({ spawnError: describeError(error) }));
+          child.once("error", (error) => resolve({ spawnError: errnoMessage(error) }));
           child.once("exit", (code, sig) => resolve({ code, signal: sig }));
         },
       );

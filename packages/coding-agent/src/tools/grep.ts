@@ -4,11 +4,11 @@ import { stat } from "node:fs/promises";
 import type { AgentTool, AgentToolResult } from "@keel/agent";
 import { type Static, Type } from "@sinclair/typebox";
 import picomatch from "picomatch";
+import { errnoMessage } from "../fs/errno.js";
 import { targetsGit, targetsNodeModules } from "./glob.js";
 import { SCAN_CHUNK_BYTES, type ScanMode, type ScanResult, scanFile } from "./grep-scan.js";
 import {
   abortedResult,
-  describeError,
   displayPath,
   errorResult,
   formatBytes,
@@ -74,7 +74,7 @@ export function compilePattern(pattern: string, ignoreCase: boolean): RegExp | s
     try {
       return new RegExp(pattern, `${flags}u`); // \p{…} needs it
     } catch {
-      return describeError(error);
+      return errnoMessage(error);
     }
   }
 }

@@ -1,7 +1,7 @@
 // Ends a command's whole process tree: its process group (the shell ran detached, so it
 // leads one) plus, on Linux, descendants that moved to another group or session.
 import { readdirSync, readFileSync } from "node:fs";
-import { errorCode } from "./shared.js";
+import { errnoCode } from "../fs/errno.js";
 
 interface ProcInfo {
   pid: number;
@@ -39,7 +39,7 @@ function signalProbe(target: number): boolean {
     process.kill(target, 0);
     return true;
   } catch (error) {
-    return errorCode(error) === "EPERM";
+    return errnoCode(error) === "EPERM";
   }
 }
 

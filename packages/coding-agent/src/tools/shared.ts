@@ -3,6 +3,7 @@
 import { homedir } from "node:os";
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import type { AgentToolResult } from "@keel/agent";
+import { errnoCode, errnoMessage } from "../fs/errno.js";
 
 /** Resolves a model-supplied path: absolute, `~/…`, or relative to the workspace. */
 export function resolvePath(cwd: string, path: string): string {
@@ -29,23 +30,9 @@ export function errorResult<T>(text: string, details?: T): AgentToolResult<T> {
   return { ...textResult(text, details), isError: true };
 }
 
-/** Node errors carry a `code`; anything else is described by its message. */
-export function errorCode(error: unknown): string | undefined {
-  if (typeof error === "object" && error !== null && "code" in error) {
-    const code = (error as { code: unknown }).code;
-    return typeof code === "string" ? code : undefined;
-  }
-  return undefined;
-}
-
-export function describeError(error: unknown): string {
-  if (error instanceof Error) return error.message;
-  return String(error);
-}
-
 /** Explains a filesystem failure in terms the model can act on. */
 export function fsErrorMessage(error: unknown, shownPath: string): string {
-  switch (errorCode(error)) {
+  switch (errnoCode(error)) {
     case "ENOENT":
       return `No such file or directory: ${shownPath}. Check the path (Glob or LS can help find it).`;
     case "EACCES":
@@ -56,7 +43,7 @@ export function fsErrorMessage(error: unknown, shownPath: string): string {
     case "ENOTDIR":
       return `A parent of ${shownPath} is not a directory.`;
     default:
-      return `Cannot access ${shownPath}: ${describeError(error)}`;
+      return `Cannot access ${shownPath}: ${errnoMessage(error)}`;
   }
 }
 

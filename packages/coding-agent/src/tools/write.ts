@@ -4,8 +4,9 @@ import { readFile, stat } from "node:fs/promises";
 import type { AgentTool } from "@keel/agent";
 import { type Static, Type } from "@sinclair/typebox";
 import { writeFileAtomic } from "../fs/atomic-write.js";
+import { errnoCode } from "../fs/errno.js";
 import { type FileReadTracker, freshnessMessage, stampOf } from "./file-tracker.js";
-import { displayPath, errorCode, errorResult, fsErrorMessage, resolvePath, textResult } from "./shared.js";
+import { displayPath, errorResult, fsErrorMessage, resolvePath, textResult } from "./shared.js";
 
 export interface WriteToolOptions {
   cwd: string;
@@ -46,7 +47,7 @@ export function createWriteTool(options: WriteToolOptions): AgentTool<typeof wri
         const fresh = options.tracker.check(path, current);
         if (fresh.isErr()) return errorResult(freshnessMessage(fresh.error, shown, "overwrite"));
       } catch (error) {
-        if (errorCode(error) !== "ENOENT") return errorResult(fsErrorMessage(error, shown));
+        if (errnoCode(error) !== "ENOENT") return errorResult(fsErrorMessage(error, shown));
       }
 
       const bytes = Buffer.from(args.content, "utf8");

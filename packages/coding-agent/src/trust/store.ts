@@ -4,10 +4,10 @@ import { resolve } from "node:path";
 import { Type } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { err, ok, type Result } from "neverthrow";
-import { errnoCode } from "../config/errors.js";
 import { configPaths, displayPath, resolveKeelHome } from "../config/paths.js";
 import { parseJsonText } from "../config/read.js";
 import { writeFileAtomic } from "../fs/atomic-write.js";
+import { errnoCode } from "../fs/errno.js";
 import { DEFAULT_HASH_LIMITS, type HashLimits, hashProject, type TrustError } from "./hash.js";
 
 const TrustEntrySchema = Type.Object({ hash: Type.String(), trustedAt: Type.String() });
