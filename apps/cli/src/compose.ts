@@ -2,7 +2,7 @@
 // everything else (config, trust, extension loading, model choice) is the kernel's job.
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
-import { listModels, listProviders } from "@keel/ai";
+import { listModels, listProviders, modelRef } from "@keel/ai";
 import {
   type CodingAgentOptions,
   defaultSessionDir,
@@ -36,7 +36,7 @@ function resolveCwd(dir: string | undefined, base: string): Result<string, Usage
  * `--provider p` alone picks the catalog's first model for p (the catalog lists a provider's
  * newest flagship first); with `--model id` it qualifies a bare id as `p/id`.
  */
-function modelRef(
+function qualifiedModel(
   model: string | undefined,
   provider: string | undefined,
 ): Result<string | undefined, UsageError> {
@@ -53,7 +53,7 @@ function modelRef(
       `--provider ${provider} is not in the model catalog (known: ${listProviders().join(", ")}). ` +
         "For a custom provider from config use --model <provider>/<id>.",
     );
-  return ok(`${first.provider}/${first.id}`);
+  return ok(modelRef(first));
 }
 
 /**
@@ -90,7 +90,7 @@ export function composeOptions(
 ): Result<CodingAgentOptions, UsageError> {
   const cwd = resolveCwd(flags.cwd, base);
   if (cwd.isErr()) return err(cwd.error);
-  const model = modelRef(flags.model, flags.provider);
+  const model = qualifiedModel(flags.model, flags.provider);
   if (model.isErr()) return err(model.error);
   const session = sessionChoice(flags.session, cwd.value);
   if (session.isErr()) return err(session.error);

@@ -1,5 +1,6 @@
 // stream-json lines: the init line, kernel events made into NDJSON objects, and the result line.
 // Every line is plain JSON; text deltas are coalesced into one `message` line per message.
+import { modelRef } from "@keel/ai";
 import type { CodingAgent, CodingAgentEvent, RunSummary } from "@keel/coding-agent";
 
 export interface InitLine {
@@ -24,11 +25,10 @@ export interface ResultLine {
 }
 
 export function initLine(agent: CodingAgent): InitLine {
-  const model = agent.model();
   return {
     type: "init",
     sessionId: agent.sessionId,
-    model: `${model.provider}/${model.id}`,
+    model: modelRef(agent.model()),
     tools: agent.toolNames(),
     cwd: agent.cwd,
   };

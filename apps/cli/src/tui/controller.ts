@@ -1,6 +1,6 @@
 // The TUI's side of the agent: creates and swaps CodingAgents, turns their events into store
 // updates, answers the kernel's UI questions with dialogs, and sends prompts, steering and aborts.
-import type { Message } from "@keel/ai";
+import { type Message, modelRef } from "@keel/ai";
 import {
   type CodingAgent,
   type CodingAgentError,
@@ -199,10 +199,9 @@ export class Controller {
   /** Re-reads the model and context use (after a run, a turn, or a command such as /model). */
   refresh(): void {
     if (!this.agent) return;
-    const model = this.agent.model();
     this.store.status = {
       ...this.store.status,
-      model: `${model.provider}/${model.id}`,
+      model: modelRef(this.agent.model()),
       contextPercent: this.agent.contextUsage().percent,
     };
   }
