@@ -1,6 +1,13 @@
 // The markdown renderer and the streaming split point, as pure functions.
 import { describe, expect, it } from "vitest";
-import { lineText, renderInline, renderMarkdown, stableBlockEnd } from "../src/tui/markdown.js";
+import {
+  type BlockScan,
+  lineText,
+  renderInline,
+  renderMarkdown,
+  scanBlocks,
+  stableBlockEnd,
+} from "../src/tui/markdown.js";
 
 describe("renderInline", () => {
   it("styles bold, italic, inline code and links", () => {
@@ -65,5 +72,18 @@ describe("stableBlockEnd", () => {
   it("is 0 while the first block is unfinished", () => {
     expect(stableBlockEnd("just one line")).toBe(0);
     expect(stableBlockEnd("line\nline two\n")).toBe(0);
+  });
+
+  it("scanned a delta at a time, finds the same end as a scan of the whole text at every step", () => {
+    const text = "intro\n\n```ts\nconst a = 1;\n\nconst b = 2;\n```\n\nafter the fence\n\n- item\n";
+    let scan: BlockScan | undefined;
+    for (let length = 0; length <= text.length; length += 3) {
+      const prefix = text.slice(0, length);
+      scan = scanBlocks(prefix, scan);
+      expect(scan.end, `after ${length} chars`).toBe(stableBlockEnd(prefix));
+    }
+    expect(scanBlocks(text, scan).end).toBe(text.lastIndexOf("\n\n") + 2);
+    // A text that is not a growth of the scanned one is scanned from its start.
+    expect(scanBlocks("short\n\n", scan).end).toBe(7);
   });
 });

@@ -101,25 +101,42 @@ export function renderMarkdown(text: string): MdLine[] {
   return lines;
 }
 
+/** How far a growing text has been scanned for block ends; carried from one streamed delta to the next. */
+export interface BlockScan {
+  /** Start of the first line not scanned yet (a line is scanned once its newline has arrived). */
+  offset: number;
+  /** The open code fence's marker, if the scanned lines end inside one. */
+  fence: string | undefined;
+  /** Just after the last blank line outside a code fence so far: the stable block end. */
+  end: number;
+}
+
+const NOTHING_SCANNED: BlockScan = { offset: 0, fence: undefined, end: 0 };
+
+/**
+ * Continues `scan` over the lines completed since, so a streamed message costs one pass in all
+ * rather than one per delta. A text shorter than what was scanned (not a growth of it) starts over.
+ */
+export function scanBlocks(text: string, scan: BlockScan = NOTHING_SCANNED): BlockScan {
+  let { offset, fence, end } = scan.offset <= text.length ? scan : NOTHING_SCANNED;
+  for (let newline = text.indexOf("\n", offset); newline !== -1; newline = text.indexOf("\n", offset)) {
+    const line = text.slice(offset, newline);
+    const marker = FENCE.exec(line);
+    if (fence !== undefined) {
+      if (marker && marker[1] === fence && line.trim() === fence) fence = undefined;
+    } else if (marker) fence = marker[1]!;
+    else if (line.trim() === "") end = newline + 1;
+    offset = newline + 1;
+  }
+  return { offset, fence, end };
+}
+
 /**
  * Where finished blocks end in a growing text: just after the last blank line outside a code fence.
  * Everything before it can be printed once and never redrawn while the rest streams.
  */
 export function stableBlockEnd(text: string): number {
-  let fence: string | undefined;
-  let end = 0;
-  let offset = 0;
-  for (const line of text.split("\n")) {
-    const next = offset + line.length + 1;
-    if (next > text.length) break; // the last line is still being written
-    const marker = FENCE.exec(line);
-    if (fence !== undefined) {
-      if (marker && marker[1] === fence && line.trim() === fence) fence = undefined;
-    } else if (marker) fence = marker[1]!;
-    else if (line.trim() === "") end = next;
-    offset = next;
-  }
-  return end;
+  return scanBlocks(text).end;
 }
 
 /** Plain text of a rendered line (tests, width math). */

@@ -3,7 +3,7 @@
 import type { AssistantMessage, Message } from "@keel/ai";
 import type { CodingAgentEvent } from "@keel/coding-agent";
 import { oneLine } from "./format.js";
-import { stableBlockEnd } from "./markdown.js";
+import { type BlockScan, scanBlocks } from "./markdown.js";
 
 export type NoticeLevel = "info" | "warning" | "error" | "dim" | "success";
 
@@ -43,6 +43,15 @@ function userText(message: Message): string {
     : message.content.flatMap((c) => (c.type === "text" ? [c.text] : [])).join("\n");
 }
 
+/** The assistant message streaming now: how much of each block is printed, how far each is scanned. */
+interface Stream {
+  message: AssistantMessage;
+  committed: Map<number, number>;
+  scans: Map<number, BlockScan>;
+}
+
+const streamOf = (message: AssistantMessage): Stream => ({ message, committed: new Map(), scans: new Map() });
+
 function trimBlock(text: string): string {
   return text.replace(/^\n+/, "").replace(/\s+$/, "");
 }
@@ -52,7 +61,7 @@ export class Transcript {
   done: Item[] = [];
   lastTool: ToolItem | undefined;
   private nextId = 1;
-  private stream: { message: AssistantMessage; committed: Map<number, number> } | undefined;
+  private stream: Stream | undefined;
   private tools: ToolItem[] = [];
 
   private push(item: Item): void {
@@ -119,7 +128,7 @@ export class Transcript {
   /** Moves finished blocks of the streaming message to `done`; `final` flushes everything. */
   private commit(final: boolean, endedIndex?: number): void {
     if (!this.stream) return;
-    const { message, committed } = this.stream;
+    const { message, committed, scans } = this.stream;
     message.content.forEach((block, i) => {
       const complete = final || i < message.content.length - 1 || i === endedIndex;
       if (block.type === "thinking") {
@@ -128,7 +137,12 @@ export class Transcript {
         this.push({ kind: "thinking", id: this.id(), chars: block.redacted ? 0 : block.thinking.length });
       } else if (block.type === "text") {
         const from = committed.get(i) ?? 0;
-        const to = complete ? block.text.length : Math.max(from, stableBlockEnd(block.text));
+        let to = block.text.length;
+        if (!complete) {
+          const scan = scanBlocks(block.text, scans.get(i));
+          scans.set(i, scan);
+          to = Math.max(from, scan.end);
+        }
         if (to === from) return;
         committed.set(i, to);
         const chunk = trimBlock(block.text.slice(from, to));
@@ -157,11 +171,11 @@ export class Transcript {
     switch (event.type) {
       case "message_start":
         if (event.message.role !== "assistant") return "none";
-        this.stream = { message: event.message, committed: new Map() };
+        this.stream = streamOf(event.message);
         return "delta";
       case "message_update": {
         if (event.message.role !== "assistant") return "none";
-        if (!this.stream) this.stream = { message: event.message, committed: new Map() };
+        if (!this.stream) this.stream = streamOf(event.message);
         this.stream.message = event.message;
         const e = event.event;
         const ended = e.type === "text_end" || e.type === "thinking_end" ? e.contentIndex : undefined;
@@ -175,7 +189,7 @@ export class Transcript {
           return "structural";
         }
         if (event.message.role !== "assistant") return "none";
-        if (!this.stream) this.stream = { message: event.message, committed: new Map() };
+        if (!this.stream) this.stream = streamOf(event.message);
         this.stream.message = event.message;
         this.commit(true);
         this.stream = undefined;
