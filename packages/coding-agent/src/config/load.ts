@@ -1,8 +1,9 @@
 // Layers user < project < project-local config; project layers are never touched unless trusted.
-import { lstatSync, realpathSync } from "node:fs";
+import { realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, join, relative } from "node:path";
 import { err, ok, type Result } from "neverthrow";
+import { pathExists } from "../fs/paths.js";
 import { checkRule } from "../permissions/rules.js";
 import type { PermissionBehavior, PermissionRuleEntry, RuleSource } from "../permissions/types.js";
 import { findProjectRoot } from "../trust/root.js";
@@ -127,15 +128,6 @@ function escapesProject(path: string, projectRoot: string): string | undefined {
     return `${path} links outside the project (to ${real}); it was not read`;
   }
   return undefined;
-}
-
-function pathExists(path: string): boolean {
-  try {
-    lstatSync(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 const BEHAVIORS: readonly PermissionBehavior[] = ["allow", "ask", "deny"];

@@ -7,7 +7,6 @@ import {
   fsyncSync,
   mkdirSync,
   openSync,
-  realpathSync,
   renameSync,
   rmSync,
   statSync,
@@ -16,6 +15,7 @@ import {
 import { basename, dirname, join } from "node:path";
 import { err, ok, type Result } from "neverthrow";
 import { errnoCode, errnoMessage } from "./errno.js";
+import { realpathOrResolved } from "./paths.js";
 
 export interface AtomicWriteError {
   kind: "write_failed";
@@ -49,7 +49,7 @@ export function writeFileAtomic(
   let temp: string | undefined;
   try {
     // Renaming over a symlink would replace the link itself; write through to its target.
-    const target = realpathOr(path);
+    const target = realpathOrResolved(path);
     const existing = statSync(target, { throwIfNoEntry: false });
     const dir = dirname(target);
     mkdirSync(dir, { recursive: true });
@@ -71,14 +71,5 @@ export function writeFileAtomic(
   } catch (error) {
     if (temp !== undefined) rmSync(temp, { force: true });
     return err({ kind: "write_failed", code: errnoCode(error), message: errnoMessage(error) });
-  }
-}
-
-function realpathOr(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    // Missing (or a dangling link's target): write at the path as given.
-    return path;
   }
 }

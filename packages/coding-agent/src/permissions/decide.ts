@@ -1,8 +1,7 @@
 // decide(): the permission decision for one tool call, a function of its inputs and the filesystem.
-import { realpathSync } from "node:fs";
 import { homedir } from "node:os";
-import { resolve } from "node:path";
 import { resolveKeelHome } from "../config/paths.js";
+import { realpathOrResolved } from "../fs/paths.js";
 import { judgeBash } from "./bash.js";
 import { judgeRead, judgeWrite, type PathContext } from "./pathcheck.js";
 import { resolvePath } from "./paths.js";
@@ -10,14 +9,6 @@ import { domainMatches, familyOf, rulesFor } from "./rules.js";
 import { loadShellParser } from "./shell/parser.js";
 import type { PermissionDecision, PermissionRequest } from "./types.js";
 import { allow, ask, combine, deny, type Verdict } from "./verdict.js";
-
-function realOr(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return resolve(path);
-  }
-}
 
 function stringArg(args: unknown, ...keys: string[]): string | undefined {
   if (typeof args !== "object" || args === null) return undefined;
@@ -31,13 +22,13 @@ function stringArg(args: unknown, ...keys: string[]): string | undefined {
 const PATH_KEYS = ["path", "file_path", "filePath", "notebook_path"];
 
 export async function decide(request: PermissionRequest): Promise<PermissionDecision> {
-  const home = realOr(request.userHome ?? homedir());
+  const home = realpathOrResolved(request.userHome ?? homedir());
   const ctx: PathContext = {
     mode: request.mode,
     rules: request.rules,
-    workspace: realOr(request.workspace),
+    workspace: realpathOrResolved(request.workspace),
     home,
-    keelHome: realOr(request.keelHome ?? resolveKeelHome(process.env, home)),
+    keelHome: realpathOrResolved(request.keelHome ?? resolveKeelHome(process.env, home)),
   };
   return combine(await verdictsFor(request, ctx), request.mode);
 }

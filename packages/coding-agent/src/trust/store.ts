@@ -1,6 +1,5 @@
 // The trust store (~/.keel/trust.json): project realpath → the content hash the user approved.
-import { readFileSync, realpathSync } from "node:fs";
-import { resolve } from "node:path";
+import { readFileSync } from "node:fs";
 import { Type } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { err, ok, type Result } from "neverthrow";
@@ -8,6 +7,7 @@ import { configPaths, displayPath, resolveKeelHome } from "../config/paths.js";
 import { parseJsonText } from "../config/read.js";
 import { writeFileAtomic } from "../fs/atomic-write.js";
 import { errnoCode } from "../fs/errno.js";
+import { realpathOrResolved } from "../fs/paths.js";
 import { DEFAULT_HASH_LIMITS, type HashLimits, hashProject, type TrustError } from "./hash.js";
 
 const TrustEntrySchema = Type.Object({ hash: Type.String(), trustedAt: Type.String() });
@@ -37,14 +37,6 @@ function storePath(options: TrustOptions): string {
   return configPaths(options.home ?? resolveKeelHome(), "").trust;
 }
 
-function canonicalRoot(root: string): string {
-  try {
-    return realpathSync(root);
-  } catch {
-    return resolve(root);
-  }
-}
-
 export function readTrustFile(path: string): Result<TrustFile, TrustError> {
   let text: string;
   try {
@@ -69,7 +61,7 @@ export function readTrustFile(path: string): Result<TrustFile, TrustError> {
 }
 
 export function trustStatus(root: string, options: TrustOptions = {}): Result<TrustStatus, TrustError> {
-  const key = canonicalRoot(root);
+  const key = realpathOrResolved(root);
   const store = readTrustFile(storePath(options));
   if (store.isErr()) return err(store.error);
   const entry = store.value.projects[key];
@@ -81,7 +73,7 @@ export function trustStatus(root: string, options: TrustOptions = {}): Result<Tr
 
 /** Records the project's current content hash as approved; returns the entry. */
 export function trustProject(root: string, options: TrustOptions = {}): Result<TrustEntry, TrustError> {
-  const key = canonicalRoot(root);
+  const key = realpathOrResolved(root);
   const hash = hashProject(key, options.limits ?? DEFAULT_HASH_LIMITS);
   if (hash.isErr()) return err(hash.error);
   const entry: TrustEntry = { hash: hash.value, trustedAt: (options.now?.() ?? new Date()).toISOString() };
@@ -91,7 +83,7 @@ export function trustProject(root: string, options: TrustOptions = {}): Result<T
 }
 
 export function untrustProject(root: string, options: TrustOptions = {}): Result<void, TrustError> {
-  const key = canonicalRoot(root);
+  const key = realpathOrResolved(root);
   return updateStore(options, (file) => {
     delete file.projects[key];
   });
