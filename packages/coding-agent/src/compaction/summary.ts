@@ -93,5 +93,3 @@ function parseFileLists(summary: string): { read: string[]; modified: string[] }
   };
   return { read: section("Files read"), modified: section("Files modified") };
 }
-
-export const SUMMARY_PREFIX = "The conversation so far was compacted. Summary of what happened before:\n\n";
