@@ -1,9 +1,9 @@
-// Writes the standard files of a workspace package (package.json, tsconfigs, vitest config).
-// Used by the repo's own setup and by `pnpm new-extension`.
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+// Writes the standard files of a new workspace package (package.json, tsconfigs, vitest config)
+// for `pnpm new-extension`.
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 
-export function initPackage({ root, dir, name, description, dependencies = {}, devDependencies = {}, bin }) {
+export function initPackage({ root, dir, name, description, dependencies = {}, devDependencies = {} }) {
   const abs = join(root, dir);
   mkdirSync(join(abs, "src"), { recursive: true });
   mkdirSync(join(abs, "test"), { recursive: true });
@@ -22,7 +22,6 @@ export function initPackage({ root, dir, name, description, dependencies = {}, d
       "./package.json": "./package.json",
     },
     files: ["dist", "README.md"],
-    ...(bin ? { bin } : {}),
     publishConfig: { access: "public" },
     scripts: {
       build: "tsc -p tsconfig.build.json",
@@ -33,9 +32,8 @@ export function initPackage({ root, dir, name, description, dependencies = {}, d
     dependencies,
     devDependencies,
   };
-  const write = (file, content) => {
-    if (!existsSync(join(abs, file))) writeFileSync(join(abs, file), content);
-  };
+  // "wx": the package is new, so an existing file is a bug to hear about, not one to keep quietly.
+  const write = (file, content) => writeFileSync(join(abs, file), content, { flag: "wx" });
   write("package.json", JSON.stringify(pkg, null, 2) + "\n");
   write(
     "tsconfig.json",
