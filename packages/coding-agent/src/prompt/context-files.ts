@@ -1,7 +1,8 @@
 // AGENTS.md / CLAUDE.md discovery: the user's global file, then each directory from the
 // filesystem root down to cwd. Files inside an untrusted project are not read.
 import { existsSync, readFileSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
+import { isInside } from "../permissions/paths.js";
 
 export interface ContextFile {
   path: string;
@@ -22,11 +23,6 @@ function readFirst(dir: string): ContextFile | undefined {
     }
   }
   return undefined;
-}
-
-function isInside(child: string, parent: string): boolean {
-  const rel = relative(parent, child);
-  return rel === "" || (!rel.startsWith("..") && !rel.startsWith("/"));
 }
 
 export function loadContextFiles(options: {

@@ -1,15 +1,13 @@
 // Helpers every built-in tool shares: path resolution against the workspace and the
 // shape of text / error results (JSON-safe, never thrown).
-import { homedir } from "node:os";
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import type { AgentToolResult } from "@keel/agent";
 import { errnoCode, errnoMessage } from "../fs/errno.js";
+import { expandHome } from "../permissions/paths.js";
 
 /** Resolves a model-supplied path: absolute, `~/…`, or relative to the workspace. */
 export function resolvePath(cwd: string, path: string): string {
-  if (path === "~") return homedir();
-  if (path.startsWith("~/")) return resolve(homedir(), path.slice(2));
-  return resolve(cwd, path);
+  return resolve(cwd, expandHome(path));
 }
 
 /** Shortest faithful path to show the model: relative inside the workspace, absolute outside it. */
