@@ -38,9 +38,14 @@ export async function runInteractive(options: CodingAgentOptions, flags: Interac
     store.dispose();
     await controller.detach(SETTLE_MS);
     app.unmount();
-    await app.waitUntilExit().catch(() => undefined);
+    // ink rejects here when rendering failed; that is a bug to show, not a normal quit.
+    const crash = await app.waitUntilExit().then(
+      () => undefined,
+      (e: unknown) => (e instanceof Error ? (e.stack ?? e.message) : String(e)),
+    );
     restoreConsole();
     if (message) process.stderr.write(`keel: ${message}\n`);
+    if (crash) process.stderr.write(`keel: the screen stopped on an error: ${crash}\n`);
     return code;
   };
 
