@@ -34,6 +34,28 @@ describe("context files", () => {
     ]);
   });
 
+  it("says so when a context file exists but cannot be read, and leaves it out", () => {
+    const cwd = layout();
+    mkdirSync(join(box.workspace, "pkg", "deep", "AGENTS.md")); // exists, but EISDIR on read
+    const reports: string[] = [];
+    const files = loadContextFiles({
+      cwd,
+      home: box.home,
+      projectRoot: box.workspace,
+      trusted: true,
+      report: (m) => reports.push(m),
+    });
+    expect(files.map((f) => f.content)).toEqual([
+      "home rules",
+      "outer rules",
+      "project rules",
+      "package rules (CLAUDE.md)",
+    ]);
+    expect(reports).toHaveLength(1);
+    expect(reports[0]).toContain(join("pkg", "deep", "AGENTS.md"));
+    expect(reports[0]).toContain("not in the system prompt");
+  });
+
   it("reads nothing inside an untrusted project", () => {
     const cwd = layout();
     const files = loadContextFiles({ cwd, home: box.home, projectRoot: box.workspace, trusted: false });
