@@ -221,18 +221,27 @@ export async function createCodingAgent(
     date: new Date().toISOString().slice(0, 10),
     platform: `${process.platform} ${process.arch}`,
     toolNames,
-    contextFiles: loadContextFiles({ cwd, home, projectRoot, trusted }),
+    contextFiles: loadContextFiles({
+      cwd,
+      home,
+      projectRoot,
+      trusted,
+      report: (message) => kernel.report("warning", message),
+    }),
     extensionText: host.systemPromptText(),
     ...(options.appendSystemPrompt ? { append: options.appendSystemPrompt } : {}),
   });
   kernel.attachHost(host, systemPrompt);
 
   if (!folded || folded.provider !== model.value.provider || folded.modelId !== model.value.id) {
-    await session.appendEntry({
+    const journaled = await session.appendEntry({
       type: "model_change",
       provider: model.value.provider,
       modelId: model.value.id,
     });
+    // Like setModel: a resumed session would otherwise silently come back on another model.
+    if (journaled.isErr())
+      kernel.report("error", `Could not journal the model choice: ${journaled.error.message}`);
   }
   await host.notify("sessionStart", { reason, sessionId: session.id });
   kernel.emit({
