@@ -1,6 +1,7 @@
 // Prompt editing, history, completion and key bindings, as pure functions.
 import { describe, expect, it } from "vitest";
-import { completeCommand, matchingCommands, parseSlash } from "../src/tui/completion.js";
+import { parseSlash } from "../src/slash-command.js";
+import { completeCommand, matchingCommands } from "../src/tui/completion.js";
 import {
   backspace,
   browse,

@@ -8,6 +8,7 @@ import {
 } from "@keel/coding-agent";
 import type { OutputFormat } from "../args.js";
 import { EXIT, outcomeOf } from "../exit-codes.js";
+import { parseSlash } from "../slash-command.js";
 import { eventLine, initLine, resultLine } from "./events.js";
 import type { Output } from "./output.js";
 
@@ -87,10 +88,10 @@ export async function runPrint(run: PrintRun): Promise<number> {
 
 /** `keel -p "/name args"` runs a command (e.g. /trust, /compact); its message is the output. */
 async function runCommand(agent: CodingAgent, run: PrintRun): Promise<{ code: number } | { prompt: string }> {
-  const match = /^\/(\S+)\s*([\s\S]*)$/.exec(run.prompt.trim());
-  const name = match?.[1];
-  if (!name || !agent.commands().some((c) => c.name === name)) return { prompt: run.prompt };
-  const done = await agent.runCommand(name, match[2] ?? "");
+  const slash = parseSlash(run.prompt);
+  if (!slash || !agent.commands().some((c) => c.name === slash.name)) return { prompt: run.prompt };
+  const { name, args } = slash;
+  const done = await agent.runCommand(name, args);
   if (done.isErr()) {
     run.output.note(done.error.message);
     return { code: EXIT.usage };

@@ -33,9 +33,3 @@ export function completeCommand(
     });
   return `/${common}`.length > text.length ? `/${common}` : `/${chosen.name} `;
 }
-
-/** "/name rest of line" → name and args; undefined for a prompt that is not a command. */
-export function parseSlash(text: string): { name: string; args: string } | undefined {
-  const m = /^\/([A-Za-z0-9][\w:.-]*)(?:\s+([\s\S]*))?$/.exec(text.trim());
-  return m ? { name: m[1]!, args: (m[2] ?? "").trim() } : undefined;
-}

@@ -1,7 +1,7 @@
 // Slash commands: the TUI carries out the ones that need a screen or the process (/quit, /new,
 // /resume, /tree picker, /rewind into the prompt, /trust); every other one goes to the kernel.
 import { listSessions } from "@keel/session";
-import { parseSlash } from "./completion.js";
+import { parseSlash } from "../slash-command.js";
 import type { Controller } from "./controller.js";
 import { editorWith } from "./editor.js";
 import { oneLine } from "./format.js";
