@@ -8,6 +8,7 @@ import type { Diagnostic } from "@keel/extension-sdk";
 import { recoveryMessage, recoveryToolResults, type Session } from "@keel/session";
 import { err, ok, type Result } from "neverthrow";
 import type { CompactionSettings } from "../compaction/policy.js";
+import { errnoMessage } from "../fs/errno.js";
 import type { ExtensionHost } from "../host/extension-host.js";
 import { trustProject } from "../trust/store.js";
 import { createAgentEventBridge } from "./agent-events.js";
@@ -73,6 +74,7 @@ export class KernelAgent implements CodingAgent {
   private fixed = 0;
   private maintenance: AbortController | undefined;
   private closed = false;
+  private listenerFailed = false;
 
   constructor(private readonly parts: KernelParts) {
     this.session_ = parts.session;
@@ -193,8 +195,15 @@ export class KernelAgent implements CodingAgent {
     for (const listener of [...this.listeners]) {
       try {
         listener(event);
-      } catch {
-        // A UI listener failing must not stop the run.
+      } catch (error) {
+        // A UI listener failing must not stop the run, nor pass unnoticed. Not a diagnostic:
+        // that is an event too, and would go back to the listener that just threw. Once per
+        // agent, as a listener that throws on one event usually throws on all.
+        if (this.listenerFailed) continue;
+        this.listenerFailed = true;
+        process.emitWarning(
+          `@keel/coding-agent: an event listener threw on ${event.type} (later throws are not reported): ${errnoMessage(error)}`,
+        );
       }
     }
   }

@@ -50,4 +50,32 @@ describe("createCodingAgent", () => {
     expect(early.slice(0, early.indexOf("run_start"))).toContain("session_start");
     expect(agent.toolNames()).toEqual(["Read", "Write", "Edit", "Bash", "Glob", "Grep", "LS"]);
   });
+
+  it("keeps running when a listener throws, and warns once", async () => {
+    box = sandbox();
+    const f = faux({ turns: [{ text: "one" }, { text: "two" }] });
+    const created = await createCodingAgent({
+      cwd: box.workspace,
+      home: box.home,
+      model: f.model,
+      streamOptions: f.streamOptions,
+    });
+    if (created.isErr()) throw new Error(created.error.message);
+    const agent = created.value;
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.message);
+    process.on("warning", onWarning);
+    try {
+      agent.subscribe(() => {
+        throw new Error("listener broke");
+      });
+      expect((await agent.prompt("first"))._unsafeUnwrap().text).toBe("one");
+      expect((await agent.prompt("second"))._unsafeUnwrap().text).toBe("two");
+      await new Promise((r) => setImmediate(r));
+      expect(warnings.filter((m) => m.includes("listener broke"))).toHaveLength(1);
+    } finally {
+      process.off("warning", onWarning);
+      await agent.close();
+    }
+  });
 });
