@@ -46,16 +46,23 @@ function watchSignals(onStop: (signal: StopSignal) => void): {
   };
 }
 
-/** One listener for the whole life of the agent, creation included (recovery, diagnostics). */
-function listen(run: PrintRun): { onEvent: (event: CodingAgentEvent) => void; started(): void } {
+/**
+ * One listener for the whole life of the agent, creation included (recovery, diagnostics).
+ * stream-json carries recovery, notify and retry as lines once its init line is out; before that
+ * (while the agent opens) they go to stderr like in the other formats, rather than nowhere.
+ */
+export function listen(run: Pick<PrintRun, "output" | "format">): {
+  onEvent: (event: CodingAgentEvent) => void;
+  started(): void;
+} {
   const { output, format } = run;
   let streaming = false;
   const onEvent = (event: CodingAgentEvent) => {
+    const asNote = format !== "stream-json" || !streaming;
     if (event.type === "diagnostic") output.diagnostic(event.diagnostic);
-    else if (event.type === "recovery" && format !== "stream-json") output.note(event.text);
-    else if (event.type === "notify" && format !== "stream-json")
-      output.note(`${event.level}: ${event.message}`);
-    else if (event.type === "retry" && format !== "stream-json")
+    else if (event.type === "recovery" && asNote) output.note(event.text);
+    else if (event.type === "notify" && asNote) output.note(`${event.level}: ${event.message}`);
+    else if (event.type === "retry" && asNote)
       output.note(`retry ${event.attempt} in ${event.delayMs} ms: ${event.message}`);
     if (format !== "stream-json" || !streaming) return;
     const line = eventLine(event);
