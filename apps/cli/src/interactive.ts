@@ -26,6 +26,25 @@ function isInteractiveModule(value: unknown): value is InteractiveModule {
   );
 }
 
+/** The variables by which ink decides, once when it loads, that it runs in CI. */
+const CI_MARKERS = ["CI", "CONTINUOUS_INTEGRATION"] as const;
+
+/**
+ * Loads the TUI with the CI markers hidden. With CI set, ink draws nothing live (only the
+ * last frame, on exit), yet a user who reaches this point has a real terminal on both ends
+ * and asked for the interactive screen. The variables come back before anything else runs,
+ * so tools and child processes still see them.
+ */
+async function withoutCiMarkers<T>(load: () => Promise<T>): Promise<T> {
+  const saved = CI_MARKERS.map((key) => [key, process.env[key]] as const);
+  for (const [key] of saved) delete process.env[key];
+  try {
+    return await load();
+  } finally {
+    for (const [key, value] of saved) if (value !== undefined) process.env[key] = value;
+  }
+}
+
 export async function startInteractive(
   options: CodingAgentOptions,
   flags: InteractiveFlags,
@@ -34,7 +53,7 @@ export async function startInteractive(
   const entry = new URL(TUI_ENTRY, import.meta.url);
   let loaded: unknown;
   try {
-    loaded = await import(entry.href);
+    loaded = await withoutCiMarkers(() => import(entry.href));
   } catch (e) {
     // Only the entry itself being absent means "no TUI in this build"; a broken TUI is a bug.
     const missing =

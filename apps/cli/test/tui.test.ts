@@ -63,14 +63,19 @@ let server: MockServer;
 let ws: Workspace;
 let counter = 0;
 
-/** Starts keel in a fresh 120×40 tmux session; its exit code lands in the returned file. */
-function launch(turns: Scenario, extraArgs = ""): { session: string; exitFile: string } {
+/**
+ * Starts keel in a fresh 120×40 tmux session; its exit code lands in the returned file.
+ * `ci` sets CI=true for keel (as CI runners do), otherwise CI is unset: the screen must be
+ * live either way.
+ */
+function launch(turns: Scenario, extraArgs = "", ci = false): { session: string; exitFile: string } {
   server.setScenario(turns);
   const session = `keel${++counter}`;
   socket = `keel-tui-test-${process.pid}-${counter}`;
   const exitFile = join(ws.home, `${session}.exit`);
   const command = [
-    "env -u OPENAI_API_KEY -u OPENAI_BASE_URL",
+    "env -u OPENAI_API_KEY -u OPENAI_BASE_URL -u CI -u CONTINUOUS_INTEGRATION",
+    ci ? "CI=true" : "",
     `ANTHROPIC_BASE_URL='${server.anthropicBaseUrl}' ANTHROPIC_API_KEY=test`,
     `KEEL_HOME='${ws.home}' NO_PROXY=127.0.0.1`,
     `'${process.execPath}' '${BIN}' --cwd '${ws.repo}' --model ${MODEL} ${extraArgs};`,
@@ -98,7 +103,7 @@ describe("keel TUI in tmux", () => {
   });
 
   it("streams, approves a Bash call, shows the todo widget, rewinds and quits with 0", async () => {
-    const { session, exitFile } = launch(scenario, `-e '${STATUS_EXTENSION}'`);
+    const { session, exitFile } = launch(scenario, `-e '${STATUS_EXTENSION}'`, true);
     await waitFor(session, "/help for commands");
     await waitFor(session, /ready ·/);
 
