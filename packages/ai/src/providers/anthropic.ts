@@ -1,6 +1,11 @@
 // Anthropic Messages adapter over @anthropic-ai/sdk: opens the stream, translates raw SSE
 // events into sink calls, and types every failure once, here at the boundary.
-import Anthropic, { APIConnectionError, APIError, APIUserAbortError } from "@anthropic-ai/sdk";
+import type Anthropic from "@anthropic-ai/sdk";
+// The bare client plus the one resource Keel calls: `Anthropic` itself wires every resource
+// (beta, organization, skills…), ~1 MB that every `keel` start would parse for nothing.
+import { BaseAnthropic } from "@anthropic-ai/sdk/client";
+import { APIConnectionError, APIError, APIUserAbortError } from "@anthropic-ai/sdk/core/error";
+import { Messages } from "@anthropic-ai/sdk/resources/messages/messages";
 import type { ChunkSink } from "../builder.js";
 import { type AdapterOptions, describe, type ProviderAdapter } from "../driver.js";
 import type { AiError, Context, DoneReason, Model } from "../types.js";
@@ -16,7 +21,7 @@ interface InBandError {
 }
 
 async function open(model: Model, context: Context, options: AdapterOptions): Promise<AsyncIterable<Event>> {
-  const client = new Anthropic({
+  const client = new BaseAnthropic({
     apiKey: options.apiKey,
     baseURL: model.baseUrl,
     maxRetries: 0,
@@ -27,7 +32,7 @@ async function open(model: Model, context: Context, options: AdapterOptions): Pr
   });
   const params = buildParams(model, context, options);
   options.onPayload?.(params);
-  return client.messages.create(params, { signal: options.signal });
+  return new Messages(client).create(params, { signal: options.signal });
 }
 
 /** Sink keys for block indexes; precomputed because a long reply converts one per delta. */
