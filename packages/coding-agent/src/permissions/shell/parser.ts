@@ -1,7 +1,7 @@
 // Parses shell scripts with tree-sitter-bash (WASM) into the simple commands and redirects they run.
 import { createRequire } from "node:module";
 import { err, ok, type Result } from "neverthrow";
-import { Language, type Node, Parser } from "web-tree-sitter";
+import type { Node, Parser } from "web-tree-sitter";
 
 /** One argv word. `static` = its value is known without running anything (no $x, $(…), globs of braces). */
 export interface ShellWord {
@@ -41,10 +41,14 @@ const MAX_SCRIPT_CHARS = 64 * 1024;
 
 let parserPromise: Promise<Parser> | undefined;
 
-/** Loads the WASM grammar once per process; every later parse is synchronous. */
+/**
+ * Loads the WASM grammar once per process; every later parse is synchronous. The module itself
+ * is imported here too, so a run that never checks a shell command never loads it.
+ */
 export function loadShellParser(): Promise<Parser> {
   parserPromise ??= (async () => {
     const require = createRequire(import.meta.url);
+    const { Language, Parser } = await import("web-tree-sitter");
     await Parser.init();
     const language = await Language.load(require.resolve("tree-sitter-bash/tree-sitter-bash.wasm"));
     const parser = new Parser();
