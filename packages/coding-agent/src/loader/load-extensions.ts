@@ -10,6 +10,7 @@ import {
   type ExtensionFactory,
   isExtensionDefinition,
 } from "@keel/extension-sdk";
+import { importEsm } from "../esm-import.js";
 import type { ExtensionSource } from "../host/extension-host.js";
 
 const MODULE_EXTENSIONS = new Set([".js", ".mjs", ".ts", ".mts"]);
@@ -76,10 +77,10 @@ async function importModule(file: string): Promise<unknown> {
   const ext = extname(file);
   if (ext === ".ts" || ext === ".mts") {
     // TypeScript extensions go through tsx, loaded only when one is present.
-    const { tsImport } = await import("tsx/esm/api");
+    const { tsImport } = (await importEsm("tsx/esm/api")) as typeof import("tsx/esm/api");
     return tsImport(pathToFileURL(file).href, import.meta.url);
   }
-  return import(pathToFileURL(file).href);
+  return importEsm(pathToFileURL(file).href);
 }
 
 async function loadOne(

@@ -2,6 +2,7 @@
 import { createRequire } from "node:module";
 import { err, ok, type Result } from "neverthrow";
 import type { Node, Parser } from "web-tree-sitter";
+import { importEsm } from "../../esm-import.js";
 
 /** One argv word. `static` = its value is known without running anything (no $x, $(…), globs of braces). */
 export interface ShellWord {
@@ -48,7 +49,7 @@ let parserPromise: Promise<Parser> | undefined;
 export function loadShellParser(): Promise<Parser> {
   parserPromise ??= (async () => {
     const require = createRequire(import.meta.url);
-    const { Language, Parser } = await import("web-tree-sitter");
+    const { Language, Parser } = (await importEsm("web-tree-sitter")) as typeof import("web-tree-sitter");
     await Parser.init();
     const language = await Language.load(require.resolve("tree-sitter-bash/tree-sitter-bash.wasm"));
     const parser = new Parser();
