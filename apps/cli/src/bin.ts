@@ -1,20 +1,25 @@
 #!/usr/bin/env node
-// keel entry point: parse the command line; --help and --version answer without loading the kernel.
+// keel entry point: parse the command line; --help and --version answer without loading the core.
+// Built as dist/bin.cjs; the core (everything else, kernel included) is dist/keel.cjs.
 import { createRequire } from "node:module";
 import { setFlagsFromString } from "node:v8";
 import { parseCliArgs } from "./args.js";
+import { codeCacheDir, requireWithCodeCache } from "./code-cache.js";
 import { EXIT } from "./exit-codes.js";
 import { HELP } from "./help.js";
+import type * as Core from "./main.js";
 
 // WebAssembly is compiled by the baseline compiler only. The shell parser behind Bash permissions
 // (tree-sitter) and fetch's HTTP parser are WASM; optimising tree-sitter's grammar in the
 // background costs ~0.5 s of CPU and ~40 MB of RSS per process, for parses of a few hundred
-// bytes that the baseline code handles in well under a millisecond. Set before any WASM loads.
+// bytes that the baseline code handles in well under a millisecond. Set before any WASM loads
+// (and before the code cache is read: V8 only accepts a cache made under the same flags).
 setFlagsFromString("--liftoff-only");
 
+// dist/bin.cjs and src/bin.ts both sit one level below package.json.
+const require = createRequire(import.meta.url);
+
 function version(): string {
-  // dist/bin.js and src/bin.ts both sit one level below package.json.
-  const require = createRequire(import.meta.url);
   return (require("../package.json") as { version: string }).version;
 }
 
@@ -22,6 +27,15 @@ function version(): string {
 function reportRss(): void {
   if (process.env.KEEL_REPORT_RSS === "1")
     process.stderr.write(`keel: maxRSS ${process.resourceUsage().maxRSS} KB\n`);
+}
+
+/** The core, from V8's code cache unless KEEL_CODE_CACHE=0. */
+function loadCore(): typeof Core {
+  const file = require.resolve("./keel.cjs");
+  const loaded = requireWithCodeCache(file, process.env.KEEL_CODE_CACHE === "0" ? undefined : codeCacheDir());
+  // KEEL_REPORT_CODE_CACHE=1: whether this start compiled or reused, for tests and benches.
+  if (process.env.KEEL_REPORT_CODE_CACHE === "1") process.stderr.write(`keel: code cache ${loaded.cache}\n`);
+  return loaded.exports as typeof Core;
 }
 
 async function run(): Promise<number> {
@@ -39,11 +53,11 @@ async function run(): Promise<number> {
     process.stdout.write(`keel ${version()}\n`);
     return EXIT.ok;
   }
-  const { main } = await import("./main.js");
-  return main(command.flags);
+  return loadCore().main(command.flags);
 }
 
-const code = await run();
-reportRss();
 // Exit explicitly: idle keep-alive sockets of the provider SDKs must not hold the process open.
-process.exit(code);
+void run().then((code) => {
+  reportRss();
+  process.exit(code);
+});

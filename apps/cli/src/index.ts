@@ -1,5 +1,5 @@
 // @keel/cli public API: the pieces of `keel` other hosts and the TUI reuse (argument parsing,
-// composition, exit codes, print-mode event lines). The `keel` bin is dist/bin.js.
+// composition, exit codes, print-mode event lines). The `keel` bin is dist/bin.cjs.
 export {
   type CliCommand,
   type CliFlags,

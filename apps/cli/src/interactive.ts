@@ -2,7 +2,9 @@
 // ink/react). The specifier is computed so bundlers and tsc leave the TUI out of this graph.
 import { fileURLToPath } from "node:url";
 import type { CodingAgentOptions } from "@keel/coding-agent";
+import { importEsm } from "./esm-import.js";
 import { EXIT } from "./exit-codes.js";
+import { type TuiKernel, tuiKernel } from "./tui-kernel.js";
 
 export interface InteractiveFlags {
   /** `-r` without an id: show the session picker before opening anything. */
@@ -13,7 +15,7 @@ export interface InteractiveFlags {
 
 /** What src/tui/index.ts exports. It resolves to the process exit code. */
 export interface InteractiveModule {
-  runInteractive(options: CodingAgentOptions, flags: InteractiveFlags): Promise<number>;
+  runInteractive(options: CodingAgentOptions, flags: InteractiveFlags, kernel: TuiKernel): Promise<number>;
 }
 
 const TUI_ENTRY = "./tui/index.js";
@@ -53,7 +55,7 @@ export async function startInteractive(
   const entry = new URL(TUI_ENTRY, import.meta.url);
   let loaded: unknown;
   try {
-    loaded = await withoutCiMarkers(() => import(entry.href));
+    loaded = await withoutCiMarkers(() => importEsm(entry.href));
   } catch (e) {
     // Only the entry itself being absent means "no TUI in this build"; a broken TUI is a bug.
     const missing =
@@ -67,5 +69,5 @@ export async function startInteractive(
     note("The interactive TUI module has no runInteractive export; this build is broken.");
     return EXIT.usage;
   }
-  return loaded.runInteractive(options, flags);
+  return loaded.runInteractive(options, flags, tuiKernel);
 }

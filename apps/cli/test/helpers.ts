@@ -1,4 +1,4 @@
-// Runs the BUILT keel bin (dist/bin.js) as a child process against the mock model server, in a
+// Runs the BUILT keel bin (dist/bin.cjs) as a child process against the mock model server, in a
 // temporary git repo with its own KEEL_HOME, the way a user or a script would.
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -9,7 +9,7 @@ import { type MockServer, type ScenarioStep, startMockServer } from "@keel/testi
 import { afterAll, afterEach, beforeAll } from "vitest";
 
 export const CLI_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
-export const BIN = join(CLI_ROOT, "dist/bin.js");
+export const BIN = join(CLI_ROOT, "dist/bin.cjs");
 /** A current catalog model the SDK does not warn about, so stderr holds only keel's lines. */
 export const MODEL = "anthropic/claude-sonnet-4-6";
 

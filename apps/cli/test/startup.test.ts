@@ -26,6 +26,28 @@ interface Metafile {
   >;
 }
 
+/** Every input and external reached from `roots` through the bundle graph of dist/meta.json. */
+function reachable(meta: Metafile, roots: string[]): string[] {
+  const seen = new Set<string>();
+  const queue = [...roots];
+  const reached: string[] = [];
+  while (queue.length > 0) {
+    const file = queue.pop()!;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    const output = meta.outputs[file];
+    expect(output, `${file} is in the metafile`).toBeDefined();
+    reached.push(...Object.keys(output!.inputs));
+    for (const imp of output!.imports) {
+      // The core's esm-import module is an external file the build emits next to it.
+      if (imp.path === "./esm-import.cjs") queue.push("dist/esm-import.cjs");
+      else if (imp.external) reached.push(imp.path);
+      else queue.push(imp.path);
+    }
+  }
+  return reached;
+}
+
 const isTui = (path: string) =>
   /(^|\/)src\/tui\/|(^|\/)node_modules\/(\.pnpm\/)?(ink|react)[@/]|^(ink|react)(\/|$)/.test(path);
 
@@ -41,28 +63,23 @@ describe("startup", () => {
     expect(rss.stderr).toMatch(/^keel: maxRSS \d+ KB$/m);
   });
 
-  it("the bundle's graph from dist/bin.js, dynamic imports included, never reaches the TUI", () => {
+  it("the graph of the bin and the core, dynamic imports included, never reaches the TUI", () => {
     const meta = JSON.parse(readFileSync(join(CLI_ROOT, "dist/meta.json"), "utf8")) as Metafile;
-    const seen = new Set<string>();
-    const queue = ["dist/bin.js"];
-    const reached: string[] = [];
-    while (queue.length > 0) {
-      const file = queue.pop()!;
-      if (seen.has(file)) continue;
-      seen.add(file);
-      const output = meta.outputs[file];
-      expect(output, `${file} is in the metafile`).toBeDefined();
-      reached.push(...Object.keys(output!.inputs));
-      for (const imp of output!.imports) {
-        if (imp.external) reached.push(imp.path);
-        else queue.push(imp.path);
-      }
-    }
+    // The bin loads dist/keel.cjs by path (through the code cache), so both are roots.
+    const reached = reachable(meta, ["dist/bin.cjs", "dist/keel.cjs"]);
     expect(reached.some((p) => p.startsWith("src/print/"))).toBe(true);
     expect(reached.filter(isTui)).toEqual([]);
   });
 
+  it("the TUI bundle carries no kernel: it gets the core's", () => {
+    const meta = JSON.parse(readFileSync(join(CLI_ROOT, "dist/meta.json"), "utf8")) as Metafile;
+    const reached = reachable(meta, ["dist/tui/index.js"]);
+    expect(reached.some((p) => p.startsWith("src/tui/"))).toBe(true);
+    expect(reached.filter((p) => /(^|\/)packages\/|@keel\//.test(p))).toEqual([]);
+  });
+
   it("a real keel -p run loads no TUI module", async () => {
+    // Both loaders are watched: require() (the core is CommonJS) and ESM resolution (the TUI is ESM).
     const log = join(ws.home, "modules.log");
     const hooks = join(ws.home, "hooks.mjs");
     writeFileSync(
@@ -74,20 +91,29 @@ export async function resolve(specifier, context, next) {
   return result;
 }`,
     );
-    const register = join(ws.home, "register.mjs");
+    const preload = join(ws.home, "preload.cjs");
     writeFileSync(
-      register,
-      `import { register } from "node:module";\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`,
+      preload,
+      `const { appendFileSync } = require("node:fs");
+const Module = require("node:module");
+Module.register(${JSON.stringify(pathToFileURL(hooks).href)});
+const resolveFilename = Module._resolveFilename;
+Module._resolveFilename = function (...args) {
+  const path = resolveFilename.apply(this, args);
+  appendFileSync(${JSON.stringify(log)}, path + "\\n");
+  return path;
+};
+`,
     );
     const r = await runKeel(["-p", "hi", "--model", MODEL, "--cwd", ws.repo], {
       server,
       ws,
-      nodeArgs: ["--import", pathToFileURL(register).href],
+      nodeArgs: ["--require", preload],
     });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("ok\n");
     const loaded = readFileSync(log, "utf8").split("\n").filter(Boolean);
-    expect(loaded.some((u) => u.includes("/dist/bin.js"))).toBe(true);
+    expect(loaded.some((u) => u.endsWith("/dist/esm-import.cjs"))).toBe(true);
     expect(loaded.filter((u) => isTui(u.replace(/^file:\/\//, "")) || /\/dist\/tui\//.test(u))).toEqual([]);
   });
 

@@ -1,18 +1,16 @@
 // The TUI's side of the agent: creates and swaps CodingAgents, turns their events into store
 // updates, answers the kernel's UI questions with dialogs, and sends prompts, steering and aborts.
-import { type Message, modelRef } from "@keel/ai";
-import {
-  type CodingAgent,
-  type CodingAgentError,
-  type CodingAgentEvent,
-  type CodingAgentOptions,
-  createCodingAgent,
-  defaultSessionDir,
-  type HostUI,
-  resolveKeelHome,
-  type SessionChoice,
+import type { Message } from "@keel/ai";
+import type {
+  CodingAgent,
+  CodingAgentError,
+  CodingAgentEvent,
+  CodingAgentOptions,
+  HostUI,
+  SessionChoice,
 } from "@keel/coding-agent";
 import { err, ok, type Result } from "neverthrow";
+import type { TuiKernel } from "../tui-kernel.js";
 import type { CommandChoice } from "./completion.js";
 import { editorWith } from "./editor.js";
 import { runSlash } from "./slash.js";
@@ -40,15 +38,16 @@ export class Controller {
   constructor(
     readonly store: UiStore,
     readonly options: CodingAgentOptions,
+    readonly kernel: TuiKernel,
     private readonly onExit: (code: number) => void,
   ) {}
 
   get home(): string {
-    return this.options.home ?? resolveKeelHome();
+    return this.options.home ?? this.kernel.resolveKeelHome();
   }
 
   get sessionDir(): string {
-    return this.options.sessionDir ?? defaultSessionDir(this.home, this.options.cwd);
+    return this.options.sessionDir ?? this.kernel.defaultSessionDir(this.home, this.options.cwd);
   }
 
   private hostUI(): HostUI {
@@ -116,7 +115,7 @@ export class Controller {
 
   /** Creates an agent for `session` (the options' choice when absent) and shows it. */
   async open(session?: SessionChoice): Promise<Result<CodingAgent, CodingAgentError>> {
-    const created = await createCodingAgent({
+    const created = await this.kernel.createCodingAgent({
       ...this.options,
       ...(session ? { session } : {}),
       ui: this.hostUI(),
@@ -201,7 +200,7 @@ export class Controller {
     if (!this.agent) return;
     this.store.status = {
       ...this.store.status,
-      model: modelRef(this.agent.model()),
+      model: this.kernel.modelRef(this.agent.model()),
       contextPercent: this.agent.contextUsage().percent,
     };
   }

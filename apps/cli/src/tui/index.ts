@@ -2,6 +2,7 @@
 // asked), and resolves with the exit code once the user quits. Loaded lazily by the CLI core.
 import type { CodingAgentOptions, SessionChoice } from "@keel/coding-agent";
 import { render } from "ink";
+import type { TuiKernel } from "../tui-kernel.js";
 import { App } from "./components/app.js";
 import { h } from "./components/h.js";
 import { captureConsole } from "./console-capture.js";
@@ -20,7 +21,11 @@ export interface InteractiveFlags {
 const SETTLE_MS = 3000;
 
 /** Runs the TUI until /quit, Ctrl+D or a double Ctrl+C. 0 = normal exit, 130 = interrupted run. */
-export async function runInteractive(options: CodingAgentOptions, flags: InteractiveFlags): Promise<number> {
+export async function runInteractive(
+  options: CodingAgentOptions,
+  flags: InteractiveFlags,
+  kernel: TuiKernel,
+): Promise<number> {
   if (!process.stdin.isTTY || !process.stdout.isTTY) {
     process.stderr.write("keel: interactive mode needs a terminal; use -p for print mode.\n");
     return 2;
@@ -30,7 +35,7 @@ export async function runInteractive(options: CodingAgentOptions, flags: Interac
   const exited = new Promise<number>((resolve) => {
     finish = resolve;
   });
-  const controller = new Controller(store, options, (code) => finish(code));
+  const controller = new Controller(store, options, kernel, (code) => finish(code));
   const restoreConsole = captureConsole((level, text) => store.note(level, text));
   const app = render(h(App, { controller }), { exitOnCtrlC: false, patchConsole: false, maxFps: 40 });
 

@@ -1,6 +1,5 @@
 // Slash commands: the TUI carries out the ones that need a screen or the process (/quit, /new,
 // /resume, /tree picker, /rewind into the prompt, /trust); every other one goes to the kernel.
-import { listSessions } from "@keel/session";
 import { parseSlash } from "../slash-command.js";
 import type { Controller } from "./controller.js";
 import { editorWith } from "./editor.js";
@@ -17,7 +16,7 @@ function ago(iso: string, now = Date.now()): string {
 
 /** Lets the user choose one of this project's sessions; undefined when cancelled or none. */
 export async function pickSession(c: Controller): Promise<string | undefined> {
-  const listed = listSessions(c.sessionDir);
+  const listed = c.kernel.listSessions(c.sessionDir);
   if (listed.isErr()) {
     c.store.note("error", `Could not list sessions: ${listed.error.message}`);
     return undefined;
