@@ -8,6 +8,7 @@ import { APIConnectionError, APIError, APIUserAbortError } from "@anthropic-ai/s
 import { Messages } from "@anthropic-ai/sdk/resources/messages/messages";
 import type { ChunkSink } from "../builder.js";
 import { type AdapterOptions, describe, type ProviderAdapter } from "../driver.js";
+import { nodeFetch } from "../transport/node-fetch.js";
 import type { AiError, Context, DoneReason, Model } from "../types.js";
 import { AnthropicRequestError, buildParams } from "./anthropic-request.js";
 import { retryAfter } from "./retry-after.js";
@@ -25,7 +26,8 @@ async function open(model: Model, context: Context, options: AdapterOptions): Pr
     apiKey: options.apiKey,
     baseURL: model.baseUrl,
     maxRetries: 0,
-    fetch: options.fetch,
+    // node:http instead of the global fetch unless the caller brings one (src/transport/node-fetch.ts).
+    fetch: options.fetch ?? nodeFetch,
     defaultHeaders: { ...model.headers, ...options.headers },
     // The SDK would print malformed chunks to the console; Keel reports them as error values.
     logLevel: process.env.ANTHROPIC_LOG ? undefined : "off",

@@ -2,6 +2,7 @@
 // framing, and the one place OpenAI-side failures become typed AiError values.
 import OpenAI, { APIConnectionError, APIError, APIUserAbortError } from "openai";
 import type { AdapterOptions } from "../driver.js";
+import { nodeFetch } from "../transport/node-fetch.js";
 import type { AiError, ImageContent, Model, TextContent } from "../types.js";
 import { retryAfter } from "./retry-after.js";
 
@@ -12,7 +13,8 @@ export function createClient(model: Model, options: AdapterOptions): OpenAI {
     // undefined lets the SDK fall back to OPENAI_BASE_URL, then api.openai.com.
     baseURL: model.baseUrl,
     maxRetries: 0,
-    fetch: options.fetch,
+    // node:http instead of the global fetch unless the caller brings one (src/transport/node-fetch.ts).
+    fetch: options.fetch ?? nodeFetch,
     defaultHeaders: { ...model.headers, ...options.headers },
   });
 }

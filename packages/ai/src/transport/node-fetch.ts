@@ -1,0 +1,141 @@
+// The provider SDKs' HTTP transport: fetch's contract over node:http(s). Node 20's global fetch
+// spends ~20 ms of a process's first request building its dispatcher and compiling its WASM
+// HTTP parser; node:http parses natively. Requests this does not cover (other schemes, streamed
+// or form bodies) go to the global fetch unchanged.
+import { request as httpRequest, type IncomingMessage, type RequestOptions } from "node:http";
+import { request as httpsRequest } from "node:https";
+import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
+
+/** Statuses whose responses have no body, which `new Response` refuses one for. */
+const NULL_BODY = new Set([101, 103, 204, 205, 304]);
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+const MAX_REDIRECTS = 20;
+
+type Body = string | Uint8Array | ArrayBuffer | null | undefined;
+
+function isSimpleBody(body: unknown): body is Body {
+  return (
+    body == null || typeof body === "string" || body instanceof Uint8Array || body instanceof ArrayBuffer
+  );
+}
+
+function abortReason(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException("This operation was aborted", "AbortError");
+}
+
+/** The body as fetch delivers it: decoded, and a cut connection is TypeError("terminated"). */
+function bodyStream(res: IncomingMessage, signal: AbortSignal | undefined): ReadableStream<Uint8Array> {
+  const encoding = String(res.headers["content-encoding"] ?? "").toLowerCase();
+  const decoder =
+    encoding === "gzip" || encoding === "x-gzip"
+      ? createGunzip()
+      : encoding === "deflate"
+        ? createInflate()
+        : encoding === "br"
+          ? createBrotliDecompress()
+          : undefined;
+  const source = decoder ? res.pipe(decoder) : res;
+  if (decoder) res.on("error", (e) => decoder.destroy(e));
+  // Node may still deliver an event after the reader has cancelled; the controller must not see it.
+  let open = true;
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      source.on("data", (chunk: Buffer) => {
+        if (!open) return;
+        controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+        if ((controller.desiredSize ?? 1) <= 0) source.pause();
+      });
+      source.once("end", () => {
+        if (open) controller.close();
+        open = false;
+      });
+      source.once("error", (e) => {
+        if (open)
+          controller.error(signal?.aborted ? abortReason(signal) : new TypeError("terminated", { cause: e }));
+        open = false;
+      });
+    },
+    pull() {
+      source.resume();
+    },
+    cancel() {
+      open = false;
+      res.destroy();
+    },
+  });
+}
+
+function send(
+  url: URL,
+  method: string,
+  headers: Record<string, string>,
+  body: Buffer | undefined,
+  signal?: AbortSignal,
+) {
+  return new Promise<IncomingMessage>((resolve, reject) => {
+    const options: RequestOptions = { method, headers };
+    const req = (url.protocol === "https:" ? httpsRequest : httpRequest)(url, options);
+    const onAbort = () => req.destroy(signal ? (abortReason(signal) as Error) : undefined);
+    signal?.addEventListener("abort", onAbort, { once: true });
+    req.once("response", (res) => {
+      // From here an abort destroys the body, which the stream reports.
+      res.once("close", () => signal?.removeEventListener("abort", onAbort));
+      resolve(res);
+    });
+    req.once("error", (e) => {
+      signal?.removeEventListener("abort", onAbort);
+      reject(signal?.aborted ? abortReason(signal) : new TypeError("fetch failed", { cause: e }));
+    });
+    req.end(body);
+  });
+}
+
+/**
+ * `fetch` for string/bytes bodies over http: and https:, with fetch's semantics where the SDKs
+ * rely on them: a Response whose body is a web stream, errors as TypeError("fetch failed") and
+ * TypeError("terminated") with the socket error as cause, AbortError on abort, gzip/deflate/br
+ * decoded, redirects followed.
+ */
+export async function nodeFetch(input: string | URL | Request, init: RequestInit = {}): Promise<Response> {
+  const start =
+    typeof input === "string" ? URL.canParse(input) && new URL(input) : input instanceof URL && input;
+  if (!start || (start.protocol !== "http:" && start.protocol !== "https:") || !isSimpleBody(init.body))
+    return fetch(input, init);
+  const signal = init.signal ?? undefined;
+  if (signal?.aborted) throw abortReason(signal);
+
+  const headers: Record<string, string> = {};
+  for (const [name, value] of new Headers(init.headers)) headers[name] = value;
+  let method = (init.method ?? "GET").toUpperCase();
+  let body = init.body == null ? undefined : Buffer.from(init.body as string | Uint8Array);
+  let url = start;
+  for (let hop = 0; ; hop++) {
+    if (body !== undefined) headers["content-length"] = String(body.byteLength);
+    const res = await send(url, method, headers, body, signal);
+    const status = res.statusCode ?? 0;
+    const location = res.headers.location;
+    if (REDIRECTS.has(status) && location && init.redirect !== "manual") {
+      res.resume();
+      if (init.redirect === "error" || hop >= MAX_REDIRECTS)
+        throw new TypeError("fetch failed", { cause: new Error(`redirect refused after ${hop + 1} hops`) });
+      url = new URL(location, url);
+      if (status === 303 || ((status === 301 || status === 302) && method === "POST")) {
+        method = method === "HEAD" ? "HEAD" : "GET";
+        body = undefined;
+        delete headers["content-length"];
+        delete headers["content-type"];
+      }
+      continue;
+    }
+    const responseHeaders = new Headers();
+    for (let i = 0; i + 1 < res.rawHeaders.length; i += 2)
+      responseHeaders.append(res.rawHeaders[i]!, res.rawHeaders[i + 1]!);
+    const hasBody = !NULL_BODY.has(status) && method !== "HEAD";
+    if (!hasBody) res.resume();
+    return new Response(hasBody ? bodyStream(res, signal) : null, {
+      status,
+      statusText: res.statusMessage ?? "",
+      headers: responseHeaders,
+    });
+  }
+}
