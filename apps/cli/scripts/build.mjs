@@ -79,6 +79,14 @@ const cjs = await build({
   banner: { js: '"use strict"; const __keelModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
 });
 chmodSync(join(root, "dist/bin.cjs"), 0o755);
+// esbuild escapes non-ASCII in code but copies comments as they are; the few it keeps (em dashes
+// in SDK doc comments) made Node decode the whole 1.6 MB core as UTF-8 into a two-byte string on
+// every start. Same length per UTF-16 unit, so the source map's columns still hold.
+for (const file of ["dist/bin.cjs", "dist/keel.cjs"]) {
+  const path = join(root, file);
+  const text = readFileSync(path, "utf8");
+  if (/[^\x00-\x7f]/.test(text)) writeFileSync(path, text.replace(/[^\x00-\x7f]/g, (c) => "?".repeat(c.length)));
+}
 // A dynamic import left in the core would fail once it runs from the code cache; fail here.
 const leftover = readFileSync(join(root, "dist/keel.cjs"), "utf8").match(/(^|[^\w$.`'"])import\(/m);
 if (leftover) throw new Error("dist/keel.cjs contains import(); route it through an esm-import module");
