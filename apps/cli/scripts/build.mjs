@@ -72,6 +72,7 @@ const cjs = await build({
   entryPoints: { bin: "src/bin.ts", keel: "src/main.ts", "esm-import": "src/esm-import.ts" },
   plugins: [esmImportOutside],
   format: "cjs",
+  minifyWhitespace: true,
   outExtension: { ".js": ".cjs" },
   // The sources are ESM; their import.meta.url (package files, the TUI entry, extension loading)
   // is the bundle file's own URL.
