@@ -3,6 +3,7 @@
 import { parse as parsePartialJson } from "partial-json";
 import { computeCost, emptyUsage } from "./cost.js";
 import type { EventStream } from "./event-stream.js";
+import { attachLiveText, LiveText, settleLiveText } from "./live-text.js";
 import type {
   AiError,
   AssistantMessage,
@@ -41,32 +42,11 @@ export interface ChunkSink {
 interface OpenBlock {
   index: number;
   kind: "text" | "thinking" | "toolCall";
+  /** The growing text of a text or thinking block (its content property reads it). */
+  text: LiveText | undefined;
   args: string;
   /** Length of `args` at its last partial parse; see toolCallArgs. */
   parsedAt: number;
-  /** The streamed text up to the last fold, and the deltas since; see appendText. */
-  folded: string;
-  pieces: string[];
-  piecesLength: number;
-}
-
-/**
- * Deltas are folded into one flat string every this many characters. A plain `+=` keeps
- * every delta alive as its own rope node until the message ends, and on long replies the
- * garbage collector then spends more time copying those nodes than the stream spends parsing.
- */
-const FOLD_AT = 32 * 1024;
-
-/** Returns `current + delta`, rebuilding it from a few flat strings every FOLD_AT characters. */
-function appendText(b: OpenBlock, current: string, delta: string): string {
-  b.pieces.push(delta);
-  b.piecesLength += delta.length;
-  if (b.piecesLength < FOLD_AT) return current + delta;
-  // join() builds one flat string, so the small nodes and deltas die young.
-  b.folded += b.pieces.join("");
-  b.pieces.length = 0;
-  b.piecesLength = 0;
-  return b.folded;
 }
 
 export type AssistantMessageEventStream = EventStream<AssistantMessageEvent, AssistantMessage>;
@@ -125,23 +105,24 @@ export class MessageBuilder implements ChunkSink {
       return existing;
     }
     const index = this.message.content.length;
-    if (kind === "text") this.message.content.push({ type: "text", text: "" });
-    else if (kind === "thinking")
-      this.message.content.push({
-        type: "thinking",
-        thinking: "",
-        source: { provider: this.model.provider, api: this.model.api },
-      });
-    else this.message.content.push({ type: "toolCall", id: "", name: "", arguments: {} });
-    const opened: OpenBlock = {
-      index,
-      kind,
-      args: "",
-      parsedAt: 0,
-      folded: "",
-      pieces: [],
-      piecesLength: 0,
-    };
+    let text: LiveText | undefined;
+    if (kind === "toolCall") {
+      this.message.content.push({ type: "toolCall", id: "", name: "", arguments: {} });
+    } else {
+      // Per delta only the LiveText grows; the content's text property joins on read.
+      text = new LiveText();
+      const content =
+        kind === "text"
+          ? { type: "text" as const, text: "" }
+          : {
+              type: "thinking" as const,
+              thinking: "",
+              source: { provider: this.model.provider, api: this.model.api },
+            };
+      attachLiveText(content, kind, text);
+      this.message.content.push(content);
+    }
+    const opened: OpenBlock = { index, kind, text, args: "", parsedAt: 0 };
     this.open.set(key, opened);
     this.lastKey = key;
     this.lastBlock = opened;
@@ -152,17 +133,15 @@ export class MessageBuilder implements ChunkSink {
 
   text(key: string, delta: string): void {
     const b = this.block(key, "text");
-    const content = this.message.content[b.index];
-    if (content?.type !== "text") return;
-    content.text = appendText(b, content.text, delta);
+    if (b.kind !== "text" || !b.text) return;
+    b.text.append(delta);
     this.emit({ type: "text_delta", contentIndex: b.index, delta, partial: this.message });
   }
 
   thinking(key: string, delta: string): void {
     const b = this.block(key, "thinking");
-    const content = this.message.content[b.index];
-    if (content?.type !== "thinking") return;
-    content.thinking = appendText(b, content.thinking, delta);
+    if (b.kind !== "thinking" || !b.text) return;
+    b.text.append(delta);
     this.emit({ type: "thinking_delta", contentIndex: b.index, delta, partial: this.message });
   }
 
@@ -208,14 +187,11 @@ export class MessageBuilder implements ChunkSink {
     const content = this.message.content[b.index];
     if (!content) return;
     if (content.type === "text") {
-      this.emit({ type: "text_end", contentIndex: b.index, content: content.text, partial: this.message });
+      const text = b.text ? settleLiveText(content, "text", b.text) : content.text;
+      this.emit({ type: "text_end", contentIndex: b.index, content: text, partial: this.message });
     } else if (content.type === "thinking") {
-      this.emit({
-        type: "thinking_end",
-        contentIndex: b.index,
-        content: content.thinking,
-        partial: this.message,
-      });
+      const thinking = b.text ? settleLiveText(content, "thinking", b.text) : content.thinking;
+      this.emit({ type: "thinking_end", contentIndex: b.index, content: thinking, partial: this.message });
     } else {
       const parsed = parseFinalArguments(b.args);
       if (!parsed.ok) {
@@ -284,7 +260,12 @@ export class MessageBuilder implements ChunkSink {
     };
     const reason =
       error.type === "aborted" ? "aborted" : error.type === "context_overflow" ? "context_overflow" : "error";
-    // Unfinished blocks stay in the partial as they are; no end events for half-parsed tool calls.
+    // Unfinished blocks stay in the partial as they are (their text as plain data); no end
+    // events for half-parsed tool calls.
+    for (const b of this.open.values()) {
+      const content = this.message.content[b.index];
+      if (b.text && content) settleLiveText(content, b.kind, b.text);
+    }
     this.open.clear();
     this.forgetLast();
     this.message.stopReason = reason;

@@ -34,8 +34,8 @@ export class EventStream<T, R> implements AsyncIterable<T> {
       this.resolveFinal(this.extract(event));
     }
     const waiter = this.waiter;
-    if (waiter) {
-      this.waiter = this.waiting.shift();
+    if (waiter !== undefined) {
+      this.waiter = this.waiting.length === 0 ? undefined : this.waiting.shift();
       waiter({ value: event, done: false });
     } else {
       this.queue.push(event);
