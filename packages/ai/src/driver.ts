@@ -22,7 +22,7 @@ export interface ProviderAdapter<Chunk = unknown> {
   readonly api: Model["api"];
   /** Sends the request and returns the chunk stream. May throw SDK errors; `classify` types them. */
   open(model: Model, context: Context, options: AdapterOptions): Promise<AsyncIterable<Chunk>>;
-  /** Turns one chunk into sink calls. */
+  /** Turns one chunk into sink calls. May throw what the SDK's own iterator would; `classify` types it. */
   translate(chunk: Chunk, sink: ChunkSink): void;
   /** Turns anything `open` or the chunk iterator threw into a typed error. */
   classify(error: unknown): AiError;
@@ -73,9 +73,14 @@ export function runProvider(
     }
     for (let attempt = 0; ; attempt++) {
       let error: AiError;
+      // The adapter's SDK hooks an abort listener on the signal it is given; it gets one per
+      // attempt, unhooked from the caller's (possibly session-long) signal when the attempt ends.
+      const attemptAbort = new AbortController();
+      const forwardAbort = () => attemptAbort.abort(signal.reason);
+      signal.addEventListener("abort", forwardAbort, { once: true });
       try {
         if (signal.aborted) throw signal.reason;
-        const chunks = await adapter.open(model, context, adapterOptions);
+        const chunks = await adapter.open(model, context, { ...adapterOptions, signal: attemptAbort.signal });
         for await (const chunk of chunks) {
           adapter.translate(chunk, builder);
           if (builder.settled) break;
@@ -85,6 +90,8 @@ export function runProvider(
         error = { type: "protocol", message: "The stream ended before the provider finished the message." };
       } catch (e) {
         error = signal.aborted ? abortedError() : safeClassify(adapter, e);
+      } finally {
+        signal.removeEventListener("abort", forwardAbort);
       }
       if (!builder.hasContent && attempt < policy.maxRetries && isRetryable(error)) {
         const delayMs = retryDelay(error, attempt, policy);

@@ -251,13 +251,19 @@ describe("anthropic adapter: failures as values", () => {
 });
 
 describe("anthropic adapter: translation of events the mock does not script", () => {
-  /** Runs the real adapter's translate/classify over a scripted chunk list. */
-  async function translateChunks(chunks: unknown[]) {
+  /** Runs the real adapter's translate/classify over scripted events, sent as the SSE frames the SDK decodes. */
+  async function translateChunks(
+    chunks: ({ type: string } & Record<string, unknown>)[],
+    frameName = (chunk: { type: string }) => chunk.type,
+  ) {
     const scripted: ProviderAdapter = {
       ...(anthropicAdapter as ProviderAdapter),
       open: async () =>
         (async function* () {
-          yield* chunks;
+          // A keep-alive ping and an unnamed frame come first: the adapter skips both, as the SDK does.
+          yield { event: "ping", data: "{}", raw: [] };
+          yield { event: null, data: "{}", raw: [] };
+          for (const chunk of chunks) yield { event: frameName(chunk), data: JSON.stringify(chunk), raw: [] };
         })(),
     };
     const s = runProvider(async () => scripted, model(), hello, { apiKey: "test" });
@@ -310,10 +316,11 @@ describe("anthropic adapter: translation of events the mock does not script", ()
   });
 
   it("fails on an in-band error event passed through as data", async () => {
-    const { events } = await translateChunks([
-      start,
-      { type: "error", error: { type: "overloaded_error", message: "Overloaded" } },
-    ]);
+    // A proxy that names every frame "message": the error arrives as an event, not as an SSE error.
+    const { events } = await translateChunks(
+      [start, { type: "error", error: { type: "overloaded_error", message: "Overloaded" } }],
+      () => "message",
+    );
     expect(events.at(-1)).toMatchObject({
       type: "error",
       reason: "error",

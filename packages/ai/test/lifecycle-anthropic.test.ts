@@ -1,5 +1,6 @@
 // The driver lifecycle with the Anthropic adapter and the real SDK: retries (retry-after,
 // 5xx, in-band errors), mid-stream cuts, aborts and malformed streams all end in one value.
+import { getEventListeners } from "node:events";
 import { type AssistantMessageEvent, type Context, type Model, type StreamOptions, stream } from "@keel/ai";
 import { type MockServer, startMockServer } from "@keel/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -193,6 +194,18 @@ describe("anthropic lifecycle: broken streams", () => {
     expect(text.length).toBeLessThan(TEXT.length * 4);
     expect(message.usage.input).toBe(77);
     expect(message.usage.cost.input).toBeCloseTo((77 * 3) / 1e6, 12);
+  });
+
+  it("leaves no abort listener on a caller's signal that outlives its streams", async () => {
+    // One signal for a whole session: each finished stream must unhook from it, or Node warns
+    // after ten and every request's objects stay reachable from the signal.
+    const controller = new AbortController();
+    for (let i = 0; i < 3; i++) {
+      server.setScenario({ turns: [{ text: TEXT, chunkSize: 8 }] });
+      const { last } = await run({ signal: controller.signal });
+      expect(last).toMatchObject({ type: "done" });
+    }
+    expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
   });
 
   it("aborts during a retry wait", async () => {

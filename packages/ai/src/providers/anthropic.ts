@@ -5,6 +5,7 @@ import type Anthropic from "@anthropic-ai/sdk";
 // (beta, organization, skills…), ~1 MB that every `keel` start would parse for nothing.
 import { BaseAnthropic } from "@anthropic-ai/sdk/client";
 import { APIConnectionError, APIError, APIUserAbortError } from "@anthropic-ai/sdk/core/error";
+import { type ServerSentEvent, Stream } from "@anthropic-ai/sdk/core/streaming";
 import { Messages } from "@anthropic-ai/sdk/resources/messages/messages";
 import type { ChunkSink } from "../builder.js";
 import { type AdapterOptions, describe, type ProviderAdapter } from "../driver.js";
@@ -14,6 +15,7 @@ import { AnthropicRequestError, buildParams } from "./anthropic-request.js";
 import { retryAfter } from "./retry-after.js";
 
 type Event = Anthropic.RawMessageStreamEvent;
+type ApiErrorType = ConstructorParameters<typeof APIError>[4];
 
 /** The SDK surfaces in-band `error` events as exceptions, but a proxy may pass them through as data. */
 interface InBandError {
@@ -21,7 +23,11 @@ interface InBandError {
   error?: { type?: string; message?: string };
 }
 
-async function open(model: Model, context: Context, options: AdapterOptions): Promise<AsyncIterable<Event>> {
+async function open(
+  model: Model,
+  context: Context,
+  options: AdapterOptions,
+): Promise<AsyncIterable<ServerSentEvent>> {
   const client = new BaseAnthropic({
     apiKey: options.apiKey,
     baseURL: model.baseUrl,
@@ -34,14 +40,41 @@ async function open(model: Model, context: Context, options: AdapterOptions): Pr
   });
   const params = buildParams(model, context, options);
   options.onPayload?.(params);
-  return new Messages(client).create(params, { signal: options.signal });
+  // Keel reads the SDK's SSE frames and parses each event in translate: the SDK's event
+  // iterator would add one more async generator step per event on top of these frames, the
+  // largest part of what Keel cost over a bare SDK loop. Its status checks and errors still
+  // apply, since asResponse() resolves only for a successful response.
+  const response = await new Messages(client).create(params, { signal: options.signal }).asResponse();
+  return Stream.rawEvents(response);
+}
+
+/** Does with one frame what the SDK's event iterator does, then translates the event. */
+function translate(frame: ServerSentEvent, sink: ChunkSink): void {
+  if (frame.event === null || frame.event === "ping") return;
+  if (frame.event === "error") {
+    // Thrown as the SDK throws it, so classify types it and the driver may retry it.
+    const body = safeJson(frame.data) ?? frame.data;
+    const type = typeof body === "object" ? body.error?.type : undefined;
+    throw new APIError(undefined, body, undefined, new Headers(), type as ApiErrorType);
+  }
+  if (!frame.data) return;
+  // A frame that is not JSON throws a SyntaxError, which classify reports as a protocol error.
+  translateEvent(JSON.parse(frame.data) as Event | InBandError, sink);
+}
+
+function safeJson(text: string): { error?: { type?: string } } | null | undefined {
+  try {
+    return JSON.parse(text) as { error?: { type?: string } } | null;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Sink keys for block indexes; precomputed because a long reply converts one per delta. */
 const KEYS = Array.from({ length: 64 }, (_, i) => String(i));
 const blockKey = (index: number): string => KEYS[index] ?? String(index);
 
-function translate(chunk: Event | InBandError, sink: ChunkSink): void {
+function translateEvent(chunk: Event | InBandError, sink: ChunkSink): void {
   switch (chunk.type) {
     case "message_start": {
       const { id, usage } = chunk.message;
@@ -191,7 +224,7 @@ function isDroppedConnection(error: unknown): boolean {
   return error.name === "TypeError" && error.message === "terminated";
 }
 
-export const anthropicAdapter: ProviderAdapter<Event | InBandError> = {
+export const anthropicAdapter: ProviderAdapter<ServerSentEvent> = {
   api: "anthropic-messages",
   open,
   translate,
