@@ -31,6 +31,7 @@ export {
   modelRef,
 } from "./models.js";
 export { BUILTIN_MODELS } from "./models-data.js";
+export { preconnect } from "./preconnect.js";
 export { INTERRUPTED_TOOL_RESULT, type ReplayTarget, transformMessages } from "./replay.js";
 export { complete, type StreamFunction, stream } from "./stream.js";
 export type * from "./types.js";

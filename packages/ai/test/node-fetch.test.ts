@@ -4,12 +4,13 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { nodeFetch } from "../src/transport/node-fetch.js";
+import { nodeFetch, preconnect } from "../src/transport/node-fetch.js";
 
 type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
 const routes = new Map<string, Handler>();
 let server: Server;
 let base = "";
+let connections = 0;
 
 beforeAll(async () => {
   server = createServer((req, res) => {
@@ -21,6 +22,7 @@ beforeAll(async () => {
       else res.writeHead(404).end("no route");
     });
   });
+  server.on("connection", () => connections++);
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
@@ -169,5 +171,30 @@ describe("nodeFetch", () => {
       body: new Blob(["from a blob"]),
     });
     expect(((await streamed.json()) as { body: string }).body).toBe("from a blob");
+  });
+
+  it("a preconnected connection carries the first request and stays in the pool", async () => {
+    routes.set("/hello", (_req, res) => res.writeHead(200).end("hi"));
+    // Its own origin (localhost, not 127.0.0.1), so connections pooled by earlier tests do not count.
+    const origin = base.replace("127.0.0.1", "localhost");
+    const before = connections;
+    preconnect(origin);
+    for (let i = 0; connections === before && i < 200; i++) await new Promise((r) => setTimeout(r, 5));
+    expect(connections).toBe(before + 1);
+    expect(await (await nodeFetch(`${origin}/hello`)).text()).toBe("hi");
+    expect(await (await nodeFetch(`${origin}/hello`)).text()).toBe("hi");
+    expect(connections).toBe(before + 1);
+  });
+
+  it("a preconnect that cannot connect is silent; the request then fails as usual", async () => {
+    const closed = createServer();
+    await new Promise<void>((r) => closed.listen(0, "127.0.0.1", r));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((r) => closed.close(() => r()));
+    preconnect(`http://127.0.0.1:${port}`);
+    preconnect("not a url");
+    preconnect("file:///etc/hosts");
+    const e = await rejection(nodeFetch(`http://127.0.0.1:${port}/`));
+    expect(e.message).toBe("fetch failed");
   });
 });

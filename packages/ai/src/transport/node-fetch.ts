@@ -2,14 +2,81 @@
 // spends ~20 ms of a process's first request building its dispatcher and compiling its WASM
 // HTTP parser; node:http parses natively. Requests this does not cover (other schemes, streamed
 // or form bodies) go to the global fetch unchanged.
-import { request as httpRequest, type IncomingMessage, type RequestOptions } from "node:http";
-import { request as httpsRequest } from "node:https";
+import {
+  type ClientRequestArgs,
+  Agent as HttpAgent,
+  request as httpRequest,
+  type IncomingMessage,
+  type RequestOptions,
+} from "node:http";
+import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
+import { isIP, connect as netConnect, type Socket } from "node:net";
+import type { Duplex } from "node:stream";
+import { connect as tlsConnect } from "node:tls";
 import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
 
 /** Statuses whose responses have no body, which `new Response` refuses one for. */
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const MAX_REDIRECTS = 20;
+
+/** How long a connection opened ahead of its first request waits for it before closing. */
+const PRECONNECT_IDLE_MS = 30_000;
+
+/** Connections opened by preconnect(), by origin, until a request takes them. */
+const warm = new Map<string, Socket>();
+
+function takeWarm(origin: string): Socket | undefined {
+  const socket = warm.get(origin);
+  warm.delete(origin);
+  if (!socket || socket.destroyed) return undefined;
+  socket.setTimeout(0);
+  socket.ref();
+  return socket;
+}
+
+/** Agents that hand a request the connection preconnect() opened for its origin, then pool it. */
+type Connect = (e: Error | null, stream: Duplex) => void;
+class WarmHttpAgent extends HttpAgent {
+  override createConnection(options: ClientRequestArgs, callback?: Connect): Duplex | null | undefined {
+    return takeWarm(`http://${options.host}:${options.port}`) ?? super.createConnection(options, callback);
+  }
+}
+class WarmHttpsAgent extends HttpsAgent {
+  override createConnection(options: ClientRequestArgs, callback?: Connect): Duplex | null | undefined {
+    return takeWarm(`https://${options.host}:${options.port}`) ?? super.createConnection(options, callback);
+  }
+}
+const agents = {
+  "http:": new WarmHttpAgent({ keepAlive: true }),
+  "https:": new WarmHttpsAgent({ keepAlive: true }),
+};
+
+/**
+ * Opens the TCP (and TLS) connection to `baseUrl`'s origin now, so the first request finds it
+ * ready instead of paying the handshakes: a CLI can call this while it is still setting up. Never
+ * throws and never keeps the process alive; an unused connection closes after 30 s.
+ */
+export function preconnect(baseUrl: string): void {
+  const url = URL.canParse(baseUrl) ? new URL(baseUrl) : undefined;
+  if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) return;
+  const port = Number(url.port) || (url.protocol === "https:" ? 443 : 80);
+  const host = url.hostname.replace(/^\[|\]$/g, "");
+  const origin = `${url.protocol}//${host}:${port}`;
+  if (warm.has(origin)) return;
+  const socket =
+    url.protocol === "https:"
+      ? tlsConnect({ host, port, ALPNProtocols: ["http/1.1"], ...(isIP(host) ? {} : { servername: host }) })
+      : netConnect({ host, port });
+  socket.unref();
+  socket.setTimeout(PRECONNECT_IDLE_MS, () => socket.destroy());
+  // A failed preconnect only means the request connects on its own, and reports any error then.
+  socket.once("error", () => socket.destroy());
+  socket.once("close", () => {
+    if (warm.get(origin) === socket) warm.delete(origin);
+  });
+  warm.set(origin, socket);
+}
 
 type Body = string | Uint8Array | ArrayBuffer | null | undefined;
 
@@ -73,7 +140,7 @@ function send(
   signal?: AbortSignal,
 ) {
   return new Promise<IncomingMessage>((resolve, reject) => {
-    const options: RequestOptions = { method, headers };
+    const options: RequestOptions = { method, headers, agent: agents[url.protocol as "http:" | "https:"] };
     const req = (url.protocol === "https:" ? httpsRequest : httpRequest)(url, options);
     const onAbort = () => req.destroy(signal ? (abortReason(signal) as Error) : undefined);
     signal?.addEventListener("abort", onAbort, { once: true });

@@ -3,6 +3,7 @@
 import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { preconnect } from "@keel/ai";
 import { type Diagnostic, type ExtensionUI, headlessUI } from "@keel/extension-sdk";
 import { err, ok, type Result } from "neverthrow";
 import { DEFAULT_COMPACTION } from "../compaction/policy.js";
@@ -107,6 +108,8 @@ export async function createCodingAgent(
     config.model,
   ]);
   if (model.isErr()) return fail(model.error);
+  // The first request's handshakes overlap the rest of the setup (with the built-in transport).
+  if (!options.streamOptions?.fetch) preconnect(model.value, options.streamOptions?.apiKey);
 
   const builtinTools = createBuiltinTools({
     cwd,
