@@ -86,7 +86,11 @@ chmodSync(join(root, "dist/bin.cjs"), 0o755);
 for (const file of ["dist/bin.cjs", "dist/keel.cjs"]) {
   const path = join(root, file);
   const text = readFileSync(path, "utf8");
-  if (/[^\x00-\x7f]/.test(text)) writeFileSync(path, text.replace(/[^\x00-\x7f]/g, (c) => "?".repeat(c.length)));
+  if (/[^\x00-\x7f]/.test(text))
+    writeFileSync(
+      path,
+      text.replace(/[^\x00-\x7f]/g, (c) => "?".repeat(c.length)),
+    );
 }
 // A dynamic import left in the core would fail once it runs from the code cache; fail here.
 const leftover = readFileSync(join(root, "dist/keel.cjs"), "utf8").match(/(^|[^\w$.`'"])import\(/m);
