@@ -3,9 +3,10 @@
 // model request; with the cache V8 deserialises the code it compiled last time instead.
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { homedir } from "node:os";
-import { basename, dirname, join, resolve } from "node:path";
+import { basename, dirname, join } from "node:path";
 import vm from "node:vm";
+// Bundled alone into the bin (the package declares no side effects), not with the kernel.
+import { resolveKeelHome } from "@keel/coding-agent";
 
 export type CacheState = "off" | "miss" | "hit" | "rejected";
 
@@ -15,18 +16,17 @@ export interface LoadedModule {
 }
 
 /** Where caches live: under KEEL_HOME like everything else keel keeps (tests get their own). */
-export function codeCacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  const home = env.KEEL_HOME && env.KEEL_HOME.length > 0 ? resolve(env.KEEL_HOME) : join(homedir(), ".keel");
-  return join(home, "cache", "code");
+export function codeCacheDir(): string {
+  return join(resolveKeelHome(), "cache", "code");
 }
+
+const cachePrefix = (file: string) => `${basename(file)}-`;
 
 /**
  * The cache file for one build of `file` on this Node. V8 checks only the source's length
  * before trusting a cache, so the name carries size and mtime: a rebuilt or reinstalled core
  * never meets the code of another build.
  */
-const cachePrefix = (file: string) => `${basename(file)}-`;
-
 function cacheFileFor(file: string, dir: string): string {
   const { size, mtimeMs } = statSync(file);
   const tag = `${process.version}-${process.arch}-${size}-${Math.trunc(mtimeMs)}`;

@@ -22,7 +22,10 @@ afterAll(async () => {
 interface Metafile {
   outputs: Record<
     string,
-    { imports: { path: string; kind: string; external?: boolean }[]; inputs: Record<string, unknown> }
+    {
+      imports: { path: string; kind: string; external?: boolean }[];
+      inputs: Record<string, { bytesInOutput: number }>;
+    }
   >;
 }
 
@@ -69,6 +72,15 @@ describe("startup", () => {
     const reached = reachable(meta, ["dist/bin.cjs", "dist/keel.cjs"]);
     expect(reached.some((p) => p.startsWith("src/print/"))).toBe(true);
     expect(reached.filter(isTui)).toEqual([]);
+  });
+
+  it("the bin carries none of the kernel but its home-directory rule (--version stays cheap)", () => {
+    const meta = JSON.parse(readFileSync(join(CLI_ROOT, "dist/meta.json"), "utf8")) as Metafile;
+    // The bin is one file (it imports nothing but Node's modules); count what it really holds.
+    const fromPackages = Object.entries(meta.outputs["dist/bin.cjs"]!.inputs)
+      .filter(([path, input]) => /(^|\/)packages\//.test(path) && input.bytesInOutput > 0)
+      .map(([path]) => path);
+    expect(fromPackages).toEqual([expect.stringMatching(/packages\/coding-agent\/dist\/config\/paths\.js$/)]);
   });
 
   it("the TUI bundle carries no kernel: it gets the core's", () => {
