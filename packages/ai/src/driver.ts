@@ -113,7 +113,8 @@ export function runProvider(
   return out;
 }
 
-function resolveApiKey(model: Model, options: StreamOptions): string | AiError {
+/** The key a call to `model` would send, or why there is none. */
+export function resolveApiKey(model: Model, options: StreamOptions): string | AiError {
   if (options.apiKey) return options.apiKey;
   if (!model.apiKeyEnv) return "keel-no-key";
   const fromEnv = process.env[model.apiKeyEnv];

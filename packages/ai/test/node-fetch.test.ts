@@ -4,7 +4,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { preconnect as preconnectModel } from "../src/preconnect.js";
 import { nodeFetch, preconnect } from "../src/transport/node-fetch.js";
+import type { Model } from "../src/types.js";
 
 type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
 const routes = new Map<string, Handler>();
@@ -26,7 +28,14 @@ beforeAll(async () => {
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
-afterAll(() => new Promise<void>((r) => server.close(() => r())));
+afterAll(
+  () =>
+    new Promise<void>((r) => {
+      server.close(() => r());
+      // An unused preconnected socket would otherwise hold close() for its 30 s idle timeout.
+      server.closeAllConnections();
+    }),
+);
 
 async function readAll(res: Response): Promise<string> {
   const reader = res.body!.getReader();
@@ -196,5 +205,28 @@ describe("nodeFetch", () => {
     preconnect("file:///etc/hosts");
     const e = await rejection(nodeFetch(`http://127.0.0.1:${port}/`));
     expect(e.message).toBe("fetch failed");
+  });
+
+  it("preconnect(model) connects only where the built-in transport will send the call", async () => {
+    // The earlier tests took their warm connections (localhost), so 127.0.0.1 has none yet.
+    const model = (path: string): Model =>
+      ({
+        id: "m",
+        provider: "p",
+        api: "openai-completions",
+        baseUrl: `${base}/${path}`,
+        apiKeyEnv: "KEEL_TEST_NO_SUCH_KEY",
+      }) as Model;
+    const settle = () => new Promise((r) => setTimeout(r, 100));
+
+    const before = connections;
+    preconnectModel(model("a"));
+    preconnectModel(model("b"), { apiKey: "k", fetch: globalThis.fetch });
+    await settle();
+    expect(connections).toBe(before);
+
+    preconnectModel(model("c"), { apiKey: "k" });
+    for (let i = 0; connections === before && i < 200; i++) await new Promise((r) => setTimeout(r, 5));
+    expect(connections).toBe(before + 1);
   });
 });

@@ -12,6 +12,7 @@ import { type AdapterOptions, describe, type ProviderAdapter } from "../driver.j
 import { nodeFetch } from "../transport/node-fetch.js";
 import type { AiError, Context, DoneReason, Model } from "../types.js";
 import { AnthropicRequestError, buildParams } from "./anthropic-request.js";
+import { baseUrlOf } from "./base-url.js";
 import { retryAfter } from "./retry-after.js";
 
 type Event = Anthropic.RawMessageStreamEvent;
@@ -30,7 +31,7 @@ async function open(
 ): Promise<AsyncIterable<ServerSentEvent>> {
   const client = new BaseAnthropic({
     apiKey: options.apiKey,
-    baseURL: model.baseUrl,
+    baseURL: baseUrlOf(model),
     maxRetries: 0,
     // node:http instead of the global fetch unless the caller brings one (src/transport/node-fetch.ts).
     fetch: options.fetch ?? nodeFetch,

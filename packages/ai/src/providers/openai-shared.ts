@@ -4,14 +4,14 @@ import OpenAI, { APIConnectionError, APIError, APIUserAbortError } from "openai"
 import type { AdapterOptions } from "../driver.js";
 import { nodeFetch } from "../transport/node-fetch.js";
 import type { AiError, ImageContent, Model, TextContent } from "../types.js";
+import { baseUrlOf } from "./base-url.js";
 import { retryAfter } from "./retry-after.js";
 
 /** A client per request: retries belong to the driver, the key and fetch to the call. */
 export function createClient(model: Model, options: AdapterOptions): OpenAI {
   return new OpenAI({
     apiKey: options.apiKey,
-    // undefined lets the SDK fall back to OPENAI_BASE_URL, then api.openai.com.
-    baseURL: model.baseUrl,
+    baseURL: baseUrlOf(model),
     maxRetries: 0,
     // node:http instead of the global fetch unless the caller brings one (src/transport/node-fetch.ts).
     fetch: options.fetch ?? nodeFetch,

@@ -108,8 +108,8 @@ export async function createCodingAgent(
     config.model,
   ]);
   if (model.isErr()) return fail(model.error);
-  // The first request's handshakes overlap the rest of the setup (with the built-in transport).
-  if (!options.streamOptions?.fetch) preconnect(model.value, options.streamOptions?.apiKey);
+  // The first request's handshakes overlap the rest of the setup.
+  preconnect(model.value, options.streamOptions);
 
   const builtinTools = createBuiltinTools({
     cwd,
