@@ -5,26 +5,17 @@
 //   valgrind --tool=callgrind --callgrind-out-file=/tmp/cg.%p \
 //     node --single-threaded bench/ai-stream/count.mjs --side keel --mb 1 --passes 4
 import { parseArgs } from "node:util";
-import { setup } from "./fixture.mjs";
+import { FIXTURE_OPTIONS, setupFromArgs } from "./fixture.mjs";
 
 const { values: args } = parseArgs({
   options: {
+    ...FIXTURE_OPTIONS,
     side: { type: "string", default: "keel" },
     mb: { type: "string", default: "1" },
-    chunk: { type: "string", default: "16" },
     passes: { type: "string", default: "1" },
-    server: { type: "string", default: "child" },
-    dist: { type: "string" },
-    transport: { type: "string", default: "same" },
   },
 });
-const fixture = await setup({
-  mb: Number(args.mb),
-  chunk: Number(args.chunk),
-  server: args.server,
-  dist: args.dist,
-  transport: args.transport,
-});
+const fixture = await setupFromArgs(args);
 if (args.side === "bare" || args.side === "keel") {
   for (let pass = 0; pass < Number(args.passes); pass++) {
     const { count } = fixture.check(await fixture[args.side]());

@@ -14,6 +14,25 @@ const { startMockServer } = await import(pathToFileURL(join(root, "packages/test
 const sdkDir = dirname(createRequire(join(root, "packages/ai/package.json")).resolve("@anthropic-ai/sdk"));
 const { default: Anthropic } = await import(pathToFileURL(join(sdkDir, "index.mjs")).href);
 
+/** The command-line options every ai-stream script takes; setupFromArgs reads them. */
+export const FIXTURE_OPTIONS = {
+  chunk: { type: "string", default: "16" },
+  server: { type: "string", default: "child" },
+  dist: { type: "string" },
+  transport: { type: "string", default: "same" },
+};
+
+/** setup() from parsed FIXTURE_OPTIONS plus the script's own `mb`. */
+export function setupFromArgs(args) {
+  return setup({
+    mb: Number(args.mb),
+    chunk: Number(args.chunk),
+    server: args.server,
+    dist: args.dist,
+    transport: args.transport,
+  });
+}
+
 /**
  * Starts the replay server for `mb` MB of text in `chunk`-char deltas: in a child process
  * (`server: "child"`, the client's time is then only client work) or in this one; `dist` is the

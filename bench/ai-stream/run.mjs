@@ -8,26 +8,17 @@
 // goes first) and the report gives the median and the best of each, for wall and CPU time.
 // For figures that do not drift with load, count instructions with count.mjs.
 import { parseArgs } from "node:util";
-import { setup } from "./fixture.mjs";
+import { FIXTURE_OPTIONS, setupFromArgs } from "./fixture.mjs";
 
 const { values: args } = parseArgs({
   options: {
+    ...FIXTURE_OPTIONS,
     mb: { type: "string", default: "5" },
-    chunk: { type: "string", default: "16" },
     runs: { type: "string", default: "9" },
-    server: { type: "string", default: "child" },
-    dist: { type: "string" },
-    transport: { type: "string", default: "same" },
   },
 });
 const RUNS = Number(args.runs);
-const fixture = await setup({
-  mb: Number(args.mb),
-  chunk: Number(args.chunk),
-  server: args.server,
-  dist: args.dist,
-  transport: args.transport,
-});
+const fixture = await setupFromArgs(args);
 
 async function measure(fn) {
   const start = process.hrtime.bigint();
