@@ -80,20 +80,14 @@ const cjs = await build({
   banner: { js: '"use strict"; const __keelModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
 });
 chmodSync(join(root, "dist/bin.cjs"), 0o755);
-// esbuild escapes non-ASCII in code but copies comments as they are; the few it keeps (em dashes
-// in SDK doc comments) made Node decode the whole 1.6 MB core as UTF-8 into a two-byte string on
-// every start. Same length per UTF-16 unit, so the source map's columns still hold.
-for (const file of ["dist/bin.cjs", "dist/keel.cjs"]) {
-  const path = join(root, file);
-  const text = readFileSync(path, "utf8");
-  if (/[^\x00-\x7f]/.test(text))
-    writeFileSync(
-      path,
-      text.replace(/[^\x00-\x7f]/g, (c) => "?".repeat(c.length)),
-    );
-}
+const core = readFileSync(join(root, "dist/keel.cjs"), "utf8");
+// Node reads the core on every start; pure ASCII makes that a one-byte string instead of a
+// UTF-8 decode into a two-byte one. esbuild escapes non-ASCII in code and minifying drops the
+// comments that carried some (em dashes in SDK doc comments); fail if that ever stops holding.
+if (/[^\x00-\x7f]/.test(core))
+  throw new Error("dist/keel.cjs is not pure ASCII; strip or escape what esbuild left in it");
 // A dynamic import left in the core would fail once it runs from the code cache; fail here.
-const leftover = readFileSync(join(root, "dist/keel.cjs"), "utf8").match(/(^|[^\w$.`'"])import\(/m);
+const leftover = core.match(/(^|[^\w$.`'"])import\(/m);
 if (leftover) throw new Error("dist/keel.cjs contains import(); route it through an esm-import module");
 
 // Tests read the module graph from here (print mode must not reach the TUI, the TUI no kernel).
