@@ -130,10 +130,12 @@ describe("dialog keys", () => {
     toolCallId: "t",
     args: { command: "rm x" },
     reason: "r",
+    kind: "tool",
+    alwaysRules: ["Bash(rm x)"],
   };
 
   function approval(answers: string[], selected = 0): Dialog {
-    return { id: 1, kind: "approval", request, selected, answer: (a) => answers.push(a) };
+    return { id: 1, kind: "approval", request, selected, answer: (a) => answers.push(a.decision) };
   }
 
   it("answers with y / a / n and Esc, and Enter takes the selected choice", () => {

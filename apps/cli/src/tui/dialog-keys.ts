@@ -6,9 +6,9 @@ import { keyAction } from "./keys.js";
 import type { Dialog } from "./store.js";
 
 export const APPROVAL_CHOICES: { key: string; label: string; answer: ApprovalAnswer }[] = [
-  { key: "y", label: "[y] Allow once", answer: "allow_once" },
-  { key: "a", label: "[a] Always allow", answer: "allow_always" },
-  { key: "n", label: "[n] Deny", answer: "deny" },
+  { key: "y", label: "[y] Allow once", answer: { decision: "allow_once" } },
+  { key: "a", label: "[a] Always allow", answer: { decision: "allow_always" } },
+  { key: "n", label: "[n] Deny", answer: { decision: "deny" } },
 ];
 
 export type DialogStep =
@@ -30,7 +30,7 @@ export function dialogKey(dialog: Dialog, input: string, key: Partial<Key>): Dia
     case "approval": {
       const chosen = APPROVAL_CHOICES.find((c) => c.key === input.toLowerCase() && !key.ctrl);
       if (chosen) return answer(() => dialog.answer(chosen.answer));
-      if (key.escape || (key.ctrl && input === "c")) return answer(() => dialog.answer("deny"));
+      if (key.escape || (key.ctrl && input === "c")) return answer(() => dialog.answer({ decision: "deny" }));
       if (key.return) return answer(() => dialog.answer(APPROVAL_CHOICES[dialog.selected]!.answer));
       if (back) return move(clamp(dialog.selected - 1, APPROVAL_CHOICES.length));
       if (forward) return move(clamp(dialog.selected + 1, APPROVAL_CHOICES.length));

@@ -171,7 +171,7 @@ export class UiStore {
   /** Answers open approvals with "deny" (the run is over) and, unless only approvals, cancels the rest. */
   dismissDialogs(which: "all" | "approvals" = "all"): void {
     for (const d of [...this.dialogs]) {
-      if (d.kind === "approval") d.answer("deny");
+      if (d.kind === "approval") d.answer({ decision: "deny" });
       else if (which === "all") d.answer(undefined as never);
     }
   }

@@ -1,7 +1,7 @@
 // Bridges the permission gate to the kernel: the host's approval dialog, persistence of
 // "always allow" rules, and trust kept valid across the kernel's own writes to project config.
 import { ok } from "neverthrow";
-import { addPermissionRule } from "../config/write.js";
+import { addPermissionRule, configFileFor } from "../config/write.js";
 import { createPermissionGate } from "../permissions/gate.js";
 import type { PermissionMode, PermissionRuleEntry } from "../permissions/types.js";
 import { trustProject, trustStatus } from "../trust/store.js";
@@ -23,24 +23,31 @@ export interface ToolPermissionOptions {
 
 export function createToolPermission(options: ToolPermissionOptions): ToolPermission {
   const approve = options.ui?.approve;
+  // Personal project rules only count in a trusted project; otherwise remember them for the user.
+  const scope = options.trusted ? "projectLocal" : "user";
+  const savesTo = configFileFor(scope, { keelHome: options.keelHome, projectRoot: options.workspace });
   const gate = createPermissionGate({
     mode: options.mode,
     rules: options.rules,
     workspace: options.workspace,
     userHome: options.userHome,
     keelHome: options.keelHome,
-    // Personal project rules only count in a trusted project; otherwise remember them for the user.
-    persistScope: options.trusted ? "projectLocal" : "user",
+    persistScope: scope,
     ...(approve
       ? {
-          ask: (request) =>
-            approve({
+          ask: async (request) => {
+            const answer = await approve({
+              kind: "tool",
               toolName: request.tool,
               toolCallId: request.toolCallId ?? "",
               args: (request.args ?? {}) as Record<string, unknown>,
               reason: request.reason,
-              ...(request.suggestions[0] ? { suggestedRule: request.suggestions[0] } : {}),
-            }),
+              alwaysRules: request.suggestions,
+              ...(request.suggestions.length > 0 ? { alwaysSavesTo: savesTo } : {}),
+            });
+            // "This exact call" is an extension-question answer; for a tool call it means once.
+            return answer.decision === "allow_exact" ? { decision: "allow_once" } : answer;
+          },
         }
       : {}),
     persist: async (rule, scope) => {

@@ -4,19 +4,50 @@
 import type { AssistantMessageEvent, Message, Model, StreamOptions, Usage } from "@keel/ai";
 import type { Diagnostic, ExtensionDefinition, ExtensionUI, RunStopReason } from "@keel/extension-sdk";
 import type { Result } from "neverthrow";
-import type { ApprovalAnswer } from "../permissions/gate.js";
+import type { GateAnswer } from "../permissions/gate.js";
+
+/** The dialog's answer: the gate's answers, plus "this exact call" for extension questions that offer it. */
+export type ApprovalAnswer = GateAnswer | { decision: "allow_exact" };
 
 export type PermissionModeName = "default" | "acceptEdits" | "plan" | "dontAsk" | "bypassPermissions";
 
-/** What the host's approval dialog is asked. */
+/** What an approval dialog may show of what is about to happen. */
+export interface ApprovalPreview {
+  format: "text" | "diff" | "json" | "command";
+  text: string;
+  /** The file a diff is about. */
+  path?: string;
+}
+
+/** What the host's approval dialog is asked: a tool call the permission gate holds, or an extension's question. */
 export interface ToolApprovalRequest {
+  /** "tool": the permission gate asks about a call; "extension": an extension asks through `approve`. */
+  kind: "tool" | "extension";
+  /** The permission identity: `Bash`, `Edit`, a catalog entry's `group:name`. */
   toolName: string;
+  /** Empty when the question is not about one tool call. */
   toolCallId: string;
   args: Record<string, unknown>;
-  /** Why the kernel asks (the permission decision's reason). */
+  /** Why approval is needed (the permission decision's reason, or the extension's message). */
   reason: string;
-  /** The rule "always allow" would persist. */
-  suggestedRule?: string;
+  /** Set when a subagent asks: the dialog names it. */
+  agent?: { id: string; title: string };
+  /** The extension asking (kind "extension"). */
+  extensionId?: string;
+  /** A title an extension gave its question. */
+  title?: string;
+  preview?: ApprovalPreview;
+  /**
+   * The rules "always" may save, narrowest first; the dialog may let the user pick one and sends
+   * it back in the answer. Empty: "always" is not offered.
+   */
+  alwaysRules: string[];
+  /** Where an "always" answer is saved (a file), for the dialog to say. */
+  alwaysSavesTo?: string;
+  /** An extension may offer "allow this exact call" (bound to these arguments, expiring). */
+  offersExactCall?: boolean;
+  /** Aborted when the question no longer matters (the run or the tool was aborted). */
+  signal?: AbortSignal;
 }
 
 /** What a host (TUI, print mode, RPC) offers the kernel. Everything optional: headless by default. */

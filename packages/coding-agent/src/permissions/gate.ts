@@ -3,7 +3,14 @@ import type { Result } from "neverthrow";
 import { decide } from "./decide.js";
 import type { PermissionDecision, PermissionMode, PermissionRuleEntry, RuleSource } from "./types.js";
 
-export type ApprovalAnswer = "allow_once" | "allow_always" | "deny";
+/**
+ * The user's answer. `allow_always` may name which of the offered rules to save (default: the
+ * first, the narrowest); `deny` may carry the user's words for the model ("do X instead").
+ */
+export type GateAnswer =
+  | { decision: "allow_once" }
+  | { decision: "allow_always"; rule?: string }
+  | { decision: "deny"; reason?: string };
 export type PersistScope = "user" | "project" | "projectLocal";
 
 export interface ApprovalRequest {
@@ -11,7 +18,7 @@ export interface ApprovalRequest {
   args: unknown;
   toolCallId?: string;
   reason: string;
-  /** The rules "allow always" would add. */
+  /** The rules "allow always" may save, narrowest first; empty when "always" is not offered. */
   suggestions: string[];
 }
 
@@ -41,7 +48,7 @@ export interface PermissionGateOptions {
   userHome?: string;
   keelHome?: string;
   /** Interactive approval; absent in headless runs, where an ask becomes a deny with a reason. */
-  ask?: (request: ApprovalRequest) => Promise<ApprovalAnswer>;
+  ask?: (request: ApprovalRequest) => Promise<GateAnswer>;
   persist: (rule: string, scope: PersistScope) => Promise<Result<unknown, PersistFailure>>;
   /** Where "always allow" rules go; personal by default so nothing is shared by accident. */
   persistScope?: PersistScope;
@@ -87,7 +94,7 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
       const reason = `${call.tool} needs the user's approval and nobody can approve it in this run (${decision.reason}). Do not retry it; continue without it or ask the user to allow it (e.g. a permission rule${decision.suggestions?.length ? ` such as ${decision.suggestions.join(", ")}` : ""}).`;
       return { action: "block", reason, decision };
     }
-    let answer: ApprovalAnswer;
+    let answer: GateAnswer;
     try {
       answer = await options.ask({
         tool: call.tool,
@@ -100,10 +107,19 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
       // Fail closed: a broken prompt must not turn into an approval.
       return { action: "block", reason: `the approval prompt failed, so ${call.tool} was not run`, decision };
     }
-    if (answer === "deny") return { action: "block", reason: `the user denied ${call.tool}`, decision };
-    if (answer === "allow_once") return { action: "continue", decision, approvedBy: "user_once" };
+    if (answer.decision === "deny") {
+      const said = answer.reason?.trim();
+      const reason = said
+        ? `the user denied ${call.tool} and said: ${said}`
+        : `the user denied ${call.tool}`;
+      return { action: "block", reason, decision };
+    }
+    if (answer.decision === "allow_once") return { action: "continue", decision, approvedBy: "user_once" };
 
-    for (const rule of decision.suggestions ?? []) {
+    const offered = decision.suggestions ?? [];
+    // Only a rule that was offered is saved: an answer must not widen what the dialog showed.
+    const chosen = answer.rule !== undefined && offered.includes(answer.rule) ? [answer.rule] : offered;
+    for (const rule of chosen) {
       const saved = await options.persist(rule, scope);
       if (saved.isErr())
         options.onDiagnostic?.(`could not save permission rule ${rule}: ${saved.error.message}`);

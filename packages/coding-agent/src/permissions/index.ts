@@ -1,7 +1,7 @@
 // Public surface of permissions (re-exported by the package index).
 export { decide } from "./decide.js";
 export {
-  type ApprovalAnswer,
+  type GateAnswer,
   type ApprovalRequest,
   createPermissionGate,
   type GateOutcome,

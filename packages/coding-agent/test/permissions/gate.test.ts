@@ -68,7 +68,7 @@ describe("createPermissionGate", () => {
     const { g, persisted } = gate({
       ask: async (r) => {
         asked.push(r);
-        return "allow_once";
+        return { decision: "allow_once" };
       },
     });
     expect((await g({ tool: "Bash", args: { command: "npm install" }, toolCallId: "t1" })).action).toBe(
@@ -83,9 +83,25 @@ describe("createPermissionGate", () => {
   });
 
   it("deny answer blocks", async () => {
-    const { g } = gate({ ask: async () => "deny" });
+    const { g } = gate({ ask: async () => ({ decision: "deny" }) });
     const outcome = await g({ tool: "Edit", args: { path: "src/a.ts" } });
     expect(outcome).toMatchObject({ action: "block", reason: "the user denied Edit" });
+  });
+
+  it("a deny answer's words reach the model in the block reason", async () => {
+    const { g } = gate({ ask: async () => ({ decision: "deny", reason: "use pnpm, not npm" }) });
+    const outcome = await g({ tool: "Bash", args: { command: "npm install" } });
+    expect(outcome).toMatchObject({ action: "block" });
+    if (outcome.action === "block") expect(outcome.reason).toContain("use pnpm, not npm");
+  });
+
+  it("allow_always saves the offered rule the user picked, and never one that was not offered", async () => {
+    const picked = gate({ ask: async () => ({ decision: "allow_always", rule: "Bash(npm install:*)" }) });
+    await picked.g({ tool: "Bash", args: { command: "npm install" } });
+    expect(picked.persisted).toEqual(["projectLocal:Bash(npm install:*)"]);
+    const widened = gate({ ask: async () => ({ decision: "allow_always", rule: "Bash(*)" }) });
+    await widened.g({ tool: "Bash", args: { command: "npm install" } });
+    expect(widened.persisted).not.toContain("projectLocal:Bash(*)");
   });
 
   it("a throwing prompt fails closed", async () => {
@@ -108,7 +124,7 @@ describe("createPermissionGate", () => {
       keelHome: fx.keelHome,
       ask: async () => {
         asks++;
-        return "allow_always";
+        return { decision: "allow_always" };
       },
       persist: async (rule, scope) => addPermissionRule(rule, "allow", scope, where),
     });
@@ -129,7 +145,7 @@ describe("createPermissionGate", () => {
   it("a deny inside a compound command blocks before anyone is asked", async () => {
     const { g, persisted } = gate({
       rules: [{ rule: "Edit(src/secret/**)", behavior: "deny", source: "user" }],
-      ask: async () => "allow_always",
+      ask: async () => ({ decision: "allow_always" }),
     });
     const outcome = await g({ tool: "Bash", args: { command: "echo x > src/secret/a && echo y > out.txt" } });
     expect(outcome.action).toBe("block");
@@ -139,7 +155,7 @@ describe("createPermissionGate", () => {
   it("a failed persist is reported and the approved call goes on", async () => {
     const reports: string[] = [];
     const { g } = gate({
-      ask: async () => "allow_always",
+      ask: async () => ({ decision: "allow_always" }),
       persist: async () => err({ type: "config_write_failed", message: "disk full" }),
       onDiagnostic: (m) => reports.push(m),
     });

@@ -54,8 +54,12 @@ function body(dialog: Dialog) {
         h(Text, { key: "t", bold: true, color: "yellow" }, `Allow ${request.toolName}?`),
         h(Text, { key: "a" }, `${request.toolName}(${argsSummary(request.toolName, request.args, 200)})`),
         h(Text, { key: "r", dimColor: true }, `Reason: ${oneLine(request.reason, 200)}`),
-        request.suggestedRule
-          ? h(Text, { key: "s", dimColor: true }, `"Always" adds the rule ${request.suggestedRule}`)
+        request.alwaysRules[0]
+          ? h(
+              Text,
+              { key: "s", dimColor: true },
+              `"Always" adds the rule ${request.alwaysRules[0]}${request.alwaysSavesTo ? ` to ${request.alwaysSavesTo}` : ""}`,
+            )
           : null,
         h(Choices, { key: "c", labels: APPROVAL_CHOICES.map((c) => c.label), selected: dialog.selected }),
       ];
