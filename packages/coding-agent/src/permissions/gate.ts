@@ -109,9 +109,7 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
     }
     if (answer.decision === "deny") {
       const said = answer.reason?.trim();
-      const reason = said
-        ? `the user denied ${call.tool} and said: ${said}`
-        : `the user denied ${call.tool}`;
+      const reason = said ? `the user denied ${call.tool} and said: ${said}` : `the user denied ${call.tool}`;
       return { action: "block", reason, decision };
     }
     if (answer.decision === "allow_once") return { action: "continue", decision, approvedBy: "user_once" };

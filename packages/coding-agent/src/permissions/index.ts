@@ -1,9 +1,9 @@
 // Public surface of permissions (re-exported by the package index).
 export { decide } from "./decide.js";
 export {
-  type GateAnswer,
   type ApprovalRequest,
   createPermissionGate,
+  type GateAnswer,
   type GateOutcome,
   type PermissionGate,
   type PermissionGateOptions,
