@@ -92,43 +92,16 @@ export const ${binding} = defineExtension({
 export default ${binding};
 `,
   [`test/${name}.test.ts`]: `// Runs the extension's tool against an in-memory runtime.
-import { type ExtensionRuntime, headlessUI, listTools, type Static } from "@keel/extension-sdk";
+import { listTools } from "@keel/extension-sdk";
+import { testRuntime, testToolContext } from "@keel/extension-sdk/testing";
 import { describe, expect, it } from "vitest";
 import ${binding} from "../src/index.js";
-
-type State = Static<NonNullable<typeof ${binding}.sessionState>["schema"]>;
-
-function fakeRuntime(): ExtensionRuntime<unknown, State, undefined> {
-  let state: State = ${binding}.sessionState!.default;
-  return {
-    id: "${name}",
-    config: undefined,
-    instance: undefined,
-    state: {
-      get: () => state,
-      set: (next) => {
-        state = next;
-      },
-      update: (fn) => {
-        state = fn(state);
-      },
-    },
-    ui: headlessUI(),
-    session: { id: "test", cwd: "/tmp", persistent: false },
-    cwd: "/tmp",
-    model: () => {
-      throw new Error("no model in this test");
-    },
-    report: () => {},
-    sendMessage: () => {},
-  };
-}
 
 describe("${name}", () => {
   it("keeps each note in session state", async () => {
     const tool = listTools(${binding}).find((t) => t.name === "${toolName}")!;
-    const runtime = fakeRuntime();
-    const ctx = { signal: new AbortController().signal, toolCallId: "1", onUpdate: () => {} };
+    const runtime = testRuntime<unknown, { notes: string[] }>(${binding});
+    const ctx = testToolContext();
     await tool.execute({ note: "first" }, ctx, runtime);
     const result = await tool.execute({ note: "second" }, ctx, runtime);
     expect(result.content).toEqual([{ type: "text", text: "Noted (2 so far)." }]);

@@ -11,6 +11,8 @@ import {
   textResult,
 } from "../src/index.js";
 
+const hookContext = { signal: new AbortController().signal };
+
 const todoLike = defineExtension({
   id: "typed",
   configuration: { scope: "layered", schema: Type.Object({ limit: Type.Number() }), default: { limit: 3 } },
@@ -77,7 +79,9 @@ describe("extension-sdk types", () => {
     expect(result.ok).toBe(true);
     if (!result.ok) return;
     const runtime = {} as ExtensionRuntime;
-    await expect(result.definition.hooks?.beforeModelCall?.({ turn: 1 }, runtime)).resolves.toEqual({
+    await expect(
+      result.definition.hooks?.beforeModelCall?.({ turn: 1 }, runtime, hookContext),
+    ).resolves.toEqual({
       context: "a\n\nb",
     });
     expect(result.definition.systemPrompt).toBe("Be brief.");
@@ -107,11 +111,11 @@ describe("extension-sdk types", () => {
     if (!result.ok) throw new Error("factory failed");
     const hook = result.definition.hooks!.beforeToolCall!;
     const rt = {} as ExtensionRuntime;
-    await expect(hook({ toolCallId: "1", toolName: "X", args: { n: 0 } }, rt)).resolves.toEqual({
+    await expect(hook({ toolCallId: "1", toolName: "X", args: { n: 0 } }, rt, hookContext)).resolves.toEqual({
       action: "continue",
       args: { n: 1 },
     });
-    await expect(hook({ toolCallId: "1", toolName: "X", args: { n: 5 } }, rt)).resolves.toEqual({
+    await expect(hook({ toolCallId: "1", toolName: "X", args: { n: 5 } }, rt, hookContext)).resolves.toEqual({
       action: "block",
       reason: "too big",
     });
