@@ -2,6 +2,7 @@
 // visible before activation, so the host can validate, reserve names and roll back.
 import type { Static, TSchema } from "@sinclair/typebox";
 import type { ToolCatalog } from "./catalogs.js";
+import type { ExtensionCliCommand } from "./cli.js";
 import type { Hooks } from "./hooks.js";
 import type { ActivationContext, ExtensionRuntime } from "./runtime.js";
 import type { ExtensionTool, ToolParameters } from "./tools.js";
@@ -110,6 +111,8 @@ export interface ExtensionDefinition<
    * the skills extension lists them like the user's.
    */
   skills?: string[];
+  /** `keel <name> …` subcommands (for official extensions the CLI composes). */
+  cli?: ExtensionCliCommand[];
 }
 
 export const EXTENSION_ID_PATTERN = /^[a-z][a-z0-9-]{0,63}$/;

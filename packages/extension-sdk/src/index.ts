@@ -4,6 +4,7 @@ export { type Static, type TSchema, Type } from "@sinclair/typebox";
 export * from "./agents.js";
 export * from "./approvals.js";
 export * from "./catalogs.js";
+export * from "./cli.js";
 export * from "./extension.js";
 export * from "./factory.js";
 export * from "./hooks.js";
