@@ -269,10 +269,11 @@ describe("runAgent", () => {
           },
           { text: "parent done" },
         ],
+        // The children's first answers are slow, so both still run when the third start comes.
         (r, n) => {
           if (firstUserText(r).includes("one") && n === 0)
-            return { toolCalls: [{ name: "Nest", arguments: {} }] };
-          return { text: `child says ${firstUserText(r)}` };
+            return { toolCalls: [{ name: "Nest", arguments: {} }], headerDelayMs: 400 };
+          return { text: `child says ${firstUserText(r)}`, headerDelayMs: n === 0 ? 400 : 0 };
         },
       ),
       [spawner(), nested],
