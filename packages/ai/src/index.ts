@@ -46,6 +46,7 @@ export {
 } from "./models.js";
 export { BUILTIN_MODELS, BUILTIN_PROVIDERS } from "./models-data.js";
 export { preconnect } from "./preconnect.js";
+export { baseUrlOf } from "./providers/base-url.js";
 export { INTERRUPTED_TOOL_RESULT, type ReplayTarget, transformMessages } from "./replay.js";
 export { complete, type StreamFunction, stream } from "./stream.js";
 export {

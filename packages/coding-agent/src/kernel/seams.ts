@@ -2,7 +2,7 @@
 // notice, then the one-request synthetic context. beforeToolCall: permissions, extension policy,
 // then T1. afterToolCall: extension patches, then T2.
 import type { AfterToolCall, BeforeToolCall, PrepareRequest } from "@keel/agent";
-import type { Message, Model, UserMessage } from "@keel/ai";
+import { charsPerToken, type Message, type Model, type UserMessage } from "@keel/ai";
 import type { Session } from "@keel/session";
 import type { CompactionSettings } from "../compaction/policy.js";
 import { compactionLimit } from "../compaction/policy.js";
@@ -47,7 +47,7 @@ export function createPrepareRequest(k: SeamContext): PrepareRequest {
     await k.host().notify("turnStart", { turn: info.turn });
     let messages = k.session().context();
     const limit = compactionLimit(k.model(), k.settings);
-    if (contextTokens(k.session(), k.fixedTokens()) > limit) {
+    if (contextTokens(k.session(), k.fixedTokens(), k.model()) > limit) {
       if (await k.compact("threshold", info.signal)) messages = k.session().context();
     }
 
@@ -80,7 +80,9 @@ export function createPrepareRequest(k: SeamContext): PrepareRequest {
     // A synthetic message that alone would cross the limit is dropped rather than overflowing.
     if (
       extra &&
-      contextTokens(k.session(), k.fixedTokens()) + estimateTextTokens(extra) > k.model().contextWindow
+      contextTokens(k.session(), k.fixedTokens(), k.model()) +
+        estimateTextTokens(extra, charsPerToken(k.model())) >
+        k.model().contextWindow
     ) {
       return { ...context, messages: [...messages] };
     }
