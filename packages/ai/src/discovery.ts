@@ -116,7 +116,9 @@ export function mergeListing(
     const note =
       available === false
         ? "not listed by the provider's models endpoint for this key"
-        : (model.note ?? (model.legacy ? "legacy: superseded, still callable" : undefined));
+        : model.legacy
+          ? `legacy: ${model.note ?? "superseded, still callable"}`
+          : model.note;
     return {
       ref: modelRef(model),
       provider: model.provider,
