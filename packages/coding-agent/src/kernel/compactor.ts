@@ -76,6 +76,9 @@ export async function runCompaction(
       ...input.streamOptions,
       ...(input.signal ? { signal: input.signal } : {}),
       maxTokens: Math.min(8192, model.maxOutput),
+      // A summary needs no deep reasoning, and models that always think would spend the
+      // answer's budget on it: the model's lowest setting (off, between_tools, or its lowest effort).
+      reasoning: "off",
     },
   );
   if (

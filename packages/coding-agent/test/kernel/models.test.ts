@@ -187,6 +187,8 @@ describe("a Claude Sonnet 5.5 session", () => {
     expect((await agent.prompt("still there?"))._unsafeUnwrap().text).toBe("Still here after compaction.");
     await agent.close();
 
+    // The summary asked for Sonnet's lowest thinking setting, so its budget goes to the summary.
+    expect(server.requests[3]?.body.thinking).toEqual({ type: "between_tools" });
     for (const request of server.requests) {
       const choice = request.body.tool_choice as { type?: string } | undefined;
       expect(choice === undefined || choice.type === "auto" || choice.type === "none").toBe(true);
@@ -195,6 +197,40 @@ describe("a Claude Sonnet 5.5 session", () => {
     expect(server.requests).toHaveLength(5);
     // Sonnet's requests carry no block Opus signed.
     for (const request of server.requests.slice(1)) expect(request.raw).not.toContain("sig_claude-opus-5-5");
+  });
+});
+
+describe("one-request reminders on a model with preserved thinking", () => {
+  it("keep every request accepted although the reminder before a thinking block is gone next time", async () => {
+    server.setScenario({
+      turns: [
+        { thinking: "Check the folder.", text: "Listing.", toolCalls: [{ name: "LS", arguments: {} }] },
+        { thinking: "Done looking.", text: "It is empty." },
+      ],
+    });
+    const reminder = {
+      id: "reminder",
+      hooks: { beforeModelCall: () => ({ context: "Remember the open items." }) },
+    };
+    const agent = (
+      await createCodingAgent({
+        cwd: box.workspace,
+        home: box.home,
+        model: "anthropic/claude-sonnet-5-5",
+        streamOptions,
+        extensions: [reminder],
+      })
+    )._unsafeUnwrap();
+    const run = (await agent.prompt("what is here?"))._unsafeUnwrap();
+    await agent.close();
+    // The second request carries the first reply's thinking without the reminder that preceded
+    // it: the mock (like the API) rejects that unless the request asks to drop stale blocks.
+    expect(run.text).toBe("It is empty.");
+    expect(server.requests).toHaveLength(2);
+    expect(JSON.stringify(server.requests[1]?.body.messages)).toContain("sig_claude-sonnet-5-5_0000_0");
+    expect(server.requests[1]?.body.thinking).toMatchObject({
+      block_binding: { prefix_mismatch_behavior: "drop_block" },
+    });
   });
 });
 
