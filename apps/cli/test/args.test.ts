@@ -144,9 +144,14 @@ describe("parseCliArgs", () => {
       flags: { provider: "zai", refresh: true, json: true, cwd: undefined },
     });
     expect(parseCliArgs(["models", "-h"])._unsafeUnwrap()).toEqual({ kind: "help" });
-    expect(parseCliArgs(["models", "--model", "x"])._unsafeUnwrapErr().message).toMatch(/^keel models: Unknown option '--model'/);
+    expect(parseCliArgs(["models", "--model", "x"])._unsafeUnwrapErr().message).toMatch(
+      /^keel models: Unknown option '--model'/,
+    );
     // A prompt that merely contains the word is a prompt.
-    expect(parseCliArgs(["-p", "models"])._unsafeUnwrap()).toMatchObject({ kind: "run", flags: { prompt: "models" } });
+    expect(parseCliArgs(["-p", "models"])._unsafeUnwrap()).toMatchObject({
+      kind: "run",
+      flags: { prompt: "models" },
+    });
     expect(parseCliArgs(["models are great"])._unsafeUnwrap()).toMatchObject({ kind: "run" });
   });
 });
