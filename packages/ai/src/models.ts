@@ -62,7 +62,10 @@ export function modelRef(model: Pick<Model, "provider" | "id">): string {
 /** Names listed in an "unknown model" message before the rest are counted. */
 const MAX_LISTED = 40;
 
-/** What an id the catalog does not know runs with: safe limits, no thinking settings, unknown prices. */
+/**
+ * Limits of a model nobody described: an id only an endpoint lists, or a custom model that
+ * leaves them out (CUSTOM_MODEL_DEFAULTS). Small enough for any server to accept.
+ */
 export const UNKNOWN_MODEL_DEFAULTS = {
   contextWindow: 128_000,
   maxOutput: 16_384,
