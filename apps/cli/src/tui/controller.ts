@@ -156,7 +156,7 @@ export class Controller {
       this.store.note("warning", "A run is in progress: wait for it or press Esc first.");
       return false;
     }
-    await this.detach();
+    await this.detach(0, "switch");
     const opened = await this.open(session);
     if (opened.isOk()) return true;
     this.store.note("error", opened.error.message);
@@ -173,7 +173,7 @@ export class Controller {
   }
 
   /** Closes the current agent; a run still going is aborted and given `settleMs` to end cleanly. */
-  async detach(settleMs = 0): Promise<void> {
+  async detach(settleMs = 0, reason: "exit" | "switch" = "exit"): Promise<void> {
     if (this.current) {
       this.abort();
       let timer: NodeJS.Timeout | undefined;
@@ -193,7 +193,7 @@ export class Controller {
     this.store.statuses.clear();
     this.store.widgets.clear();
     this.store.dismissDialogs();
-    await agent?.close();
+    await agent?.close({ reason });
   }
 
   /** Re-reads the model and context use (after a run, a turn, or a command such as /model). */
