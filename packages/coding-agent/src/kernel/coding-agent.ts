@@ -15,6 +15,7 @@ import { createAgentEventBridge } from "./agent-events.js";
 import { BUILTIN_COMMANDS, runBuiltinCommand } from "./commands.js";
 import { runCompaction } from "./compactor.js";
 import { contextTokens } from "./context-size.js";
+import { JournalGuard, readOnlyRefusal } from "./journal-guard.js";
 import {
   createAfterToolCall,
   createBeforeToolCall,
@@ -75,6 +76,7 @@ export class KernelAgent implements CodingAgent {
   private maintenance: AbortController | undefined;
   private closed = false;
   private listenerFailed = false;
+  private readonly journal = new JournalGuard(() => this.session_);
 
   constructor(private readonly parts: KernelParts) {
     this.session_ = parts.session;
@@ -100,8 +102,8 @@ export class KernelAgent implements CodingAgent {
       streamOptions: { ...parts.streamOptions, sessionId: parts.session.id },
       ...(parts.maxTurns !== undefined ? { maxTurns: parts.maxTurns } : {}),
       messages: parts.session.context(),
-      prepareRequest: createPrepareRequest(seams),
-      beforeToolCall: createBeforeToolCall(seams),
+      prepareRequest: this.journal.prepareRequest(createPrepareRequest(seams)),
+      beforeToolCall: this.journal.beforeToolCall(createBeforeToolCall(seams)),
       afterToolCall: createAfterToolCall(seams),
       onListenerError: (error) => this.report("warning", `event listener failed: ${String(error)}`),
     });
@@ -129,7 +131,8 @@ export class KernelAgent implements CodingAgent {
   /** Tells model and user about work a crash interrupted, then journals results for orphan calls. */
   async recover(): Promise<void> {
     const actions = this.session_.fold().recovery;
-    if (actions.length === 0) return;
+    // A read-only session is only looked at: it cannot take the results that close the calls.
+    if (actions.length === 0 || this.session_.readOnly) return;
     // The reply cut off mid-stream is journaled too: the user saw it, and the next entry
     // would otherwise supersede its checkpoint.
     const restored = actions.flatMap((a) =>
@@ -223,7 +226,10 @@ export class KernelAgent implements CodingAgent {
     if (this.closed) return err({ type: "closed", message: "This agent is closed." });
     if (this.agent.isRunning)
       return err({ type: "busy", message: "A run is in progress: steer() or followUp() it, or abort() it." });
+    const readOnly = readOnlyRefusal(this.session_);
+    if (readOnly) return err(readOnly);
     const started = Date.now();
+    this.journal.begin();
     const admitted = await this.host_.beforeAgentStart(text);
     if (!admitted.ok) return err({ type: "extension", message: admitted.reason });
     await this.host_.notify("runStart", { prompt: admitted.prompt });
@@ -241,9 +247,17 @@ export class KernelAgent implements CodingAgent {
       }
     }
     await this.session_.sync();
+    const journalFailed = this.journal.failure();
+    // The agent's history holds what the journal could not take: the journal is the truth.
+    if (journalFailed) this.agent.replaceMessages(this.session_.context());
     this.total = addUsage(this.total, run.usage);
     const lastAssistant = [...run.messages].reverse().find((m) => m.role === "assistant");
-    const error = run.error ? { type: run.error.type, message: run.error.message } : undefined;
+    if (journalFailed) run = { ...run, stopReason: "error" };
+    const error = journalFailed
+      ? { type: "journal", message: journalFailed.message }
+      : run.error
+        ? { type: run.error.type, message: run.error.message }
+        : undefined;
     const summary: RunSummary = {
       stopReason: run.stopReason,
       turns: run.turns,

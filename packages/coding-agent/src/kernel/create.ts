@@ -236,7 +236,9 @@ export async function createCodingAgent(
   });
   kernel.attachHost(host, systemPrompt);
 
-  if (!folded || folded.provider !== model.value.provider || folded.modelId !== model.value.id) {
+  const modelChanged =
+    !folded || folded.provider !== model.value.provider || folded.modelId !== model.value.id;
+  if (modelChanged && !session.readOnly) {
     const journaled = await session.appendEntry({
       type: "model_change",
       provider: model.value.provider,

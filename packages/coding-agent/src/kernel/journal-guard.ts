@@ -1,0 +1,81 @@
+// Keeps runs honest about the journal: a read-only session takes no prompt, and a run whose
+// journal failed (disk full, I/O error) stops before its next model request and tool call,
+// since the context is a fold of the journal and would otherwise be sent unchanged forever.
+import type { BeforeToolCall, PrepareRequest } from "@keel/agent";
+import type { Session } from "@keel/session";
+import type { CodingAgentError } from "./types.js";
+
+class JournalStopped extends Error {}
+
+/** Why a prompt cannot be taken in this session, or undefined when it can. */
+export function readOnlyRefusal(session: Session): CodingAgentError | undefined {
+  if (!session.readOnly) return undefined;
+  const why = session.notices
+    .filter((n) => n.type === "read_only" && n.reason !== "requested")
+    .map((n) => n.message)
+    .join(" ");
+  return {
+    type: "session",
+    problem: "read_only",
+    message:
+      `Session ${session.id} is open read-only, so the prompt was not sent: nothing it led to could be recorded.` +
+      `${why ? ` ${why}` : ""} Fork the session to go on in a copy.`,
+  };
+}
+
+export class JournalGuard {
+  private failuresAtStart = 0;
+  private stopped: CodingAgentError | undefined;
+
+  constructor(private readonly session: () => Session) {}
+
+  /** Call when a run starts: failures before it are not this run's. */
+  begin(): void {
+    this.failuresAtStart = this.session().stats().failures;
+    this.stopped = undefined;
+  }
+
+  /** The error that stopped the current run, once the journal has failed during it. */
+  failure(): CodingAgentError | undefined {
+    if (this.stopped) return this.stopped;
+    const session = this.session();
+    if (session.stats().failures === this.failuresAtStart) return undefined;
+    const cause = session.writeFailure?.message ?? "a write to the session file failed";
+    this.stopped = {
+      type: "session",
+      problem: "journal",
+      message:
+        `The session journal could not be written (${cause}), so the run was stopped: what it did next would not have been recorded. ` +
+        "Nothing recorded before was lost. Free disk space (or fix the cause), then continue the session.",
+    };
+    return this.stopped;
+  }
+
+  /**
+   * Fails the request once the journal failed: a throwing prepareRequest is the loop's one way
+   * to refuse a request, and it ends the run with stop reason "error" before anything is sent.
+   */
+  prepareRequest(inner: PrepareRequest): PrepareRequest {
+    return async (context, info) => {
+      this.check();
+      const prepared = await inner(context, info);
+      // Preparing may append (a capability notice, a compaction): check again before sending.
+      this.check();
+      return prepared;
+    };
+  }
+
+  /** Runs no tool once the journal failed: its outcome could not be recorded. */
+  beforeToolCall(inner: BeforeToolCall): BeforeToolCall {
+    return async (call, info) => {
+      const failed = this.failure();
+      if (failed) return { action: "block", reason: `Not run: ${failed.message}` };
+      return inner(call, info);
+    };
+  }
+
+  private check(): void {
+    const failed = this.failure();
+    if (failed) throw new JournalStopped(failed.message);
+  }
+}
