@@ -77,6 +77,7 @@ export class KernelAgent implements CodingAgent {
   private closed = false;
   private listenerFailed = false;
   private readonly journal = new JournalGuard(() => this.session_);
+  private closing: Promise<void> | undefined;
 
   constructor(private readonly parts: KernelParts) {
     this.session_ = parts.session;
@@ -435,8 +436,13 @@ export class KernelAgent implements CodingAgent {
     return this.total;
   }
 
-  async close(): Promise<void> {
-    if (this.closed) return;
+  /** Idempotent; a second caller waits for the same close (an exit must not outrun the unlock). */
+  close(): Promise<void> {
+    this.closing ??= this.closeOnce();
+    return this.closing;
+  }
+
+  private async closeOnce(): Promise<void> {
     this.closed = true;
     this.agent.abort();
     await this.host_?.shutdown("exit");

@@ -10,18 +10,22 @@ class JournalStopped extends Error {}
 /** Why a prompt cannot be taken in this session, or undefined when it can. */
 export function readOnlyRefusal(session: Session): CodingAgentError | undefined {
   if (!session.readOnly) return undefined;
-  const why = session.notices
-    .filter((n) => n.type === "read_only" && n.reason !== "requested")
-    .map((n) => n.message)
-    .join(" ");
+  const reasons = session.notices.flatMap((n) => (n.type === "read_only" ? [READ_ONLY_WHY[n.reason]] : []));
   return {
     type: "session",
     problem: "read_only",
     message:
-      `Session ${session.id} is open read-only, so the prompt was not sent: nothing it led to could be recorded.` +
-      `${why ? ` ${why}` : ""} Fork the session to go on in a copy.`,
+      `Session ${session.id} is open read-only (${reasons.join("; ") || "opened that way"}), so the prompt was not sent: ` +
+      "nothing it led to could be recorded. Fork the session to go on in a copy.",
   };
 }
+
+const READ_ONLY_WHY = {
+  requested: "opened that way",
+  damaged: "its file has damaged lines",
+  newer_version: "a newer Keel wrote it",
+  unknown_entry_types: "it holds entry types this Keel does not know",
+} as const;
 
 export class JournalGuard {
   private failuresAtStart = 0;

@@ -60,7 +60,7 @@ export function latestSessionFile(dir: string): Result<string | undefined, Codin
   if (newer) {
     return err(
       sessionError(
-        `The most recent session file ${newer.path} cannot be continued: ${newer.error.message} ` +
+        `The most recent session file cannot be continued: ${newer.error.message} ` +
           "Nothing was opened. Move the file aside to continue the session before it, pick one with --resume, or start a new session.",
         "damaged",
       ),

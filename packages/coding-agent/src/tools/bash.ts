@@ -2,11 +2,11 @@
 // size, and never leaves a process of its tree running once it returns.
 import { spawn } from "node:child_process";
 import { accessSync, constants, statSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import type { AgentTool, AgentToolResult } from "@keel/agent";
 import { type Static, Type } from "@sinclair/typebox";
 import { errnoMessage } from "../fs/errno.js";
+import { defaultLogDir, type LogLimits } from "./bash-logs.js";
 import { type CollectedOutput, OutputCollector } from "./bash-output.js";
 import { loginEnvironment } from "./login-env.js";
 import {
@@ -35,8 +35,9 @@ export interface BashToolOptions {
   updateIntervalMs?: number;
   maxOutputBytes?: number;
   maxOutputLines?: number;
-  /** Where full logs of truncated output go; default `<tmpdir>/keel-bash`. */
+  /** Where full logs of truncated output go; default `<tmpdir>/keel-bash-<uid>` (bounded: bash-logs.ts). */
   logDir?: string;
+  logLimits?: LogLimits;
 }
 
 export interface BashDetails {
@@ -129,7 +130,8 @@ export function createBashTool(options: BashToolOptions): AgentTool<typeof bashP
       const shellArgs = wantsLogin && !loginEnv ? ["-lc"] : shell.args;
       const collector = new OutputCollector(
         { maxBytes: settings.maxOutputBytes, maxLines: settings.maxOutputLines },
-        options.logDir ?? join(tmpdir(), "keel-bash"),
+        options.logDir ?? defaultLogDir(),
+        options.logLimits,
       );
       const startedAt = Date.now();
 
@@ -238,7 +240,9 @@ function notes(output: CollectedOutput, details: BashDetails, timeoutSeconds: nu
   if (output.truncated) {
     const where =
       output.logPath !== undefined
-        ? `Full log: ${output.logPath}`
+        ? output.logDroppedBytes !== undefined
+          ? `Log (its first ${formatBytes(output.totalBytes - output.logDroppedBytes)}; the end is above): ${output.logPath}`
+          : `Full log: ${output.logPath}`
         : `The full log could not be saved (${output.logError ?? "unknown error"}).`;
     out.push(
       `[Output truncated: last ${output.shownLines} of ${output.totalLines} lines (${formatBytes(output.totalBytes)} total). ${where}]`,

@@ -6,6 +6,7 @@ export {
   createBashTool,
   defaultShell,
 } from "./bash.js";
+export { defaultLogDir, LOG_LIMITS, type LogLimits } from "./bash-logs.js";
 export {
   BUILTIN_TOOL_NAMES,
   type BuiltinToolName,

@@ -126,7 +126,7 @@ describe("a read-only session", () => {
     )._unsafeUnwrap();
     const refused = await again.prompt("second");
     expect(refused._unsafeUnwrapErr()).toMatchObject({ type: "session", problem: "read_only" });
-    expect(refused._unsafeUnwrapErr().message).toMatch(/from_the_future/);
+    expect(refused._unsafeUnwrapErr().message).toMatch(/entry types this Keel does not know/);
     expect(refused._unsafeUnwrapErr().message).toMatch(/[Ff]ork/);
     expect(f.requests).toHaveLength(1);
     expect(again.diagnostics().filter((d) => d.level === "error")).toEqual([]);
