@@ -161,7 +161,7 @@ export class KernelAgent implements CodingAgent {
   }
 
   trust(): Result<{ projectRoot: string }, CodingAgentError> {
-    const trusted = trustProject(this.parts.projectRoot, { home: this.parts.home });
+    const trusted = trustProject(this.parts.projectRoot, { home: this.parts.home, cwd: this.parts.cwd });
     if (trusted.isErr()) return err({ type: "config", message: trusted.error.message });
     return ok({ projectRoot: this.parts.projectRoot });
   }

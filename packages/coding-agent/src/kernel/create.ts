@@ -11,12 +11,13 @@ import { loadConfig } from "../config/load.js";
 import { resolveKeelHome } from "../config/paths.js";
 import { ExtensionHost, type ExtensionSource } from "../host/extension-host.js";
 import { loadExtensions } from "../loader/load-extensions.js";
+import { decide } from "../permissions/decide.js";
 import { loadContextFiles } from "../prompt/context-files.js";
 import { buildSystemPrompt } from "../prompt/system-prompt.js";
 import { BUILTIN_TOOL_NAMES, createBuiltinTools } from "../tools/builtin.js";
 import { TRUSTED_ROOT_FILES } from "../trust/hash.js";
 import { findProjectRoot } from "../trust/root.js";
-import { trustStatus } from "../trust/store.js";
+import { checkTrust, trustStatus } from "../trust/store.js";
 import { KernelAgent } from "./coding-agent.js";
 import { BUILTIN_COMMAND_NAMES } from "./commands.js";
 import { configHooksExtension } from "./config-hooks.js";
@@ -59,15 +60,15 @@ export async function createCodingAgent(
 
   // Trust before anything from the project is read.
   const projectRoot = findProjectRoot(cwd, home);
-  const trust = trustStatus(projectRoot, { home });
-  const trusted = trust.isOk() && trust.value === "trusted";
+  const trust = checkTrust(projectRoot, { home, cwd });
+  const trusted = trust.isOk() && trust.value.status === "trusted";
   if (trust.isErr()) note("error", trust.error.message);
-  else if (trust.value === "changed")
+  else if (trust.value.status === "changed")
     note(
       "warning",
-      `${projectRoot} changed since you trusted it; its config, extensions and hooks are ignored until you /trust it again.`,
+      `${projectRoot} changed since you trusted it (${trust.value.changed}); its config, extensions, hooks and context files are ignored until you /trust it again.`,
     );
-  else if (trust.value === "untrusted") {
+  else if (trust.value.status === "untrusted") {
     // Said only when something is being ignored (a stat each, nothing is read).
     const ignored = [".keel", ...TRUSTED_ROOT_FILES]
       .filter((name) => existsSync(join(projectRoot, name)))
@@ -160,7 +161,8 @@ export async function createCodingAgent(
     source: "built-in",
   }));
   if (config.hooks && Object.keys(config.hooks).length > 0) {
-    sources.push({ definition: configHooksExtension(config.hooks, cwd), source: "config hooks" });
+    // In the project root, wherever keel started: a hook's paths then name the files trust hashed.
+    sources.push({ definition: configHooksExtension(config.hooks, projectRoot), source: "config hooks" });
   }
   const discover = options.discoverExtensions !== false;
   const userLoaded = await loadExtensions({
@@ -224,12 +226,27 @@ export async function createCodingAgent(
     date: new Date().toISOString().slice(0, 10),
     platform: `${process.platform} ${process.arch}`,
     toolNames,
-    contextFiles: loadContextFiles({
+    contextFiles: await loadContextFiles({
       cwd,
       home,
       projectRoot,
       trusted,
-      report: (message) => kernel.report("warning", message),
+      trustedAbove: (outer, dir) =>
+        trustStatus(outer, { home, cwd: dir }).unwrapOr("untrusted") === "trusted",
+      // Only rules deny in this mode, which is the question: does a Read deny rule cover it?
+      denied: async (path) => {
+        const decision = await decide({
+          tool: "Read",
+          args: { path },
+          mode: "bypassPermissions",
+          rules: loaded.value.rules,
+          workspace: projectRoot,
+          userHome: homedir(),
+          keelHome: home,
+        });
+        return decision.behavior === "deny" ? decision.reason : undefined;
+      },
+      report: (message, level) => kernel.report(level, message),
     }),
     extensionText: host.systemPromptText(),
     ...(options.appendSystemPrompt ? { append: options.appendSystemPrompt } : {}),
