@@ -231,8 +231,7 @@ export async function createCodingAgent(
       home,
       projectRoot,
       trusted,
-      trustedAbove: (outer, dir) =>
-        trustStatus(outer, { home, cwd: dir }).unwrapOr("untrusted") === "trusted",
+      trustAbove: (outer, dir) => trustStatus(outer, { home, cwd: dir }).unwrapOr("untrusted"),
       // Only rules deny in this mode, which is the question: does a Read deny rule cover it?
       denied: async (path) => {
         const decision = await decide({

@@ -23,9 +23,9 @@ export interface ContextFileOptions {
   trusted: boolean;
   /**
    * For a folder above the project root inside another project (a repository nested in one):
-   * whether that project is trusted as seen from `dir`. Default: no.
+   * that project's trust as seen from `dir`. Default: untrusted.
    */
-  trustedAbove?: (enclosingRoot: string, dir: string) => boolean;
+  trustAbove?: (enclosingRoot: string, dir: string) => "trusted" | "untrusted" | "changed";
   /** The Read deny rule covering `path`, if one does (its reason); the file is then left out. */
   denied?: (path: string) => Promise<string | undefined>;
   /** Told about a context file that exists but is left out, or cut short. */
@@ -78,8 +78,15 @@ function admitted(dir: string, options: ContextFileOptions): { ok: true } | { ok
   const enclosing = findEnclosingRoot(dir, options.home);
   // A folder above the project in no project: trusting the project approved its file.
   if (enclosing === undefined) return options.trusted ? { ok: true } : { ok: false };
-  if (options.trustedAbove?.(enclosing, dir)) return { ok: true };
-  return { ok: false, why: `it belongs to ${enclosing}, a project that is not trusted` };
+  const status = options.trustAbove?.(enclosing, dir) ?? "untrusted";
+  if (status === "trusted") return { ok: true };
+  return {
+    ok: false,
+    why:
+      status === "changed"
+        ? `it belongs to ${enclosing}, which changed since you trusted it (/trust it again there)`
+        : `it belongs to ${enclosing}, a project that is not trusted`,
+  };
 }
 
 export async function loadContextFiles(options: ContextFileOptions): Promise<ContextFile[]> {

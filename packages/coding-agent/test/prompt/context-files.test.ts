@@ -70,15 +70,15 @@ describe("context files", () => {
     const asked: string[] = [];
     const untrusted = await load(inner, {
       projectRoot: inner,
-      trustedAbove: (outer) => {
+      trustAbove: (outer) => {
         asked.push(outer);
-        return false;
+        return "untrusted";
       },
     });
     expect(untrusted.contents).toEqual(["INNER"]);
     expect(asked).toContain(box.workspace);
     expect(untrusted.reports.join("\n")).toMatch(/belongs to .*a project that is not trusted/);
-    const trusted = await load(inner, { projectRoot: inner, trustedAbove: () => true });
+    const trusted = await load(inner, { projectRoot: inner, trustAbove: () => "trusted" });
     expect(trusted.contents).toEqual(["OUTER", "INNER"]);
   });
 });
