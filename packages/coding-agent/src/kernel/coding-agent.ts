@@ -248,17 +248,11 @@ export class KernelAgent implements CodingAgent {
       }
     }
     await this.session_.sync();
-    const journalFailed = this.journal.failure();
-    // The agent's history holds what the journal could not take: the journal is the truth.
-    if (journalFailed) this.agent.replaceMessages(this.session_.context());
+    const settled = this.journal.settle(run, (messages) => this.agent.replaceMessages(messages));
+    run = settled.run;
     this.total = addUsage(this.total, run.usage);
     const lastAssistant = [...run.messages].reverse().find((m) => m.role === "assistant");
-    if (journalFailed) run = { ...run, stopReason: "error" };
-    const error = journalFailed
-      ? { type: "journal", message: journalFailed.message }
-      : run.error
-        ? { type: run.error.type, message: run.error.message }
-        : undefined;
+    const error = settled.error;
     const summary: RunSummary = {
       stopReason: run.stopReason,
       turns: run.turns,

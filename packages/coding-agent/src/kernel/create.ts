@@ -11,18 +11,17 @@ import { loadConfig } from "../config/load.js";
 import { resolveKeelHome } from "../config/paths.js";
 import { ExtensionHost, type ExtensionSource } from "../host/extension-host.js";
 import { loadExtensions } from "../loader/load-extensions.js";
-import { decide } from "../permissions/decide.js";
-import { loadContextFiles } from "../prompt/context-files.js";
 import { buildSystemPrompt } from "../prompt/system-prompt.js";
 import { BUILTIN_TOOL_NAMES, createBuiltinTools } from "../tools/builtin.js";
 import { TRUSTED_ROOT_FILES } from "../trust/hash.js";
 import { findProjectRoot } from "../trust/root.js";
-import { checkTrust, trustStatus } from "../trust/store.js";
+import { checkTrust } from "../trust/store.js";
 import { KernelAgent } from "./coding-agent.js";
 import { BUILTIN_COMMAND_NAMES } from "./commands.js";
 import { configHooksExtension } from "./config-hooks.js";
 import { chooseModel, modelRegistry, resolveModelRef } from "./model-choice.js";
 import { createToolPermission } from "./permission.js";
+import { sessionContextFiles } from "./session-context.js";
 import { defaultSessionDir, openChosenSession } from "./session-open.js";
 import type { CodingAgent, CodingAgentError, CodingAgentEvent, CodingAgentOptions, HostUI } from "./types.js";
 
@@ -226,25 +225,12 @@ export async function createCodingAgent(
     date: new Date().toISOString().slice(0, 10),
     platform: `${process.platform} ${process.arch}`,
     toolNames,
-    contextFiles: await loadContextFiles({
+    contextFiles: await sessionContextFiles({
       cwd,
       home,
       projectRoot,
       trusted,
-      trustAbove: (outer, dir) => trustStatus(outer, { home, cwd: dir }).unwrapOr("untrusted"),
-      // Only rules deny in this mode, which is the question: does a Read deny rule cover it?
-      denied: async (path) => {
-        const decision = await decide({
-          tool: "Read",
-          args: { path },
-          mode: "bypassPermissions",
-          rules: loaded.value.rules,
-          workspace: projectRoot,
-          userHome: homedir(),
-          keelHome: home,
-        });
-        return decision.behavior === "deny" ? decision.reason : undefined;
-      },
+      rules: loaded.value.rules,
       report: (message, level) => kernel.report(level, message),
     }),
     extensionText: host.systemPromptText(),

@@ -1,7 +1,8 @@
 // Keeps runs honest about the journal: a read-only session takes no prompt, and a run whose
 // journal failed (disk full, I/O error) stops before its next model request and tool call,
 // since the context is a fold of the journal and would otherwise be sent unchanged forever.
-import type { BeforeToolCall, PrepareRequest } from "@keel/agent";
+import type { BeforeToolCall, PrepareRequest, RunResult } from "@keel/agent";
+import type { Message } from "@keel/ai";
 import type { Session } from "@keel/session";
 import type { CodingAgentError } from "./types.js";
 
@@ -53,6 +54,23 @@ export class JournalGuard {
         "Nothing recorded before was lost. Free disk space (or fix the cause), then continue the session.",
     };
     return this.stopped;
+  }
+
+  /**
+   * A run's result as the kernel reports it: when the journal failed during it, stop reason
+   * "error" with the journal's error, and the agent's history put back to the journal's
+   * context (it holds what the journal could not take; the journal is the truth).
+   */
+  settle(
+    run: RunResult,
+    resetHistory: (messages: Message[]) => void,
+  ): { run: RunResult; error?: { type: string; message: string } } {
+    const failed = this.failure();
+    if (failed) {
+      resetHistory(this.session().context());
+      return { run: { ...run, stopReason: "error" }, error: { type: "journal", message: failed.message } };
+    }
+    return run.error ? { run, error: { type: run.error.type, message: run.error.message } } : { run };
   }
 
   /**

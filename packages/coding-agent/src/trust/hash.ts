@@ -129,11 +129,12 @@ function unreadable(walk: Walk, rel: string, e: unknown): Stop {
   return new Stop({ type: "project_unreadable", root: walk.root, path: rel, message });
 }
 
-function count(walk: Walk, bytes: number, rel: string): void {
+/** `perFile: false` for imported modules: a large bundled dependency is code like any other. */
+function count(walk: Walk, bytes: number, rel: string, perFile = true): void {
   walk.files++;
   walk.bytes += bytes;
   const { maxFiles, maxTotalBytes, maxFileBytes } = walk.limits;
-  if (walk.files > maxFiles || walk.bytes > maxTotalBytes || bytes > maxFileBytes) {
+  if (walk.files > maxFiles || walk.bytes > maxTotalBytes || (perFile && bytes > maxFileBytes)) {
     const message =
       `what trusting this project covers is too large to hash (at ${rel}: limits are ${maxFiles} files, ` +
       `${maxFileBytes} bytes per file, ${maxTotalBytes} bytes in all); move data out of .keel/, or remove the link that leads there`;
@@ -239,7 +240,7 @@ function hashExtra(walk: Walk, kind: "h" | "i", real: string): Buffer | undefine
   }
   // Already hashed by the walk (a module inside .keel/ imported by another): read to follow it.
   if (walk.hashed.has(real)) return readBytes(walk, name, real);
-  count(walk, size, name);
+  count(walk, size, name, kind === "h");
   const bytes = readBytes(walk, name, real);
   walk.hashed.add(real);
   walk.entries.push(`${kind} ${name} ${digest(bytes)}`);
