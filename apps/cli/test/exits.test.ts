@@ -112,7 +112,10 @@ describe("a tool that never settles", () => {
 };
 `,
     );
-    const run = startKeel(args(ws, "hang", "-e", extension, "--output-format", "stream-json"), { server, ws });
+    const run = startKeel(args(ws, "hang", "-e", extension, "--output-format", "stream-json"), {
+      server,
+      ws,
+    });
     await run.waitForLine((l) => l.includes('"tool_start"') && l.includes("toolu_hang"));
     const stuck = Date.now();
     const done = await run.done;
