@@ -46,10 +46,12 @@ export interface ExitGuard {
 
 /**
  * The terminal is gone after SIGHUP: writing to it fails (EIO) and reading it returns errors,
- * so keel stops doing either and finishes quietly.
+ * so keel stops doing either with it and finishes quietly.
  */
 function detachFromTerminal(): void {
+  // Only the terminal is gone: output redirected to a file or a pipe still goes there.
   for (const stream of [process.stdout, process.stderr]) {
+    if (!stream.isTTY) continue;
     stream.on("error", () => {});
     // Writes succeed at once, so whoever waits for one (a flush before exit) goes on.
     stream.write = ((_chunk: unknown, encoding?: unknown, callback?: unknown) => {
@@ -58,8 +60,10 @@ function detachFromTerminal(): void {
       return true;
     }) as typeof stream.write;
   }
-  process.stdin.on("error", () => {});
-  process.stdin.pause();
+  if (process.stdin.isTTY) {
+    process.stdin.on("error", () => {});
+    process.stdin.pause();
+  }
 }
 
 export function guardExits(options: ExitGuardOptions): ExitGuard {
