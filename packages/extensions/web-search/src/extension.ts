@@ -29,7 +29,7 @@ export interface WebSearchOptions {
   tavily?: TavilyOptions;
 }
 
-interface Instance {
+export interface WebSearchInstance {
   fetcher: Fetcher;
   search:
     | { ok: true; provider: SearchProvider; redact: (text: string) => string }
@@ -38,7 +38,7 @@ interface Instance {
 
 const StateSchema = Type.Object({ searches: Type.Integer({ minimum: 0 }) });
 
-type Runtime = ExtensionRuntime<WebConfig, { searches: number }, Instance>;
+type Runtime = ExtensionRuntime<WebConfig, { searches: number }, WebSearchInstance>;
 
 const ENABLE_HINT =
   `set TAVILY_API_KEY (or the variable named by ${CONFIG_KEY}.search.apiKeyEnv) to a Tavily key, or use a ` +
@@ -49,7 +49,7 @@ function buildSearch(
   options: WebSearchOptions,
   http: ReturnType<typeof createHttpClient>,
   env: Env,
-): Instance["search"] {
+): WebSearchInstance["search"] {
   const providers: Record<string, ProviderFactory> = {
     tavily: tavilyProvider(options.tavily),
     searxng: searxngProvider(),
@@ -92,7 +92,7 @@ export function createWebSearchExtension(options: WebSearchOptions = {}) {
     },
     sessionState: { schema: StateSchema, default: { searches: 0 } },
     lifecycle: {
-      activate: (ctx): Instance => {
+      activate: (ctx): WebSearchInstance => {
         const env = options.network?.env ?? process.env;
         const http = createHttpClient({ ...options.network, env });
         const f = ctx.config.fetch;

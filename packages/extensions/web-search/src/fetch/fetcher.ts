@@ -182,6 +182,7 @@ export class Fetcher {
         return err(
           netError("protocol", `${url.href} redirects to a ${next.protocol} URL, which is not fetched`),
         );
+      const written = next.href;
       if (next.protocol === "http:" && this.settings.upgradeHttp && !this.allowedAsWritten(next))
         next.protocol = "https:";
       if (!sameHost(next, url)) {
@@ -189,11 +190,11 @@ export class Fetcher {
         const probe = await this.client.check(next, this.settings.guard, signal);
         if (probe.isErr() && probe.error.type === "blocked_address")
           return err(
-            netError("blocked_address", `${url.href} redirects to ${next.href}, and ${probe.error.message}`, {
-              url: next.href,
+            netError("blocked_address", `${url.href} redirects to ${written}, and ${probe.error.message}`, {
+              url: written,
             }),
           );
-        return ok({ kind: "redirect", url: start.href, location: next.href, status: r.status });
+        return ok({ kind: "redirect", url: start.href, location: written, status: r.status });
       }
       if (hop + 1 > this.settings.maxRedirects)
         return err(

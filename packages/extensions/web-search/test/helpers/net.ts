@@ -1,7 +1,9 @@
 // Local peers for the network tests: HTTP servers on 127.0.0.1, a CONNECT proxy, and the two
 // seams that keep every packet on loopback — a resolver stub and a dialer that maps "public"
 // addresses to local servers and records every connection it opens.
+import { readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer as createTlsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { isIP, connect as netConnect, type Socket } from "node:net";
 
@@ -12,16 +14,27 @@ export interface Local {
   close(): Promise<void>;
 }
 
+/**
+ * A self-signed certificate (its own CA) for example.com, *.example.com, example.test,
+ * *.example.test, localhost and 127.0.0.1, made once with openssl and valid for 100 years.
+ */
+export const TEST_CA = readFileSync(new URL("../fixtures/test-cert.pem", import.meta.url), "utf8");
+const TEST_KEY = readFileSync(new URL("../fixtures/test-key.pem", import.meta.url), "utf8");
+
 export async function startServer(
   handler: (req: IncomingMessage, res: ServerResponse) => void,
+  options: { tls?: boolean } = {},
 ): Promise<Local> {
   const requests: IncomingMessage[] = [];
   const sockets = new Set<Socket>();
-  const server: Server = createServer((req, res) => {
+  const onRequest = (req: IncomingMessage, res: ServerResponse) => {
     requests.push(req);
     handler(req, res);
-  });
-  server.on("connection", (s) => {
+  };
+  const server: Server = options.tls
+    ? (createTlsServer({ cert: TEST_CA, key: TEST_KEY }, onRequest) as unknown as Server)
+    : createServer(onRequest);
+  server.on("connection", (s: Socket) => {
     sockets.add(s);
     s.on("close", () => sockets.delete(s));
   });
@@ -29,7 +42,7 @@ export async function startServer(
   const port = (server.address() as AddressInfo).port;
   return {
     port,
-    url: (path = "/") => `http://127.0.0.1:${port}${path}`,
+    url: (path = "/") => `${options.tls ? "https" : "http"}://127.0.0.1:${port}${path}`,
     requests,
     close: () =>
       new Promise<void>((resolve) => {
