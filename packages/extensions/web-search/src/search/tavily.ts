@@ -105,7 +105,7 @@ export function tavilyProvider(options: TavilyOptions = {}): ProviderFactory {
         const retry = error.retryAfter ? `; retry after ${error.retryAfter} s` : "";
         return {
           type: "quota",
-          message: `${describe} limit reached (${error.capType ?? "limit"}): ${error.message}${retry}`,
+          message: `${describe} limit reached (${error.capType ?? "limit"}): ${error.message.replace(/\.$/, "")}${retry}`,
         };
       }
       const text = error instanceof Error ? error.message : String(error);
