@@ -105,6 +105,8 @@ export class Fetcher {
     if (url.username || url.password)
       return err(netError("invalid_url", "URLs with credentials (user:password@) are not fetched"));
     url.hash = "";
+    // `example.com.` is example.com: one spelling for the guard, TLS and the Host header.
+    if (url.hostname.endsWith(".")) url.hostname = url.hostname.replace(/\.+$/, "");
     const notes: string[] = [];
     if (url.protocol === "http:" && this.settings.upgradeHttp && !this.allowedAsWritten(url)) {
       url.protocol = "https:";
