@@ -2,10 +2,10 @@
 // has one, the body otherwise), without scripts, navigation and other chrome, links made
 // absolute, as Markdown (node-html-markdown) or plain text. Also finds a markdown alternate.
 import { NodeHtmlMarkdown } from "node-html-markdown";
-import { type HTMLElement, parse } from "node-html-parser";
+import { type HTMLElement, NodeType, parse } from "node-html-parser";
 
-/** Never content: code, embedded objects, form controls, hidden parts. */
-const NEVER = [
+/** Never content: code, embedded objects, form controls. (Hidden elements go too.) */
+const NEVER = new Set([
   "script",
   "style",
   "noscript",
@@ -20,25 +20,84 @@ const NEVER = [
   "select",
   "textarea",
   "dialog",
-  "[hidden]",
-  '[aria-hidden="true"]',
-].join(",");
+]);
 
 /** Page chrome, removed when outside the main content (an article's own header stays). */
-const CHROME = [
-  "nav",
-  "aside",
-  "header",
-  "footer",
-  '[role="navigation"]',
-  '[role="banner"]',
-  '[role="contentinfo"]',
-  '[role="complementary"]',
-  '[role="search"]',
-].join(",");
+const CHROME = new Set(["nav", "aside", "header", "footer"]);
+const CHROME_ROLES = new Set(["navigation", "banner", "contentinfo", "complementary", "search"]);
 
 /** Below this much text a <main> or <article> is probably a teaser, and the body is kept whole. */
 const MIN_MAIN_CHARS = 200;
+
+/**
+ * node-html-markdown's cost grows with the square of its input (each append rescans the output
+ * so far): 0.65 MB of paragraphs takes 25 s in one piece. Converting runs of block elements of
+ * about this much HTML each keeps it linear (bench/web-fetch), and blocks join as Markdown does.
+ */
+const CHUNK_CHARS = 24_000;
+
+/** Elements a chunk may start at: a new block, so no sentence or list is split. */
+const BLOCK = new Set([
+  "p",
+  "div",
+  "section",
+  "article",
+  "main",
+  "header",
+  "footer",
+  "h1",
+  "h2",
+  "h3",
+  "h4",
+  "h5",
+  "h6",
+  "ul",
+  "ol",
+  "dl",
+  "table",
+  "pre",
+  "blockquote",
+  "hr",
+  "figure",
+  "details",
+  "address",
+  "fieldset",
+  "form",
+  "center",
+]);
+
+/** Containers with no Markdown of their own, which a too-large chunk may be split inside. */
+const TRANSPARENT = new Set(["div", "section", "article", "main", "body", "center", "form", "span"]);
+
+function chunksOf(el: HTMLElement, out: string[]): void {
+  let group = "";
+  const flush = () => {
+    if (group.trim() !== "") out.push(group);
+    group = "";
+  };
+  for (const child of el.childNodes) {
+    const html = child.toString();
+    const tag =
+      child.nodeType === NodeType.ELEMENT_NODE ? (child as HTMLElement).tagName?.toLowerCase() : undefined;
+    if (tag && html.length > CHUNK_CHARS && TRANSPARENT.has(tag)) {
+      flush();
+      chunksOf(child as HTMLElement, out);
+      continue;
+    }
+    if (tag && BLOCK.has(tag) && group.length + html.length > CHUNK_CHARS) flush();
+    group += html;
+  }
+  flush();
+}
+
+function toMarkdown(root: HTMLElement): string {
+  const chunks: string[] = [];
+  chunksOf(root, chunks);
+  return chunks
+    .map((chunk) => NodeHtmlMarkdown.translate(chunk).trim())
+    .filter((md) => md !== "")
+    .join("\n\n");
+}
 
 export interface HtmlPage {
   title?: string;
@@ -73,21 +132,66 @@ function baseOf(root: HTMLElement, pageUrl: URL): URL {
   return pageUrl;
 }
 
-function insideContent(el: HTMLElement): boolean {
-  for (let p = el.parentNode; p; p = p.parentNode) {
-    const tag = p.tagName?.toLowerCase();
-    if (tag === "main" || tag === "article" || p.getAttribute?.("role") === "main") return true;
-  }
-  return false;
+interface Candidates {
+  main: HTMLElement[];
+  article: HTMLElement[];
 }
 
-function pickRoot(body: HTMLElement): { root: HTMLElement; extracted: HtmlPage["extracted"] } {
-  const mains = body.querySelectorAll('main, [role="main"]');
-  if (mains.length === 1 && mains[0]!.text.trim().length >= MIN_MAIN_CHARS)
-    return { root: mains[0]!, extracted: "main" };
-  const articles = body.querySelectorAll("article");
-  if (articles.length === 1 && articles[0]!.text.trim().length >= MIN_MAIN_CHARS)
-    return { root: articles[0]!, extracted: "article" };
+/**
+ * One walk over the tree (selector queries cost a pass each): drops what is never content and
+ * chrome outside the content, makes links and images absolute, and notes main/article elements.
+ */
+function clean(node: HTMLElement, base: URL, inContent: boolean, found: Candidates): void {
+  for (const child of [...node.childNodes]) {
+    if (child.nodeType !== NodeType.ELEMENT_NODE) continue;
+    const el = child as HTMLElement;
+    const tag = el.rawTagName?.toLowerCase() ?? "";
+    if (NEVER.has(tag)) {
+      el.remove();
+      continue;
+    }
+    // Attributes are parsed lazily; an element without any needs no look at them.
+    const hasAttrs = el.rawAttrs !== "";
+    const role = hasAttrs ? el.getAttribute("role") : undefined;
+    if (hasAttrs && (el.hasAttribute("hidden") || el.getAttribute("aria-hidden") === "true")) {
+      el.remove();
+      continue;
+    }
+    if (!inContent && (CHROME.has(tag) || (role !== undefined && CHROME_ROLES.has(role)))) {
+      el.remove();
+      continue;
+    }
+    if (hasAttrs && tag === "a") {
+      const href = el.getAttribute("href");
+      if (href !== undefined) {
+        const abs = absolute(href, base);
+        if (abs) el.setAttribute("href", abs);
+        else el.removeAttribute("href");
+      }
+    } else if (tag === "img") {
+      const src = hasAttrs ? el.getAttribute("src") : undefined;
+      const abs = src === undefined ? undefined : absolute(src, base);
+      if (abs) el.setAttribute("src", abs);
+      else {
+        el.remove();
+        continue;
+      }
+    }
+    const isMain = tag === "main" || role === "main";
+    if (isMain) found.main.push(el);
+    if (tag === "article") found.article.push(el);
+    clean(el, base, inContent || isMain || tag === "article", found);
+  }
+}
+
+function pickRoot(
+  body: HTMLElement,
+  found: Candidates,
+): { root: HTMLElement; extracted: HtmlPage["extracted"] } {
+  const main = found.main.length === 1 ? found.main[0]! : undefined;
+  if (main && main.text.trim().length >= MIN_MAIN_CHARS) return { root: main, extracted: "main" };
+  const article = found.article.length === 1 ? found.article[0]! : undefined;
+  if (article && article.text.trim().length >= MIN_MAIN_CHARS) return { root: article, extracted: "article" };
   return { root: body, extracted: "body" };
 }
 
@@ -112,24 +216,14 @@ export function parseHtml(html: string, pageUrl: URL): HtmlPage {
     }
   }
   const body = doc.querySelector("body") ?? doc;
-  for (const el of body.querySelectorAll(NEVER)) el.remove();
-  for (const el of body.querySelectorAll(CHROME)) if (!insideContent(el)) el.remove();
-  for (const a of body.querySelectorAll("a[href]")) {
-    const href = absolute(a.getAttribute("href")!, base);
-    if (href) a.setAttribute("href", href);
-    else a.removeAttribute("href");
-  }
-  for (const img of body.querySelectorAll("img[src]")) {
-    const src = absolute(img.getAttribute("src")!, base);
-    if (src) img.setAttribute("src", src);
-    else img.remove();
-  }
-  const { root, extracted } = pickRoot(body);
+  const found: Candidates = { main: [], article: [] };
+  clean(body, base, false, found);
+  const { root, extracted } = pickRoot(body, found);
   return {
     ...(title ? { title } : {}),
     ...(markdownAlternate ? { markdownAlternate } : {}),
     extracted,
-    markdown: () => NodeHtmlMarkdown.translate(root.innerHTML).trim(),
+    markdown: () => toMarkdown(root),
     text: () =>
       root.structuredText
         .split("\n")

@@ -29,12 +29,15 @@ interface TavilyAnswer {
 
 export const DEFAULT_TAVILY_ENDPOINT = "https://api.tavily.com";
 
-const defaultLoader = async (): Promise<TavilyModule> =>
-  (await import("@tavily/core")) as unknown as TavilyModule;
+// Loaded with require (its CommonJS build), not import(): a bundled host (the keel CLI) runs this
+// code from a V8 code cache, where import() loses its binding to Node's loader.
+const requireHere = createRequire(import.meta.url);
+
+const defaultLoader = async (): Promise<TavilyModule> => requireHere("@tavily/core") as TavilyModule;
 
 function installed(): boolean {
   try {
-    createRequire(import.meta.url).resolve("@tavily/core");
+    requireHere.resolve("@tavily/core");
     return true;
   } catch {
     return false;
