@@ -13,8 +13,9 @@ export interface RecordedTavily {
   body: Record<string, unknown>;
 }
 
-export async function startFakeTavily() {
+export async function startFakeTavily(options: { resultUrl?: string } = {}) {
   let mode: TavilyMode = "ok";
+  const first = options.resultUrl ?? "https://docs.example.com/blog/parsers-4-2";
   const requests: RecordedTavily[] = [];
   const server = await startServer((req, res) => {
     let raw = "";
@@ -57,7 +58,7 @@ export async function startFakeTavily() {
             results: [
               {
                 title: "Parsers 4.2 released",
-                url: "https://docs.example.com/blog/parsers-4-2",
+                url: first,
                 content: "Parsers 4.2 makes streaming the default and adds incremental error recovery.",
                 score: 0.91234,
                 published_date: "2026-03-02",
