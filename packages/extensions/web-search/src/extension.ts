@@ -79,6 +79,24 @@ function buildSearch(
   return { ok: true, provider: built.value, redact };
 }
 
+/** What `/web` shows: the provider and where its key comes from (never the key), caps, the allowlist. */
+function statusLines(rt: Runtime): string[] {
+  const { search, fetch } = rt.config;
+  const s = rt.instance.search;
+  const done = rt.state.get().searches;
+  const cap = search.maxSearchesPerSession ? ` of ${search.maxSearchesPerSession}` : "";
+  const key = keyFrom(rt.config, {}).source;
+  return [
+    s.ok
+      ? `WebSearch: ${s.provider.name}${search.endpoint ? ` at ${search.endpoint}` : ""}${search.provider === "tavily" ? `, key from ${key}` : ""}; ${done}${cap} searches this session`
+      : `WebSearch: off (${s.reason})`,
+    `WebFetch: ${fetch.allow.length > 0 ? `allowlist ${fetch.allow.join(", ")}` : "no private or local hosts"}; ` +
+      `${fetch.upgradeHttp ? "http upgraded to https" : "http fetched as written"}; ` +
+      `${Math.round(fetch.maxDownloadBytes / 1024 / 1024)} MB download cap, ${fetch.timeoutMs / 1000} s, ` +
+      `${fetch.maxRedirects} redirects; ${rt.instance.fetcher.cachedDocuments} pages cached`,
+  ];
+}
+
 export function createWebSearchExtension(options: WebSearchOptions = {}) {
   return defineExtension({
     id: "web-search",
@@ -115,6 +133,13 @@ export function createWebSearchExtension(options: WebSearchOptions = {}) {
     hooks: {
       sessionShutdown: (_event, runtime) => runtime.instance.fetcher.clearCache(),
     },
+    commands: [
+      {
+        name: "web",
+        description: "Show WebSearch and WebFetch settings for this session",
+        run: (_args, runtime) => ({ message: statusLines(runtime as Runtime).join("\n") }),
+      },
+    ],
     tools: (tool, runtime) => {
       const webFetch = tool({
         name: "WebFetch",

@@ -2,7 +2,7 @@
 // permissions as the gate applies them (ask once per domain, "always" saved narrowly, headless
 // denial, deny rules), usage, the key kept out of the journal and the requests, and the cache
 // invariant (each request a prefix of the next, its history breakpoint still in place).
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type CodingAgent, createCodingAgent, type ToolApprovalRequest } from "@keel/coding-agent";
 import type { ExtensionDefinition } from "@keel/extension-sdk";

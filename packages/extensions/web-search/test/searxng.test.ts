@@ -134,3 +134,29 @@ describe("WebSearch over SearXNG", () => {
     expect(unknown.reports[0]!.message).toContain('unknown search provider "nope" (known: tavily, searxng)');
   });
 });
+
+describe("/web", () => {
+  it("shows the provider, the search count and the fetch limits, never a key", async () => {
+    const { extension, runtime, run } = await activated(
+      { env: {}, network: { env: {} } },
+      searxConfig({ maxSearchesPerSession: 9 }),
+    );
+    await run("WebSearch", { query: "x" });
+    const web = extension.commands!.find((c) => c.name === "web")!;
+    const shown = await web.run("", runtime as never, { signal: new AbortController().signal });
+    expect(shown).toEqual({
+      message:
+        `WebSearch: searxng at ${searx.url("/")}; 1 of 9 searches this session\n` +
+        "WebFetch: no private or local hosts; http upgraded to https; 10 MB download cap, 30 s, 5 redirects; 0 pages cached",
+    });
+    const keyed = await activated(
+      { env: { TAVILY_API_KEY: "tvly-never-shown" } },
+      { search: { endpoint: "http://127.0.0.1:9" } },
+    );
+    const line = await keyed.extension.commands![0]!.run("", keyed.runtime as never, {
+      signal: new AbortController().signal,
+    });
+    expect(JSON.stringify(line)).toContain("key from $TAVILY_API_KEY");
+    expect(JSON.stringify(line)).not.toContain("tvly-never-shown");
+  });
+});

@@ -83,6 +83,11 @@ export class Fetcher {
     this.cache.clear();
   }
 
+  /** Documents the session's cache holds now. */
+  get cachedDocuments(): number {
+    return this.cache.size;
+  }
+
   /** A host the user allowlisted by name, or an IP literal inside an allowlisted range. */
   private allowedAsWritten(url: URL): boolean {
     const host = normalizeHost(url.hostname);
