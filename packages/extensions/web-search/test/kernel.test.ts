@@ -4,7 +4,12 @@
 // invariant (each request a prefix of the next, its history breakpoint still in place).
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type CodingAgent, createCodingAgent, type ToolApprovalRequest } from "@keel/coding-agent";
+import {
+  type CodingAgent,
+  createCodingAgent,
+  type ToolApprovalRequest,
+  trustProject,
+} from "@keel/coding-agent";
 import type { ExtensionDefinition } from "@keel/extension-sdk";
 import { createFauxFetch, fauxModel, type RecordedRequest, type Scenario } from "@keel/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -57,10 +62,12 @@ async function start(
   options: {
     approve?: (r: ToolApprovalRequest) => Promise<never | { decision: string }>;
     env?: Record<string, string>;
+    trusted?: boolean;
   } = {},
 ) {
   box = sandbox();
   writeFileSync(join(box.home, "config.json"), JSON.stringify(config));
+  if (options.trusted) trustProject(box.workspace, { home: box.home })._unsafeUnwrap();
   const transport = createFauxFetch(scenario);
   const agent = await createCodingAgent({
     cwd: box.workspace,
@@ -169,6 +176,20 @@ describe("web-search in the kernel", () => {
     expect(tavily.requests.at(-1)!.headers.authorization).toBe(`Bearer ${KEY}`);
     for (const r of requests) expect(r.raw).not.toContain(KEY);
     expect(readFileSync(agent.sessionFile!, "utf8")).not.toContain(KEY);
+  });
+
+  it("in a trusted project, 'always' saves the domain rule in the project's personal config", async () => {
+    const scenario: Scenario = {
+      turns: [{ toolCalls: [{ name: "WebFetch", arguments: { url: PAGE } }] }, { text: "read it" }],
+    };
+    const { agent } = await start(scenario, withEndpoint(), {
+      trusted: true,
+      approve: async () => ({ decision: "allow_always" }),
+    });
+    expect((await agent.prompt("read the page")).isOk()).toBe(true);
+    const local = JSON.parse(readFileSync(join(box.workspace, ".keel", "config.local.json"), "utf8"));
+    expect(local.permissions.allow).toEqual(["WebFetch(domain:docs.example.com)"]);
+    expect(JSON.parse(readFileSync(join(box.home, "config.json"), "utf8")).permissions).toBeUndefined();
   });
 
   it("headless: a new domain is denied with the rule that would allow it; a deny rule holds; an allow rule runs", async () => {
