@@ -123,8 +123,8 @@ describe("keel -p with web-search", () => {
       expect(text).not.toContain(KEY);
   });
 
-  it("without a key: no WebSearch tool, and one line on stderr saying how to enable it", async () => {
-    const { server, ws } = fresh([{ text: "ok" }]);
+  it("without a key: no WebSearch tool, and one line on stderr saying how to enable it, once per Keel home", async () => {
+    const { server, ws } = fresh([{ text: "ok" }, { text: "ok again" }]);
     const r = await runKeel(
       ["-p", "hi", "--output-format", "stream-json", "--model", MODEL, "--cwd", ws.repo],
       {
@@ -143,5 +143,13 @@ describe("keel -p with web-search", () => {
         /^keel: info: web-search: WebSearch is off: no Tavily API key \(\$TAVILY_API_KEY is not set\)\. To enable it, set TAVILY_API_KEY/,
       ),
     ]);
+    // The next run in the same home says nothing more: a script's stderr stays clean.
+    const again = await runKeel(["-p", "hi", "--model", MODEL, "--cwd", ws.repo], {
+      server,
+      ws,
+      env: { TAVILY_API_KEY: undefined },
+    });
+    expect(again.code).toBe(0);
+    expect(again.stderr).toBe("");
   });
 });

@@ -1,5 +1,7 @@
 // The declaration: WebFetch always, WebSearch when the configured provider can be built (a key,
 // an endpoint), the network seams passed through, the search count kept in session state.
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { defineExtension, type ExtensionRuntime, Type, textResult } from "@keel/extension-sdk";
 import {
   CONFIG_KEY,
@@ -43,6 +45,28 @@ type Runtime = ExtensionRuntime<WebConfig, { searches: number }, WebSearchInstan
 const ENABLE_HINT =
   `set TAVILY_API_KEY (or the variable named by ${CONFIG_KEY}.search.apiKeyEnv) to a Tavily key, or use a ` +
   `SearXNG server with ${CONFIG_KEY}.search = { "provider": "searxng", "endpoint": "http://127.0.0.1:8888" }`;
+
+/**
+ * Says `message` once per Keel home (remembered in this extension's data folder), then only in the
+ * debug log: a hint repeated on every `keel -p` would be noise on every script's stderr.
+ */
+function tellOnce(rt: Pick<ExtensionRuntime, "dataDir" | "report" | "debug">, message: string): void {
+  const file = join(rt.dataDir(), "told.json");
+  let told: string[] = [];
+  try {
+    const parsed: unknown = JSON.parse(readFileSync(file, "utf8"));
+    if (Array.isArray(parsed)) told = parsed.filter((x): x is string => typeof x === "string");
+  } catch {
+    // Nothing told yet (or an unreadable file, which is rewritten below).
+  }
+  if (told.includes(message)) return rt.debug(message);
+  rt.report("info", message);
+  try {
+    writeFileSync(file, JSON.stringify([...told, message].slice(-20)));
+  } catch (error) {
+    rt.debug(`could not remember a hint in ${file}: ${String(error)}`);
+  }
+}
 
 function buildSearch(
   config: WebConfig,
@@ -124,8 +148,7 @@ export function createWebSearchExtension(options: WebSearchOptions = {}) {
           cacheTtlMs: f.cacheTtlMs,
         });
         const search = buildSearch(ctx.config, options, http, env);
-        if (!search.ok)
-          ctx.report("info", `WebSearch is off: ${search.reason}. To enable it, ${ENABLE_HINT}.`);
+        if (!search.ok) tellOnce(ctx, `WebSearch is off: ${search.reason}. To enable it, ${ENABLE_HINT}.`);
         return { fetcher, search };
       },
       deactivate: (runtime) => runtime.instance.fetcher.clearCache(),

@@ -2,6 +2,9 @@
 // map, how errors read, the timeout, usage, and that the client is never built without a key
 // (or, in a test run, without an endpoint). TAVILY_API_KEY is unset (test/setup.ts); each test
 // passes its key through the extension's env.
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import * as tavilyCore from "@tavily/core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type TavilyModule, tavilyProvider } from "../src/search/tavily.js";
@@ -182,6 +185,19 @@ describe("the Tavily client is never built without a key or, in tests, without a
     ]);
     expect(counter.loads()).toBe(0);
     expect(counter.built).toEqual([]);
+  });
+
+  it("tells the hint once per Keel home; later sessions put it in the debug log only", async () => {
+    const data = mkdtempSync(join(tmpdir(), "keel-web-told-"));
+    const first = await activated({ env: {} }, {}, undefined, data);
+    const second = await activated({ env: {} }, {}, undefined, data);
+    expect(first.reports).toHaveLength(1);
+    expect(second.reports).toEqual([]);
+    expect(second.debug).toEqual([first.reports[0]!.message]);
+    expect(second.tools).toEqual(["WebFetch"]);
+    // Another reason is news again.
+    const third = await activated({ env: {} }, { search: { provider: "searxng" } }, undefined, data);
+    expect(third.reports).toHaveLength(1);
   });
 
   it("refuses a keyed client without an endpoint in a test run", async () => {
