@@ -59,7 +59,10 @@ function tellOnce(rt: Pick<ExtensionRuntime, "dataDir" | "report" | "debug">, me
   } catch {
     // Nothing told yet (or an unreadable file, which is rewritten below).
   }
-  if (told.includes(message)) return rt.debug(message);
+  if (told.includes(message)) {
+    rt.debug(message);
+    return;
+  }
   rt.report("info", message);
   try {
     writeFileSync(file, JSON.stringify([...told, message].slice(-20)));
