@@ -1,6 +1,6 @@
 // @keel/ai public API.
 
-export type { AssistantMessageEventStream, ChunkSink, TokenCounts } from "./builder.js";
+export type { AssistantMessageEventStream, BuilderOptions, ChunkSink, TokenCounts } from "./builder.js";
 export { MessageBuilder } from "./builder.js";
 export { addUsage, computeCost, emptyUsage } from "./cost.js";
 export {
@@ -14,9 +14,12 @@ export {
 export {
   type AdapterOptions,
   createAssistantMessageEventStream,
+  DEFAULT_IDLE_TIMEOUT_MS,
+  DEFAULT_MAX_REPLY_CHARS,
   DEFAULT_RETRY,
   isRetryable,
   type ProviderAdapter,
+  replyBound,
   runProvider,
 } from "./driver.js";
 export { EventStream } from "./event-stream.js";
