@@ -46,6 +46,14 @@ export const KeelConfigSchema = Type.Object({
   compaction: Type.Optional(
     Type.Object({ threshold: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1 })) }),
   ),
+  /** Model streams: the idle timeout, the bound on one reply, retries (see @keel/ai's Bounds). */
+  stream: Type.Optional(
+    Type.Object({
+      idleTimeoutMs: Type.Optional(Type.Integer({ minimum: 0 })),
+      maxReplyChars: Type.Optional(Type.Integer({ minimum: 1024 })),
+      maxRetries: Type.Optional(Type.Integer({ minimum: 0, maximum: 20 })),
+    }),
+  ),
   /** Child agents (subagents): how many may run at once. */
   agents: Type.Optional(
     Type.Object({ maxConcurrent: Type.Optional(Type.Integer({ minimum: 1, maximum: 64 })) }),
@@ -58,8 +66,20 @@ export type HookCommand = Static<typeof HookCommandSchema>;
 
 /** Keys the kernel understands, per object path; others are kept but reported. */
 export const KNOWN_KEYS: Record<string, readonly string[]> = {
-  "": ["$schema", "model", "providers", "permissions", "extensions", "env", "hooks", "compaction", "agents"],
+  "": [
+    "$schema",
+    "model",
+    "providers",
+    "permissions",
+    "extensions",
+    "env",
+    "hooks",
+    "compaction",
+    "agents",
+    "stream",
+  ],
   "/permissions": ["mode", "allow", "ask", "deny"],
   "/compaction": ["threshold"],
   "/agents": ["maxConcurrent"],
+  "/stream": ["idleTimeoutMs", "maxReplyChars", "maxRetries"],
 };
