@@ -11,6 +11,7 @@ export { createCodingAgent } from "./kernel/create.js";
 export { NO_MODEL_MESSAGE } from "./kernel/model-choice.js";
 export { SYNTHETIC_CLOSE, SYNTHETIC_OPEN } from "./kernel/seams.js";
 export { defaultSessionDir } from "./kernel/session-open.js";
+export { formatTrustPreview, previewTrust, type TrustPreview } from "./kernel/trust-preview.js";
 export type * from "./kernel/types.js";
 export { type LoadResult, loadExtensions } from "./loader/load-extensions.js";
 export * from "./permissions/index.js";

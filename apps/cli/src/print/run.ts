@@ -9,7 +9,7 @@ import {
 import type { OutputFormat } from "../args.js";
 import { EXIT, outcomeOf } from "../exit-codes.js";
 import { parseSlash } from "../slash-command.js";
-import { eventLine, initLine, resultLine } from "./events.js";
+import { deniedLine, eventLine, initLine, resultLine } from "./events.js";
 import type { Output } from "./output.js";
 
 export interface PrintRun {
@@ -59,6 +59,9 @@ export function listen(run: Pick<PrintRun, "output" | "format">): {
   let streaming = false;
   const onEvent = (event: CodingAgentEvent) => {
     const asNote = format !== "stream-json" || !streaming;
+    // Every denial is one stderr line, whatever the format: a headless run must say what it did not do.
+    const denial = deniedLine(event);
+    if (denial) output.note(denial);
     if (event.type === "diagnostic") output.diagnostic(event.diagnostic);
     else if (event.type === "recovery" && asNote) output.note(event.text);
     else if (event.type === "notify" && asNote) output.note(`${event.level}: ${event.message}`);

@@ -27,6 +27,7 @@ import {
   type ToolPermission,
 } from "./seams.js";
 import { sessionTree } from "./tree.js";
+import { previewTrust, type TrustPreview } from "./trust-preview.js";
 import type {
   CodingAgent,
   CodingAgentError,
@@ -195,6 +196,10 @@ export class KernelAgent implements CodingAgent {
   }
   get projectRoot(): string {
     return this.parts.projectRoot;
+  }
+
+  trustPreview(): TrustPreview {
+    return previewTrust({ projectRoot: this.parts.projectRoot, cwd: this.parts.cwd, home: this.parts.home });
   }
 
   trust(): Result<{ projectRoot: string }, CodingAgentError> {

@@ -11,6 +11,7 @@ import type {
 } from "@keel/extension-sdk";
 import type { Result } from "neverthrow";
 import type { GateAnswer } from "../permissions/gate.js";
+import type { TrustPreview } from "./trust-preview.js";
 
 /** The dialog's answer: the gate's answers, plus "this exact call" for extension questions that offer it. */
 export type ApprovalAnswer = GateAnswer | { decision: "allow_exact" };
@@ -289,6 +290,8 @@ export interface CodingAgent {
   };
   /** The session's child agents, as its journal knows them (also after a resume). */
   agents(): AgentRecord[];
+  /** What trusting the project would let it do, read from its files (nothing is run or loaded). */
+  trustPreview(): TrustPreview;
   /**
    * Trusts the project as it is now (its config, extensions and hooks load from the next
    * agent created for it; this one keeps what it started with).
