@@ -158,6 +158,30 @@ describe("saving 'always'", () => {
     expect(asked).toHaveLength(2);
   });
 
+  it("the three reported examples each save their narrowest rule, to the project-local file only", async () => {
+    const where = { keelHome: fx.keelHome, projectRoot: fx.workspace };
+    const g = createPermissionGate({
+      mode: "default",
+      rules: [],
+      workspace: fx.workspace,
+      userHome: fx.home,
+      keelHome: fx.keelHome,
+      ask: async () => ({ decision: "allow_always" }),
+      persist: async (rule, scope) => addPermissionRule(rule, "allow", scope, where),
+    });
+    await g({ tool: "Bash", args: { command: "touch created.txt && echo made" } });
+    await g({ tool: "Bash", args: { command: "rm -f x" } });
+    await g({ tool: "Edit", args: { path: "README.md" } });
+    const saved = JSON.parse(readFileSync(join(fx.workspace, ".keel", "config.local.json"), "utf8"))
+      .permissions.allow as string[];
+    expect(saved).toEqual(
+      expect.arrayContaining(["Bash(touch created.txt && echo made)", "Bash(rm -f x)", "Edit(README.md)"]),
+    );
+    for (const broad of ["Bash(touch created.txt:*)", "Bash(rm:*)", "Edit(**)"])
+      expect(saved).not.toContain(broad);
+    expect(existsSync(join(fx.keelHome, "config.json"))).toBe(false);
+  });
+
   it("saves the alternative the user picked", async () => {
     const persisted: string[] = [];
     const g = createPermissionGate({
