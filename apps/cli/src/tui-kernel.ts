@@ -6,6 +6,7 @@ import {
   createCodingAgent,
   defaultSessionDir,
   formatTrustPreview,
+  killAllCommandTrees,
   resolveKeelHome,
 } from "@keel/coding-agent";
 import { listSessions } from "@keel/session";
@@ -13,10 +14,11 @@ import { listSessions } from "@keel/session";
 export const tuiKernel = {
   createCodingAgent,
   defaultSessionDir,
-  formatTrustPreview,
   resolveKeelHome,
   listSessions,
   modelRef,
+  killAllCommandTrees,
+  formatTrustPreview,
 };
 
 export type TuiKernel = typeof tuiKernel;

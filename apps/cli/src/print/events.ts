@@ -22,6 +22,8 @@ export interface ResultLine {
   sessionId: string;
   durationMs: number;
   error?: { type: string; message: string };
+  /** Child agents that ran during this run, each with its own usage (not in `usage`). */
+  children?: { agentId: string; title: string; usage: RunSummary["usage"] }[];
   /** Every tool call the run did not make because it was blocked (a child agent's with its agentId). */
   permissionDenials: RunSummary["permissionDenials"];
 }
@@ -47,6 +49,7 @@ export function resultLine(summary: RunSummary, sessionId: string): ResultLine {
     sessionId,
     durationMs: summary.durationMs,
     ...(summary.error ? { error: summary.error } : {}),
+    ...(summary.children ? { children: summary.children } : {}),
     permissionDenials: summary.permissionDenials,
   };
 }
@@ -69,11 +72,17 @@ export function eventLine(event: CodingAgentEvent): Record<string, unknown> | un
     case "message_start":
     case "message_update":
     case "tool_update":
-    // Diagnostics go to stderr.
+    // Diagnostics go to stderr; debug lines too, with --debug.
     case "diagnostic":
+    case "debug":
       return undefined;
     case "message_end":
       return { type: "message", message: event.message };
+    case "agent_event": {
+      // A child's own events, marked with its id; its partial states are left out like ours.
+      const inner = eventLine(event.event);
+      return inner ? { ...inner, agentId: event.agentId, agentTitle: event.title } : undefined;
+    }
     default:
       return { ...event };
   }

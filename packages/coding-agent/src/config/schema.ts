@@ -54,6 +54,12 @@ export const KeelConfigSchema = Type.Object({
       maxRetries: Type.Optional(Type.Integer({ minimum: 0, maximum: 20 })),
     }),
   ),
+  /** Extension packages installed with `keel install` (name, the version npm resolved, the spec asked for). */
+  packages: Type.Optional(
+    Type.Array(
+      Type.Object({ name: Type.String({ minLength: 1 }), version: Type.String(), spec: Type.String() }),
+    ),
+  ),
   /** Child agents (subagents): how many may run at once. */
   agents: Type.Optional(
     Type.Object({ maxConcurrent: Type.Optional(Type.Integer({ minimum: 1, maximum: 64 })) }),
@@ -77,6 +83,7 @@ export const KNOWN_KEYS: Record<string, readonly string[]> = {
     "compaction",
     "agents",
     "stream",
+    "packages",
   ],
   "/permissions": ["mode", "allow", "ask", "deny"],
   "/compaction": ["threshold"],

@@ -1,5 +1,6 @@
 // What trusting a project would let it do, read (never run) before the user decides: its
-// config's permissions, mode, env and hooks, its extensions, its MCP servers and its context files.
+// config's permissions, mode, env and hooks, its extensions, its MCP servers, its skills and
+// agents, and its context files.
 import { closeSync, lstatSync, openSync, readdirSync, readlinkSync, readSync, statSync } from "node:fs";
 import { dirname, extname, join, relative, resolve } from "node:path";
 import { configPaths, displayPath } from "../config/paths.js";
@@ -10,6 +11,7 @@ import { type TrustStatus, trustStatus } from "../trust/store.js";
 const MAX_READ = 256 * 1024;
 const MODULES = new Set([".js", ".mjs", ".cjs", ".ts", ".mts"]);
 const CONTEXT_NAMES = ["AGENTS.md", "CLAUDE.md"];
+const SKILL_AND_AGENT_DIRS = [".keel/skills", ".keel/agents", ".agents/skills", ".claude/skills", ".claude/agents"];
 
 export interface TrustPreview {
   projectRoot: string;
@@ -25,6 +27,8 @@ export interface TrustPreview {
   extensionSettings: { file: string; id: string; setting: string }[];
   /** Servers .mcp.json declares: what each one runs or connects to. */
   mcpServers: { name: string; runs: string }[];
+  /** Skills and agent definitions (instructions the model may load), one entry each. */
+  skillsAndAgents: string[];
   /** AGENTS.md / CLAUDE.md the system prompt would include, from the root down to the cwd. */
   contextFiles: string[];
   /** What could not be read or looked odd (a symlink out of the project, invalid JSON, too large). */
@@ -48,6 +52,7 @@ export function previewTrust(options: { projectRoot: string; cwd: string; home: 
     extensions: [],
     extensionSettings: [],
     mcpServers: [],
+    skillsAndAgents: [],
     contextFiles: [],
     problems: [],
   };
@@ -83,6 +88,14 @@ export function previewTrust(options: { projectRoot: string; cwd: string; home: 
     const servers = parsed && isObject(parsed.mcpServers) ? parsed.mcpServers : {};
     for (const [name, server] of Object.entries(servers)) {
       preview.mcpServers.push({ name, runs: describeServer(server) });
+    }
+  }
+
+  for (const dir of SKILL_AND_AGENT_DIRS) {
+    const full = join(root, dir);
+    noteLink(full, root, shown, preview.problems);
+    for (const name of listDir(full, shown, preview.problems)) {
+      if (!name.startsWith(".")) preview.skillsAndAgents.push(`${dir}/${name}`);
     }
   }
 
@@ -279,6 +292,7 @@ export function formatTrustPreview(preview: TrustPreview): string {
     "MCP servers (.mcp.json)",
     preview.mcpServers.map((s) => `${s.name}: ${s.runs}`),
   );
+  section("Skills and agents (instructions the model may load)", preview.skillsAndAgents);
   section("Context files (instructions for the model)", preview.contextFiles);
   if (preview.problems.length > 0) section("Could not be checked", preview.problems);
   return lines.join("\n");
