@@ -115,7 +115,9 @@ export async function setup({
   // the bound are raised to fit it (the scripted usage counts about 4 characters a token).
   const bounds = { maxTokens: Math.ceil(textBytes / 4), maxReplyChars: 2 * textBytes };
   const keelOptions =
-    transport === "same" ? { apiKey: "test", fetch: globalThis.fetch, ...bounds } : { apiKey: "test", ...bounds };
+    transport === "same"
+      ? { apiKey: "test", fetch: globalThis.fetch, ...bounds }
+      : { apiKey: "test", ...bounds };
 
   // The Keel side does the same through stream(), which also builds the growing message
   // (text, usage, cost) that every event carries, and ends with the finished message.

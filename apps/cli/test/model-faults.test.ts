@@ -59,18 +59,18 @@ describe("a malformed tool call", () => {
 describe("a stalled stream (headers, then nothing)", () => {
   it("is dropped at the idle timeout and retried: exit 0", async () => {
     const { server, ws } = fresh([{ text: "never", stallAfterEvents: 0 }, { text: "after the stall" }]);
-    config(ws, { idleTimeoutMs: 300 });
+    config(ws, { idleTimeoutMs: 1000 });
     const r = await keel(ws, server, ["-p", "hi"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("after the stall\n");
-    expect(r.stderr).toMatch(/^keel: retry 1 in \d+ ms: The model server sent nothing for 300 ms/m);
+    expect(r.stderr).toMatch(/^keel: retry 1 in \d+ ms: The model server sent nothing for 1 s/m);
     expect(server.requests).toHaveLength(2);
   });
 
   it("that never recovers fails cleanly once the retries are spent: exit 1, -c without a crash", async () => {
     const stall: ScenarioStep = { text: "never", stallAfterEvents: 0 };
     const { server, ws } = fresh([stall, stall]);
-    config(ws, { idleTimeoutMs: 300, maxRetries: 1 });
+    config(ws, { idleTimeoutMs: 1000, maxRetries: 1 });
     const started = Date.now();
     const r = await keel(ws, server, ["-p", "hi", "--output-format", "json"]);
     expect(r.code).toBe(1);

@@ -16,8 +16,8 @@ import type { AgentSupervisor } from "./agents.js";
 import { BUILTIN_COMMANDS, runBuiltinCommand } from "./commands.js";
 import { runCompaction } from "./compactor.js";
 import { contextTokens, textTokens } from "./context-size.js";
-import { JournalGuard, readOnlyRefusal } from "./journal-guard.js";
 import { type DenialInput, toDenial } from "./denials.js";
+import { JournalGuard, readOnlyRefusal } from "./journal-guard.js";
 import { NoticeQueue } from "./notices.js";
 import type { KernelPermission } from "./permission.js";
 import {

@@ -11,7 +11,13 @@ import { type TrustStatus, trustStatus } from "../trust/store.js";
 const MAX_READ = 256 * 1024;
 const MODULES = new Set([".js", ".mjs", ".cjs", ".ts", ".mts"]);
 const CONTEXT_NAMES = ["AGENTS.md", "CLAUDE.md"];
-const SKILL_AND_AGENT_DIRS = [".keel/skills", ".keel/agents", ".agents/skills", ".claude/skills", ".claude/agents"];
+const SKILL_AND_AGENT_DIRS = [
+  ".keel/skills",
+  ".keel/agents",
+  ".agents/skills",
+  ".claude/skills",
+  ".claude/agents",
+];
 
 export interface TrustPreview {
   projectRoot: string;

@@ -65,7 +65,7 @@ describe("a malformed tool call", () => {
 describe("config's stream bounds", () => {
   it("stream.idleTimeoutMs and stream.maxRetries: a stall is dropped, retried once, then a clean error", async () => {
     box = sandbox();
-    config({ stream: { idleTimeoutMs: 200, maxRetries: 1 } });
+    config({ stream: { idleTimeoutMs: 500, maxRetries: 1 } });
     const stall: ScenarioStep = { text: "never", stallAfterEvents: 0 };
     const { agent, events, f } = await open([stall, stall, { text: "unused" }]);
     const summary = (await agent.prompt("hi"))._unsafeUnwrap();
