@@ -3,7 +3,7 @@
 import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
-import { preconnect } from "@keel/ai";
+import { preconnect, type StreamOptions } from "@keel/ai";
 import type { Diagnostic } from "@keel/extension-sdk";
 import { err, ok, type Result } from "neverthrow";
 import { DEFAULT_COMPACTION } from "../compaction/policy.js";
@@ -124,7 +124,7 @@ export async function createCodingAgent(
     },
   });
 
-  const streamOptions = options.streamOptions ?? {};
+  const streamOptions = withStreamConfig(config.stream, options.streamOptions ?? {});
   const compaction = {
     ...DEFAULT_COMPACTION,
     ...(config.compaction?.threshold ? { threshold: config.compaction.threshold } : {}),
@@ -339,4 +339,25 @@ export async function createCodingAgent(
     tools: toolNames,
   });
   return ok(kernel);
+}
+
+/** Config's stream bounds under the caller's options (which win, field by field). */
+function withStreamConfig(
+  stream: { idleTimeoutMs?: number; maxReplyChars?: number; maxRetries?: number } | undefined,
+  options: StreamOptions,
+): StreamOptions {
+  if (!stream) return options;
+  return {
+    ...(stream.idleTimeoutMs !== undefined ? { idleTimeoutMs: stream.idleTimeoutMs } : {}),
+    ...(stream.maxReplyChars !== undefined ? { maxReplyChars: stream.maxReplyChars } : {}),
+    ...options,
+    ...(stream.maxRetries !== undefined || options.retry
+      ? {
+          retry: {
+            ...(stream.maxRetries !== undefined ? { maxRetries: stream.maxRetries } : {}),
+            ...options.retry,
+          },
+        }
+      : {}),
+  };
 }

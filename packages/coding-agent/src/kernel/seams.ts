@@ -15,6 +15,8 @@ import { EXECUTE_TOOL } from "../host/catalogs.js";
 import type { HostView } from "../host/extension-host.js";
 import { noticeText } from "../host/inventory.js";
 import { contextTokens } from "./context-size.js";
+import type { DenialInput } from "./denials.js";
+import type { PermissionDenialSource } from "./types.js";
 
 /** What the gate judges: the identity that runs, as declared by the tool or catalog entry. */
 export interface PermissionCall {
@@ -34,7 +36,7 @@ export interface PermissionCall {
 /** Decides whether a tool call may run (permission modes, rules, approvals). */
 export type ToolPermission = (
   call: PermissionCall,
-) => Promise<{ action: "continue" } | { action: "block"; reason: string }>;
+) => Promise<{ action: "continue" } | { action: "block"; reason: string; by?: PermissionDenialSource }>;
 
 export interface SeamContext {
   session(): Session;
@@ -53,6 +55,8 @@ export interface SeamContext {
   flushNotices(): Promise<void>;
   onNotice(text: string): void;
   report(message: string): void;
+  /** A call an extension's policy blocked (the gate reports its own blocks). */
+  denied(denial: DenialInput): void;
 }
 
 export const SYNTHETIC_OPEN = "<system-reminder>";
@@ -153,7 +157,10 @@ export function createBeforeToolCall(k: SeamContext, begun: BegunOperations): Be
       ...(via ? { via: "ExecuteTool" as const } : {}),
       ...(k.agent ? { agent: k.agent } : {}),
     });
-    if (policy.action === "block") return policy;
+    if (policy.action === "block") {
+      k.denied({ toolCallId: call.id, toolName: identity, args, reason: policy.reason, by: "policy" });
+      return policy;
+    }
     // The gate judges what will actually run: the arguments after every rewrite.
     const permitted = await k.permission({
       toolName: identity,
