@@ -6,6 +6,14 @@ export interface CliIO {
   /** `~/.keel` or `$KEEL_HOME`. */
   keelHome: string;
   env: Readonly<Record<string, string | undefined>>;
+  /** This extension's own folder under the Keel home: the same as `runtime.dataDir()` in a session. */
+  dataDir(): string;
+  /**
+   * This extension's configuration from the user's config file (`extensions.<id>.config`),
+   * validated and with defaults as a session resolves it without a project layer; undefined
+   * when the extension declares no configuration.
+   */
+  config: unknown;
   /** Whether a person is at the terminal (stdin and stdout are TTYs). */
   interactive: boolean;
   stdout(text: string): void;

@@ -65,6 +65,12 @@ export interface ExtensionTool<TParams extends ToolParameters = TSchema, TDetail
    * kernel applies permission rules and modes but does not ask a second time. Default "kernel".
    */
   approval?: "kernel" | "extension";
+  /**
+   * What the journal (T1), approval records and stream-json keep of a call's arguments, for tools
+   * whose arguments may hold secrets: e.g. each value replaced by "[redacted]". The tool still
+   * gets the arguments as the model sent them. Default: kept as they are.
+   */
+  redact?(args: Record<string, unknown>): Record<string, unknown>;
   execute(args: ArgsOf<TParams>, context: ToolCallContext<TDetails>): Promise<ToolResult<TDetails>>;
 }
 
