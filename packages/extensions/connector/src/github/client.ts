@@ -71,6 +71,13 @@ function retryAfter(error: HttpErrorShape, now: number): number | undefined {
 
 export function classifyGitHubError(error: unknown): ConnectorError {
   if (isAbort(error)) return connectorError("aborted", "The request was cancelled.");
+  // Octokit reports a failed fetch as a status-500 error with no response: that is the network.
+  if (
+    isHttpError(error) &&
+    error.response === undefined &&
+    isNetworkFailure((error as { cause?: unknown }).cause ?? error)
+  )
+    return connectorError("network", "The GitHub API could not be reached.");
   if (isHttpError(error) && error.status >= 400) {
     const message = serviceMessage(error);
     // Primary limits answer 403 or 429 with x-ratelimit-remaining: 0; secondary ones send retry-after.
