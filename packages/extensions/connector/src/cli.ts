@@ -78,7 +78,7 @@ async function login(
   let account: string | undefined;
   if (connector.whoami && !flags.has("--no-verify")) {
     const { settings, tokenEnv } = hub.settingsOf(connector, config);
-    const client = connector.client(token, settings);
+    const client = await connector.client(token, settings);
     const signal = AbortSignal.timeout(options.verifyTimeoutMs ?? 15_000);
     const who = await connector.whoami(client, { signal, attempt: attemptFor(connector, signal) });
     if (who.isErr()) {

@@ -99,7 +99,7 @@ export function actionEntry(
       const args = rawArgs as Record<string, unknown>;
       const details: ActionDetails = { connector: connector.id, action: name, effect: action.effect };
       const config = deps.config();
-      const live = deps.hub.client(connector, config);
+      const live = await deps.hub.client(connector, config);
       if (live && "problem" in live) return result(`${live.problem} ${name} was not run.`, details, true, []);
       if (!live) {
         const { tokenEnv } = deps.hub.settingsOf(connector, config);

@@ -18,7 +18,7 @@ export interface LiveConnector {
 }
 
 export class ConnectorHub {
-  private readonly clients = new Map<string, { key: string; client: unknown }>();
+  private readonly clients = new Map<string, { key: string; client: Promise<unknown> }>();
 
   constructor(
     readonly connectors: readonly Connector[],
@@ -75,10 +75,10 @@ export class ConnectorHub {
    * The client for the connector's current token: undefined when it has none (logged out), a
    * problem when the token must not be sent where the config points (plain http off this machine).
    */
-  client(
+  async client(
     connector: Connector,
     config: ConnectorConfig,
-  ): { client: unknown; token: string } | { problem: string } | undefined {
+  ): Promise<{ client: unknown; token: string } | { problem: string } | undefined> {
     const { settings, tokenEnv, enabled } = this.settingsOf(connector, config);
     if (!enabled) return undefined;
     const { token } = this.token(connector, tokenEnv);
@@ -86,13 +86,16 @@ export class ConnectorHub {
     const unsafe = plainTextProblem(settings.baseUrl);
     if (unsafe) return { problem: unsafe };
     const key = `${settings.baseUrl}\0${token.token}`;
-    const cached = this.clients.get(connector.id);
-    if (cached?.key === key) return { client: cached.client, token: token.token };
+    let cached = this.clients.get(connector.id);
+    if (cached?.key !== key) {
+      // One client per token and URL, also for calls that race to make the first one.
+      cached = { key, client: Promise.resolve().then(() => connector.client(token.token, settings)) };
+      this.clients.set(connector.id, cached);
+    }
     try {
-      const client = connector.client(token.token, settings);
-      this.clients.set(connector.id, { key, client });
-      return { client, token: token.token };
+      return { client: await cached.client, token: token.token };
     } catch (e) {
+      this.clients.delete(connector.id);
       return {
         problem: `${connector.label}: the client could not be created (${e instanceof Error ? e.message : String(e)}).`,
       };

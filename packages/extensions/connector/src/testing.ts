@@ -24,7 +24,7 @@ export async function runConnectorAction(
   if (!action) throw new Error(`${connector.id} has no action "${actionName}"`);
   const settings = { baseUrl: options.baseUrl ?? connector.defaultBaseUrl };
   const signal = options.signal ?? new AbortController().signal;
-  const client = connector.client(options.token, settings);
+  const client = await connector.client(options.token, settings);
   const outcome = await action.run(args, { client, signal, attempt: attemptFor(connector, signal) });
   const wording = {
     label: connector.label,

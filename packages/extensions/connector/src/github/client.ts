@@ -1,6 +1,6 @@
 // The GitHub client (Octokit, pointed at the configured API base URL) and the one place where
 // what Octokit throws becomes a tagged ConnectorError: status, rate limits, validation details.
-import { Octokit } from "@octokit/rest";
+import type { Octokit } from "@octokit/rest";
 import {
   type ConnectorError,
   connectorError,
@@ -16,7 +16,9 @@ export const GITHUB_API = "https://api.github.com";
 
 const silent = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
 
-export function githubClient(token: string, baseUrl: string): GitHubClient {
+/** Octokit is imported on first use: a session that never calls GitHub never loads it. */
+export async function githubClient(token: string, baseUrl: string): Promise<GitHubClient> {
+  const { Octokit } = await import("@octokit/rest");
   return new Octokit({
     auth: token,
     baseUrl: baseUrl.replace(/\/+$/, ""),

@@ -2,7 +2,7 @@
 // the one place where what it throws becomes a tagged ConnectorError. Actions send their own
 // small documents through `request`: one round trip each, only the fields they show, instead of
 // the SDK's lazy models that fetch every relation with a request of its own.
-import { LinearClient, LinearError, LinearErrorType, RatelimitedLinearError } from "@linear/sdk";
+import type { LinearClient } from "@linear/sdk";
 import { type ConnectorError, connectorError, isAbort, isNetworkFailure } from "../sdk/errors.js";
 
 export const LINEAR_API = "https://api.linear.app/graphql";
@@ -13,7 +13,9 @@ export interface LinearConnection {
   request<T>(document: string, variables?: Record<string, unknown>): Promise<T>;
 }
 
-export function linearClient(token: string, apiUrl: string): LinearConnection {
+/** The SDK is imported on first use: a session that never calls Linear never loads its 3 MB. */
+export async function linearClient(token: string, apiUrl: string): Promise<LinearConnection> {
+  const { LinearClient } = await import("@linear/sdk");
   const sdk = new LinearClient({ apiKey: token, apiUrl });
   return {
     sdk,
@@ -27,29 +29,43 @@ export class LinearNotFound {
   constructor(readonly what: string) {}
 }
 
-const BY_TYPE: Partial<Record<LinearErrorType, ConnectorError["type"]>> = {
-  [LinearErrorType.AuthenticationError]: "unauthorized",
-  [LinearErrorType.Forbidden]: "forbidden",
-  [LinearErrorType.FeatureNotAccessible]: "forbidden",
-  [LinearErrorType.InvalidInput]: "invalid",
-  [LinearErrorType.UserError]: "invalid",
-  [LinearErrorType.GraphqlError]: "invalid",
-  [LinearErrorType.Ratelimited]: "rate_limited",
-  [LinearErrorType.UsageLimitExceeded]: "rate_limited",
-  [LinearErrorType.LockTimeout]: "conflict",
-  [LinearErrorType.InternalError]: "unavailable",
-  [LinearErrorType.NetworkError]: "unavailable",
+// The SDK's LinearErrorType values: it has already classified the GraphQL envelope and status.
+const BY_TYPE: Record<string, ConnectorError["type"]> = {
+  AuthenticationError: "unauthorized",
+  Forbidden: "forbidden",
+  FeatureNotAccessible: "forbidden",
+  InvalidInput: "invalid",
+  UserError: "invalid",
+  GraphqlError: "invalid",
+  Ratelimited: "rate_limited",
+  UsageLimitExceeded: "rate_limited",
+  LockTimeout: "conflict",
+  InternalError: "unavailable",
+  NetworkError: "unavailable",
 };
+
+/** The SDK's LinearError, recognised by shape so this module need not load the SDK. */
+interface LinearErrorShape {
+  type?: string;
+  message: string;
+  status?: number;
+  errors?: { message?: string }[];
+  retryAfter?: number;
+}
+
+function isLinearError(error: unknown): error is Error & LinearErrorShape {
+  return error instanceof Error && "raw" in error && typeof (error as LinearErrorShape).type === "string";
+}
 
 export function classifyLinearError(error: unknown): ConnectorError {
   if (isAbort(error)) return connectorError("aborted", "The request was cancelled.");
   if (error instanceof LinearNotFound) return connectorError("not_found", `${error.what} was not found.`);
-  if (error instanceof LinearError) {
+  if (isLinearError(error)) {
     const first = error.errors?.[0]?.message;
     const message = first ?? error.message.split("\n")[0] ?? "Linear refused the request";
     const status = typeof error.status === "number" ? { status: error.status } : {};
-    const type = (error.type && BY_TYPE[error.type]) ?? "failed";
-    if (error instanceof RatelimitedLinearError && error.retryAfter !== undefined)
+    const type = (error.type === undefined ? undefined : BY_TYPE[error.type]) ?? "failed";
+    if (error.retryAfter !== undefined)
       return connectorError(type, message, { ...status, retryAfterSeconds: error.retryAfter });
     return connectorError(type, message, status);
   }

@@ -90,8 +90,12 @@ export interface ConnectorDefinition<Client = unknown> {
   /** Where the client connects by default. */
   defaultBaseUrl: string;
   auth: ConnectorAuth;
-  /** Makes the service's client. Called once per token and base URL, never with an empty token. */
-  client(token: string, settings: ConnectorSettings): Client;
+  /**
+   * Makes the service's client. Called once per token and base URL, never with an empty token,
+   * and only when an action first runs: import the service's SDK here (`await import(…)`), so a
+   * session that never uses the connector never loads it.
+   */
+  client(token: string, settings: ConnectorSettings): Client | Promise<Client>;
   /**
    * Classifies what a client call threw into a tagged error (HTTP status, rate limit, network).
    * Called once, at the SDK boundary; actions never inspect thrown errors themselves.
