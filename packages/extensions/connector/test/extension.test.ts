@@ -4,6 +4,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { ExtensionDefinition } from "@keel/extension-sdk";
 import { afterAll, describe, expect, it } from "vitest";
 import { saveCredential } from "../src/credentials.js";
 import {
@@ -20,6 +21,9 @@ afterAll(() => rmSync(temp, { recursive: true, force: true }));
 
 describe("the connector extension", () => {
   it("declares one catalog group per connector, the command and the CLI", () => {
+    // What hosts take (the CLI's officialExtensions()): the typed definition must fit it.
+    const general: ExtensionDefinition = officialConnectorExtension;
+    expect(general.id).toBe("connector");
     expect(officialConnectorExtension.id).toBe("connector");
     expect(officialConnectorExtension.catalogs!.map((c) => [c.id, c.group, c.kind])).toEqual([
       ["github", "github", "tools"],

@@ -1,6 +1,7 @@
 // The GitHub client (Octokit, pointed at the configured API base URL) and the one place where
 // what Octokit throws becomes a tagged ConnectorError: status, rate limits, validation details.
 import type { Octokit } from "@octokit/rest";
+import { loadSdk } from "../lazy.js";
 import {
   type ConnectorError,
   connectorError,
@@ -16,9 +17,9 @@ export const GITHUB_API = "https://api.github.com";
 
 const silent = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
 
-/** Octokit is imported on first use: a session that never calls GitHub never loads it. */
-export async function githubClient(token: string, baseUrl: string): Promise<GitHubClient> {
-  const { Octokit } = await import("@octokit/rest");
+/** Octokit is loaded on first use: a session that never calls GitHub never loads it. */
+export function githubClient(token: string, baseUrl: string): GitHubClient {
+  const { Octokit } = loadSdk<typeof import("@octokit/rest")>("@octokit/rest");
   return new Octokit({
     auth: token,
     baseUrl: baseUrl.replace(/\/+$/, ""),

@@ -3,6 +3,7 @@
 // small documents through `request`: one round trip each, only the fields they show, instead of
 // the SDK's lazy models that fetch every relation with a request of its own.
 import type { LinearClient } from "@linear/sdk";
+import { loadSdk } from "../lazy.js";
 import { type ConnectorError, connectorError, isAbort, isNetworkFailure } from "../sdk/errors.js";
 
 export const LINEAR_API = "https://api.linear.app/graphql";
@@ -13,9 +14,9 @@ export interface LinearConnection {
   request<T>(document: string, variables?: Record<string, unknown>): Promise<T>;
 }
 
-/** The SDK is imported on first use: a session that never calls Linear never loads its 3 MB. */
-export async function linearClient(token: string, apiUrl: string): Promise<LinearConnection> {
-  const { LinearClient } = await import("@linear/sdk");
+/** The SDK is loaded on first use: a session that never calls Linear never loads its 3 MB. */
+export function linearClient(token: string, apiUrl: string): LinearConnection {
+  const { LinearClient } = loadSdk<typeof import("@linear/sdk")>("@linear/sdk");
   const sdk = new LinearClient({ apiKey: token, apiUrl });
   return {
     sdk,
