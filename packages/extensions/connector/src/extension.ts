@@ -1,7 +1,6 @@
 // The connector extension: each connector's actions in its own catalog group, listed only once
 // it has credentials (a login mid-session arrives as a diff notice), every call through the
 // user's approval policy with its decision journaled, `/connectors`, and `keel connector …`.
-import { watch } from "node:fs";
 import { defineExtension, type ExtensionRuntime, type ToolCatalog } from "@keel/extension-sdk";
 import { connectorCli } from "./cli.js";
 import {
@@ -12,9 +11,9 @@ import {
   resolveLayers,
   userLayer,
 } from "./config.js";
-import { CREDENTIALS_FILE } from "./credentials.js";
 import { connectorEntries, type EntryDeps } from "./entries.js";
 import { ConnectorHub } from "./hub.js";
+import { LoginWatch } from "./login-watch.js";
 import { loadConnectorModules } from "./modules.js";
 import { ExactCallGrants } from "./policy/grants.js";
 import { unknownPolicyKeys, withAlwaysAllowed } from "./policy/policy.js";
@@ -26,6 +25,7 @@ import { howToConnect, policyReport, statusLines } from "./status.js";
 export interface ConnectorInstance {
   hub: ConnectorHub;
   grants: ExactCallGrants;
+  logins: LoginWatch;
 }
 
 export type ConnectorRuntime = ExtensionRuntime<ConnectorConfig, ConnectorState, ConnectorInstance>;
@@ -69,19 +69,7 @@ function connectorCatalog(connector: Connector, now: () => number): ToolCatalog<
       return live.status.state === "connected" ? connectorEntries(connector, entryDeps(runtime, now)) : [];
     },
     // `keel connector login|logout` rewrite the credentials file; the next request rediscovers.
-    subscribe: (invalidate, runtime) => {
-      try {
-        const watcher = watch(runtime.dataDir(), (_event, file) => {
-          if (file === null || String(file).startsWith(CREDENTIALS_FILE)) invalidate();
-        });
-        watcher.on("error", () => watcher.close());
-        watcher.unref();
-        return () => watcher.close();
-      } catch (e) {
-        runtime.debug(`connector ${connector.id}: cannot watch for logins (${(e as Error).message})`);
-        return undefined;
-      }
-    },
+    subscribe: (invalidate, runtime) => runtime.instance.logins.listen(invalidate),
   };
 }
 
@@ -150,8 +138,18 @@ export function connectorExtension(options: ConnectorExtensionOptions) {
         }
         // A child agent's session shares the parent's connectors; the parent already said this.
         if (!context.session.parent) reportOnce(context, hub);
-        return { hub, grants: new ExactCallGrants(context.config.exactCallMinutes * 60_000) };
+        return {
+          hub,
+          grants: new ExactCallGrants(context.config.exactCallMinutes * 60_000),
+          logins: new LoginWatch(
+            () => context.dataDir(),
+            (message) => context.debug(message),
+          ),
+        };
       },
+    },
+    hooks: {
+      runStart: (_event, runtime) => runtime.instance.logins.check(),
     },
     catalogs: builtIn.map((connector) => connectorCatalog(connector, now)),
     commands: [

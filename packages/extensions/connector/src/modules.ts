@@ -3,6 +3,7 @@
 import { homedir } from "node:os";
 import { isAbsolute, join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { importEsm } from "./esm-import.js";
 import type { Connector } from "./sdk/connector.js";
 
 export function isConnector(value: unknown): value is Connector {
@@ -45,7 +46,7 @@ export async function loadConnectorModules(
     }
     let exported: Record<string, unknown>;
     try {
-      exported = (await import(pathToFileURL(path).href)) as Record<string, unknown>;
+      exported = (await importEsm(pathToFileURL(path).href)) as Record<string, unknown>;
     } catch (e) {
       problems.push(`modules: ${spec} could not be loaded (${e instanceof Error ? e.message : String(e)})`);
       continue;

@@ -83,6 +83,23 @@ describe("the connector extension", () => {
     h.cleanup();
   });
 
+  it("a run start looks at the credentials file itself, so a login before the prompt is never missed", async () => {
+    const h = await activate({ connectors: [githubConnector] });
+    const definition = connectorExtension({ connectors: [githubConnector] });
+    let invalidated = 0;
+    const unsubscribe = definition.catalogs![0]!.subscribe!(() => invalidated++, h.runtime);
+    saveCredential(h.dataDir, "github", { token: GITHUB_TOKEN, savedAt: "now" });
+    await definition.hooks!.runStart!({ prompt: "go" }, h.runtime, { signal: new AbortController().signal });
+    expect(invalidated).toBe(1);
+    // Nothing changed since: a second run start (or a late watcher event) says nothing.
+    await definition.hooks!.runStart!({ prompt: "again" }, h.runtime, {
+      signal: new AbortController().signal,
+    });
+    expect(invalidated).toBe(1);
+    unsubscribe?.();
+    h.cleanup();
+  });
+
   it("settings a project tried to set are reported once, as a warning", async () => {
     const h = await activate({
       connectors: [githubConnector],
