@@ -57,7 +57,7 @@ async function login(
   hub: ConnectorHub,
   config: ConnectorConfig,
   flags: Set<string>,
-  io: CliIO,
+  io: CliIO & { dataDir(): string },
   options: ConnectorCliOptions,
 ): Promise<number> {
   let token: string | undefined;
@@ -128,9 +128,17 @@ export function connectorCli(
         io.stdout(USAGE);
         return command === undefined ? 2 : 0;
       }
+      // Logins live where sessions read them; a host that cannot say where must not guess.
+      const dataDir = io.dataDir;
+      if (!dataDir) {
+        io.stderr(
+          "This keel gives extension commands no data folder, so logins cannot be stored; update keel.\n",
+        );
+        return 1;
+      }
       const config = configOf(io);
       const connectors = await connectorsFor(builtIn, config, io);
-      const hub = new ConnectorHub(connectors, io.env, () => io.dataDir());
+      const hub = new ConnectorHub(connectors, io.env, () => dataDir());
       const flags = new Set(rest.filter((a) => a.startsWith("--")));
       const [id, ...extra] = rest.filter((a) => !a.startsWith("--"));
       const known = new Set(["--with-token", "--no-verify"]);
@@ -156,12 +164,12 @@ export function connectorCli(
           return 0;
         case "login": {
           const connector = pick();
-          return connector ? login(connector, hub, config, flags, io, options) : 2;
+          return connector ? login(connector, hub, config, flags, { ...io, dataDir }, options) : 2;
         }
         case "logout": {
           const connector = pick();
           if (!connector) return 2;
-          const removed = removeCredential(io.dataDir(), connector.id);
+          const removed = removeCredential(dataDir(), connector.id);
           if (removed.isErr()) {
             io.stderr(`${removed.error.message}\n`);
             return 1;

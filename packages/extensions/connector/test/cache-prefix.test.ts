@@ -31,7 +31,10 @@ function stripCache(value: unknown): unknown {
 /** System and tools, then one line per message. */
 function canonical(request: RecordedRequest): string {
   const body = stripCache(JSON.parse(request.raw)) as Json;
-  return [JSON.stringify([body.system, body.tools]), ...(body.messages as Json[]).map((m) => JSON.stringify(m))].join("\n");
+  return [
+    JSON.stringify([body.system, body.tools]),
+    ...(body.messages as Json[]).map((m) => JSON.stringify(m)),
+  ].join("\n");
 }
 
 function breakpoints(request: RecordedRequest): { message: number; block: number; value: Json }[] {

@@ -147,6 +147,23 @@ describe("keel connector", () => {
     expect(r.out).toMatch(/ask\s+linear__archive_issue\s+destructive\s+default for destructive/);
   });
 
+  it("without a data folder from the host it stores nothing and says why", async () => {
+    const cli = connectorCli([githubConnector]);
+    let err = "";
+    const code = await cli.run(["login", "github", "--with-token"], {
+      cwd: dataDir,
+      keelHome: dataDir,
+      env: {},
+      interactive: false,
+      stdout: () => {},
+      stderr: (t) => {
+        err += t;
+      },
+    });
+    expect(code).toBe(1);
+    expect(err).toContain("no data folder");
+  });
+
   it("usage errors exit 2", async () => {
     expect((await run([])).code).toBe(2);
     expect((await run(["login", "gitlab"])).err).toContain('No connector "gitlab": one of github, linear.');

@@ -30,7 +30,11 @@ const delegator = defineExtension({
       description: "Run a child agent on a task.",
       parameters: Type.Object({ task: Type.String() }),
       async execute(args, context) {
-        const started = await context.runAgent({ prompt: args.task, title: "helper", tools: { allow: ["github"] } });
+        const started = await context.runAgent({
+          prompt: args.task,
+          title: "helper",
+          tools: { allow: ["github"] },
+        });
         if (!started.ok) return textResult(`not started: ${started.error.message}`, undefined, true);
         return textResult((await started.run.result).text);
       },
@@ -48,7 +52,11 @@ async function run(effect: keyof typeof CALLS, rule: "allow" | "ask" | "deny", h
   const turns =
     host === "subagent"
       ? [
-          { toolCalls: [{ id: `toolu_delegate_${effect}_${rule}`, name: "Delegate", arguments: { task: "do it" } }] },
+          {
+            toolCalls: [
+              { id: `toolu_delegate_${effect}_${rule}`, name: "Delegate", arguments: { task: "do it" } },
+            ],
+          },
           call,
           { text: "child done" },
           { text: "parent done" },
@@ -81,14 +89,19 @@ describe("class × rule × host", () => {
           const question = rule === "ask" && host !== "headless";
           expect(asked.length).toBe(question ? 1 : 0);
           if (question) {
-            expect(asked[0]).toMatchObject({ kind: "extension", toolName: CALLS[effect][0], offersAlways: effect !== "destructive" });
+            expect(asked[0]).toMatchObject({
+              kind: "extension",
+              toolName: CALLS[effect][0],
+              offersAlways: effect !== "destructive",
+            });
             if (host === "subagent") expect(asked[0]!.agent).toMatchObject({ title: "helper" });
             else expect(asked[0]!.agent).toBeUndefined();
           }
           const runs = rule === "allow" || question;
           expect(sent).toBe(runs ? 1 : 0);
           if (rule === "deny") expect(result).toContain("denied by the user's connector policy");
-          if (rule === "ask" && host === "headless") expect(result).toContain("nobody can answer in this session");
+          if (rule === "ask" && host === "headless")
+            expect(result).toContain("nobody can answer in this session");
         });
       }
 });
