@@ -7,8 +7,9 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type CodingAgent, type CodingAgentEvent, trustProject } from "@keel/coding-agent";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { connectorExtension, githubConnector } from "../src/index.js";
+import { connectorExtension, githubConnector, linearConnector } from "../src/index.js";
 import { type FakeGitHub, GITHUB_TOKEN, startFakeGitHub } from "./fakes/github.js";
+import { LINEAR_KEY, startFakeLinear } from "./fakes/linear.js";
 import {
   type Box,
   box,
@@ -262,5 +263,58 @@ describe("connector actions in the kernel", () => {
     expect(journals(b)).not.toContain(GITHUB_TOKEN);
     for (const request of model.requests) expect(request.raw).not.toContain(GITHUB_TOKEN);
     expect(JSON.stringify(ask.asked)).not.toContain(GITHUB_TOKEN);
+  });
+
+  it("/connectors shows each connector's status and the rules in effect in this session", async () => {
+    const { agent } = await session([]);
+    const shown = await agent.runCommand("connectors", "");
+    expect(shown.isOk()).toBe(true);
+    const message = shown._unsafeUnwrap().message ?? "";
+    expect(message).toContain(`GitHub (github): connected via $GITHUB_TOKEN · ${fake.url} · 15 actions`);
+    expect(message).toMatch(/ask\s+github__create_issue\s+create\s+default for create/);
+    expect(message).not.toContain(GITHUB_TOKEN);
+  });
+
+  it("Linear, the connector of another shape, the same way: listed, asked, sent, and its key nowhere", async () => {
+    const linear = await startFakeLinear();
+    writeFileSync(
+      b.configFile,
+      JSON.stringify({
+        extensions: {
+          connector: { config: { connectors: { linear: { baseUrl: `${linear.url}/graphql` } } } },
+        },
+      }),
+    );
+    const model = provider({
+      turns: [
+        execute("linear:linear__list_issues", { team: "ENG" }),
+        execute("linear:linear__create_issue", { team: "ENG", title: "Cache warmup" }),
+        { text: "ok" },
+      ],
+    });
+    const ask = dialog(() => ({ decision: "allow_once" }));
+    const agent = await start({
+      cwd: b.workspace,
+      home: b.home,
+      model: model.model,
+      streamOptions: model.streamOptions,
+      extensions: [
+        connectorExtension({ connectors: [linearConnector], env: { LINEAR_API_KEY: LINEAR_KEY } }),
+      ],
+      ui: ask.ui,
+    });
+    open.push(agent);
+    await agent.prompt("plan");
+    expect(ask.asked.map((a) => [a.toolName, a.preview?.text])).toEqual([
+      [
+        "linear:linear__create_issue",
+        "mutation issueCreate (team ENG)\ntitle: Cache warmup\n\n(no description)",
+      ],
+    ]);
+    expect(linear.operations()).toEqual(["KeelIssues", "KeelTeamByKey", "KeelCreateIssue"]);
+    expect(toolResultTexts(model.requests[2]).at(-1)).toMatch(/^Created ENG-\d "Cache warmup"/);
+    expect(journals(b)).not.toContain(LINEAR_KEY);
+    for (const request of model.requests) expect(request.raw).not.toContain(LINEAR_KEY);
+    await linear.close();
   });
 });
