@@ -28,6 +28,12 @@ export interface ToolResult<TDetails = unknown> {
   /** Structured, JSON-safe data for UIs and the journal; not sent to the model. */
   details?: TDetails;
   isError?: boolean;
+  /**
+   * Set when the tool did not act for a permission reason of its own (its policy denied the call,
+   * the user said no, or nobody could be asked): hosts list it with the run's permission denials
+   * (print mode's result, stream-json), as they list the kernel's own.
+   */
+  denial?: { reason: string };
 }
 
 export interface ToolCallContext<TDetails = unknown> {
