@@ -130,7 +130,8 @@ export function actionEntry(
       });
       deps.record(gate.record);
       details.decision = gate.record;
-      if (!gate.allowed) return result(gate.message, details, true, secrets);
+      if (!gate.allowed)
+        return { ...result(gate.message, details, true, secrets), denial: { reason: gate.denial } };
 
       const { settings, tokenEnv } = deps.hub.settingsOf(connector, config);
       const wording = {

@@ -43,10 +43,14 @@ describe("class × rule", () => {
         expect(h.questions.length).toBe(rule === "ask" ? 1 : 0);
         expect(fake.requests.length > 0).toBe(rule !== "deny");
         expect(result.isError ?? false).toBe(rule === "deny");
-        if (rule === "deny")
+        if (rule === "deny") {
           expect(textOf(result)).toContain(
             `denied by the user's connector policy (policy.classes.${effect})`,
           );
+          expect(result.denial).toEqual({
+            reason: `denied by the connector policy (policy.classes.${effect})`,
+          });
+        } else expect(result.denial).toBeUndefined();
         expect(h.decisions).toEqual([
           expect.objectContaining({
             action: `github:${name}`,
@@ -206,6 +210,7 @@ describe("the question", () => {
     expect(textOf(result)).toBe(
       "The user denied github__create_issue; it was not run. Their reason: file it in Linear instead",
     );
+    expect(result.denial).toEqual({ reason: "the user denied it: file it in Linear instead" });
     expect(h.decisions[0]).toMatchObject({
       outcome: "denied",
       by: "user",
@@ -224,6 +229,9 @@ describe("the question", () => {
     );
     expect(textOf(result)).toContain('"github__create_issue": "allow"');
     expect(h.decisions[0]).toMatchObject({ outcome: "denied", by: "no_one_to_ask" });
+    expect(result.denial).toEqual({
+      reason: "needs approval (default for create) and nobody could be asked",
+    });
     expect(fake.requests.length).toBe(0);
     h.cleanup();
   });

@@ -105,3 +105,38 @@ describe("class × rule × host", () => {
         });
       }
 });
+
+describe("a subagent's answers", () => {
+  it("an 'always' given to a child's question holds for the parent and is saved once", async () => {
+    const b = box({ connectors: { github: { baseUrl: fake.url } } });
+    fake.requests.length = 0;
+    const comment = (body: string) =>
+      execute("github:github__comment_issue", { repo: "acme/web", number: 1, body });
+    const model = provider({
+      turns: [
+        { toolCalls: [{ id: "toolu_delegate_always", name: "Delegate", arguments: { task: "comment" } }] },
+        comment("from the child"),
+        { text: "child done" },
+        comment("from the parent"),
+        { text: "parent done" },
+      ],
+    });
+    const answer = dialog((): ApprovalAnswer => ({ decision: "allow_always" }));
+    const agent = await start({
+      cwd: b.workspace,
+      home: b.home,
+      model: model.model,
+      streamOptions: model.streamOptions,
+      extensions: [connectorExtension({ connectors: [githubConnector], env: { GITHUB_TOKEN } }), delegator],
+      ui: answer.ui,
+    });
+    await agent.prompt("go");
+    await agent.close();
+    expect(answer.asked.map((a) => a.agent?.title)).toEqual(["helper"]);
+    expect(fake.requests.map((r) => (r.body as { body: string }).body)).toEqual([
+      "from the child",
+      "from the parent",
+    ]);
+    b.cleanup();
+  });
+});

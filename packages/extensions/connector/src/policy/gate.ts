@@ -26,7 +26,14 @@ export interface DecisionRecord {
 
 export type GateOutcome =
   | { allowed: true; record: DecisionRecord }
-  | { allowed: false; record: DecisionRecord; message: string };
+  | {
+      allowed: false;
+      record: DecisionRecord;
+      /** What the model reads. */
+      message: string;
+      /** One line for the run's list of permission denials. */
+      denial: string;
+    };
 
 export interface GateInput {
   identity: ActionIdentity;
@@ -47,6 +54,14 @@ export interface GateInput {
   persistAlways(entry: string): { ok: true } | { ok: false; message: string };
   signal: AbortSignal;
 }
+
+const DENIAL: Record<DecisionRecord["by"], (source: string, reason?: string) => string> = {
+  policy: (source) => `denied by the connector policy (${source})`,
+  user: (_source, reason) => `the user denied it${reason ? `: ${reason}` : ""}`,
+  no_one_to_ask: (source) => `needs approval (${source}) and nobody could be asked`,
+  cancelled: () => "the approval was cancelled",
+  exact_grant: () => "",
+};
 
 const CONFIG_HINT = "~/.keel/config.json under extensions.connector.config.policy.actions";
 
@@ -72,6 +87,7 @@ export async function passGate(input: GateInput): Promise<GateOutcome> {
   const denied = (by: DecisionRecord["by"], message: string, reason?: string): GateOutcome => ({
     allowed: false,
     message,
+    denial: DENIAL[by](rule.source, reason),
     record: { ...base, outcome: "denied", by, ...(reason ? { reason } : {}) },
   });
 
