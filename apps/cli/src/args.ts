@@ -31,9 +31,21 @@ export interface CliFlags {
   extensions: string[];
   noExtensions: boolean;
   cwd: string | undefined;
+  /** Show the debug log (extensions' and the kernel's) live on stderr. */
+  debug: boolean;
 }
 
-export type CliCommand = { kind: "help" } | { kind: "version" } | { kind: "run"; flags: CliFlags };
+/**
+ * Words that, as the first argument, name a subcommand rather than start a prompt: Keel's own and
+ * those the official extensions contribute (their `cli` field).
+ */
+export const SUBCOMMANDS = ["install", "uninstall", "list", "mcp", "connector"] as const;
+
+export type CliCommand =
+  | { kind: "help" }
+  | { kind: "version" }
+  | { kind: "run"; flags: CliFlags }
+  | { kind: "subcommand"; name: string; argv: string[] };
 
 export interface UsageError {
   type: "usage";
@@ -57,6 +69,7 @@ const OPTIONS = {
   extension: { type: "string", short: "e", multiple: true },
   "no-extensions": { type: "boolean" },
   cwd: { type: "string" },
+  debug: { type: "boolean" },
   version: { type: "boolean", short: "v" },
   help: { type: "boolean", short: "h" },
 } as const;
@@ -114,6 +127,9 @@ function sessionFlag(values: {
 }
 
 export function parseCliArgs(argv: readonly string[]): Result<CliCommand, UsageError> {
+  const first = argv[0];
+  if (first !== undefined && (SUBCOMMANDS as readonly string[]).includes(first))
+    return ok({ kind: "subcommand", name: first, argv: argv.slice(1) });
   let parsed: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>;
   try {
     parsed = parseArgs({
@@ -173,6 +189,7 @@ export function parseCliArgs(argv: readonly string[]): Result<CliCommand, UsageE
       extensions: values.extension ?? [],
       noExtensions: values["no-extensions"] === true,
       cwd: values.cwd,
+      debug: values.debug === true,
     },
   });
 }

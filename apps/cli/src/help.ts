@@ -7,6 +7,15 @@ Usage
   keel -p [options] [prompt]       print mode: run once, print the answer, exit
   echo "prompt" | keel -p          print mode with the prompt on stdin
 
+Subcommands
+  keel install <npm-spec> [--project] [--allow-scripts]
+                                   install an extension package (install scripts do not run
+                                   unless --allow-scripts); --project: for this trusted project
+  keel install --project           install the packages this project declares
+  keel uninstall <name> [--project]
+  keel list [--project]            installed extension packages
+  keel mcp …, keel connector …     the MCP and connector extensions' own commands
+
 Print mode
   -p, --print                      run non-interactively; the prompt is the arguments, or stdin
       --output-format <format>     text (final answer, default) | json (one result object)
@@ -33,6 +42,8 @@ Behaviour
       --no-extensions              no official extensions and no discovery of
                                    ~/.keel/extensions or .keel/extensions (-e still loads)
       --cwd <dir>                  work in <dir> instead of the current directory
+      --debug                      show the debug log (extensions and kernel) on stderr;
+                                   it is always kept in $KEEL_HOME/logs/debug.log
 
   -v, --version                    print the version
   -h, --help                       print this help

@@ -8,6 +8,8 @@ import { createOutput } from "./print/output.js";
 import { printPrompt } from "./print/prompt.js";
 import { runPrint } from "./print/run.js";
 
+export { runSubcommand as subcommand } from "./subcommands/index.js";
+
 export async function main(flags: CliFlags): Promise<number> {
   const output = createOutput();
   const usageError = (message: string) => {
@@ -25,6 +27,7 @@ export async function main(flags: CliFlags): Promise<number> {
       prompt: prompt.value,
       format: flags.outputFormat,
       output,
+      debug: flags.debug,
     });
   }
 
@@ -37,6 +40,7 @@ export async function main(flags: CliFlags): Promise<number> {
     {
       resumePicker: flags.session.kind === "resume" && flags.session.id === undefined,
       ...(flags.prompt !== undefined ? { initialPrompt: flags.prompt } : {}),
+      debug: flags.debug,
     },
     output.note,
   );

@@ -39,6 +39,7 @@ describe("parseCliArgs", () => {
       "--no-extensions",
       "--cwd",
       "/tmp",
+      "--debug",
       "fix",
       "the bug",
     ]);
@@ -55,7 +56,20 @@ describe("parseCliArgs", () => {
       extensions: ["a.ts", "b"],
       noExtensions: true,
       cwd: "/tmp",
+      debug: true,
     });
+  });
+
+  it("takes a first word naming a subcommand as that subcommand, with the rest as its arguments", () => {
+    expect(parseCliArgs(["install", "./ext.tgz", "--project"])._unsafeUnwrap()).toEqual({
+      kind: "subcommand",
+      name: "install",
+      argv: ["./ext.tgz", "--project"],
+    });
+    expect(parseCliArgs(["mcp", "list"])._unsafeUnwrap()).toMatchObject({ kind: "subcommand", name: "mcp" });
+    // Anything else is still a prompt.
+    expect(parseCliArgs(["install", "it"])._unsafeUnwrap().kind).toBe("subcommand");
+    expect(parseCliArgs(["please", "install", "it"])._unsafeUnwrap().kind).toBe("run");
   });
 
   it("defaults to a new session, text output and no prompt", () => {

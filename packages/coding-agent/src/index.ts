@@ -13,6 +13,16 @@ export { SYNTHETIC_CLOSE, SYNTHETIC_OPEN } from "./kernel/seams.js";
 export { defaultSessionDir } from "./kernel/session-open.js";
 export type * from "./kernel/types.js";
 export { type LoadResult, loadExtensions } from "./loader/load-extensions.js";
+export {
+  type InstalledPackage,
+  installDeclared,
+  installPackage,
+  type PackageError,
+  type PackageScope,
+  packagesDir,
+  recordedPackages,
+  uninstallPackage,
+} from "./loader/packages.js";
 export * from "./permissions/index.js";
 export * from "./tools/index.js";
 export * from "./trust/index.js";

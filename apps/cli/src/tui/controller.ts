@@ -245,6 +245,7 @@ export class Controller {
       default:
         break;
     }
+    if (event.type === "debug" && !store.showDebug) return;
     const change = store.transcript.apply(event);
     store.changed(event.type === "status" || event.type === "widget" ? "structural" : change);
   }

@@ -243,6 +243,9 @@ export class Transcript {
       case "notify":
         this.note(event.level, event.message);
         return "structural";
+      case "debug":
+        this.note("dim", `debug [${event.source}] ${event.message}`);
+        return "structural";
       case "recovery":
         this.note("warning", event.text);
         return "structural";

@@ -13,6 +13,7 @@ import { resolveKeelHome } from "../config/paths.js";
 import type { KeelConfig } from "../config/schema.js";
 import { ExtensionHost, type ExtensionSource } from "../host/extension-host.js";
 import { loadExtensions } from "../loader/load-extensions.js";
+import { packagesDir } from "../loader/packages.js";
 import { loadContextFiles } from "../prompt/context-files.js";
 import { buildSystemPrompt } from "../prompt/system-prompt.js";
 import { BUILTIN_TOOL_NAMES, createBuiltinTools } from "../tools/builtin.js";
@@ -155,12 +156,30 @@ export async function createCodingAgent(
     sources.push({ definition: configHooksExtension(config.hooks, cwd), source: "config hooks" });
   }
   const discover = options.discoverExtensions !== false;
+  const where = { keelHome: home, projectRoot };
+  const installed = discover
+    ? [
+        ...(loaded.value.layers.user?.packages ?? []).map((p) =>
+          join(packagesDir("user", where), "node_modules", p.name),
+        ),
+        ...(trusted ? (loaded.value.layers.project?.packages ?? []) : []).flatMap((p) => {
+          const path = join(packagesDir("project", where), "node_modules", p.name);
+          if (existsSync(path)) return [path];
+          kernel.report(
+            "warning",
+            `This project declares the extension package ${p.name}@${p.version}; install it with: keel install --project`,
+          );
+          return [];
+        }),
+      ]
+    : [];
   const userLoaded = await loadExtensions({
     cwd,
     paths: options.extensionPaths ?? [],
     directories: discover
       ? [join(home, "extensions"), ...(trusted ? [join(projectRoot, ".keel", "extensions")] : [])]
       : [],
+    folders: installed,
   });
   for (const d of userLoaded.diagnostics) kernel.report(d.level, d.message, d.extensionId);
   sources.push(...userLoaded.extensions);
