@@ -1,6 +1,7 @@
 // The connector's questions in the real TUI (tmux), against the mock model and a small fake
-// GitHub: the dialog names the action and its class and nothing reaches GitHub until the answer;
-// "y" sends it, "n" sends nothing and the model is told. `/connectors` prints the status and rules.
+// GitHub: the dialog shows the action, its class and the preview of what will be sent while
+// GitHub has seen nothing; "y" sends it, "n" sends nothing and the model is told; a destructive
+// action never offers "always". `/connectors` prints the status and rules; login does not echo.
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
@@ -56,6 +57,7 @@ beforeAll(async () => {
     res.setHeader("content-type", "application/json");
     if (req.headers.authorization !== `token ${TOKEN}`)
       return void res.writeHead(401).end('{"message":"Bad credentials"}');
+    if (req.method === "GET" && req.url === "/user") return void res.end('{"login":"octo"}');
     if (req.method === "POST" && req.url === "/repos/acme/web/issues")
       return void res
         .writeHead(201)
@@ -110,8 +112,13 @@ describe("connector approvals in the TUI", () => {
     await waitFor(session, /ready ·/, 20_000);
 
     await type(session, "file the login bug");
-    let now = await waitFor(session, "Allow github:github__create_issue?");
+    let now = await waitFor(session, "connector asks: GitHub: allow github__create_issue?");
+    // The preview of what will be sent, the class and the answers on offer, before anything is sent.
+    expect(now).toContain("POST /repos/acme/web/issues");
+    expect(now).toContain("title: Login fails");
     expect(now).toContain("A create action. Policy: ask (default for create).");
+    expect(now).toContain("[e] Allow this exact call");
+    expect(now).toContain("[a] Always allow");
     expect(sent).toEqual([]);
     tmux("send-keys", "-t", session, "y");
     now = await waitFor(session, "Filed issue 7.");
@@ -119,8 +126,13 @@ describe("connector approvals in the TUI", () => {
     expect(sent).toEqual(["POST /repos/acme/web/issues"]);
 
     await type(session, "merge pull request 3");
-    now = await waitFor(session, "Allow github:github__merge_pull_request?");
+    now = await waitFor(session, "connector asks: GitHub: allow github__merge_pull_request?");
+    expect(now).toContain("PUT /repos/acme/web/pulls/3/merge");
+    expect(now).toContain("method: merge");
     expect(now).toContain("A destructive action.");
+    // Destructive: approved one call at a time, never "always".
+    expect(now).toContain("[e] Allow this exact call");
+    expect(now).not.toContain("[a] Always allow");
     tmux("send-keys", "-t", session, "n");
     now = await waitFor(session, "Not merged.");
     expect(sent).toEqual(["POST /repos/acme/web/issues"]);
@@ -135,5 +147,25 @@ describe("connector approvals in the TUI", () => {
     // Quit, so nothing still writes into the home when it is removed.
     await type(session, "/quit");
     expect(await waitForFile(exitFile)).toBe("0");
+  });
+
+  it("keel connector login asks for the token without echoing it", async () => {
+    const session = "login";
+    socket = `keel-connector-login-${process.pid}`;
+    const exitFile = join(ws.home, "login.exit");
+    const command = [
+      "env -u GITHUB_TOKEN",
+      `KEEL_HOME='${ws.home}' NO_PROXY=127.0.0.1`,
+      `'${process.execPath}' '${BIN}' connector login github;`,
+      `echo $? > '${exitFile}'; sleep 30`,
+    ].join(" ");
+    tmux("new-session", "-d", "-s", session, "-x", "140", "-y", "20", command);
+    await waitFor(session, "GitHub personal access token: ", 20_000);
+    tmux("send-keys", "-t", session, "-l", TOKEN);
+    tmux("send-keys", "-t", session, "Enter");
+    expect(await waitForFile(exitFile, 20_000)).toBe("0");
+    const now = await waitFor(session, "Logged in to GitHub as octo");
+    expect(now).not.toContain(TOKEN);
+    expect(now).not.toContain(TOKEN.slice(0, 12));
   });
 });

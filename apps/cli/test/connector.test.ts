@@ -21,6 +21,7 @@ beforeAll(async () => {
     res.setHeader("content-type", "application/json");
     if (req.headers.authorization !== `token ${TOKEN}`)
       return void res.writeHead(401).end('{"message":"Bad credentials"}');
+    if (req.method === "GET" && req.url === "/user") return void res.end('{"login":"octo"}');
     if (req.method === "GET" && req.url === "/repos/acme/web/issues/1")
       return void res.end(
         JSON.stringify({
@@ -90,5 +91,54 @@ describe("keel -p with the connector extension", () => {
     for (const request of server.requests) expect(request.raw).not.toContain(TOKEN);
     for (const file of files(join(ws.home, "sessions")))
       expect(readFileSync(file, "utf8")).not.toContain(TOKEN);
+  });
+
+  it("keel connector login stores the token 0600 where sessions read it; list, policy and a print run use it", async () => {
+    const { server, ws } = fresh([
+      execute("github:github__get_issue", { repo: "acme/web", number: 1 }),
+      { text: "Done." },
+    ]);
+    writeFileSync(
+      join(ws.home, "config.json"),
+      JSON.stringify({
+        extensions: {
+          connector: {
+            config: {
+              connectors: { github: { baseUrl: githubUrl } },
+              policy: { actions: { github__merge_pull_request: "deny" } },
+            },
+          },
+        },
+      }),
+    );
+    const env = { GITHUB_TOKEN: undefined, LINEAR_API_KEY: undefined };
+    const login = await runKeel(["connector", "login", "github", "--with-token"], {
+      ws,
+      env,
+      input: `${TOKEN}\n`,
+    });
+    expect(login.stderr).toBe("");
+    expect(login.code).toBe(0);
+    expect(login.stdout).toContain("Logged in to GitHub as octo");
+    expect(login.stdout).not.toContain(TOKEN);
+    const stored = join(ws.home, "data", "connector", "credentials.json");
+    expect(statSync(stored).mode & 0o777).toBe(0o600);
+
+    const list = await runKeel(["connector", "list"], { ws, env });
+    expect(list.stdout).toContain(
+      `GitHub (github): connected via keel connector login (octo) · ${githubUrl} · 15 actions`,
+    );
+    const policy = await runKeel(["connector", "policy"], { ws, env });
+    expect(policy.stdout).toMatch(
+      /deny\s+github__merge_pull_request\s+destructive\s+policy\.actions\.github__merge_pull_request/,
+    );
+
+    seen.length = 0;
+    const r = await runKeel(["-p", "look", "--model", MODEL, "--cwd", ws.repo], { server, ws, env });
+    expect(r.code).toBe(0);
+    expect(seen.map((s) => `${s.method} ${s.url}`)).toEqual(["GET /repos/acme/web/issues/1"]);
+
+    const logout = await runKeel(["connector", "logout", "github"], { ws, env });
+    expect(logout.stdout).toBe("Removed the stored GitHub token.\n");
   });
 });
