@@ -4,6 +4,9 @@ import type { CliFlags } from "./args.js";
 import { composeOptions } from "./compose.js";
 import { EXIT } from "./exit-codes.js";
 import { startInteractive } from "./interactive.js";
+
+export { models } from "./models-command.js";
+
 import { createOutput } from "./print/output.js";
 import { printPrompt } from "./print/prompt.js";
 import { runPrint } from "./print/run.js";

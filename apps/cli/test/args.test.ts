@@ -134,6 +134,8 @@ describe("parseCliArgs", () => {
       "--cwd",
       "--version",
       "--help",
+      "--refresh",
+      "--json",
     ];
     for (const option of options) expect(HELP).toContain(option);
     for (const v of [
@@ -144,5 +146,26 @@ describe("parseCliArgs", () => {
       "KEEL_HOME",
     ])
       expect(HELP).toContain(v);
+  });
+
+  it("parses the models subcommand and its flags, and only as the first argument", () => {
+    expect(parseCliArgs(["models"])._unsafeUnwrap()).toEqual({
+      kind: "models",
+      flags: { provider: undefined, refresh: false, json: false, cwd: undefined },
+    });
+    expect(parseCliArgs(["models", "--provider", "zai", "--refresh", "--json"])._unsafeUnwrap()).toEqual({
+      kind: "models",
+      flags: { provider: "zai", refresh: true, json: true, cwd: undefined },
+    });
+    expect(parseCliArgs(["models", "-h"])._unsafeUnwrap()).toEqual({ kind: "help" });
+    expect(parseCliArgs(["models", "--model", "x"])._unsafeUnwrapErr().message).toMatch(
+      /^keel models: Unknown option '--model'/,
+    );
+    // A prompt that merely contains the word is a prompt.
+    expect(parseCliArgs(["-p", "models"])._unsafeUnwrap()).toMatchObject({
+      kind: "run",
+      flags: { prompt: "models" },
+    });
+    expect(parseCliArgs(["models are great"])._unsafeUnwrap()).toMatchObject({ kind: "run" });
   });
 });

@@ -9,7 +9,15 @@ export { ExtensionHost, type ExtensionSource } from "./host/extension-host.js";
 export { diffInventory, type Inventory, noticeText } from "./host/inventory.js";
 export { BUILTIN_COMMANDS } from "./kernel/commands.js";
 export { createCodingAgent } from "./kernel/create.js";
-export { NO_MODEL_MESSAGE } from "./kernel/model-choice.js";
+export { environmentDefaults, NO_MODEL_MESSAGE } from "./kernel/model-choice.js";
+export {
+  DISCOVERY_TTL_MS,
+  type DiscoverOptions,
+  discoverModels,
+  discoveryCachePath,
+  type EndpointState,
+  type ProviderDiscovery,
+} from "./kernel/model-discovery.js";
 export { SYNTHETIC_CLOSE, SYNTHETIC_OPEN } from "./kernel/seams.js";
 export { defaultSessionDir } from "./kernel/session-open.js";
 export type * from "./kernel/types.js";

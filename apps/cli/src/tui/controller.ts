@@ -134,6 +134,7 @@ export class Controller {
     const history = agent.messages();
     if (history.length > 0) {
       store.transcript.note("dim", `Resumed session ${agent.sessionId} (${history.length} messages).`);
+      store.transcript.notesInThinking = agent.model().thinking?.notesInThinking === true;
       store.transcript.replay(history.slice(-REPLAY_MESSAGES));
     }
     store.transcript.note(
@@ -245,6 +246,8 @@ export class Controller {
       default:
         break;
     }
+    if (event.type === "message_start" && event.message.role === "assistant")
+      store.transcript.notesInThinking = this.agent?.model().thinking?.notesInThinking === true;
     if (event.type === "debug" && !store.showDebug) return;
     const change = store.transcript.apply(event);
     store.changed(event.type === "status" || event.type === "widget" ? "structural" : change);

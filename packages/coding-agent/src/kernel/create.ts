@@ -25,6 +25,7 @@ import { KernelAgent } from "./coding-agent.js";
 import { BUILTIN_COMMAND_NAMES } from "./commands.js";
 import { configHooksExtension } from "./config-hooks.js";
 import { chooseModel, modelRegistry, resolveModelRef } from "./model-choice.js";
+import { cachedEndpointModels } from "./model-discovery.js";
 import { createToolPermission } from "./permission.js";
 import { createHostServices, hostUI } from "./services.js";
 import { defaultSessionDir, openChosenSession } from "./session-open.js";
@@ -90,12 +91,17 @@ export async function createCodingAgent(
   };
 
   const folded = session.fold().model;
-  const model = chooseModel(registry.value, [
-    options.model,
-    folded ? `${folded.provider}/${folded.modelId}` : undefined,
-    config.model,
-  ]);
-  if (model.isErr()) return fail(model.error);
+  // What providers' models endpoints listed (`keel models`), read from the cache: never waits.
+  const endpoint = cachedEndpointModels(home, registry.value);
+  const chosen = chooseModel(
+    registry.value,
+    [options.model, folded ? `${folded.provider}/${folded.modelId}` : undefined, config.model],
+    process.env,
+    endpoint,
+  );
+  if (chosen.isErr()) return fail(chosen.error);
+  if (chosen.value.warning) note("warning", chosen.value.warning);
+  const model = ok(chosen.value.model);
   // The first request's handshakes overlap the rest of the setup.
   preconnect(model.value, options.streamOptions);
 
@@ -130,7 +136,7 @@ export async function createCodingAgent(
     session,
     ...(temporaryDir ? { temporaryDir } : {}),
     model: model.value,
-    resolveModel: (ref) => resolveModelRef(registry.value, ref),
+    resolveModel: (ref) => resolveModelRef(registry.value, ref, endpoint),
     systemPrompt: "",
     builtinTools,
     streamOptions,
@@ -300,7 +306,7 @@ export async function createCodingAgent(
     cwd,
     projectRoot,
     home,
-    resolveModel: (ref) => resolveModelRef(registry.value, ref),
+    resolveModel: (ref) => resolveModelRef(registry.value, ref, endpoint),
     builtinTools,
     streamOptions,
     compaction,
