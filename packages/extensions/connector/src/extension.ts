@@ -78,10 +78,11 @@ function reportOnce(runtime: Omit<ConnectorRuntime, "instance">, hub: ConnectorH
   for (const connector of hub.connectors) {
     const live = hub.live(connector, config);
     if (live.status.state !== "not_connected") continue;
-    runtime.report(
-      "info",
-      `${connector.label} is not connected, so its actions are not offered: ${howToConnect(connector, live.tokenEnv)}.`,
-    );
+    const line = `${connector.label} is not connected, so its actions are not offered: ${howToConnect(connector, live.tokenEnv)}.`;
+    // Said where a person is at the session (the TUI); a script's stderr stays its own
+    // (print mode shows it with --debug, and `keel connector list` says it any time).
+    if (runtime.ui.supports.confirm) runtime.report("info", line);
+    else runtime.debug(line);
   }
   const ignored = config.fromProject?.ignored ?? [];
   if (ignored.length > 0)

@@ -53,6 +53,18 @@ describe("the connector extension", () => {
     h.cleanup();
   });
 
+  it("headless (print mode) it says so only in the debug log, keeping a script's stderr clean", async () => {
+    const h = await activate({ connectors: [githubConnector], interactive: false });
+    expect(h.reports).toEqual([
+      {
+        level: "debug",
+        message:
+          "GitHub is not connected, so its actions are not offered: set $GITHUB_TOKEN or run `keel connector login github`.",
+      },
+    ]);
+    h.cleanup();
+  });
+
   it("a disabled connector says nothing; a renamed variable is the one named", async () => {
     const h = await activate({
       connectors: [githubConnector, linearConnector],

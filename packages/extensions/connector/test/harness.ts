@@ -46,6 +46,8 @@ export async function activate(options: {
   config?: Partial<ConnectorConfig>;
   now?: () => number;
   dataDir?: string;
+  /** A host with a person at it (the TUI): default true; false is print mode's headless host. */
+  interactive?: boolean;
 }): Promise<Harness> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "keel-connector-"));
   const definition = connectorExtension({
@@ -63,6 +65,12 @@ export async function activate(options: {
   const configWrites: ConnectorConfig[] = [];
   const mutable = runtime as { -readonly [K in keyof ConnectorRuntime]: ConnectorRuntime[K] };
   mutable.report = (level, message) => reports.push({ level, message });
+  mutable.debug = (message) => reports.push({ level: "debug", message });
+  if (options.interactive !== false)
+    mutable.ui = {
+      ...runtime.ui,
+      supports: { ...runtime.ui.supports, confirm: true, select: true, input: true },
+    };
   const set = runtime.state.set;
   mutable.state = {
     ...runtime.state,
