@@ -6,8 +6,16 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type CodingAgent, type CodingAgentEvent, trustProject } from "@keel/coding-agent";
+import { Type } from "@keel/extension-sdk";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { connectorExtension, githubConnector, linearConnector } from "../src/index.js";
+import {
+  actionsFor,
+  connectorExtension,
+  defineConnector,
+  githubConnector,
+  linearConnector,
+  ok,
+} from "../src/index.js";
 import { type FakeGitHub, GITHUB_TOKEN, startFakeGitHub } from "./fakes/github.js";
 import { LINEAR_KEY, startFakeLinear } from "./fakes/linear.js";
 import {
@@ -316,5 +324,50 @@ describe("connector actions in the kernel", () => {
     expect(journals(b)).not.toContain(LINEAR_KEY);
     for (const request of model.requests) expect(request.raw).not.toContain(LINEAR_KEY);
     await linear.close();
+  });
+
+  it("a sensitive action's argument values are kept out of T1 and the decision records", async () => {
+    const action = actionsFor<{ token: string }>();
+    const vault = defineConnector<{ token: string }>({
+      id: "vault",
+      label: "Vault",
+      defaultBaseUrl: "http://127.0.0.1:1",
+      auth: { env: "VAULT_TOKEN", tokenName: "token", help: "Ask your admin." },
+      client: (token) => ({ token }),
+      classifyError: () => ({ type: "failed", message: "failed" }),
+      actions: [
+        action({
+          name: "put_secret",
+          description: "Store a secret.",
+          effect: "create",
+          sensitivity: "sensitive",
+          parameters: Type.Object({ name: Type.String(), value: Type.String() }),
+          run: async (args) => ok({ text: `stored ${args.name}` }),
+        }),
+      ],
+    });
+    const model = provider({
+      turns: [execute("vault:vault__put_secret", { name: "db", value: "hunter2-secret" }), { text: "ok" }],
+    });
+    const ask = dialog(() => ({ decision: "allow_once" }));
+    const agent = await start({
+      cwd: b.workspace,
+      home: b.home,
+      model: model.model,
+      streamOptions: model.streamOptions,
+      extensions: [connectorExtension({ connectors: [vault], env: { VAULT_TOKEN: "vault-token-1234" } })],
+      ui: ask.ui,
+    });
+    open.push(agent);
+    await agent.prompt("store it");
+    expect(toolResultTexts(model.requests[1]).at(-1)).toBe("stored db");
+    const entries = entriesOf(journals(b));
+    expect(entries.find((e) => e.type === "op_begin")).toMatchObject({
+      toolName: "vault:vault__put_secret",
+      args: { name: "[redacted]", value: "[redacted]" },
+    });
+    const decision = entries.find((e) => e.type === "app_state" && e.extensionId === "connector");
+    expect(JSON.stringify(decision)).not.toContain("hunter2-secret");
+    expect(ask.asked[0]!.args).toEqual({ name: "[redacted]", value: "[redacted]" });
   });
 });
