@@ -9,7 +9,7 @@ export function connectorFiles({ name, pkg, dir }) {
   return {
     "src/index.ts": `// ${pkg}: the ${label} connector for Keel. Its actions are listed in the \`${name}\` catalog
 // group once a token is set, and every call goes through the user's connector approval policy.
-import { actionsFor, defineConnector, errorTypeForStatus, isNetworkFailure } from "@keel/ext-connector";
+import { actionsFor, defineConnector, errorTypeForStatus, isNetworkFailure } from "@keel/ext-connector/sdk";
 import { Type } from "@keel/extension-sdk";
 
 /** What the actions get as \`client\`: the base URL and a fetch that signs requests. */

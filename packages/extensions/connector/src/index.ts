@@ -4,7 +4,6 @@ import { connectorExtension } from "./extension.js";
 import { githubConnector } from "./github/connector.js";
 import { linearConnector } from "./linear/connector.js";
 
-export { err, ok, type Result, ResultAsync } from "neverthrow";
 export { type ConnectorCliOptions, connectorCli } from "./cli.js";
 export { type ConnectorConfig, ConnectorConfigSchema } from "./config.js";
 export {
@@ -18,29 +17,7 @@ export { linearConnector } from "./linear/connector.js";
 export type { DecisionRecord } from "./policy/gate.js";
 export { callHash } from "./policy/grants.js";
 export { DEFAULT_RULES, type PolicyConfig, type PolicyRule, ruleFor } from "./policy/policy.js";
-export {
-  type ActionContext,
-  type ActionOutput,
-  actionsFor,
-  type Connector,
-  type ConnectorAction,
-  type ConnectorAuth,
-  type ConnectorDefinition,
-  type ConnectorSettings,
-  defineConnector,
-  entryName,
-  type Sensitivity,
-  type SideEffectClass,
-} from "./sdk/connector.js";
-export {
-  type ConnectorError,
-  type ConnectorErrorType,
-  connectorError,
-  describeError,
-  errorTypeForStatus,
-  isNetworkFailure,
-} from "./sdk/errors.js";
-export { fieldLines, truncate } from "./sdk/text.js";
+export * from "./sdk.js";
 
 /** The connectors that ship with Keel. */
 export const officialConnectors = [githubConnector, linearConnector] as const;

@@ -61,6 +61,7 @@ describe("new-extension --connector", () => {
     expect(source).toContain('id: "jira"');
     expect(source).toContain('effect: "create"');
     expect(source).toContain("export default jiraConnector;");
+    expect(source).toContain('from "@keel/ext-connector/sdk"');
     expect(readFileSync(join(dir, "README.md"), "utf8")).toContain("`jira__create_item`");
     expect(readFileSync(join(root, ".changeset/connector-jira-initial.md"), "utf8")).toBe(
       '---\n"@keel/connector-jira": minor\n---\n\nNew package: @keel/connector-jira.\n',
@@ -90,11 +91,10 @@ describe("new-extension --connector", () => {
           noEmit: true,
           paths: {
             "@keel/extension-sdk": ["../../extension-sdk/src/index.ts"],
-            // The built declarations (fresh: the test task runs after this package's build):
-            // checking the connector SDK's whole source, Octokit and Linear types included,
-            // would take most of this test's time for nothing the generated package uses.
-            "@keel/ext-connector": ["../connector/dist/index.d.ts"],
-            "@keel/ext-connector/testing": ["../connector/dist/testing.d.ts"],
+            // The SDK's source, so a stale build cannot hide a drift; the generated package
+            // imports the SDK entry alone, which reaches no Octokit or Linear types.
+            "@keel/ext-connector/sdk": ["../connector/src/sdk.ts"],
+            "@keel/ext-connector/testing": ["../connector/src/testing.ts"],
           },
         },
       }),
