@@ -12,13 +12,14 @@ import {
 } from "@keel/coding-agent";
 import { officialConnectorExtension } from "@keel/ext-connector";
 import { todoExtension } from "@keel/ext-todo";
+import { webSearchExtension } from "@keel/ext-web-search";
 import type { ExtensionDefinition } from "@keel/extension-sdk";
 import { err, ok, type Result } from "neverthrow";
 import type { CliFlags, SessionFlag, UsageError } from "./args.js";
 
 /** The official extensions that ship with keel; config `extensions.<id>.enabled: false` turns one off. */
 export function officialExtensions(): ExtensionDefinition[] {
-  return [todoExtension, officialConnectorExtension];
+  return [todoExtension, webSearchExtension, officialConnectorExtension];
 }
 
 const usage = (message: string): Result<never, UsageError> => err({ type: "usage", message });

@@ -251,7 +251,8 @@ export class ExtensionHost implements HostView {
   toolsFor(caller: Caller = {}, view: CatalogView = this.catalogs): AgentTool[] {
     const tools: AgentTool[] = [];
     for (const a of this.active) {
-      for (const tool of listTools(a.definition)) {
+      // With the runtime: the tools this session offers (an extension may leave one out).
+      for (const tool of listTools(a.definition, a.runtime as never)) {
         tools.push({
           name: tool.name,
           ...(tool.label ? { label: tool.label } : {}),
@@ -280,7 +281,7 @@ export class ExtensionHost implements HostView {
   /** The `approval` a resident tool declares ("extension": it asks by itself). */
   approvalOf(toolName: string): "kernel" | "extension" {
     for (const a of this.active)
-      for (const tool of listTools(a.definition))
+      for (const tool of listTools(a.definition, a.runtime as never))
         if (tool.name === toolName) return tool.approval ?? "kernel";
     return "kernel";
   }
