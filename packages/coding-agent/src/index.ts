@@ -4,6 +4,7 @@
 export { type CompactionSettings, DEFAULT_COMPACTION } from "./compaction/policy.js";
 export * from "./config/index.js";
 export { CatalogRegistry, EXECUTE_TOOL, SEARCH_TOOLS } from "./host/catalogs.js";
+export { extensionDataDir, userExtensionConfig } from "./host/cli-context.js";
 export { ExtensionHost, type ExtensionSource } from "./host/extension-host.js";
 export { diffInventory, type Inventory, noticeText } from "./host/inventory.js";
 export { BUILTIN_COMMANDS } from "./kernel/commands.js";

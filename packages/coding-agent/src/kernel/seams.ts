@@ -135,6 +135,7 @@ export function createBeforeToolCall(k: SeamContext, begun: BegunOperations): Be
     let approval = host.approvalOf(call.name);
     let args = call.arguments;
     let catalogEntry: PermissionCall["catalogEntry"];
+    let redact: ((args: Record<string, unknown>) => Record<string, unknown>) | undefined;
     const via = call.name === EXECUTE_TOOL;
     if (via) {
       await host.catalogs.refresh();
@@ -142,8 +143,13 @@ export function createBeforeToolCall(k: SeamContext, begun: BegunOperations): Be
       // A toolRef that resolves to nothing runs nothing (ExecuteTool tells the model to search
       // again): nothing to judge, nothing to journal.
       if (!target.found || !target.executable) return { action: "continue" };
-      const entry = target.item.entry as { sideEffects?: boolean; approval?: "kernel" | "extension" };
+      const entry = target.item.entry as {
+        sideEffects?: boolean;
+        approval?: "kernel" | "extension";
+        redact?: (args: Record<string, unknown>) => Record<string, unknown>;
+      };
       identity = target.item.ref;
+      redact = entry.redact?.bind(entry);
       sideEffects = entry.sideEffects ?? false;
       approval = entry.approval ?? "kernel";
       args = target.args;
@@ -174,10 +180,23 @@ export function createBeforeToolCall(k: SeamContext, begun: BegunOperations): Be
     if (permitted.action === "block") return permitted;
     const runArgs = via ? { ...call.arguments, arguments: policy.args } : policy.args;
     if (sideEffects) {
+      // What T1 keeps of the arguments: the entry's redact() for secrets; one that throws blocks
+      // the call rather than journaling what it was meant to hide.
+      let kept = policy.args;
+      if (redact) {
+        try {
+          kept = redact(policy.args);
+        } catch (e) {
+          return {
+            action: "block",
+            reason: `Not run: ${identity} could not redact its arguments (${String(e)}).`,
+          };
+        }
+      }
       // T1: durable before the tool touches anything, under the identity that runs.
       const t1 = await k
         .session()
-        .appendEntry({ type: "op_begin", toolCallId: call.id, toolName: identity, args: policy.args });
+        .appendEntry({ type: "op_begin", toolCallId: call.id, toolName: identity, args: kept });
       if (t1.isErr())
         return { action: "block", reason: `Not run: the session journal failed (${t1.error.message}).` };
     }
