@@ -222,6 +222,17 @@ export function createAfterToolCall(k: SeamContext, begun: BegunOperations): Aft
       ...(via ? { via: "ExecuteTool" as const } : {}),
       ...(k.agent ? { agent: k.agent } : {}),
     });
+    // A tool that asked the user itself (approval "extension") and was refused says so in its
+    // result; it is a denial like the gate's, listed with the run's.
+    const denial = (patched as { denial?: { reason?: unknown } }).denial;
+    if (denial && typeof denial.reason === "string")
+      k.denied({
+        toolCallId: call.id,
+        toolName: begin?.identity ?? call.name,
+        args: inner,
+        reason: denial.reason,
+        by: "policy",
+      });
     if (begin?.t1) {
       const text = patched.content.flatMap((c) => (c.type === "text" ? [c.text] : [])).join("\n");
       const t2 = await k.session().appendEntry({

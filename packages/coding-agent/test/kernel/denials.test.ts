@@ -3,7 +3,7 @@
 // user, an extension's policy).
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { defineExtension } from "@keel/extension-sdk";
+import { defineExtension, Type, textResult } from "@keel/extension-sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import { type CodingAgentEvent, type CodingAgentOptions, createCodingAgent } from "../../src/index.js";
 import { faux, type Sandbox, sandbox } from "./helpers.js";
@@ -139,5 +139,41 @@ describe("permission denials", () => {
     ]);
     expect(summary.permissionDenials[0]!.input).toHaveLength(200);
     expect(summary.permissionDenials[0]!.input.endsWith("…")).toBe(true);
+  });
+
+  it("a tool that asks the user itself and is refused reports its denial like the gate's", async () => {
+    box = sandbox();
+    const asking = defineExtension({
+      id: "asking",
+      tools: (tool) => [
+        tool({
+          name: "Publish",
+          description: "Publishes, after asking.",
+          parameters: Type.Object({ target: Type.String() }),
+          sideEffects: true,
+          approval: "extension",
+          async execute(args, ctx) {
+            const answer = await ctx.approve({ title: `Publish to ${args.target}?` });
+            if (answer.status === "allowed") return textResult("published");
+            const reason = `Not published: ${answer.status === "denied" ? (answer.reason ?? "denied") : "nobody could approve it"}`;
+            return { ...textResult(reason, undefined, true), denial: { reason } };
+          },
+        }),
+      ],
+    });
+    const { summary, denied } = await run(
+      [{ toolCalls: [{ id: "p1", name: "Publish", arguments: { target: "prod" } }] }, { text: "ok" }],
+      { extensions: [asking], discoverExtensions: false },
+    );
+    expect(summary.permissionDenials).toEqual([
+      {
+        toolCallId: "p1",
+        toolName: "Publish",
+        input: '{"target":"prod"}',
+        reason: "Not published: nobody could approve it",
+        by: "policy",
+      },
+    ]);
+    expect(denied).toHaveLength(1);
   });
 });
