@@ -18,14 +18,16 @@ export function splitArguments(args: string): string[] {
  * skill bodies are full of shell snippets. Arguments given to a body that never mentions
  * `$ARGUMENTS` are appended, so they are never lost.
  */
-export function substituteArguments(body: string, args: string, dir: string): string {
+export function substituteArguments(body: string, args: string | undefined, dir: string): string {
+  let text = body.replace(/\$\{(?:KEEL|CLAUDE)_SKILL_DIR\}/g, () => dir);
+  // Loaded by the model (no arguments given): the placeholders stay, so it sees what they ask for.
+  if (args === undefined) return text;
   const words = splitArguments(args);
   let used = false;
-  let text = body.replace(/\$ARGUMENTS(?:\[(\d+)\])?/g, (_m, index: string | undefined) => {
+  text = text.replace(/\$ARGUMENTS(?:\[(\d+)\])?/g, (_m, index: string | undefined) => {
     used = true;
     return index === undefined ? args : (words[Number(index)] ?? "");
   });
-  text = text.replace(/\$\{(?:KEEL|CLAUDE)_SKILL_DIR\}/g, () => dir);
   if (!used && args.trim() !== "") text = `${text}\n\nARGUMENTS: ${args.trim()}`;
   return text;
 }

@@ -1,0 +1,104 @@
+// The session's live set of skills: the last discovery, rediscovered only after the watcher (or
+// a caller) invalidated it, with change listeners for the catalog and the commands, and each
+// diagnostic reported once for as long as it stays true.
+import { type Discovery, discoverSkills } from "./discover.js";
+import { type RootsInput, skillRoots } from "./roots.js";
+import { diagnosticLine, type Skill, type SkillDiagnostic, type SkillRoot } from "./types.js";
+import { type SkillWatcher, watchSkillRoots } from "./watch.js";
+
+export interface SkillSetOptions {
+  report?: (diagnostic: SkillDiagnostic) => void;
+  debounceMs?: number;
+}
+
+export class SkillSet {
+  readonly roots: SkillRoot[];
+  private current: Discovery | undefined;
+  private dirty = true;
+  private running: Promise<Discovery> | undefined;
+  private generation = 0;
+  private readonly listeners = new Set<() => void>();
+  private reported = new Set<string>();
+  private watcher: SkillWatcher | undefined;
+
+  constructor(
+    input: RootsInput,
+    private readonly options: SkillSetOptions = {},
+  ) {
+    this.roots = skillRoots(input);
+  }
+
+  /** The current discovery, rediscovering first when something changed since the last one. */
+  async get(): Promise<Discovery> {
+    if (!this.dirty && this.current) return this.current;
+    if (this.running) return this.running;
+    const generation = this.generation;
+    this.dirty = false;
+    this.running = discoverSkills(this.roots).then((found) => {
+      this.running = undefined;
+      this.current = found;
+      this.announce(found.diagnostics);
+      // Invalidated again while scanning: the next get() scans once more.
+      if (generation !== this.generation) this.dirty = true;
+      return found;
+    });
+    return this.running;
+  }
+
+  /** The last discovery without rescanning (undefined before the first). */
+  peek(): Discovery | undefined {
+    return this.current;
+  }
+
+  find(name: string): Skill | undefined {
+    return this.current?.skills.find((s) => s.name === name);
+  }
+
+  invalidate(): void {
+    this.generation++;
+    this.dirty = true;
+    for (const listener of [...this.listeners]) listener();
+  }
+
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Starts the chokidar watch on the roots; a change invalidates the set. */
+  watch(onError?: (message: string) => void): SkillWatcher {
+    this.watcher ??= watchSkillRoots(
+      this.roots.map((r) => r.path),
+      () => this.invalidate(),
+      {
+        ...(this.options.debounceMs !== undefined ? { debounceMs: this.options.debounceMs } : {}),
+        ...(onError ? { onError } : {}),
+      },
+    );
+    return this.watcher;
+  }
+
+  /** Releases the watch (session shutdown); `watch()` arms it again. */
+  async stopWatching(): Promise<void> {
+    const watcher = this.watcher;
+    this.watcher = undefined;
+    await watcher?.close();
+  }
+
+  /** Releases everything (deactivation). */
+  async close(): Promise<void> {
+    this.listeners.clear();
+    await this.stopWatching();
+  }
+
+  /** Reports the diagnostics that are new since the last discovery. */
+  private announce(diagnostics: SkillDiagnostic[]): void {
+    const now = new Set<string>();
+    for (const d of diagnostics) {
+      const line = `${d.level} ${diagnosticLine(d)}`;
+      now.add(line);
+      if (!this.reported.has(line)) this.options.report?.(d);
+    }
+    this.reported = now;
+  }
+}
