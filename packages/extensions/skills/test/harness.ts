@@ -1,7 +1,12 @@
 // The extension activated against the SDK's in-memory test runtime, with the workspace, the
 // model, the catalog and command registries and allowForRun recorded so tests can assert them.
-import type { Model } from "@keel/ai";
-import type { CommandResult, ExtensionCommand, ToolCatalog, ToolResult } from "@keel/extension-sdk";
+import type {
+  CommandResult,
+  ExtensionCommand,
+  ExtensionRuntime,
+  ToolCatalog,
+  ToolResult,
+} from "@keel/extension-sdk";
 import { listTools } from "@keel/extension-sdk";
 import { testRuntime, testToolContext } from "@keel/extension-sdk/testing";
 import { type SkillsConfig, type SkillsInstance, type SkillsState, skillsExtension } from "../src/index.js";
@@ -16,10 +21,12 @@ export interface Activated {
   notices: string[];
   runtime: Record<string, unknown> & { state: { get(): SkillsState } };
   skill(args: { skill: string; path?: string }): Promise<ToolResult>;
-  command(name: string, args?: string): Promise<CommandResult | void>;
+  command(name: string, args?: string): Promise<CommandResult | undefined>;
   hook(name: "runStart" | "compaction" | "sessionShutdown" | "sessionStart", event?: object): Promise<void>;
   close(): Promise<void>;
 }
+
+type Model = ReturnType<ExtensionRuntime["model"]>;
 
 export function model(contextWindow = 200_000): Model {
   return {
@@ -72,7 +79,15 @@ export async function activate(
         return { ok: true };
       },
     },
-    catalogs: { value: { add: (c: ToolCatalog) => (catalogs.push(c), { ok: true }), remove: () => false } },
+    catalogs: {
+      value: {
+        add: (c: ToolCatalog) => {
+          catalogs.push(c);
+          return { ok: true };
+        },
+        remove: () => false,
+      },
+    },
     commands: {
       value: {
         add: (c: ExtensionCommand<never>) => {
@@ -100,7 +115,9 @@ export async function activate(
     command: (name, args = "") => {
       const c = commands.get(name) ?? declared.get(name);
       if (!c) throw new Error(`no command /${name}`);
-      return Promise.resolve(c.run(args, runtime as never, { signal: new AbortController().signal }));
+      return Promise.resolve(c.run(args, runtime as never, { signal: new AbortController().signal })).then(
+        (r) => r ?? undefined,
+      );
     },
     hook: async (name, event = {}) => {
       const h = skillsExtension.hooks?.[name] as ((e: object, r: unknown, c: object) => unknown) | undefined;
@@ -110,7 +127,7 @@ export async function activate(
   };
 }
 
-export function text(result: ToolResult | CommandResult | void): string {
+export function text(result: ToolResult | CommandResult | undefined): string {
   if (!result) return "";
   if ("content" in result) return result.content.map((c) => (c.type === "text" ? c.text : "")).join("");
   return result.message ?? result.prompt ?? "";
