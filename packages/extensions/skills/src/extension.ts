@@ -25,6 +25,7 @@ import {
   SkillsStateSchema,
   skillToolParameters,
 } from "./skill-tool.js";
+import { projectSkillsPreview } from "./trust.js";
 import { diagnosticLine } from "./types.js";
 
 export const SkillsConfigSchema = Type.Object({
@@ -87,6 +88,8 @@ export const skillsExtension = defineExtension({
     default: { paths: [], budgetFraction: DEFAULT_BUDGET_FRACTION, watch: true },
   },
   sessionState: { schema: SkillsStateSchema, default: { loaded: [] } },
+  // For the /trust dialog: the project's skills and what their allowed-tools would pre-approve.
+  trustPreview: (project) => projectSkillsPreview(project),
   lifecycle: {
     async activate(ctx): Promise<SkillsInstance> {
       const set = new SkillSet(

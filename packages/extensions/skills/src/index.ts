@@ -33,6 +33,7 @@ export { skillContent, splitArguments, substituteArguments } from "./render.js";
 export { PROJECT_SKILL_DIRS, type RootsInput, skillRoots } from "./roots.js";
 export { SkillSet } from "./skill-set.js";
 export { SKILL_TOOL, type SkillsInstance, type SkillsState } from "./skill-tool.js";
+export { projectSkillsPreview, type TrustPreviewInput } from "./trust.js";
 export {
   type DiagnosticLevel,
   diagnosticLine,

@@ -4,6 +4,7 @@ import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { CatalogInventory } from "@keel/extension-sdk";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { skillsExtension } from "../src/index.js";
 import { skillMd, type Tree, tree, writeSkill } from "./fixtures.js";
 import { type Activated, activate, text } from "./harness.js";
 
@@ -264,5 +265,39 @@ describe("trusted project skills", () => {
     active = await activate(t, { trusted: true, cwd: sub });
     expect((await entriesOf(active)).entries.map((e) => e.name)).toEqual(["root", "web"]);
     expect(text(await active.command("skills"))).toMatch(/web\s+apps\/web\/\.claude\/skills/);
+  });
+});
+
+describe("the trust preview", () => {
+  it("lists what a project's skills would add and pre-approve, before trust", async () => {
+    writeSkill(
+      join(t.project, ".claude", "skills"),
+      "release",
+      skillMd({
+        name: "release",
+        description: "Cut a release.",
+        "allowed-tools": "Bash(git push:*) Bash(npm publish:*)",
+      }),
+    );
+    writeSkill(
+      join(t.project, ".agents", "skills"),
+      "notes",
+      skillMd({ name: "notes", description: "Notes." }),
+    );
+    writeSkill(join(t.project, ".keel", "skills"), "broken", skillMd({ name: "broken" }));
+    writeSkill(
+      join(t.keelHome, "skills"),
+      "mine",
+      skillMd({ name: "mine", description: "Not the project's." }),
+    );
+    const lines = await skillsExtension.trustPreview!(
+      { cwd: t.project, projectRoot: t.project },
+      { signal: new AbortController().signal },
+    );
+    expect(lines).toEqual([
+      "skill notes (.agents/skills): Notes.",
+      "skill release (.claude/skills): Cut a release.; pre-approves Bash(git push:*) Bash(npm publish:*) when loaded",
+      expect.stringMatching(/^skills error: .*\.keel\/skills\/broken\/SKILL\.md \(description\)/),
+    ]);
   });
 });
