@@ -74,8 +74,18 @@ function skillsCatalog(instance: SkillsInstance): ToolCatalog {
   };
 }
 
-function startWatch(runtime: Pick<Activation, "config" | "report">, instance: SkillsInstance): void {
-  if (runtime.config.watch) instance.set.watch((message) => runtime.report("warning", message));
+/** After activation the watch waits this long, or until the first model call has gone out. */
+export const WATCH_DELAY_MS = 1000;
+
+function watchSoon(
+  runtime: Pick<Activation, "config" | "report">,
+  instance: SkillsInstance,
+  now = false,
+): void {
+  if (!runtime.config.watch) return;
+  const onError = (message: string) => runtime.report("warning", message);
+  if (now) instance.set.watch(onError);
+  else instance.set.scheduleWatch(WATCH_DELAY_MS, onError);
 }
 
 export const skillsExtension = defineExtension({
@@ -115,7 +125,7 @@ export const skillsExtension = defineExtension({
       set.subscribe(() => {
         void set.get().then(sync, (e: unknown) => ctx.report("error", `skills: rescan failed: ${String(e)}`));
       });
-      startWatch(ctx, instance);
+      watchSoon(ctx, instance);
       const added = ctx.catalogs.add(skillsCatalog(instance));
       if (!added.ok) ctx.report("error", `skills: the catalog was not added: ${added.message}`);
       return instance;
@@ -135,7 +145,9 @@ export const skillsExtension = defineExtension({
   ],
   hooks: {
     // The watch was released when the previous session ended (fork, switch); arm it again.
-    sessionStart: (_event, runtime) => startWatch(runtime, runtime.instance),
+    sessionStart: (_event, runtime) => watchSoon(runtime, runtime.instance),
+    // The first request is out: set the watch up now rather than competing with it.
+    afterModelCall: (_event, runtime) => watchSoon(runtime, runtime.instance, true),
     runStart: (_event, runtime: Runtime) => {
       const pending = runtime.instance.pendingAllow;
       if (!pending) return;

@@ -20,6 +20,7 @@ export class SkillSet {
   private readonly listeners = new Set<() => void>();
   private reported = new Set<string>();
   private watcher: SkillWatcher | undefined;
+  private armTimer: NodeJS.Timeout | undefined;
 
   constructor(
     input: RootsInput,
@@ -65,9 +66,15 @@ export class SkillSet {
     return () => this.listeners.delete(listener);
   }
 
-  /** Starts the chokidar watch on the roots; a change invalidates the set. */
+  /**
+   * Starts the chokidar watch on the roots; a change invalidates the set. Once the watch is
+   * ready the set is rescanned, so a change made before it was armed is not missed either.
+   */
   watch(onError?: (message: string) => void): SkillWatcher {
-    this.watcher ??= watchSkillRoots(
+    if (this.armTimer) clearTimeout(this.armTimer);
+    this.armTimer = undefined;
+    if (this.watcher) return this.watcher;
+    const watcher = watchSkillRoots(
       this.roots.map((r) => r.path),
       () => this.invalidate(),
       {
@@ -75,11 +82,28 @@ export class SkillSet {
         ...(onError ? { onError } : {}),
       },
     );
-    return this.watcher;
+    this.watcher = watcher;
+    void watcher.ready.then(() => {
+      if (this.watcher === watcher) this.invalidate();
+    });
+    return watcher;
+  }
+
+  /**
+   * Starts the watch after `delayMs` unless something starts it sooner. Setting up watches on
+   * hundreds of skill folders takes a few hundred ms of the event loop; the first request
+   * should not wait behind it.
+   */
+  scheduleWatch(delayMs: number, onError?: (message: string) => void): void {
+    if (this.watcher || this.armTimer) return;
+    this.armTimer = setTimeout(() => this.watch(onError), delayMs);
+    this.armTimer.unref();
   }
 
   /** Releases the watch (session shutdown); `watch()` arms it again. */
   async stopWatching(): Promise<void> {
+    if (this.armTimer) clearTimeout(this.armTimer);
+    this.armTimer = undefined;
     const watcher = this.watcher;
     this.watcher = undefined;
     await watcher?.close();

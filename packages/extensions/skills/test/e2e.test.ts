@@ -92,7 +92,7 @@ describe("skills in the kernel", () => {
     const [notice, ...more] = notices(p.requests[0]!);
     expect(more).toEqual([]);
     expect(notice).toContain(SKILLS_HEADING);
-    for (const [name, description] of [
+    for (const [name, description] of <[string, string][]>[
       ["p-agents", "From the project's agents folder."],
       ["p-keel", "From the project's keel folder."],
       ["review", "The project's review."],
@@ -193,7 +193,7 @@ describe("skills in the kernel", () => {
     );
     writeFileSync(join(b.root, "secret.txt"), "TOP SECRET");
     symlinkSync(join(b.root, "secret.txt"), user("pdf", "references", "leak.md"));
-    const call = (args: object) => ({ toolCalls: [{ name: "Skill", arguments: args }] });
+    const call = (args: Record<string, unknown>) => ({ toolCalls: [{ name: "Skill", arguments: args }] });
     const p = provider({
       turns: [
         call({ skill: "pdf" }),

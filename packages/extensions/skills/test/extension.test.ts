@@ -59,8 +59,12 @@ describe("the catalog", () => {
     active = await activate(t, { config: { watch: true } });
     let invalidated = 0;
     active.catalogs[0]!.subscribe!(() => void invalidated++, active.runtime as never);
-    // The watch is armed once the first discovery is done; wait for it, then change a skill.
+    // The first model call arms the watch at once (otherwise a timer does, a second later).
+    await active.hook("afterModelCall", { turn: 1 });
     await (active.instance.set as unknown as { watcher: { ready: Promise<void> } }).watcher.ready;
+    // Armed, it rescans once to catch what changed before it; then only real changes count.
+    await vi.waitFor(() => expect(invalidated).toBe(1));
+    invalidated = 0;
     writeSkill(userRoot(), "b", skillMd({ name: "b", description: "B." }));
     await vi.waitFor(() => expect(invalidated).toBeGreaterThan(0), { timeout: 5000 });
     expect((await entriesOf(active)).entries.map((e) => e.name)).toEqual(["a", "b"]);

@@ -22,7 +22,10 @@ export interface Activated {
   runtime: Record<string, unknown> & { state: { get(): SkillsState } };
   skill(args: { skill: string; path?: string }): Promise<ToolResult>;
   command(name: string, args?: string): Promise<CommandResult | undefined>;
-  hook(name: "runStart" | "compaction" | "sessionShutdown" | "sessionStart", event?: object): Promise<void>;
+  hook(
+    name: "runStart" | "compaction" | "sessionShutdown" | "sessionStart" | "afterModelCall",
+    event?: object,
+  ): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -82,6 +82,7 @@ afterEach(async () => {
 
 async function exercise(trusted: boolean): Promise<string> {
   active = await activate(t, { trusted, config: { watch: true } });
+  await active.hook("afterModelCall", { turn: 1 });
   await (active.instance.set as unknown as { watcher: { ready: Promise<void> } }).watcher.ready;
   const listing = text(await active.command("skills"));
   await active.skill({ skill: "proj-claude" });
