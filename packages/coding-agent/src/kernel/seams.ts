@@ -39,7 +39,12 @@ export const SYNTHETIC_OPEN = "<system-reminder>";
 export const SYNTHETIC_CLOSE = "</system-reminder>";
 
 export function syntheticMessage(text: string): UserMessage {
-  return { role: "user", content: `${SYNTHETIC_OPEN}\n${text}\n${SYNTHETIC_CLOSE}`, timestamp: Date.now() };
+  return {
+    role: "user",
+    content: `${SYNTHETIC_OPEN}\n${text}\n${SYNTHETIC_CLOSE}`,
+    timestamp: Date.now(),
+    synthetic: true,
+  };
 }
 
 export function createPrepareRequest(k: SeamContext): PrepareRequest {
