@@ -50,7 +50,7 @@ export function summaryOf(description: string, max = MAX_DESCRIPTION): string {
 
 function nameProblems(name: string, folder: string): string[] {
   const problems: string[] = [];
-  if (name.length > MAX_NAME) problems.push(`longer than ${MAX_NAME} characters`);
+  if (name.length > MAX_NAME) problems.push(`is longer than ${MAX_NAME} characters`);
   if (!SPEC_NAME.test(name)) problems.push("not lowercase letters, digits and single hyphens (a-z, 0-9, -)");
   if (name !== folder) problems.push(`does not match the folder name "${folder}"`);
   return problems;
