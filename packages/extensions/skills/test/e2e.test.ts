@@ -125,12 +125,8 @@ describe("skills in the kernel", () => {
     expect(notice).toContain("u-keel");
     expect(notice).toContain("The user's review, shadowed.");
     expect(notice).not.toMatch(/p-agents|p-keel|The project's review/);
-    expect(
-      agent
-        .diagnostics()
-        .map((d) => d.message)
-        .join("\n"),
-    ).not.toContain(b.project);
+    const ours = agent.diagnostics().filter((d) => d.extensionId === "skills");
+    expect(ours.map((d) => d.message).join("\n")).not.toContain(b.project);
     expect(existsSync(marker)).toBe(false);
   });
 
