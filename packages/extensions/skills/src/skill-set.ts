@@ -16,7 +16,6 @@ export class SkillSet {
   private current: Discovery | undefined;
   private dirty = true;
   private running: Promise<Discovery> | undefined;
-  private generation = 0;
   private readonly listeners = new Set<() => void>();
   private reported = new Set<string>();
   private watcher: SkillWatcher | undefined;
@@ -33,14 +32,12 @@ export class SkillSet {
   async get(): Promise<Discovery> {
     if (!this.dirty && this.current) return this.current;
     if (this.running) return this.running;
-    const generation = this.generation;
+    // Cleared before the scan: an invalidation while it runs sets it again for the next get().
     this.dirty = false;
     this.running = discoverSkills(this.roots).then((found) => {
       this.running = undefined;
       this.current = found;
       this.announce(found.diagnostics);
-      // Invalidated again while scanning: the next get() scans once more.
-      if (generation !== this.generation) this.dirty = true;
       return found;
     });
     return this.running;
@@ -56,7 +53,6 @@ export class SkillSet {
   }
 
   invalidate(): void {
-    this.generation++;
     this.dirty = true;
     for (const listener of [...this.listeners]) listener();
   }
