@@ -1,6 +1,6 @@
-// The model's view of the skills: one non-executable catalog entry per model-invocable skill,
-// and the notice budget (about 1% of the context window) with which entries it leaves out, so
-// `/skills` can say exactly what the host's notice only counts.
+// The model's view of the skills: one non-executable catalog entry per model-invocable skill, and
+// the notice budget (about 1% of the context window). Which entries the budget leaves out is the
+// SDK's `fitToBudget`, the rule the host lists by, so `/skills` names exactly what it counts.
 import { createHash } from "node:crypto";
 import type { ListedCatalogEntry } from "@keel/extension-sdk";
 import type { Skill } from "./types.js";
@@ -40,31 +40,4 @@ export function skillEntry(skill: Skill): ListedCatalogEntry {
 /** Skills the model may load itself, in the order they are listed (by name). */
 export function modelSkills(skills: Skill[]): Skill[] {
   return skills.filter((s) => !s.disableModelInvocation);
-}
-
-/**
- * Characters one entry takes in a notice: its `name: summary` line. Kept to the host's measure
- * so the entries `/skills` marks as cut are the ones the notice leaves out.
- */
-export function entryChars(entry: Pick<ListedCatalogEntry, "name" | "summary" | "description">): number {
-  const summary = entry.summary ?? entry.description.split("\n")[0] ?? "";
-  return `  ${entry.name}: ${summary}\n`.length;
-}
-
-/** Entries in listing order until the budget is spent; the rest are cut. */
-export function fitBudget<E extends Pick<ListedCatalogEntry, "name" | "summary" | "description">>(
-  entries: E[],
-  budget: number,
-): { listed: E[]; cut: E[] } {
-  const listed: E[] = [];
-  const cut: E[] = [];
-  let used = 0;
-  for (const entry of entries) {
-    const chars = entryChars(entry);
-    if (cut.length === 0 && used + chars <= budget) {
-      listed.push(entry);
-      used += chars;
-    } else cut.push(entry);
-  }
-  return { listed, cut };
 }

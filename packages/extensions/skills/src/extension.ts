@@ -110,7 +110,7 @@ export const skillsExtension = defineExtension({
           keelHome: ctx.workspace.keelHome,
           home: homedir(),
           paths: ctx.config.paths,
-          extensionSkills: ctx.extensionSkills(),
+          // Extensions after this one are not active yet; their skill folders come at sessionStart.
         },
         { report: (d) => ctx.report(d.level, `skills: ${diagnosticLine(d)}`) },
       );
@@ -145,7 +145,10 @@ export const skillsExtension = defineExtension({
   ],
   hooks: {
     // The watch was released when the previous session ended (fork, switch); arm it again.
-    sessionStart: (_event, runtime) => watchSoon(runtime, runtime.instance),
+    sessionStart: (_event, runtime) => {
+      runtime.instance.set.setExtensionSkills(runtime.extensionSkills());
+      watchSoon(runtime, runtime.instance);
+    },
     // The first request is out: set the watch up now rather than competing with it.
     afterModelCall: (_event, runtime) => watchSoon(runtime, runtime.instance, true),
     runStart: (_event, runtime: Runtime) => {

@@ -5,8 +5,6 @@ import { skillsExtension } from "./extension.js";
 export {
   budgetChars,
   DEFAULT_BUDGET_FRACTION,
-  entryChars,
-  fitBudget,
   modelSkills,
   skillEntry,
 } from "./catalog.js";

@@ -1,6 +1,7 @@
 // `/skills`: every skill with where it came from, its size, and whether the model's catalog
 // lists it, leaves it out for the budget, or never shows it (user-only); then the diagnostics.
-import { entryChars, fitBudget, modelSkills, skillEntry } from "./catalog.js";
+import { fitToBudget, noticeLine } from "@keel/extension-sdk";
+import { modelSkills } from "./catalog.js";
 import type { Discovery } from "./discover.js";
 import { formatSize } from "./render.js";
 import { diagnosticLine, type Skill } from "./types.js";
@@ -15,14 +16,13 @@ export interface CatalogView {
 
 /** Which skills the catalog lists within `budget` and which it cuts, in the order it lists them. */
 export function catalogView(skills: Skill[], budget: number): CatalogView {
-  const model = modelSkills(skills);
-  const entries = model.map((skill) => ({ ...skillEntry(skill), skill }));
-  const { listed, cut } = fitBudget(entries, budget);
+  // The catalog lists entries in this order (discover returns them by name).
+  const { listed, cut } = fitToBudget(modelSkills(skills), budget);
   return {
-    listed: listed.map((e) => e.skill),
-    cut: cut.map((e) => e.skill),
+    listed,
+    cut,
     userOnly: skills.filter((s) => s.disableModelInvocation),
-    used: listed.reduce((n, e) => n + entryChars(e), 0),
+    used: listed.reduce((n, s) => n + noticeLine(s.name, s.summary).length + 1, 0),
   };
 }
 

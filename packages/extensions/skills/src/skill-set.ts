@@ -12,7 +12,7 @@ export interface SkillSetOptions {
 }
 
 export class SkillSet {
-  readonly roots: SkillRoot[];
+  private rootList: SkillRoot[];
   private current: Discovery | undefined;
   private dirty = true;
   private running: Promise<Discovery> | undefined;
@@ -20,12 +20,33 @@ export class SkillSet {
   private reported = new Set<string>();
   private watcher: SkillWatcher | undefined;
   private armTimer: NodeJS.Timeout | undefined;
+  private watchError: ((message: string) => void) | undefined;
 
   constructor(
-    input: RootsInput,
+    private input: RootsInput,
     private readonly options: SkillSetOptions = {},
   ) {
-    this.roots = skillRoots(input);
+    this.rootList = skillRoots(input);
+  }
+
+  get roots(): readonly SkillRoot[] {
+    return this.rootList;
+  }
+
+  /**
+   * Sets the skill folders installed extensions ship. They are only known once every extension
+   * has activated, after this one; a change rescans and moves the watch to the new roots.
+   */
+  setExtensionSkills(extensionSkills: { extensionId: string; path: string }[]): void {
+    const next = skillRoots({ ...this.input, extensionSkills });
+    if (JSON.stringify(next) === JSON.stringify(this.rootList)) return;
+    this.input = { ...this.input, extensionSkills };
+    this.rootList = next;
+    if (this.watcher) {
+      const onError = this.watchError;
+      void this.stopWatching().then(() => this.watch(onError));
+    }
+    this.invalidate();
   }
 
   /** The current discovery, rediscovering first when something changed since the last one. */
@@ -34,7 +55,7 @@ export class SkillSet {
     if (this.running) return this.running;
     // Cleared before the scan: an invalidation while it runs sets it again for the next get().
     this.dirty = false;
-    this.running = discoverSkills(this.roots).then((found) => {
+    this.running = discoverSkills(this.rootList).then((found) => {
       this.running = undefined;
       this.current = found;
       this.announce(found.diagnostics);
@@ -67,6 +88,7 @@ export class SkillSet {
    * ready the set is rescanned, so a change made before it was armed is not missed either.
    */
   watch(onError?: (message: string) => void): SkillWatcher {
+    this.watchError = onError;
     if (this.armTimer) clearTimeout(this.armTimer);
     this.armTimer = undefined;
     if (this.watcher) return this.watcher;

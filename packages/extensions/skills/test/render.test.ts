@@ -1,7 +1,8 @@
 // What a loaded skill becomes (body wrapped with name, folder and files), `$ARGUMENTS`, and the
 // catalog budget that decides which entries a notice lists.
 import { describe, expect, it } from "vitest";
-import { budgetChars, entryChars, fitBudget, modelSkills, skillEntry } from "../src/catalog.js";
+import { budgetChars, modelSkills, skillEntry } from "../src/catalog.js";
+import { catalogView } from "../src/listing.js";
 import { skillContent, splitArguments, substituteArguments } from "../src/render.js";
 import type { Skill } from "../src/types.js";
 
@@ -78,12 +79,14 @@ describe("catalog", () => {
     expect(a).toMatchObject({ name: "a", executable: false, summary: "One." });
   });
 
-  it("cuts the entries past the budget, in listing order", () => {
-    const entries = ["aa", "bb", "cc"].map((n) => skillEntry(skill(n, "x".repeat(10))));
-    const one = entryChars(entries[0]!);
-    expect(one).toBe("  aa: xxxxxxxxxx\n".length);
-    const { listed, cut } = fitBudget(entries, one * 2 + 1);
-    expect(listed.map((e) => e.name)).toEqual(["aa", "bb"]);
-    expect(cut.map((e) => e.name)).toEqual(["cc"]);
+  it("cuts the entries past the budget with the host's rule, and never lists user-only ones", () => {
+    const skills = ["aa", "bb", "cc"].map((n) => skill(n, "x".repeat(10)));
+    skills.push(skill("dd", "D.", { disableModelInvocation: true }));
+    const one = "    - aa: xxxxxxxxxx\n".length;
+    const view = catalogView(skills, one * 2 + 1);
+    expect(view.listed.map((s) => s.name)).toEqual(["aa", "bb"]);
+    expect(view.cut.map((s) => s.name)).toEqual(["cc"]);
+    expect(view.userOnly.map((s) => s.name)).toEqual(["dd"]);
+    expect(view.used).toBe(one * 2);
   });
 });
