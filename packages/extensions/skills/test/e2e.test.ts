@@ -5,6 +5,7 @@
 import { existsSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { CodingAgent } from "@keel/coding-agent";
+import { defineExtension } from "@keel/extension-sdk";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { SKILLS_HEADING, skillsExtension } from "../src/index.js";
 import { skillMd, writeSkill } from "./fixtures.js";
@@ -114,6 +115,28 @@ describe("skills in the kernel", () => {
     const fixed = JSON.stringify([p.requests[0]!.body.system, p.requests[0]!.body.tools]);
     expect(fixed).not.toMatch(/u-keel|p-agents|From the Keel home/);
     expect(fixed).toContain('"name":"Skill"');
+  });
+
+  it("lists the skills an installed extension ships, below the user's", async () => {
+    const shipped = join(b.root, "shipper-skills");
+    writeSkill(shipped, "shipped", skillMd({ name: "shipped", description: "Shipped by an extension." }));
+    writeSkill(
+      shipped,
+      "u-keel",
+      skillMd({ name: "u-keel", description: "The extension's copy, shadowed." }),
+    );
+    writeSkill(user(), "u-keel", skillMd({ name: "u-keel", description: "From the Keel home." }));
+    const p = provider({ turns: [{ text: "ok" }] });
+    const agent = await agentWith(p, {
+      extensions: [hosted(skillsExtension), hosted(defineExtension({ id: "shipper", skills: [shipped] }))],
+    });
+    expect((await agent.prompt("hi")).isOk()).toBe(true);
+    const [notice] = notices(p.requests[0]!);
+    expect(notice).toContain("shipped: Shipped by an extension.");
+    expect(notice).toContain("u-keel: From the Keel home.");
+    expect(notice).not.toContain("shadowed");
+    const listed = (await agent.runCommand("skills", ""))._unsafeUnwrap().message ?? "";
+    expect(listed).toMatch(/shipped\s+extension shipper/);
   });
 
   it("reads no project skill while the project is untrusted", async () => {
