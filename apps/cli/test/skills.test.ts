@@ -1,7 +1,7 @@
 // The skills extension as keel ships it: /skill:name args in print mode and in the TUI (tmux),
 // the catalog and the Skill tool in print mode too, /skills with a budget cut over 300 skills,
 // and an untrusted project's skill folders never touched by any system call (strace).
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type MockServer, startMockServer } from "@keel/testing";
@@ -27,9 +27,10 @@ function skill(root: string, name: string, description: string, body: string): v
 /** HOME is the workspace's home too, so `~/.agents/skills` is the sandbox's. */
 const env = () => ({ HOME: ws.home });
 const userSkills = () => join(ws.home, "skills");
-const lastUserText = (index: number): string => {
+/** Every user message of a request, as JSON text (the prompt, then any capability notice). */
+const userTexts = (index: number): string => {
   const messages = server.requests[index]!.body.messages as { role: string; content: unknown }[];
-  return JSON.stringify(messages.filter((m) => m.role === "user").at(-1)?.content);
+  return JSON.stringify(messages.filter((m) => m.role === "user").map((m) => m.content));
 };
 
 describe("keel with skills, print mode", () => {
@@ -47,7 +48,7 @@ describe("keel with skills, print mode", () => {
     expect(done.stderr).toBe("");
     expect(done.code).toBe(0);
     expect(done.stdout.trim()).toBe("Fixed.");
-    expect(lastUserText(0)).toContain("Fix issue 1234 and add a test.");
+    expect(userTexts(0)).toContain("Fix issue 1234 and add a test.");
     const tools = (server.requests[0]!.body.tools as { name: string }[]).map((t) => t.name);
     expect(tools).toContain("Skill");
     const raw = server.requests[0]!.raw;
@@ -61,7 +62,8 @@ describe("keel with skills, print mode", () => {
       skill(
         userSkills(),
         `s-${String(i).padStart(3, "0")}`,
-        `Does numbered task ${i} whenever it is asked to, in full.`,
+        // About 250 characters each: 300 of them pass the 40,000 a 1M-token window allows.
+        `Does numbered task ${i} whenever it is asked to, in full: ${"every step written out and checked twice, ".repeat(5)}`,
         "Body.",
       );
     const done = await runKeel(["-p", "/skills", "--model", MODEL, "--cwd", ws.repo], {
@@ -98,7 +100,8 @@ describe("an untrusted project's skills", () => {
       ANTHROPIC_BASE_URL: server.anthropicBaseUrl,
       ANTHROPIC_API_KEY: "test",
     };
-    execFileSync(
+    // Asynchronously: the mock server answering keel runs in this process.
+    const traced = spawn(
       "strace",
       [
         "-f",
@@ -116,8 +119,10 @@ describe("an untrusted project's skills", () => {
         "--cwd",
         ws.repo,
       ],
-      { env: childEnv, stdio: "pipe" },
+      { env: childEnv, stdio: "ignore" },
     );
+    const code = await new Promise<number | null>((resolve) => traced.on("close", resolve));
+    expect(code).toBe(0);
     const calls = readFileSync(log, "utf8");
     // The log is real: keel's own user skill was read.
     expect(calls).toContain(join(userSkills(), "mine", "SKILL.md"));
@@ -167,7 +172,7 @@ describe("keel with skills, TUI", () => {
     await waitFor(session, "› /skill:fix-issue 42");
     tmux("send-keys", "-t", session, "Enter");
     await waitFor(session, "Issue fixed from the skill.");
-    expect(lastUserText(0)).toContain("Fix issue 42 carefully.");
+    expect(userTexts(0)).toContain("Fix issue 42 carefully.");
     tmux("send-keys", "-t", session, "-l", "/quit");
     tmux("send-keys", "-t", session, "Enter");
   }, 30_000);
