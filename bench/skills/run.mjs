@@ -47,13 +47,18 @@ function home(count) {
 async function firstRequest(env) {
   const faux = createFauxFetch({ turns: [{ text: "ok" }] });
   let firstAt = 0;
+  let firstCpu;
   const fetch = (...args) => {
-    firstAt ||= performance.now();
+    if (!firstAt) {
+      firstAt = performance.now();
+      firstCpu = process.cpuUsage(cpu0);
+    }
     return faux.fetch(...args);
   };
   const previousHome = process.env.HOME;
   process.env.HOME = join(env.keelHome, "..");
   const start = performance.now();
+  const cpu0 = process.cpuUsage();
   const created = await createCodingAgent({
     cwd: env.workspace,
     home: env.keelHome,
@@ -67,9 +72,10 @@ async function firstRequest(env) {
   const run = await created.value.prompt("go");
   if (run.isErr()) throw new Error(run.error.message);
   const ms = firstAt - start;
+  const cpuMs = (firstCpu.user + firstCpu.system) / 1000;
   await created.value.close();
   process.env.HOME = previousHome;
-  return { ms, body: faux.requests[0].body };
+  return { ms, cpuMs, body: faux.requests[0].body };
 }
 
 async function activationOnly(env) {
@@ -103,12 +109,17 @@ try {
   await firstRequest(full);
   const none = [];
   const many = [];
+  const noneCpu = [];
+  const manyCpu = [];
   const alone = [];
   let sample;
   for (let r = 0; r < ROUNDS; r++) {
-    none.push((await firstRequest(empty)).ms);
+    const zero = await firstRequest(empty);
+    none.push(zero.ms);
+    noneCpu.push(zero.cpuMs);
     const one = await firstRequest(full);
     many.push(one.ms);
+    manyCpu.push(one.cpuMs);
     sample = one.body;
     alone.push(await activationOnly(full));
   }
@@ -120,12 +131,15 @@ try {
       ? noticeMessage.content
       : noticeMessage.content.map((c) => c.text ?? "").join("")
     : "";
-  const listed = (noticeText.match(/^\s+[a-z]+-\d{4}: /gm) ?? []).length;
+  const listed = (noticeText.match(/^ +- [a-z]+-\d{4}: /gm) ?? []).length;
   console.log(`skills bench: ${SKILLS} skills, ${ROUNDS} rounds (median, best)`);
   console.log(`  first request, 0 skills:        ${fmt(median(none))}, ${fmt(best(none))}`);
   console.log(`  first request, ${SKILLS} skills:      ${fmt(median(many))}, ${fmt(best(many))}`);
   console.log(
     `  added by ${SKILLS} skills:            ${fmt(added)} (goal <= ${GOAL_MS} ms) ${added <= GOAL_MS ? "ok" : "OVER"}`,
+  );
+  console.log(
+    `  CPU to the first request:       ${fmt(median(noneCpu))} with 0, ${fmt(median(manyCpu))} with ${SKILLS} (added ${fmt(median(manyCpu) - median(noneCpu))}; wall time also waits on other processes)`,
   );
   console.log(`  extension activation alone:     ${fmt(median(alone))}, ${fmt(best(alone))}`);
   console.log(

@@ -3,7 +3,16 @@
 // under the roots it is given, bounded in size and count. Synchronous on purpose: the first
 // request waits on it, and hundreds of small reads cost several times more through the
 // thread pool than straight (500 skills: ~100 ms async against ~15 ms sync on a loaded machine).
-import { type Dirent, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  type Dirent,
+  fstatSync,
+  openSync,
+  readdirSync,
+  readSync,
+  realpathSync,
+} from "node:fs";
 import { join } from "node:path";
 import { parseSkillFile } from "./frontmatter.js";
 import type { Skill, SkillDiagnostic, SkillRoot } from "./types.js";
@@ -65,6 +74,24 @@ function scanRoot(root: SkillRoot): { skills: Skill[]; diagnostics: SkillDiagnos
   return { skills, diagnostics };
 }
 
+/**
+ * Discovery needs only the front matter: this much is read first (one buffer, reused: the scan is
+ * synchronous), the whole file only when the front matter does not close within it.
+ */
+const HEAD_BYTES = 4096;
+const head = Buffer.allocUnsafe(HEAD_BYTES);
+
+/** The file's text up to the end of its front matter (all of it when that is not in the first bytes). */
+function readHead(fd: number, size: number): string {
+  const got = readSync(fd, head, 0, Math.min(size, HEAD_BYTES), 0);
+  const text = head.toString("utf8", 0, got);
+  // Closed front matter, or the whole file: the body is not needed until the skill is loaded.
+  if (got >= size || /\n---[ \t]*\r?\n/.test(text.slice(3))) return text;
+  const all = Buffer.allocUnsafe(size);
+  const n = readSync(fd, all, 0, size, 0);
+  return all.toString("utf8", 0, n);
+}
+
 /** Reads and validates one skill folder; a folder without SKILL.md is silently not a skill. */
 export function loadSkill(
   root: SkillRoot,
@@ -75,35 +102,34 @@ export function loadSkill(
   const file = join(dir, SKILL_FILE);
   const diagnostics: SkillDiagnostic[] = [];
   let size: number;
+  let text: string;
+  let real: string;
+  let fd: number | undefined;
   try {
-    // stat before reading: opening a FIFO named SKILL.md would block.
-    const st = statSync(file);
+    // Non-blocking, so a FIFO named SKILL.md is refused instead of hanging the scan.
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+    const st = fstatSync(fd);
     if (!st.isFile()) {
       diagnostics.push({ level: "error", file, message: "not a regular file; skipped" });
       return { diagnostics };
     }
     size = st.size;
+    if (size > MAX_SKILL_FILE_BYTES) {
+      diagnostics.push({
+        level: "error",
+        file,
+        message: `${size} bytes, over the ${MAX_SKILL_FILE_BYTES} a SKILL.md may have; skipped`,
+      });
+      return { diagnostics };
+    }
+    text = readHead(fd, size);
+    real = realDir ?? realpathSync.native(dir);
   } catch (e) {
     if (code(e) === "ENOENT" || code(e) === "ENOTDIR") return { diagnostics };
     diagnostics.push({ level: "error", file, message: `cannot read: ${messageOf(e)}; skipped` });
     return { diagnostics };
-  }
-  if (size > MAX_SKILL_FILE_BYTES) {
-    diagnostics.push({
-      level: "error",
-      file,
-      message: `${size} bytes, over the ${MAX_SKILL_FILE_BYTES} a SKILL.md may have; skipped`,
-    });
-    return { diagnostics };
-  }
-  let text: string;
-  let real: string;
-  try {
-    text = readFileSync(file, "utf8");
-    real = realDir ?? realpathSync.native(dir);
-  } catch (e) {
-    diagnostics.push({ level: "error", file, message: `cannot read: ${messageOf(e)}; skipped` });
-    return { diagnostics };
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
   const parsed = parseSkillFile(text);
   if (parsed.isErr()) {

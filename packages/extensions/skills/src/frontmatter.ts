@@ -41,11 +41,15 @@ function yamlMessage(e: unknown): string {
   return text.split("\n")[0] ?? text;
 }
 
-function parse(text: string): ParsedSkillFile {
-  const file = matter(text, { language: "yaml", engines: ENGINES });
+/**
+ * gray-matter is given the front matter block alone (`head` runs from the opening `---` to just
+ * before the closing one): it copies and hashes its whole input, and bodies are much longer.
+ */
+function parse(head: string, rest: string): ParsedSkillFile {
+  const file = matter(`${head}\n---\n`, { language: "yaml", engines: ENGINES });
   const data = file.data as unknown;
   if (typeof data !== "object" || data === null || Array.isArray(data)) throw new NotAMapping();
-  return { data: data as Record<string, unknown>, body: file.content.trim() };
+  return { data: data as Record<string, unknown>, body: rest.trim() };
 }
 
 class NotAMapping extends Error {}
@@ -81,17 +85,19 @@ export function parseSkillFile(raw: string): Result<ParsedSkillFile, FrontMatter
       language,
       message: `front matter marked "---${firstLine.trim()}" is not read (never evaluated); SKILL.md front matter is YAML`,
     });
+  // The closing delimiter as gray-matter finds it: the next line starting with ---.
+  const close = text.indexOf("\n---", 3);
+  const head = close === -1 ? text : text.slice(0, close);
+  const rest = close === -1 ? "" : text.slice(close + 4);
   try {
-    return ok(parse(text));
+    return ok(parse(head, rest));
   } catch (first) {
     if (first instanceof NotAMapping)
       return err({ type: "not_a_mapping", message: "front matter is not a mapping of fields" });
-    const close = text.indexOf("\n---", 3);
-    const head = text.slice(0, close === -1 ? text.length : close);
     const { block, keys } = quoteColonValues(head);
     if (keys.length > 0) {
       try {
-        const repaired = parse(block + text.slice(head.length));
+        const repaired = parse(block, rest);
         return ok({
           ...repaired,
           repaired: `not valid YAML (${yamlMessage(first)}); read after quoting ${keys.join(", ")}`,

@@ -155,6 +155,20 @@ describe("discoverSkills", () => {
     expect(skills[0]?.dir).toBe(shared);
   });
 
+  it("reads front matter longer than the first read, and a long body, whole", async () => {
+    const root = join(t.keelHome, "skills");
+    const metadata = Array.from({ length: 200 }, (_, i) => `  key${i}: "value number ${i}"`).join("\n");
+    writeSkill(
+      root,
+      "long",
+      `---\nname: long\nmetadata:\n${metadata}\ndescription: Found at the end.\n---\n${"b".repeat(10_000)}\n`,
+    );
+    const { skills, diagnostics } = await discoverSkills(rootsOf(false));
+    expect(diagnostics).toEqual([]);
+    expect(skills[0]).toMatchObject({ name: "long", description: "Found at the end." });
+    expect(Object.keys(skills[0]?.metadata ?? {})).toHaveLength(200);
+  });
+
   it("skips a SKILL.md that is not a regular file, or too big, with a diagnostic", async () => {
     const root = join(t.keelHome, "skills");
     mkdirSync(join(root, "dir-not-file", "SKILL.md"), { recursive: true });
