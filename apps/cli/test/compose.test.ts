@@ -89,7 +89,7 @@ describe("composeOptions", () => {
       const created = await createSession({ dir: defaultSessionDir(join(base, "home"), base), cwd: base });
       const session = created._unsafeUnwrap();
       await session.close();
-      expect(compose(["-c", "--fork"]).session).toEqual({ mode: "fork", session: session.id });
+      expect(compose(["-c", "--fork"]).session).toEqual({ mode: "fork", session: session.path });
     } finally {
       if (previous === undefined) delete process.env.KEEL_HOME;
       else process.env.KEEL_HOME = previous;

@@ -15,7 +15,8 @@ import { createAgentEventBridge } from "./agent-events.js";
 import type { AgentSupervisor } from "./agents.js";
 import { BUILTIN_COMMANDS, runBuiltinCommand } from "./commands.js";
 import { runCompaction } from "./compactor.js";
-import { contextTokens } from "./context-size.js";
+import { contextTokens, textTokens } from "./context-size.js";
+import { JournalGuard, readOnlyRefusal } from "./journal-guard.js";
 import { NoticeQueue } from "./notices.js";
 import type { KernelPermission } from "./permission.js";
 import {
@@ -44,7 +45,7 @@ export interface KernelParts {
   session: Session;
   temporaryDir?: string;
   model: Model;
-  resolveModel: (ref: Model | string) => Result<Model, CodingAgentError>;
+  resolveModel: (ref: Model | string) => Result<{ model: Model; warning?: string }, CodingAgentError>;
   systemPrompt: string;
   builtinTools: AgentTool[];
   streamOptions: StreamOptions;
@@ -95,10 +96,13 @@ export class KernelAgent implements CodingAgent {
   private readonly diagnostics_: Diagnostic[];
   private total: Usage = emptyUsage();
   private starting = false;
-  private fixed = 0;
+  /** Characters of system prompt + tool schemas, counted in every request (tokens per the model). */
+  private fixedChars = 0;
   private maintenance: AbortController | undefined;
   private closed = false;
   private listenerFailed = false;
+  private readonly journal = new JournalGuard(() => this.session_);
+  private closing: Promise<void> | undefined;
 
   constructor(private readonly parts: KernelParts) {
     this.session_ = parts.session;
@@ -132,8 +136,8 @@ export class KernelAgent implements CodingAgent {
       streamOptions: { ...parts.streamOptions, sessionId: parts.session.id },
       ...(parts.maxTurns !== undefined ? { maxTurns: parts.maxTurns } : {}),
       messages: parts.session.context(),
-      prepareRequest: createPrepareRequest(seams),
-      beforeToolCall: createBeforeToolCall(seams, this.begun),
+      prepareRequest: this.journal.prepareRequest(createPrepareRequest(seams)),
+      beforeToolCall: this.journal.beforeToolCall(createBeforeToolCall(seams, this.begun)),
       afterToolCall: createAfterToolCall(seams, this.begun),
       onListenerError: (error) => this.report("warning", `event listener failed: ${String(error)}`),
     });
@@ -156,16 +160,15 @@ export class KernelAgent implements CodingAgent {
     this.ownHost = owned;
     if (!tools) tools = [...this.parts.builtinTools, ...host.tools()];
     this.agent.configure({ tools, systemPrompt });
-    this.fixed = Math.ceil(
-      (systemPrompt.length + JSON.stringify(tools.map((t) => [t.name, t.description, t.parameters])).length) /
-        4,
-    );
+    this.fixedChars =
+      systemPrompt.length + JSON.stringify(tools.map((t) => [t.name, t.description, t.parameters])).length;
   }
 
   /** Tells model and user about work a crash interrupted, then journals results for orphan calls. */
   async recover(): Promise<void> {
     const actions = this.session_.fold().recovery;
-    if (actions.length === 0) return;
+    // A read-only session is only looked at: it cannot take the results that close the calls.
+    if (actions.length === 0 || this.session_.readOnly) return;
     // The reply cut off mid-stream is journaled too: the user saw it, and the next entry
     // would otherwise supersede its checkpoint.
     const restored = actions.flatMap((a) =>
@@ -193,7 +196,7 @@ export class KernelAgent implements CodingAgent {
   }
 
   trust(): Result<{ projectRoot: string }, CodingAgentError> {
-    const trusted = trustProject(this.parts.projectRoot, { home: this.parts.home });
+    const trusted = trustProject(this.parts.projectRoot, { home: this.parts.home, cwd: this.parts.cwd });
     if (trusted.isErr()) return err({ type: "config", message: trusted.error.message });
     return ok({ projectRoot: this.parts.projectRoot });
   }
@@ -218,9 +221,16 @@ export class KernelAgent implements CodingAgent {
     return this.model_;
   }
 
+  /** Tokens of system prompt + tool schemas at the current model's tokenizer ratio. */
+  private get fixed(): number {
+    return textTokens(this.fixedChars, this.model_);
+  }
+
   setModel(ref: Model | string): Result<Model, CodingAgentError> {
-    const resolved = this.parts.resolveModel(ref);
-    if (resolved.isErr()) return resolved;
+    const chosen = this.parts.resolveModel(ref);
+    if (chosen.isErr()) return err(chosen.error);
+    if (chosen.value.warning) this.report("warning", chosen.value.warning);
+    const resolved = ok(chosen.value.model);
     this.model_ = resolved.value;
     this.agent.configure({ model: resolved.value });
     void this.session_
@@ -271,8 +281,11 @@ export class KernelAgent implements CodingAgent {
     if (this.closed) return err({ type: "closed", message: "This agent is closed." });
     if (this.agent.isRunning || this.starting)
       return err({ type: "busy", message: "A run is in progress: steer() or followUp() it, or abort() it." });
+    const readOnly = readOnlyRefusal(this.session_);
+    if (readOnly) return err(readOnly);
     this.starting = true;
     const started = Date.now();
+    this.journal.begin();
     let prompt = "";
     try {
       if (text !== null) {
@@ -302,9 +315,11 @@ export class KernelAgent implements CodingAgent {
     }
     await this.session_.sync();
     this.parts.permission.endRun();
+    const settled = this.journal.settle(run, (messages) => this.agent.replaceMessages(messages));
+    run = settled.run;
     this.total = addUsage(this.total, run.usage);
     const lastAssistant = [...run.messages].reverse().find((m) => m.role === "assistant");
-    const error = run.error ? { type: run.error.type, message: run.error.message } : undefined;
+    const error = settled.error;
     const summary: RunSummary = {
       stopReason: run.stopReason,
       turns: run.turns,
@@ -476,7 +491,7 @@ export class KernelAgent implements CodingAgent {
     instructions?: string,
     signal?: AbortSignal,
   ): Promise<Result<{ tokensBefore: number; tokensAfter: number }, CodingAgentError>> {
-    const before = contextTokens(this.session_, this.fixed);
+    const before = contextTokens(this.session_, this.fixed, this.model_);
     this.emit({ type: "compaction_start", reason, tokensBefore: before });
     this.maintenance = new AbortController();
     const abort = () => this.maintenance?.abort();
@@ -552,7 +567,7 @@ export class KernelAgent implements CodingAgent {
   }
 
   contextUsage(): ContextUsage {
-    const tokens = contextTokens(this.session_, this.fixed);
+    const tokens = contextTokens(this.session_, this.fixed, this.model_);
     const contextWindow = this.model_.contextWindow;
     return { tokens, contextWindow, percent: Math.round((tokens / contextWindow) * 1000) / 10 };
   }
@@ -564,12 +579,17 @@ export class KernelAgent implements CodingAgent {
     return sum;
   }
 
-  async close(options: { reason?: "exit" | "switch" | "reload" } = {}): Promise<void> {
-    if (this.closed) return;
+  /** Idempotent; a second caller waits for the same close (an exit must not outrun the unlock). */
+  close(options: { reason?: "exit" | "switch" | "reload" } = {}): Promise<void> {
+    this.closing ??= this.closeOnce(options.reason ?? "exit");
+    return this.closing;
+  }
+
+  private async closeOnce(reason: "exit" | "switch" | "reload"): Promise<void> {
     this.closed = true;
     this.agent.abort();
     for (const hook of this.closeHooks) await hook();
-    await this.ownHost?.shutdown(options.reason ?? "exit");
+    await this.ownHost?.shutdown(reason);
     await this.notices.flush();
     await this.session_.close();
     if (this.parts.temporaryDir) rmSync(this.parts.temporaryDir, { recursive: true, force: true });

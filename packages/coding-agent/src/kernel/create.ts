@@ -13,19 +13,21 @@ import { resolveKeelHome } from "../config/paths.js";
 import type { KeelConfig } from "../config/schema.js";
 import { ExtensionHost, type ExtensionSource } from "../host/extension-host.js";
 import { loadExtensions } from "../loader/load-extensions.js";
-import { loadContextFiles } from "../prompt/context-files.js";
+import { packagesDir } from "../loader/packages.js";
 import { buildSystemPrompt } from "../prompt/system-prompt.js";
 import { BUILTIN_TOOL_NAMES, createBuiltinTools } from "../tools/builtin.js";
 import { TRUSTED_ROOT_FILES } from "../trust/hash.js";
 import { findProjectRoot } from "../trust/root.js";
-import { trustStatus } from "../trust/store.js";
+import { checkTrust } from "../trust/store.js";
 import { AgentSupervisor } from "./agents.js";
 import { KernelAgent } from "./coding-agent.js";
 import { BUILTIN_COMMAND_NAMES } from "./commands.js";
 import { configHooksExtension } from "./config-hooks.js";
 import { chooseModel, modelRegistry, resolveModelRef } from "./model-choice.js";
+import { cachedEndpointModels } from "./model-discovery.js";
 import { createToolPermission } from "./permission.js";
 import { createHostServices, hostUI } from "./services.js";
+import { sessionContextFiles } from "./session-context.js";
 import { defaultSessionDir, openChosenSession } from "./session-open.js";
 import type { CodingAgent, CodingAgentError, CodingAgentOptions } from "./types.js";
 
@@ -49,15 +51,15 @@ export async function createCodingAgent(
 
   // Trust before anything from the project is read.
   const projectRoot = findProjectRoot(cwd, home);
-  const trust = trustStatus(projectRoot, { home });
-  const trusted = trust.isOk() && trust.value === "trusted";
+  const trust = checkTrust(projectRoot, { home, cwd });
+  const trusted = trust.isOk() && trust.value.status === "trusted";
   if (trust.isErr()) note("error", trust.error.message);
-  else if (trust.value === "changed")
+  else if (trust.value.status === "changed")
     note(
       "warning",
-      `${projectRoot} changed since you trusted it; its config, extensions and hooks are ignored until you /trust it again.`,
+      `${projectRoot} changed since you trusted it (${trust.value.changed}); its config, extensions, hooks and context files are ignored until you /trust it again.`,
     );
-  else if (trust.value === "untrusted") {
+  else if (trust.value.status === "untrusted") {
     // Said only when something is being ignored (a stat each, nothing is read).
     const ignored = [".keel", ...TRUSTED_ROOT_FILES]
       .filter((name) => existsSync(join(projectRoot, name)))
@@ -89,12 +91,17 @@ export async function createCodingAgent(
   };
 
   const folded = session.fold().model;
-  const model = chooseModel(registry.value, [
-    options.model,
-    folded ? `${folded.provider}/${folded.modelId}` : undefined,
-    config.model,
-  ]);
-  if (model.isErr()) return fail(model.error);
+  // What providers' models endpoints listed (`keel models`), read from the cache: never waits.
+  const endpoint = cachedEndpointModels(home, registry.value);
+  const chosen = chooseModel(
+    registry.value,
+    [options.model, folded ? `${folded.provider}/${folded.modelId}` : undefined, config.model],
+    process.env,
+    endpoint,
+  );
+  if (chosen.isErr()) return fail(chosen.error);
+  if (chosen.value.warning) note("warning", chosen.value.warning);
+  const model = ok(chosen.value.model);
   // The first request's handshakes overlap the rest of the setup.
   preconnect(model.value, options.streamOptions);
 
@@ -129,7 +136,7 @@ export async function createCodingAgent(
     session,
     ...(temporaryDir ? { temporaryDir } : {}),
     model: model.value,
-    resolveModel: (ref) => resolveModelRef(registry.value, ref),
+    resolveModel: (ref) => resolveModelRef(registry.value, ref, endpoint),
     systemPrompt: "",
     builtinTools,
     streamOptions,
@@ -152,15 +159,34 @@ export async function createCodingAgent(
     source: "built-in",
   }));
   if (config.hooks && Object.keys(config.hooks).length > 0) {
-    sources.push({ definition: configHooksExtension(config.hooks, cwd), source: "config hooks" });
+    // In the project root, wherever keel started: a hook's paths then name the files trust hashed.
+    sources.push({ definition: configHooksExtension(config.hooks, projectRoot), source: "config hooks" });
   }
   const discover = options.discoverExtensions !== false;
+  const where = { keelHome: home, projectRoot };
+  const installed = discover
+    ? [
+        ...(loaded.value.layers.user?.packages ?? []).map((p) =>
+          join(packagesDir("user", where), "node_modules", p.name),
+        ),
+        ...(trusted ? (loaded.value.layers.project?.packages ?? []) : []).flatMap((p) => {
+          const path = join(packagesDir("project", where), "node_modules", p.name);
+          if (existsSync(path)) return [path];
+          kernel.report(
+            "warning",
+            `This project declares the extension package ${p.name}@${p.version}; install it with: keel install --project`,
+          );
+          return [];
+        }),
+      ]
+    : [];
   const userLoaded = await loadExtensions({
     cwd,
     paths: options.extensionPaths ?? [],
     directories: discover
       ? [join(home, "extensions"), ...(trusted ? [join(projectRoot, ".keel", "extensions")] : [])]
       : [],
+    folders: installed,
   });
   for (const d of userLoaded.diagnostics) kernel.report(d.level, d.message, d.extensionId);
   sources.push(...userLoaded.extensions);
@@ -249,12 +275,13 @@ export async function createCodingAgent(
     });
   }
 
-  const contextFiles = loadContextFiles({
+  const contextFiles = await sessionContextFiles({
     cwd,
     home,
     projectRoot,
     trusted,
-    report: (message) => kernel.report("warning", message),
+    rules: loaded.value.rules,
+    report: (message, level) => kernel.report(level, message),
   });
   const date = new Date().toISOString().slice(0, 10);
   const promptFor = (toolNames: string[], instructions?: string) =>
@@ -281,7 +308,7 @@ export async function createCodingAgent(
     cwd,
     projectRoot,
     home,
-    resolveModel: (ref) => resolveModelRef(registry.value, ref),
+    resolveModel: (ref) => resolveModelRef(registry.value, ref, endpoint),
     builtinTools,
     streamOptions,
     compaction,
@@ -291,7 +318,9 @@ export async function createCodingAgent(
   kernel.attachAgents(supervisor);
   await supervisor.settleInterrupted();
 
-  if (!folded || folded.provider !== model.value.provider || folded.modelId !== model.value.id) {
+  const modelChanged =
+    !folded || folded.provider !== model.value.provider || folded.modelId !== model.value.id;
+  if (modelChanged && !session.readOnly) {
     const journaled = await session.appendEntry({
       type: "model_change",
       provider: model.value.provider,
