@@ -62,6 +62,8 @@ export function watchSkillRoots(
   const existing = roots.filter((r) => existsSync(r));
   const main: FSWatcher = watch(existing, {
     ignoreInitial: true,
+    // A watch never keeps a process alive: print mode must exit (or find a stuck run) as without it.
+    persistent: false,
     depth: 1,
     // Anything deeper than a skill's SKILL.md is never watched, so large skill folders cost nothing.
     ignored: (path) => !relevant(path),
@@ -89,7 +91,12 @@ export function watchSkillRoots(
     }
     const parent = nearestExisting(root);
     const next = join(parent, relative(parent, root).split(sep)[0] ?? "");
-    const w = watch(parent, { ignoreInitial: true, depth: 0, ignored: (p) => p !== parent && p !== next });
+    const w = watch(parent, {
+      ignoreInitial: true,
+      persistent: false,
+      depth: 0,
+      ignored: (p) => p !== parent && p !== next,
+    });
     waiting.set(root, w);
     const appeared = async () => {
       if (waiting.get(root) !== w) return;

@@ -1,6 +1,7 @@
 // The chokidar watch on skill roots: add / change / unlink of SKILL.md become one debounced
 // callback, other files in a skill folder are not watched, a root created later is seen, and
 // close releases everything.
+import { spawn } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -77,5 +78,36 @@ describe("watchSkillRoots", () => {
     await watcher.close();
     await new Promise((r) => setTimeout(r, 150));
     expect(calls.get()).toBe(0);
+  });
+
+  it("keeps no process alive", async () => {
+    const root = join(t.keelHome, "skills");
+    writeSkill(root, "a", skillMd({ name: "a", description: "A." }));
+    const script = [
+      `import { watchSkillRoots } from ${JSON.stringify(join(import.meta.dirname, "..", "src", "watch.ts"))};`,
+      `const w = watchSkillRoots([${JSON.stringify(root)}, ${JSON.stringify(join(t.home, "missing", "skills"))}], () => {});`,
+      "await w.ready;",
+      'console.log("armed");',
+    ].join("\n");
+    const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+      cwd: join(import.meta.dirname, ".."),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let out = "";
+    child.stdout.on("data", (d) => {
+      out += String(d);
+    });
+    const code = await new Promise<number | null>((resolve) => {
+      const timer = setTimeout(() => {
+        child.kill();
+        resolve(-1);
+      }, 10_000);
+      child.on("close", (c) => {
+        clearTimeout(timer);
+        resolve(c);
+      });
+    });
+    expect(out.trim()).toBe("armed");
+    expect(code).toBe(0);
   });
 });
