@@ -2,11 +2,11 @@
 // the catalog and the Skill tool in print mode too, /skills with a budget cut over 300 skills,
 // and an untrusted project's skill folders never touched by any system call (strace).
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type MockServer, startMockServer } from "@keel/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { BIN, MODEL, runKeel, type Workspace, workspace } from "./helpers.js";
+import { BIN, MODEL, runKeel, until, type Workspace, workspace } from "./helpers.js";
 
 let server: MockServer;
 let ws: Workspace;
@@ -160,11 +160,12 @@ describe("keel with skills, TUI", () => {
     server.requests.length = 0;
     socket = `keel-skills-tui-${process.pid}`;
     const session = "skills";
+    const exitFile = join(ws.home, "keel.exit");
     const command = [
       "env -u OPENAI_API_KEY -u OPENAI_BASE_URL",
       `HOME='${ws.home}' KEEL_HOME='${ws.home}' NO_PROXY=127.0.0.1`,
       `ANTHROPIC_BASE_URL='${server.anthropicBaseUrl}' ANTHROPIC_API_KEY=test`,
-      `'${process.execPath}' '${BIN}' --cwd '${ws.repo}' --model ${MODEL}; sleep 30`,
+      `'${process.execPath}' '${BIN}' --cwd '${ws.repo}' --model ${MODEL}; echo $? > '${exitFile}'; sleep 30`,
     ].join(" ");
     tmux("new-session", "-d", "-s", session, "-x", "120", "-y", "40", command);
     await waitFor(session, "/help for commands");
@@ -173,7 +174,12 @@ describe("keel with skills, TUI", () => {
     tmux("send-keys", "-t", session, "Enter");
     await waitFor(session, "Issue fixed from the skill.");
     expect(userTexts(0)).toContain("Fix issue 42 carefully.");
+    await waitFor(session, "ready ·");
     tmux("send-keys", "-t", session, "-l", "/quit");
+    await waitFor(session, "› /quit");
     tmux("send-keys", "-t", session, "Enter");
+    // keel has exited (and written its last journal entry) before the workspace is removed.
+    await until(() => existsSync(exitFile) && readFileSync(exitFile, "utf8").trim() !== "", "keel to exit");
+    expect(readFileSync(exitFile, "utf8").trim()).toBe("0");
   }, 30_000);
 });
