@@ -11,6 +11,7 @@ import {
   type SessionChoice,
 } from "@keel/coding-agent";
 import { officialConnectorExtension } from "@keel/ext-connector";
+import { skillsExtension } from "@keel/ext-skills";
 import { todoExtension } from "@keel/ext-todo";
 import { webSearchExtension } from "@keel/ext-web-search";
 import type { ExtensionDefinition } from "@keel/extension-sdk";
@@ -19,7 +20,7 @@ import type { CliFlags, SessionFlag, UsageError } from "./args.js";
 
 /** The official extensions that ship with keel; config `extensions.<id>.enabled: false` turns one off. */
 export function officialExtensions(): ExtensionDefinition[] {
-  return [todoExtension, webSearchExtension, officialConnectorExtension];
+  return [todoExtension, skillsExtension, webSearchExtension, officialConnectorExtension];
 }
 
 const usage = (message: string): Result<never, UsageError> => err({ type: "usage", message });

@@ -75,7 +75,7 @@ async function trust(c: Controller, args: string): Promise<void> {
   if (args !== "" && args !== "yes")
     return c.store.note("error", "Usage: /trust (show, then confirm) or /trust yes");
   // What the project could do is shown before it is trusted, and trusting it is a separate yes.
-  c.store.note("info", c.kernel.formatTrustPreview(agent.trustPreview()));
+  c.store.note("info", c.kernel.formatTrustPreview(await agent.trustPreview()));
   if (args !== "yes") {
     const yes = await c.store.ask<boolean | undefined>((answer) => ({
       kind: "confirm",

@@ -201,8 +201,16 @@ export class KernelAgent implements CodingAgent {
     return this.parts.projectRoot;
   }
 
-  trustPreview(): TrustPreview {
-    return previewTrust({ projectRoot: this.parts.projectRoot, cwd: this.parts.cwd, home: this.parts.home });
+  /** What trusting the project would let it do, read (never run), with what each extension adds. */
+  async trustPreview(): Promise<TrustPreview> {
+    const preview = previewTrust({
+      projectRoot: this.parts.projectRoot,
+      cwd: this.parts.cwd,
+      home: this.parts.home,
+    });
+    const fromExtensions =
+      (await this.ownHost?.trustPreviews({ cwd: this.parts.cwd, projectRoot: this.parts.projectRoot })) ?? [];
+    return fromExtensions.length > 0 ? { ...preview, fromExtensions } : preview;
   }
 
   trust(): Result<{ projectRoot: string }, CodingAgentError> {

@@ -102,7 +102,7 @@ export async function runBuiltinCommand(
     }
     case "trust": {
       // Shown before anything is trusted; trusting takes an explicit "yes" (headless: keel -p "/trust yes").
-      const preview = formatTrustPreview(agent.trustPreview());
+      const preview = formatTrustPreview(await agent.trustPreview());
       if (arg === "")
         return ok({
           message: `${preview}\n\nNothing was trusted. To trust it as it is now: /trust yes (or keel -p "/trust yes").`,

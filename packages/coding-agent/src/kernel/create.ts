@@ -217,6 +217,8 @@ export async function createCodingAgent(
   }
 
   let supervisor: AgentSupervisor | undefined;
+  // Set once activation is over; services asked during activation see no host yet.
+  let started: ExtensionHost | undefined;
   const ui = hostUI(options.ui, (e) => kernel.emit(e));
   const services = createHostServices({
     kernel,
@@ -230,7 +232,7 @@ export async function createCodingAgent(
     permission,
     mode: () => mode,
     supervisor: () => supervisor,
-    host: () => host,
+    host: () => started,
     userConfigFile: join(home, "config.json"),
   });
   const project = trusted
@@ -265,6 +267,8 @@ export async function createCodingAgent(
     },
     services,
   );
+  started = host;
+
   const requiredFailures = host.failures.filter((f) => f.required);
   if (requiredFailures.length > 0) {
     await host.shutdown("exit");

@@ -37,6 +37,8 @@ export interface TrustPreview {
   skillsAndAgents: string[];
   /** AGENTS.md / CLAUDE.md the system prompt would include, from the root down to the cwd. */
   contextFiles: string[];
+  /** What each loaded extension says it would read or run from the project (its trustPreview). */
+  fromExtensions?: { extensionId: string; lines: string[] }[];
   /** What could not be read or looked odd (a symlink out of the project, invalid JSON, too large). */
   problems: string[];
 }
@@ -300,6 +302,7 @@ export function formatTrustPreview(preview: TrustPreview): string {
   );
   section("Skills and agents (instructions the model may load)", preview.skillsAndAgents);
   section("Context files (instructions for the model)", preview.contextFiles);
+  for (const e of preview.fromExtensions ?? []) section(`${e.extensionId} (extension)`, e.lines);
   if (preview.problems.length > 0) section("Could not be checked", preview.problems);
   return lines.join("\n");
 }

@@ -305,7 +305,7 @@ export interface CodingAgent {
   /** The session's child agents, as its journal knows them (also after a resume). */
   agents(): AgentRecord[];
   /** What trusting the project would let it do, read from its files (nothing is run or loaded). */
-  trustPreview(): TrustPreview;
+  trustPreview(): Promise<TrustPreview>;
   /**
    * Trusts the project as it is now (its config, extensions and hooks load from the next
    * agent created for it; this one keeps what it started with).

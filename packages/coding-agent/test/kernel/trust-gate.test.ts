@@ -81,7 +81,7 @@ describe("trust gate", () => {
     const shown = (await trusting.runCommand("trust", ""))._unsafeUnwrap();
     expect(shown.message).toContain(`runEnd: touch ${marker}`);
     expect(shown.message).toContain("Nothing was trusted");
-    expect(trusting.trustPreview().status).toBe("untrusted");
+    expect((await trusting.trustPreview()).status).toBe("untrusted");
     const said = (await trusting.runCommand("trust", "yes"))._unsafeUnwrap();
     expect(said.message).toContain("Trusted");
     await trusting.close();

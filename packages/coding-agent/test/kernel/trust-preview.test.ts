@@ -146,12 +146,47 @@ describe("the /trust preview", () => {
     expect(shown).toContain(
       'Nothing was trusted. To trust it as it is now: /trust yes (or keel -p "/trust yes").',
     );
-    expect(agent.trustPreview().status).toBe("untrusted");
+    expect((await agent.trustPreview()).status).toBe("untrusted");
     expect((await agent.runCommand("trust", "maybe")).isErr()).toBe(true);
     const said = (await agent.runCommand("trust", "yes"))._unsafeUnwrap().message ?? "";
     expect(said).toContain(`Trusted ${box.workspace}`);
-    expect(agent.trustPreview().status).toBe("trusted");
+    expect((await agent.trustPreview()).status).toBe("trusted");
     await agent.close();
     expect(() => execFileSync("test", ["-e", marker])).toThrow();
+  });
+
+  it("adds what each extension says it would read or run from the project (its trustPreview)", async () => {
+    box = sandbox();
+    const f = faux({ turns: [] });
+    const seen: unknown[] = [];
+    const agent = (
+      await createCodingAgent({
+        cwd: box.workspace,
+        home: box.home,
+        model: f.model,
+        streamOptions: f.streamOptions,
+        discoverExtensions: false,
+        extensions: [
+          {
+            id: "lister",
+            trustPreview: (project) => {
+              seen.push(project);
+              return ["skill review: pre-approves Bash(git diff:*)"];
+            },
+          },
+          {
+            id: "broken",
+            trustPreview: () => {
+              throw new Error("cannot read");
+            },
+          },
+        ],
+      })
+    )._unsafeUnwrap();
+    const shown = (await agent.runCommand("trust", ""))._unsafeUnwrap().message ?? "";
+    await agent.close();
+    expect(seen).toEqual([{ cwd: box.workspace, projectRoot: box.workspace }]);
+    expect(shown).toContain("lister (extension):\n  - skill review: pre-approves Bash(git diff:*)");
+    expect(shown).toContain("broken (extension):\n  - (could not be listed: cannot read)");
   });
 });
