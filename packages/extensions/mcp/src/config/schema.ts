@@ -7,6 +7,11 @@ const StringMap = Type.Record(Type.String(), Type.String());
 
 export const OAuthSettingsSchema = Type.Object(
   {
+    grant: Type.Optional(
+      Type.Union([Type.Literal("authorization_code"), Type.Literal("client_credentials")], {
+        description: "authorization_code (default): a person logs in; client_credentials: machine credentials.",
+      }),
+    ),
     clientId: Type.Optional(Type.String({ minLength: 1, description: "A client id registered in advance." })),
     clientSecret: Type.Optional(Type.String({ description: "Its secret, for confidential clients." })),
     scope: Type.Optional(Type.String({ description: "Scopes to ask for when the server names none." })),
@@ -16,6 +21,10 @@ export const OAuthSettingsSchema = Type.Object(
     clientMetadataUrl: Type.Optional(
       Type.String({ description: "An https URL of a client ID metadata document to use as client_id." }),
     ),
+    privateKeyFile: Type.Optional(
+      Type.String({ description: "client_credentials with private_key_jwt: the PEM key that signs assertions." }),
+    ),
+    signingAlgorithm: Type.Optional(Type.String({ description: "Its JWS algorithm (default ES256)." })),
   },
   { additionalProperties: false },
 );

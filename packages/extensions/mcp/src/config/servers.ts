@@ -19,11 +19,14 @@ export interface SamplingPolicy {
 }
 
 export interface OAuthSettings {
+  grant?: "authorization_code" | "client_credentials";
   clientId?: string;
   clientSecret?: string;
   scope?: string;
   callbackPort?: number;
   clientMetadataUrl?: string;
+  privateKeyFile?: string;
+  signingAlgorithm?: string;
 }
 
 interface SpecBase {
@@ -165,7 +168,10 @@ export function parseServer(name: string, raw: unknown, context: ParseContext): 
     return err(problem(name, context.origin, `"url" must be http or https, not ${parsed.protocol}`));
   const headers = expandRecord(entry.headers, context.env, unset) ?? {};
   const oauth: OAuthSettings | false =
-    entry.oauth === false ? false : (entry.oauth ?? (hasAuthorizationHeader(headers) ? false : {}));
+    entry.oauth === false ? false : entry.oauth ? { ...entry.oauth } : hasAuthorizationHeader(headers) ? false : {};
+  if (oauth && oauth.grant === "client_credentials" && (!oauth.clientId || !(oauth.clientSecret || oauth.privateKeyFile)))
+    return err(problem(name, context.origin, '"oauth" with grant client_credentials needs clientId and clientSecret or privateKeyFile'));
+  if (oauth && oauth.privateKeyFile) oauth.privateKeyFile = expandString(oauth.privateKeyFile, context.env).value;
   if (oauth && oauth.clientMetadataUrl !== undefined) {
     const metadataUrl = URL.canParse(oauth.clientMetadataUrl) ? new URL(oauth.clientMetadataUrl) : undefined;
     if (metadataUrl?.protocol !== "https:" || metadataUrl.pathname === "/")

@@ -113,6 +113,8 @@ export class McpConnection {
   private retryTimer: NodeJS.Timeout | undefined;
   private probeTimer: NodeJS.Timeout | undefined;
   private attempt = 0;
+  /** Requests out now: an HTTP transport error with none out concerns the background stream. */
+  private inflight = 0;
   private lastError: McpFailure | undefined;
   private everConnected = false;
   /** After a fallback worked, reconnects go straight to legacy SSE. */
@@ -279,15 +281,32 @@ export class McpConnection {
 
   /**
    * Runs `op` on a live connection. A session the server forgot is renewed and the request sent
-   * again (the server never handled it); an auth challenge is answered once the user finished in
-   * the browser; a lost connection is an error (the outcome is unknown) and is reconnected.
+   * again (the server never handled it); a lost connection is an error (the outcome is unknown)
+   * and is reconnected.
    */
   private async request<T>(op: (live: Live) => Promise<T>, signal?: AbortSignal): Promise<Result<T, McpFailure>> {
-    for (let round = 0; round < 3; round++) {
+    for (let round = 0; round < 2; round++) {
       if (signal?.aborted) return err({ type: "cancelled", message: "cancelled" });
       const ready = await this.ensure();
       if (ready.isErr()) return err(ready.error);
       const live = ready.value;
+      const result = await this.run(live, op, signal);
+      if (result.isOk()) return result;
+      const failure = result.error;
+      if (failure.type === "session_expired") {
+        this.lost(live, failure, { retry: false });
+        continue;
+      }
+      if (failure.type === "disconnected" || failure.type === "connect_failed") this.lost(live, failure);
+      return result;
+    }
+    return err({ type: "unavailable", message: `${this.spec.name}: the request failed after renewing the session` });
+  }
+
+  /** `op` on one live connection; an auth challenge is answered once the user finished in the browser. */
+  private async run<T>(live: Live, op: (live: Live) => Promise<T>, signal?: AbortSignal): Promise<Result<T, McpFailure>> {
+    for (let round = 0; ; round++) {
+      this.inflight += 1;
       try {
         return ok(await op(live));
       } catch (error) {
@@ -295,25 +314,18 @@ export class McpConnection {
           aborted: signal?.aborted === true,
           hadSession: (live.transport as { sessionId?: string }).sessionId !== undefined,
         });
-        if (failure.type === "session_expired") {
-          this.lost(live, failure, { retry: false });
-          continue;
+        if (failure.type !== "auth_required" || !this.options.auth || round >= 2) return err(this.noteAuth(failure));
+        const code = await this.options.auth.takeAuthorization(signal);
+        if (code.isErr()) return err(this.noteAuth(code.error));
+        try {
+          await (live.transport as StreamableHTTPClientTransport | SSEClientTransport).finishAuth(code.value);
+        } catch (finishError) {
+          return err(classify(finishError));
         }
-        if (failure.type === "auth_required" && this.options.auth) {
-          const code = await this.options.auth.takeAuthorization(signal);
-          if (code.isErr()) return err(this.noteAuth(code.error));
-          try {
-            await (live.transport as StreamableHTTPClientTransport | SSEClientTransport).finishAuth(code.value);
-          } catch (finishError) {
-            return err(classify(finishError));
-          }
-          continue;
-        }
-        if (failure.type === "disconnected" || failure.type === "connect_failed") this.lost(live, failure);
-        return err(failure);
+      } finally {
+        this.inflight -= 1;
       }
     }
-    return err({ type: "unavailable", message: `${this.spec.name}: the request failed after renewing the connection` });
   }
 
   private noteAuth(failure: McpFailure): McpFailure {
@@ -455,8 +467,8 @@ export class McpConnection {
     };
     live.client.onerror = (error) => {
       this.log.write(`transport error: ${error.message}`);
-      // HTTP reports a broken event stream only here; check whether the session survived.
-      if (live.kind !== "stdio" && !live.closing) this.probeSoon(live);
+      // HTTP reports a broken background event stream only here: check the session survived.
+      if (live.kind !== "stdio" && !live.closing && this.inflight === 0) this.probeSoon(live);
     };
     return live;
   }
@@ -547,29 +559,23 @@ export class McpConnection {
         const capabilities = live.client.getServerCapabilities();
         const options = { timeout: LIST_TIMEOUT_MS };
         if (capabilities?.tools) {
-          try {
-            const tools = await listAllTools(live.client, options);
-            if (!sameList(tools, this.allTools)) {
-              this.allTools = tools;
-              this.emit({ type: "tools", tools: this.tools() });
-            }
-          } catch (error) {
-            const failure = classify(error);
+          const tools = await this.run(live, () => listAllTools(live.client, options));
+          if (tools.isErr())
             this.emit({
               type: "warning",
-              message: `MCP server "${this.spec.name}": listing tools failed (${failure.message}); keeping the previous list`,
+              message: `MCP server "${this.spec.name}": listing tools failed (${tools.error.message}); keeping the previous list`,
             });
+          else if (!sameList(tools.value, this.allTools)) {
+            this.allTools = tools.value;
+            this.emit({ type: "tools", tools: this.tools() });
           }
         }
         if (capabilities?.prompts) {
-          try {
-            const prompts = await listAllPrompts(live.client, options);
-            if (!sameList(prompts, this.promptList)) {
-              this.promptList = prompts;
-              this.emit({ type: "prompts", prompts });
-            }
-          } catch (error) {
-            this.log.write(`listing prompts failed: ${classify(error).message}`);
+          const prompts = await this.run(live, () => listAllPrompts(live.client, options));
+          if (prompts.isErr()) this.log.write(`listing prompts failed: ${prompts.error.message}`);
+          else if (!sameList(prompts.value, this.promptList)) {
+            this.promptList = prompts.value;
+            this.emit({ type: "prompts", prompts: prompts.value });
           }
         }
       } while (this.refreshAgain && this.live === live);
