@@ -5,13 +5,18 @@
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { ClientCredentialsProvider, PrivateKeyJwtProvider } from "@modelcontextprotocol/sdk/client/auth-extensions.js";
-import type { OAuthClientProvider, OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js";
+import {
+  auth,
+  extractWWWAuthenticateParams,
+  type OAuthClientProvider,
+  type OAuthDiscoveryState,
+} from "@modelcontextprotocol/sdk/client/auth.js";
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { err, ok, type Result } from "neverthrow";
 import type { OAuthSettings } from "../../config/servers.js";
 import type { AuthSession } from "../connection.js";
-import type { McpFailure } from "../errors.js";
+import { classify, type McpFailure } from "../errors.js";
 import type { BrowserOpener } from "./browser.js";
 import { freePort, listenForCallback } from "./callback.js";
 import { guardRefresh } from "./rotation.js";
@@ -56,6 +61,11 @@ export class OAuthSession implements AuthSession {
   readonly fetch: FetchLike;
   private pending: Promise<Result<string, McpFailure>> | undefined;
   private chosenPort: number | undefined;
+  /**
+   * Set while a 403 insufficient_scope is answered: a refresh keeps the old scope, so the SDK
+   * must not be offered the refresh token then and goes to the authorization page instead.
+   */
+  private steppingUp = false;
 
   constructor(private readonly options: OAuthSessionOptions) {
     this.store = new AuthStore(options.storeDir, options.server, options.url);
@@ -63,6 +73,8 @@ export class OAuthSession implements AuthSession {
     const guarded = guardRefresh(this.store, options.fetch ?? fetch);
     this.fetch = async (input, init) => {
       const response = await guarded(input, init);
+      if (response.status === 403 && extractWWWAuthenticateParams(response).error === "insufficient_scope")
+        this.steppingUp = true;
       // The SDK reads redirectUrl synchronously once it decides to authorize: know the port first.
       if (response.status === 401 || response.status === 403) await this.preparePort();
       return response;
@@ -102,6 +114,39 @@ export class OAuthSession implements AuthSession {
     ]);
   }
 
+  /**
+   * Runs the browser flow now (login, or a step-up to `scope`), whatever the mode: the
+   * authorization page, the code on the loopback listener, the token exchange. A refresh never
+   * widens scope, so a step-up skips it.
+   */
+  async authorize(options: { scope?: string; signal?: AbortSignal } = {}): Promise<Result<void, McpFailure>> {
+    const previous = this.mode;
+    this.mode = "interactive";
+    if (options.scope) this.steppingUp = true;
+    const discovery = this.store.read().discovery;
+    const base = {
+      serverUrl: this.options.url,
+      fetchFn: this.fetch,
+      ...(options.scope ? { scope: options.scope } : {}),
+      ...(discovery?.resourceMetadataUrl ? { resourceMetadataUrl: new URL(discovery.resourceMetadataUrl) } : {}),
+    };
+    try {
+      await this.preparePort();
+      if ((await auth(this.provider, base)) === "AUTHORIZED") return ok(undefined);
+      const code = await this.takeAuthorization(options.signal);
+      if (code.isErr()) return err(code.error);
+      const result = await auth(this.provider, { ...base, authorizationCode: code.value });
+      return result === "AUTHORIZED"
+        ? ok(undefined)
+        : err({ type: "auth_required", message: `${this.options.server}: the authorization did not complete` });
+    } catch (error) {
+      return err(classify(error));
+    } finally {
+      this.mode = previous;
+      this.steppingUp = false;
+    }
+  }
+
   /** Forgets everything stored for this server (logout). */
   forget(): void {
     this.store.remove();
@@ -116,6 +161,7 @@ export class OAuthSession implements AuthSession {
   }
 
   private async redirect(authorizationUrl: URL): Promise<void> {
+    this.steppingUp = false;
     const scope = authorizationUrl.searchParams.get("scope") ?? undefined;
     if (this.mode === "defer") {
       // Nobody asked for a browser now: remember what a login must ask for, and say so once.
@@ -221,9 +267,13 @@ export class OAuthSession implements AuthSession {
         store.saveClient(info);
       },
       tokens(): OAuthTokens | undefined {
-        return store.entry()?.tokens;
+        const tokens = store.entry()?.tokens;
+        if (!tokens || !session.steppingUp) return tokens;
+        const { refresh_token: _refresh, ...rest } = tokens;
+        return rest;
       },
       saveTokens(tokens: OAuthTokens) {
+        session.steppingUp = false;
         store.saveTokens(tokens);
       },
       redirectToAuthorization: (url: URL) => session.redirect(url),
