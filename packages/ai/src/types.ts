@@ -42,6 +42,11 @@ export interface UserMessage {
   role: "user";
   content: string | (TextContent | ImageContent)[];
   timestamp: number;
+  /**
+   * Sent with one request only and never kept in the history (a reminder): providers place no
+   * cache breakpoint on it, since the next request will not contain it.
+   */
+  synthetic?: boolean;
 }
 
 export type StopReason = "stop" | "length" | "toolUse" | "error" | "aborted" | "context_overflow";

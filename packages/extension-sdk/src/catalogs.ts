@@ -59,3 +59,30 @@ export interface ToolCatalog<Rt = unknown> {
   /** Calls `invalidate` whenever the inventory may have changed; returns an unsubscribe function. */
   subscribe?(invalidate: () => void, runtime: Rt): (() => void) | undefined;
 }
+
+/** How a described entry is listed in a notice; its length is what it costs of the budget. */
+export function noticeLine(name: string, summary: string): string {
+  return summary ? `    - ${name}: ${summary}` : `    - ${name}`;
+}
+
+/**
+ * Which described entries fit a notice's budget, in order, and which are left out. The host lists
+ * with this rule, so an extension can tell its user exactly what the model was not shown.
+ */
+export function fitToBudget<E extends { name: string; summary: string }>(
+  entries: readonly E[],
+  budgetChars: number | undefined,
+): { listed: E[]; cut: E[] } {
+  if (budgetChars === undefined) return { listed: [...entries], cut: [] };
+  const listed: E[] = [];
+  const cut: E[] = [];
+  let used = 0;
+  for (const entry of entries) {
+    const cost = noticeLine(entry.name, entry.summary).length + 1;
+    if (cut.length === 0 && used + cost <= budgetChars) {
+      listed.push(entry);
+      used += cost;
+    } else cut.push(entry);
+  }
+  return { listed, cut };
+}

@@ -45,6 +45,8 @@ export interface CreateSessionOptions extends SessionOptions {
   dir: string;
   /** The working directory the session is about. */
   cwd: string;
+  /** For a child agent's session: who started it (recorded in the header). */
+  spawnedBy?: SessionHeader["spawnedBy"];
 }
 
 export interface OpenSessionOptions extends SessionOptions {
@@ -63,6 +65,7 @@ export async function createSession(options: CreateSessionOptions): Out<Session>
     id: randomUUID(),
     cwd: options.cwd,
     created: now(),
+    ...(options.spawnedBy ? { spawnedBy: options.spawnedBy } : {}),
   };
   return createFile(resolve(options.dir), header, [], options);
 }

@@ -43,10 +43,15 @@ const TEMPERATURE_API_VERSION = "2023-06-01";
 
 export function buildParams(model: Model, context: Context, options: RequestOptions): Params {
   const maxTokens = options.maxTokens ?? model.maxOutput;
+  // Trailing one-request messages (reminders) are converted on their own, so the history's cache
+  // breakpoint lands on the last message the next request will contain too.
+  const lastKept = context.messages.findLastIndex((m) => !(m.role === "user" && m.synthetic));
+  const history = convertMessages(context.messages.slice(0, lastKept + 1), model);
+  const synthetic = convertMessages(context.messages.slice(lastKept + 1), model);
   const params: Params & { temperature?: number } = {
     model: model.id,
     max_tokens: maxTokens,
-    messages: convertMessages(context, model),
+    messages: [...history, ...synthetic],
     stream: true,
   };
   if (context.systemPrompt) params.system = [{ type: "text", text: context.systemPrompt }];
@@ -76,6 +81,7 @@ export function buildParams(model: Model, context: Context, options: RequestOpti
   if (options.cacheRetention !== "none") {
     addCacheBreakpoints(
       params,
+      history.at(-1),
       options.cacheRetention === "long" ? { type: "ephemeral", ttl: "1h" } : { type: "ephemeral" },
     );
   }
@@ -92,14 +98,18 @@ function apiVersion(model: Model, options: RequestOptions): string | undefined {
 
 /**
  * Marks the three growing prefixes (system, tools, history) so each request reads what the
- * previous one wrote. Three markers, within the API's limit of four.
+ * previous one wrote. Three markers, within the API's limit of four. `lastMessage` is the last
+ * message of the kept history (never a one-request reminder after it).
  */
-function addCacheBreakpoints(params: Params, cacheControl: CacheControl): void {
+function addCacheBreakpoints(
+  params: Params,
+  lastMessage: MessageParam | undefined,
+  cacheControl: CacheControl,
+): void {
   const system = Array.isArray(params.system) ? params.system.at(-1) : undefined;
   if (system) system.cache_control = cacheControl;
   const lastTool = params.tools?.at(-1);
   if (lastTool && "input_schema" in lastTool) lastTool.cache_control = cacheControl;
-  const lastMessage = params.messages.at(-1);
   if (!lastMessage) return;
   if (typeof lastMessage.content === "string") {
     lastMessage.content = [{ type: "text", text: lastMessage.content }];
@@ -113,7 +123,7 @@ function addCacheBreakpoints(params: Params, cacheControl: CacheControl): void {
   }
 }
 
-function convertMessages(context: Context, model: Model): MessageParam[] {
+function convertMessages(messages: Context["messages"], model: Model): MessageParam[] {
   const out: MessageParam[] = [];
   let pendingResults: Anthropic.ToolResultBlockParam[] = [];
   const flushResults = () => {
@@ -123,7 +133,7 @@ function convertMessages(context: Context, model: Model): MessageParam[] {
     pendingResults = [];
   };
 
-  for (const message of transformMessages(context.messages, model)) {
+  for (const message of transformMessages(messages, model)) {
     if (message.role === "toolResult") {
       pendingResults.push(convertToolResult(message, model));
       continue;

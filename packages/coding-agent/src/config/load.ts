@@ -8,6 +8,7 @@ import { checkRule } from "../permissions/rules.js";
 import type { PermissionBehavior, PermissionRuleEntry, RuleSource } from "../permissions/types.js";
 import { findProjectRoot } from "../trust/root.js";
 import type { ConfigDiagnostic, ConfigError } from "./errors.js";
+import { isPlainObject, mergeLayers } from "./merge.js";
 import { configPaths, displayPath, PROJECT_DIR, resolveKeelHome } from "./paths.js";
 import { readJsonFile, validateAgainst } from "./read.js";
 import { type KeelConfig, KeelConfigSchema, KNOWN_KEYS } from "./schema.js";
@@ -98,7 +99,7 @@ export function loadConfig(options: LoadConfigOptions): Result<LoadedConfig, Con
           message: `${displayPath(path, userHome)}: ${problem} (ignored)`,
         });
     }
-    merged = mergeLayer(merged, valid.value, "");
+    merged = mergeLayers(merged, valid.value, accumulates) as Record<string, unknown>;
   }
 
   // A stat, not an open: enough to tell the user there was something we deliberately skipped.
@@ -159,22 +160,6 @@ function unknownKeyWarnings(config: Record<string, unknown>, file: string): Conf
 }
 
 /** Arrays that accumulate across layers; every other array is replaced by the higher layer. */
-function concatenates(pointer: string): boolean {
+function accumulates(pointer: string): boolean {
   return /^\/permissions\/(allow|ask|deny)$/.test(pointer) || /^\/hooks\/[^/]+$/.test(pointer);
-}
-
-function mergeLayer(lower: Record<string, unknown>, upper: Record<string, unknown>, pointer: string) {
-  const out: Record<string, unknown> = { ...lower };
-  for (const [key, value] of Object.entries(upper)) {
-    const here = `${pointer}/${key}`;
-    const prev = out[key];
-    if (Array.isArray(prev) && Array.isArray(value) && concatenates(here)) out[key] = [...prev, ...value];
-    else if (isPlainObject(prev) && isPlainObject(value)) out[key] = mergeLayer(prev, value, here);
-    else out[key] = value;
-  }
-  return out;
-}
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }

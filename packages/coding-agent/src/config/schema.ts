@@ -32,7 +32,12 @@ export const KeelConfigSchema = Type.Object({
   extensions: Type.Optional(
     Type.Record(
       Type.String(),
-      Type.Object({ enabled: Type.Optional(Type.Boolean()), config: Type.Optional(Type.Unknown()) }),
+      Type.Object({
+        enabled: Type.Optional(Type.Boolean()),
+        /** Fail the start when this extension cannot be loaded (instead of one diagnostic). */
+        required: Type.Optional(Type.Boolean()),
+        config: Type.Optional(Type.Unknown()),
+      }),
     ),
   ),
   env: Type.Optional(Type.Record(Type.String(), Type.String())),
@@ -40,6 +45,10 @@ export const KeelConfigSchema = Type.Object({
   hooks: Type.Optional(Type.Record(Type.String(), Type.Array(HookCommandSchema))),
   compaction: Type.Optional(
     Type.Object({ threshold: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1 })) }),
+  ),
+  /** Child agents (subagents): how many may run at once. */
+  agents: Type.Optional(
+    Type.Object({ maxConcurrent: Type.Optional(Type.Integer({ minimum: 1, maximum: 64 })) }),
   ),
 });
 
@@ -49,7 +58,8 @@ export type HookCommand = Static<typeof HookCommandSchema>;
 
 /** Keys the kernel understands, per object path; others are kept but reported. */
 export const KNOWN_KEYS: Record<string, readonly string[]> = {
-  "": ["$schema", "model", "providers", "permissions", "extensions", "env", "hooks", "compaction"],
+  "": ["$schema", "model", "providers", "permissions", "extensions", "env", "hooks", "compaction", "agents"],
   "/permissions": ["mode", "allow", "ask", "deny"],
   "/compaction": ["threshold"],
+  "/agents": ["maxConcurrent"],
 };

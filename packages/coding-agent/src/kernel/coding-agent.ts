@@ -4,22 +4,25 @@
 import { rmSync } from "node:fs";
 import { Agent, type AgentTool, type RunResult } from "@keel/agent";
 import { addUsage, emptyUsage, type Message, type Model, type StreamOptions, type Usage } from "@keel/ai";
-import type { Diagnostic } from "@keel/extension-sdk";
+import type { AgentRecord, Diagnostic, ExternalUsage } from "@keel/extension-sdk";
 import { recoveryMessage, recoveryToolResults, type Session } from "@keel/session";
 import { err, ok, type Result } from "neverthrow";
 import type { CompactionSettings } from "../compaction/policy.js";
 import { errnoMessage } from "../fs/errno.js";
-import type { ExtensionHost } from "../host/extension-host.js";
+import type { ExtensionHost, HostView } from "../host/extension-host.js";
 import { trustProject } from "../trust/store.js";
 import { createAgentEventBridge } from "./agent-events.js";
+import type { AgentSupervisor } from "./agents.js";
 import { BUILTIN_COMMANDS, runBuiltinCommand } from "./commands.js";
 import { runCompaction } from "./compactor.js";
 import { contextTokens } from "./context-size.js";
+import { NoticeQueue } from "./notices.js";
+import type { KernelPermission } from "./permission.js";
 import {
+  type BegunOperations,
   createAfterToolCall,
   createBeforeToolCall,
   createPrepareRequest,
-  type ToolPermission,
 } from "./seams.js";
 import { sessionTree } from "./tree.js";
 import type {
@@ -47,8 +50,20 @@ export interface KernelParts {
   streamOptions: StreamOptions;
   maxTurns?: number;
   compaction: CompactionSettings;
-  permission: ToolPermission;
+  permission: KernelPermission;
   diagnostics: Diagnostic[];
+  /** Set for a child agent's kernel: it names the agent in events and approvals. */
+  agent?: { agentId: string; title: string };
+}
+
+/** Usage beyond this kernel's own model calls: child agents and external services. */
+export interface UsageBreakdown {
+  /** This kernel's own model calls. */
+  own: Usage;
+  /** Each child agent's total, in the order they started. */
+  children: { agentId: string; title: string; usage: Usage }[];
+  /** Services extensions reported (search credits …), summed per source. */
+  external: ExternalUsage[];
 }
 
 function textOf(message: Message | undefined): string {
@@ -65,12 +80,21 @@ function userText(message: Message): string {
 
 export class KernelAgent implements CodingAgent {
   private session_: Session;
-  private host_!: ExtensionHost;
+  private host_!: HostView;
+  private ownHost: ExtensionHost | undefined;
   private readonly agent: Agent;
+  readonly notices: NoticeQueue;
+  private readonly begun: BegunOperations = new Map();
+  private children = new Map<string, { agentId: string; title: string; usage: Usage }>();
+  private externalUsage = new Map<string, ExternalUsage>();
+  private runChildren: { agentId: string; title: string; usage: Usage }[] = [];
+  private closeHooks: (() => Promise<void>)[] = [];
+  private supervisor: AgentSupervisor | undefined;
   private model_: Model;
   private readonly listeners = new Set<(event: CodingAgentEvent) => void>();
   private readonly diagnostics_: Diagnostic[];
   private total: Usage = emptyUsage();
+  private starting = false;
   private fixed = 0;
   private maintenance: AbortController | undefined;
   private closed = false;
@@ -80,16 +104,24 @@ export class KernelAgent implements CodingAgent {
     this.session_ = parts.session;
     this.model_ = parts.model;
     this.diagnostics_ = [...parts.diagnostics];
+    this.notices = new NoticeQueue(
+      () => this.session_,
+      (message) => this.report("error", message),
+    );
     const seams = {
       session: () => this.session_,
       host: () => this.host_,
       model: () => this.model_,
       settings: parts.compaction,
       fixedTokens: () => this.fixed,
-      permission: parts.permission,
+      permission: parts.permission.check,
+      ...(parts.agent ? { agent: parts.agent } : {}),
       compact: async (reason: "threshold", signal: AbortSignal) =>
         (await this.compactWith(reason, undefined, signal)).isOk(),
       syncHistory: (messages: Message[]) => this.agent.replaceMessages(messages),
+      flushNotices: async () => {
+        await this.notices.flush();
+      },
       onNotice: (text: string) => this.emit({ type: "capability_notice", text }),
       report: (message: string) => this.report("warning", message),
     };
@@ -101,8 +133,8 @@ export class KernelAgent implements CodingAgent {
       ...(parts.maxTurns !== undefined ? { maxTurns: parts.maxTurns } : {}),
       messages: parts.session.context(),
       prepareRequest: createPrepareRequest(seams),
-      beforeToolCall: createBeforeToolCall(seams),
-      afterToolCall: createAfterToolCall(seams),
+      beforeToolCall: createBeforeToolCall(seams, this.begun),
+      afterToolCall: createAfterToolCall(seams, this.begun),
       onListenerError: (error) => this.report("warning", `event listener failed: ${String(error)}`),
     });
     this.agent.subscribe(
@@ -115,10 +147,14 @@ export class KernelAgent implements CodingAgent {
     );
   }
 
-  /** Second construction step: the host needs the kernel's services, the kernel needs the host's tools. */
-  attachHost(host: ExtensionHost, systemPrompt: string): void {
+  /**
+   * Second construction step: the host needs the kernel's services, the kernel needs the host's
+   * tools. A session's kernel owns its ExtensionHost; a child agent's gets a view of its parent's.
+   */
+  attachHost(host: HostView, systemPrompt: string, owned?: ExtensionHost, tools?: AgentTool[]): void {
     this.host_ = host;
-    const tools = [...this.parts.builtinTools, ...host.tools()];
+    this.ownHost = owned;
+    if (!tools) tools = [...this.parts.builtinTools, ...host.tools()];
     this.agent.configure({ tools, systemPrompt });
     this.fixed = Math.ceil(
       (systemPrompt.length + JSON.stringify(tools.map((t) => [t.name, t.description, t.parameters])).length) /
@@ -167,8 +203,12 @@ export class KernelAgent implements CodingAgent {
   get session(): Session {
     return this.session_;
   }
-  get host(): ExtensionHost {
-    return this.host_;
+  /** The session's extension host (undefined on a child agent's kernel). */
+  get host(): ExtensionHost | undefined {
+    return this.ownHost;
+  }
+  get agentInfo(): { agentId: string; title: string } | undefined {
+    return this.parts.agent;
   }
   toolNames(): string[] {
     return this.agent.config.tools?.map((t) => t.name) ?? [];
@@ -220,16 +260,36 @@ export class KernelAgent implements CodingAgent {
   }
 
   async prompt(text: string): Promise<Result<RunSummary, CodingAgentError>> {
-    if (this.closed) return err({ type: "closed", message: "This agent is closed." });
-    if (this.agent.isRunning)
-      return err({ type: "busy", message: "A run is in progress: steer() or followUp() it, or abort() it." });
-    const started = Date.now();
-    const admitted = await this.host_.beforeAgentStart(text);
-    if (!admitted.ok) return err({ type: "extension", message: admitted.reason });
-    await this.host_.notify("runStart", { prompt: admitted.prompt });
-    this.emit({ type: "run_start", prompt: admitted.prompt });
+    return this.run(text);
+  }
 
-    const first = await this.agent.prompt(admitted.prompt);
+  /**
+   * A run from `text`, or (null) from the history as it is — how a run starts that a notice woke
+   * (a background agent finished while the session was idle).
+   */
+  private async run(text: string | null): Promise<Result<RunSummary, CodingAgentError>> {
+    if (this.closed) return err({ type: "closed", message: "This agent is closed." });
+    if (this.agent.isRunning || this.starting)
+      return err({ type: "busy", message: "A run is in progress: steer() or followUp() it, or abort() it." });
+    this.starting = true;
+    const started = Date.now();
+    let prompt = "";
+    try {
+      if (text !== null) {
+        const admitted = await this.host_.beforeAgentStart(text);
+        if (!admitted.ok) return err({ type: "extension", message: admitted.reason });
+        prompt = admitted.prompt;
+      }
+      await this.notices.flush();
+      this.agent.replaceMessages(this.session_.context());
+      await this.host_.notify("runStart", { prompt });
+      this.emit({ type: "run_start", prompt });
+    } finally {
+      this.starting = false;
+    }
+    this.runChildren = [];
+
+    const first = await this.agent.prompt(text === null ? [] : prompt);
     if (first.isErr()) return err({ type: "busy", message: first.error.message });
     let run: RunResult = first.value;
     if (run.stopReason === "context_overflow") {
@@ -241,6 +301,7 @@ export class KernelAgent implements CodingAgent {
       }
     }
     await this.session_.sync();
+    this.parts.permission.endRun();
     this.total = addUsage(this.total, run.usage);
     const lastAssistant = [...run.messages].reverse().find((m) => m.role === "assistant");
     const error = run.error ? { type: run.error.type, message: run.error.message } : undefined;
@@ -252,6 +313,7 @@ export class KernelAgent implements CodingAgent {
       durationMs: Date.now() - started,
       ...(error ? { error } : {}),
       unsent: run.unsent.map(userText),
+      ...(this.runChildren.length > 0 ? { children: [...this.runChildren] } : {}),
     };
     if (error) await this.host_.notify("runError", { error, stopReason: run.stopReason });
     await this.host_.notify("runEnd", {
@@ -263,6 +325,74 @@ export class KernelAgent implements CodingAgent {
     });
     this.emit({ type: "run_end", summary });
     return ok(summary);
+  }
+
+  /**
+   * An extension's notice for the model: queued for the next request while a run goes on,
+   * journaled at once otherwise; `wake` starts a run from it when the session is idle.
+   */
+  persistNotice(source: string, text: string, options: { wake?: boolean } = {}): void {
+    this.notices.add(source, text);
+    if (this.agent.isRunning || this.starting || this.closed) return;
+    if (options.wake) {
+      void this.run(null);
+      return;
+    }
+    void this.notices.flush().then(() => {
+      if (!this.agent.isRunning) this.agent.replaceMessages(this.session_.context());
+    });
+  }
+
+  /** A child agent's usage, counted in this session's totals. */
+  addChildUsage(child: { agentId: string; title: string }, usage: Usage): void {
+    const known = this.children.get(child.agentId) ?? { ...child, usage: emptyUsage() };
+    known.usage = addUsage(known.usage, usage);
+    this.children.set(child.agentId, known);
+    const inRun = this.runChildren.find((c) => c.agentId === child.agentId);
+    if (inRun) inRun.usage = addUsage(inRun.usage, usage);
+    else this.runChildren.push({ ...child, usage });
+  }
+
+  recordExternalUsage(usage: ExternalUsage): void {
+    const known = this.externalUsage.get(usage.source) ?? { source: usage.source };
+    const sum = (a: number | undefined, b: number | undefined) =>
+      a === undefined && b === undefined ? undefined : (a ?? 0) + (b ?? 0);
+    const next: ExternalUsage = { source: usage.source };
+    const requests = sum(known.requests, usage.requests);
+    const credits = sum(known.credits, usage.credits);
+    const costUsd = sum(known.costUsd, usage.costUsd);
+    if (requests !== undefined) next.requests = requests;
+    if (credits !== undefined) next.credits = credits;
+    if (costUsd !== undefined) next.costUsd = costUsd;
+    this.externalUsage.set(usage.source, next);
+  }
+
+  /** Adds own model usage that did not come from a run (an extension's one-off completion). */
+  addOwnUsage(usage: Usage): void {
+    this.total = addUsage(this.total, usage);
+  }
+
+  usageBreakdown(): UsageBreakdown {
+    return {
+      own: this.total,
+      children: [...this.children.values()],
+      external: [...this.externalUsage.values()],
+    };
+  }
+
+  /** Runs before the session closes (child agents are stopped and journaled). */
+  onClose(hook: () => Promise<void>): void {
+    this.closeHooks.push(hook);
+  }
+
+  /** Child agents of this session: the supervisor runs them and is stopped when it closes. */
+  attachAgents(supervisor: AgentSupervisor): void {
+    this.supervisor = supervisor;
+    this.onClose(() => supervisor.stopAll());
+  }
+
+  agents(): AgentRecord[] {
+    return this.supervisor?.records() ?? [];
   }
 
   steer(text: string): void {
@@ -332,6 +462,7 @@ export class KernelAgent implements CodingAgent {
     if (idle.isErr()) return err(idle.error);
     const forked = await this.session_.fork(entryId ?? this.session_.headId);
     if (forked.isErr()) return err({ type: "session", message: forked.error.message });
+    await this.ownHost?.shutdown("fork");
     await this.session_.close();
     this.session_ = forked.value;
     this.agent.replaceMessages(this.session_.context());
@@ -362,7 +493,16 @@ export class KernelAgent implements CodingAgent {
     });
     signal?.removeEventListener("abort", abort);
     this.maintenance = undefined;
-    if (outcome.isOk()) this.agent.replaceMessages(this.session_.context());
+    if (outcome.isOk()) {
+      this.agent.replaceMessages(this.session_.context());
+      await this.host_.notify("compaction", {
+        reason,
+        tokensBefore: before,
+        tokensAfter: outcome.value.tokensAfter,
+      });
+      // What an extension persisted from the hook (a loaded skill's body) follows the summary.
+      if ((await this.notices.flush()) > 0) this.agent.replaceMessages(this.session_.context());
+    }
     this.emit({
       type: "compaction_end",
       reason,
@@ -385,7 +525,7 @@ export class KernelAgent implements CodingAgent {
   commands(): CommandInfo[] {
     return [
       ...BUILTIN_COMMANDS,
-      ...this.host_.commands().map((c) => ({
+      ...(this.ownHost?.commands() ?? []).map((c) => ({
         name: c.name,
         description: c.description,
         ...(c.argumentHint ? { argumentHint: c.argumentHint } : {}),
@@ -398,7 +538,7 @@ export class KernelAgent implements CodingAgent {
     name: string,
     args: string,
   ): Promise<Result<{ message?: string; prompt?: string }, CodingAgentError>> {
-    const hosted = this.host_.commands().find((c) => c.name === name);
+    const hosted = this.ownHost?.commands().find((c) => c.name === name);
     if (hosted) return ok((await hosted.run(args)) ?? {});
     return runBuiltinCommand(this, name, args);
   }
@@ -417,15 +557,20 @@ export class KernelAgent implements CodingAgent {
     return { tokens, contextWindow, percent: Math.round((tokens / contextWindow) * 1000) / 10 };
   }
 
+  /** This session's usage: its own model calls and its child agents'. */
   usage(): Usage {
-    return this.total;
+    let sum = this.total;
+    for (const child of this.children.values()) sum = addUsage(sum, child.usage);
+    return sum;
   }
 
-  async close(): Promise<void> {
+  async close(options: { reason?: "exit" | "switch" | "reload" } = {}): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     this.agent.abort();
-    await this.host_?.shutdown("exit");
+    for (const hook of this.closeHooks) await hook();
+    await this.ownHost?.shutdown(options.reason ?? "exit");
+    await this.notices.flush();
     await this.session_.close();
     if (this.parts.temporaryDir) rmSync(this.parts.temporaryDir, { recursive: true, force: true });
   }

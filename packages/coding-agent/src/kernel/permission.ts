@@ -19,9 +19,28 @@ export interface ToolPermissionOptions {
   trusted: boolean;
   ui: HostUI | undefined;
   report: (message: string) => void;
+  /** Hears every answer a person gave (journaled for the audit trail). */
+  onAnswer?: (answer: ApprovalRecord) => void;
 }
 
-export function createToolPermission(options: ToolPermissionOptions): ToolPermission {
+export interface ApprovalRecord {
+  subject: string;
+  toolCallId?: string;
+  agentId?: string;
+  decision: "allow_once" | "allow_always" | "deny";
+  rule?: string;
+  reason?: string;
+}
+
+/** The kernel's permission check, plus run-scoped grants (a skill's allowed-tools). */
+export interface KernelPermission {
+  check: ToolPermission;
+  /** Allows `rules` until the current run ends (`endRun`). */
+  allowForRun(rules: readonly string[]): void;
+  endRun(): void;
+}
+
+export function createToolPermission(options: ToolPermissionOptions): KernelPermission {
   const approve = options.ui?.approve;
   // Personal project rules only count in a trusted project; otherwise remember them for the user.
   const scope = options.trusted ? "projectLocal" : "user";
@@ -42,11 +61,24 @@ export function createToolPermission(options: ToolPermissionOptions): ToolPermis
               toolCallId: request.toolCallId ?? "",
               args: (request.args ?? {}) as Record<string, unknown>,
               reason: request.reason,
+              ...(request.agent ? { agent: { id: request.agent.agentId, title: request.agent.title } } : {}),
               alwaysRules: request.suggestions,
               ...(request.suggestions.length > 0 ? { alwaysSavesTo: savesTo } : {}),
             });
             // "This exact call" is an extension-question answer; for a tool call it means once.
-            return answer.decision === "allow_exact" ? { decision: "allow_once" } : answer;
+            const gateAnswer =
+              answer.decision === "allow_exact" ? ({ decision: "allow_once" } as const) : answer;
+            options.onAnswer?.({
+              subject: request.tool,
+              ...(request.toolCallId ? { toolCallId: request.toolCallId } : {}),
+              ...(request.agent ? { agentId: request.agent.agentId } : {}),
+              decision: gateAnswer.decision,
+              ...(gateAnswer.decision === "allow_always"
+                ? { rule: gateAnswer.rule ?? request.suggestions[0] }
+                : {}),
+              ...(gateAnswer.decision === "deny" && gateAnswer.reason ? { reason: gateAnswer.reason } : {}),
+            });
+            return gateAnswer;
           },
         }
       : {}),
@@ -63,15 +95,29 @@ export function createToolPermission(options: ToolPermissionOptions): ToolPermis
     },
     onDiagnostic: options.report,
   });
-  return async (call) => {
+  let grants: (() => void)[] = [];
+  const check: ToolPermission = async (call) => {
     const outcome = await gate({
       tool: call.toolName,
       args: call.args,
       toolCallId: call.toolCallId,
       sideEffects: call.sideEffects,
+      approval: call.approval,
+      ...(call.catalogEntry ? { catalogEntry: call.catalogEntry } : {}),
+      ...(call.agent ? { agent: call.agent } : {}),
     });
     return outcome.action === "continue"
       ? { action: "continue" }
       : { action: "block", reason: outcome.reason };
+  };
+  return {
+    check,
+    allowForRun: (rules) => {
+      grants.push(gate.addSessionRules(rules));
+    },
+    endRun: () => {
+      for (const takeBack of grants) takeBack();
+      grants = [];
+    },
   };
 }

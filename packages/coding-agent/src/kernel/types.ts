@@ -2,7 +2,13 @@
 // Everything an agent UI does goes through this; events are JSON-safe.
 
 import type { AssistantMessageEvent, Message, Model, StreamOptions, Usage } from "@keel/ai";
-import type { Diagnostic, ExtensionDefinition, ExtensionUI, RunStopReason } from "@keel/extension-sdk";
+import type {
+  AgentRecord,
+  Diagnostic,
+  ExtensionDefinition,
+  ExtensionUI,
+  RunStopReason,
+} from "@keel/extension-sdk";
 import type { Result } from "neverthrow";
 import type { GateAnswer } from "../permissions/gate.js";
 
@@ -44,6 +50,8 @@ export interface ToolApprovalRequest {
   alwaysRules: string[];
   /** Where an "always" answer is saved (a file), for the dialog to say. */
   alwaysSavesTo?: string;
+  /** An extension question may offer "always" (the extension keeps it; no rule is saved). */
+  offersAlways?: boolean;
   /** An extension may offer "allow this exact call" (bound to these arguments, expiring). */
   offersExactCall?: boolean;
   /** Aborted when the question no longer matters (the run or the tool was aborted). */
@@ -91,6 +99,8 @@ export interface CodingAgentOptions {
   onEvent?: (event: CodingAgentEvent) => void;
   /** Deadline for each extension hook call (activation gets twice this). Default 5000 ms. */
   hookDeadlineMs?: number;
+  /** Child agents running at once (config `agents.maxConcurrent`); default 4. */
+  maxConcurrentAgents?: number;
   /** Passed to every model call (apiKey, reasoning, fetch for tests, retry policy). */
   streamOptions?: StreamOptions;
 }
@@ -113,6 +123,8 @@ export interface RunSummary {
   error?: { type: string; message: string };
   /** Steering or follow-up messages that never reached the model (the run ended first). */
   unsent: string[];
+  /** Child agents that used the model during this run, with what each used (not included in `usage`). */
+  children?: { agentId: string; title: string; usage: Usage }[];
 }
 
 export type CompactionReason = "threshold" | "overflow" | "manual";
@@ -152,7 +164,21 @@ export type CodingAgentEvent =
   | { type: "status"; key: string; text: string | undefined }
   | { type: "widget"; key: string; lines: string[] | undefined }
   | { type: "notify"; message: string; level: "info" | "warning" | "error" }
-  | { type: "retry"; attempt: number; delayMs: number; message: string };
+  | { type: "retry"; attempt: number; delayMs: number; message: string }
+  /** A child agent's own event, as it happens (its tool calls, text, approvals asked). */
+  | { type: "agent_event"; agentId: string; title: string; event: CodingAgentEvent }
+  /** A child agent started or ended. */
+  | {
+      type: "agent_start";
+      agentId: string;
+      title: string;
+      sessionId: string;
+      sessionFile?: string;
+      background: boolean;
+    }
+  | { type: "agent_end"; agentId: string; title: string; status: string; usage: Usage; turns: number }
+  /** A line of an extension's (or the kernel's) debug log. */
+  | { type: "debug"; source: string; message: string };
 
 export interface SessionTreeNode {
   id: string;
@@ -221,12 +247,21 @@ export interface CodingAgent {
   extensionState(extensionId: string): unknown;
   diagnostics(): Diagnostic[];
   contextUsage(): ContextUsage;
-  /** Total usage and cost of this process's runs. */
+  /** Total usage and cost of this process's runs, child agents included. */
   usage(): Usage;
+  /** The same, apart: this session's own model calls, each child agent's, and external services'. */
+  usageBreakdown(): {
+    own: Usage;
+    children: { agentId: string; title: string; usage: Usage }[];
+    external: { source: string; requests?: number; credits?: number; costUsd?: number }[];
+  };
+  /** The session's child agents, as its journal knows them (also after a resume). */
+  agents(): AgentRecord[];
   /**
    * Trusts the project as it is now (its config, extensions and hooks load from the next
    * agent created for it; this one keeps what it started with).
    */
   trust(): Result<{ projectRoot: string }, CodingAgentError>;
-  close(): Promise<void>;
+  /** Ends the session: "switch" when another session takes over (extensions hear the reason). */
+  close(options?: { reason?: "exit" | "switch" | "reload" }): Promise<void>;
 }

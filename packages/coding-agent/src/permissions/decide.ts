@@ -5,7 +5,7 @@ import { realpathOrResolved } from "../fs/paths.js";
 import { judgeBash } from "./bash.js";
 import { judgeRead, judgeWrite, type PathContext } from "./pathcheck.js";
 import { resolvePath } from "./paths.js";
-import { domainMatches, familyOf, rulesFor } from "./rules.js";
+import { catalogRules, domainMatches, familyOf, mcpRuleMatches, rulesFor } from "./rules.js";
 import { loadShellParser } from "./shell/parser.js";
 import type { PermissionDecision, PermissionRequest } from "./types.js";
 import { allow, ask, combine, deny, type Verdict } from "./verdict.js";
@@ -35,6 +35,9 @@ export async function decide(request: PermissionRequest): Promise<PermissionDeci
 
 async function verdictsFor(request: PermissionRequest, ctx: PathContext): Promise<Verdict[]> {
   const { tool, args } = request;
+  if (request.catalogEntry) return [judgeCatalogEntry(tool, request.catalogEntry, request, ctx)];
+  if (request.approval === "extension")
+    return [extensionApproves(judgeNamedTool(tool, request.sideEffects, ctx), ctx)];
   switch (familyOf(tool)) {
     case "bash": {
       const command = stringArg(args, "command");
@@ -88,6 +91,45 @@ function judgeWebFetch(url: string | undefined, ctx: PathContext): Verdict {
   const allowed = find("allow");
   if (allowed) return allow(`fetching ${host} is allowed by rule ${allowed.entry.rule}`, allowed.entry.rule);
   return ask(`fetches ${host}`, [`WebFetch(domain:${host})`]);
+}
+
+/**
+ * A catalog entry, by its own identity `group:name`. Rules may name it so, name its whole group
+ * (`group`, `group:*`), or use its bare name when that stands for it alone and is no built-in's
+ * name (`mcp__server__tool`; for an MCP-style name, `mcp__server` rules cover it too). A built-in
+ * tool's rules (`Bash(…)`, `Read`) never apply: an entry called `Bash` is not the shell.
+ */
+function judgeCatalogEntry(
+  identity: string,
+  entry: NonNullable<PermissionRequest["catalogEntry"]>,
+  request: PermissionRequest,
+  ctx: PathContext,
+): Verdict {
+  const names = new Set([identity, entry.group, `${entry.group}:*`]);
+  const matches = (ruleTool: string) =>
+    names.has(ruleTool) ||
+    (entry.bareName && (ruleTool === entry.name || mcpRuleMatches(ruleTool, entry.name)));
+  const find = (b: "allow" | "ask" | "deny") => catalogRules(ctx.rules, b).find((r) => matches(r.tool));
+  const denied = find("deny");
+  if (denied) return deny(`${identity} is denied by rule ${denied.rule}`, denied.rule);
+  const asked = find("ask");
+  if (asked) return { ...ask(`rule ${asked.rule} asks before ${identity}`, [], true), rule: asked.rule };
+  if (request.sideEffects === false) return allow(`${identity} has no side effects`);
+  if (ctx.mode === "plan")
+    return deny(`plan mode: ${identity} may have side effects; only reading tools run while planning`);
+  const allowed = find("allow");
+  if (allowed) return allow(`${identity} is allowed by rule ${allowed.rule}`, allowed.rule);
+  const verdict = ask(`${identity} needs approval`, [identity]);
+  return request.approval === "extension" ? extensionApproves(verdict, ctx) : verdict;
+}
+
+/**
+ * A tool that asks the user itself: what would merely ask here goes on to its own dialog, except
+ * in dontAsk mode (nobody is asked) — rules, hard asks and plan mode still decide.
+ */
+function extensionApproves(verdict: Verdict, ctx: PathContext): Verdict {
+  if (verdict.behavior !== "ask" || verdict.hard || ctx.mode === "dontAsk") return verdict;
+  return allow(`${verdict.reason}; the tool asks the user itself`);
 }
 
 /** MCP and extension tools: by name. Tools declared free of side effects run in every mode. */

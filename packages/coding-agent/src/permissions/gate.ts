@@ -1,7 +1,13 @@
 // The approval flow the kernel runs from beforeToolCall: decide, ask a human if needed, remember "always".
 import type { Result } from "neverthrow";
 import { decide } from "./decide.js";
-import type { PermissionDecision, PermissionMode, PermissionRuleEntry, RuleSource } from "./types.js";
+import type {
+  PermissionDecision,
+  PermissionMode,
+  PermissionRequest,
+  PermissionRuleEntry,
+  RuleSource,
+} from "./types.js";
 
 /**
  * The user's answer. `allow_always` may name which of the offered rules to save (default: the
@@ -20,6 +26,8 @@ export interface ApprovalRequest {
   reason: string;
   /** The rules "allow always" may save, narrowest first; empty when "always" is not offered. */
   suggestions: string[];
+  /** Passed through from the call: the child agent asking, for the dialog to name. */
+  agent?: { agentId: string; title: string };
 }
 
 export interface ToolCallToCheck {
@@ -28,6 +36,9 @@ export interface ToolCallToCheck {
   toolCallId?: string;
   /** As declared by the tool (AgentTool.sideEffects); used for tools the checker does not know. */
   sideEffects?: boolean;
+  catalogEntry?: PermissionRequest["catalogEntry"];
+  approval?: PermissionRequest["approval"];
+  agent?: { agentId: string; title: string };
 }
 
 export type GateOutcome =
@@ -61,6 +72,8 @@ export interface PermissionGate {
   readonly mode: PermissionMode;
   /** The rules in force, including those added by "always allow" in this process. */
   rules(): readonly PermissionRuleEntry[];
+  /** Adds rules for this process only (source "session"); returns a function that takes them back. */
+  addSessionRules(rules: readonly string[]): () => void;
 }
 
 const SCOPE_SOURCE: Record<PersistScope, RuleSource> = {
@@ -84,6 +97,8 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
       userHome: options.userHome,
       keelHome: options.keelHome,
       sideEffects: call.sideEffects,
+      ...(call.catalogEntry ? { catalogEntry: call.catalogEntry } : {}),
+      ...(call.approval ? { approval: call.approval } : {}),
     });
 
   const check = async (call: ToolCallToCheck): Promise<GateOutcome> => {
@@ -102,6 +117,7 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
         toolCallId: call.toolCallId,
         reason: decision.reason,
         suggestions: decision.suggestions ?? [],
+        ...(call.agent ? { agent: call.agent } : {}),
       });
     } catch {
       // Fail closed: a broken prompt must not turn into an approval.
@@ -137,5 +153,19 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
     mode = next;
   };
   gate.rules = () => rules;
+  gate.addSessionRules = (added) => {
+    const entries: PermissionRuleEntry[] = added.map((rule) => ({
+      rule,
+      behavior: "allow",
+      source: "session",
+    }));
+    rules.push(...entries);
+    return () => {
+      for (const entry of entries) {
+        const at = rules.indexOf(entry);
+        if (at >= 0) rules.splice(at, 1);
+      }
+    };
+  };
   return gate;
 }

@@ -6,7 +6,7 @@ export interface ParsedRule {
   specifier?: string;
 }
 
-const RULE = /^([A-Za-z0-9_.*-]+)(?:\((.*)\))?$/s;
+const RULE = /^([A-Za-z0-9_.*:-]+)(?:\((.*)\))?$/s;
 
 export function parseRule(rule: string): ParsedRule | undefined {
   const m = RULE.exec(rule.trim());
@@ -71,8 +71,22 @@ export function rulesFor(
   return out;
 }
 
+/** Rules without a specifier, by behavior: the ones that can name a catalog entry or group. */
+export function catalogRules(
+  rules: readonly PermissionRuleEntry[],
+  behavior: PermissionBehavior,
+): { tool: string; rule: string }[] {
+  const out: { tool: string; rule: string }[] = [];
+  for (const entry of rules) {
+    if (entry.behavior !== behavior) continue;
+    const parsed = parseRule(entry.rule);
+    if (parsed && !parsed.specifier) out.push({ tool: parsed.tool, rule: entry.rule });
+  }
+  return out;
+}
+
 /** `mcp__server` and `mcp__server__*` cover a server's tools; `mcp__server__tool` one tool. */
-function mcpRuleMatches(ruleTool: string, tool: string): boolean {
+export function mcpRuleMatches(ruleTool: string, tool: string): boolean {
   if (ruleTool === tool) return true;
   const base = ruleTool.endsWith("__*") ? ruleTool.slice(0, -3) : ruleTool;
   return base.split("__").length === 2 && tool.startsWith(`${base}__`);

@@ -39,6 +39,13 @@ export interface PermissionRequest {
    * allowed in every mode. Unknown tools with side effects (or undeclared) ask.
    */
   sideEffects?: boolean;
+  /**
+   * Set when the call runs a catalog entry (through ExecuteTool): it is judged as its own
+   * identity `group:name`, never as the built-in tool a bare name might spell.
+   */
+  catalogEntry?: { group: string; name: string; bareName: boolean };
+  /** "extension": the tool asks the user itself, so an ask here lets it through to its own dialog. */
+  approval?: "kernel" | "extension";
 }
 
 export interface PermissionDecision {
