@@ -24,6 +24,18 @@ export class Namer {
 
   constructor(private readonly format: (clean: string) => string) {}
 
+  /** A name of Keel's own (a helper entry) under `key`, after the originals already given. */
+  claim(key: string, clean: string): string {
+    const known = this.given.get(key);
+    if (known) return known;
+    const base = fit(this.format(clean), key);
+    let name = base;
+    for (let n = 2; this.taken.has(name); n++) name = fit(`${base}_${n}`, `${key}#${n}`);
+    this.given.set(key, name);
+    this.taken.add(name);
+    return name;
+  }
+
   /** Names for `originals`: remembered ones first, then exact-clean names, then suffixed. */
   assign(originals: readonly string[]): Map<string, string> {
     const fresh = originals.filter((o) => !this.given.has(o));

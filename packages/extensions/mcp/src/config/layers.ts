@@ -5,21 +5,18 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { err, ok, type Result } from "neverthrow";
-import { type McpConfig, McpJsonSchema, type ServerScope } from "./schema.js";
+import type { Static } from "@keel/extension-sdk";
+import { type McpConfig, McpJsonSchema, type McpLayerSchema, type ServerScope } from "./schema.js";
 import { type ConfigProblem, type ParsedServer, parseServer } from "./servers.js";
 
-/** The resolved extension config: the merged files plus where each server came from. */
-export interface ResolvedMcpConfig extends McpConfig {
-  /** Which Keel config file each server of `servers` came from. */
-  serverScopes?: Record<string, ServerScope>;
-}
+export type ResolvedMcpConfig = McpConfig;
 
 /** The host's `resolve` hook: per-server replacement, `disabled` added up, policy keys from the user only. */
 export function resolveLayers(layers: {
-  user: Partial<McpConfig> | undefined;
-  project: Partial<McpConfig> | undefined;
+  user: Partial<Static<typeof McpLayerSchema>> | undefined;
+  project: Partial<Static<typeof McpLayerSchema>> | undefined;
 }): ResolvedMcpConfig {
-  const servers: McpConfig["servers"] = {};
+  const servers: Record<string, unknown> = {};
   const serverScopes: Record<string, ServerScope> = {};
   for (const [scope, layer] of [
     ["user", layers.user],

@@ -75,9 +75,7 @@ export const ServerEntrySchema = Type.Object(
 );
 export type ServerEntry = Static<typeof ServerEntrySchema>;
 
-/** `extensions.mcp.config` in Keel's config files (user and trusted project). */
-export const McpConfigSchema = Type.Object({
-  servers: Type.Record(Type.String(), ServerEntrySchema, { default: {} }),
+const PolicyKeys = {
   /** Server names not to start, whichever file declares them. */
   disabled: Type.Optional(Type.Array(Type.String())),
   /**
@@ -87,6 +85,22 @@ export const McpConfigSchema = Type.Object({
   projectReadOnlyHints: Type.Optional(Type.Union([Type.Literal("trust"), Type.Literal("ignore")])),
   /** Characters of a tool result the model gets before the rest is kept on disk (default 40000). */
   maxResultChars: Type.Optional(Type.Integer({ minimum: 1000 })),
+};
+
+/**
+ * `extensions.mcp.config` as one file holds it. Each server entry is checked on its own (by
+ * parseServer), so one broken entry is reported and the other servers still start.
+ */
+export const McpLayerSchema = Type.Object({
+  servers: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  ...PolicyKeys,
+});
+
+/** The resolved configuration: the files merged, and where each server came from. */
+export const McpConfigSchema = Type.Object({
+  servers: Type.Record(Type.String(), Type.Unknown()),
+  serverScopes: Type.Optional(Type.Record(Type.String(), Type.Union([Type.Literal("user"), Type.Literal("project")]))),
+  ...PolicyKeys,
 });
 export type McpConfig = Static<typeof McpConfigSchema>;
 

@@ -58,6 +58,8 @@ export interface ConnectionStatus {
 export type ConnectionEvent =
   | { type: "status"; status: ConnectionStatus }
   | { type: "tools"; tools: Tool[] }
+  /** The server said its tools changed; the new list is being read (see `listsSettled`). */
+  | { type: "tools_changing" }
   | { type: "prompts"; prompts: Prompt[] }
   | { type: "resources" }
   | { type: "elicitation_complete"; elicitationId: string }
@@ -122,6 +124,8 @@ export class McpConnection {
   private allTools: Tool[] = [];
   private promptList: Prompt[] = [];
   private refreshing: Promise<void> | undefined;
+  /** The re-listing a tools/list_changed started (never the first listing of a connect). */
+  private changing: Promise<void> | undefined;
   private refreshAgain = false;
   private info: { serverInfo?: Implementation; instructions?: string; capabilities?: ServerCapabilities } = {};
   private readonly listeners = new Set<Listener>();
@@ -166,6 +170,14 @@ export class McpConnection {
 
   prompts(): Prompt[] {
     return this.promptList;
+  }
+
+  /**
+   * Settles when the re-listing started by the server's last tools/list_changed is done, so the
+   * next request can carry the change. Never waits for a connection to come up.
+   */
+  listsSettled(): Promise<void> {
+    return this.changing ?? Promise.resolve();
   }
 
   /** The server's `instructions` from its last initialize. */
@@ -397,7 +409,10 @@ export class McpConnection {
       this.options.clientInfo,
       this.options.handlers,
       {
-        toolsChanged: () => void this.refreshLists(),
+        toolsChanged: () => {
+          this.changing = this.refreshLists();
+          this.emit({ type: "tools_changing" });
+        },
         promptsChanged: () => void this.refreshLists(),
         resourcesChanged: () => this.emit({ type: "resources" }),
         elicitationComplete: (elicitationId) => this.emit({ type: "elicitation_complete", elicitationId }),
