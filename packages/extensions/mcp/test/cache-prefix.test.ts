@@ -30,16 +30,15 @@ function canonical(request: RecordedRequest): string[] {
 
 const marked = (block: unknown) => typeof block === "object" && block !== null && "cache_control" in block;
 
-/** The three breakpoints: system, the last tool, the last message of the kept history. */
-function breakpoints(request: RecordedRequest): { system: boolean; tools: boolean; history: number } {
-  const body = request.body as Json;
-  const messages = body.messages as Json[];
-  const history = messages.findLastIndex((m) => Array.isArray(m.content) && (m.content as unknown[]).some(marked));
-  return {
-    system: Array.isArray(body.system) && marked((body.system as unknown[]).at(-1)),
-    tools: marked((body.tools as unknown[]).at(-1)),
-    history,
-  };
+/** Where the history breakpoint is in the raw request (markers kept): the one cache_control in messages. */
+function historyBreakpoint(request: RecordedRequest): { message: number; block: number; value: Json } {
+  const messages = (JSON.parse(request.raw) as Json).messages as { content: Json[] | string }[];
+  const found: { message: number; block: number; value: Json }[] = [];
+  messages.forEach((m, i) => {
+    if (Array.isArray(m.content)) m.content.forEach((b, j) => marked(b) && found.push({ message: i, block: j, value: b }));
+  });
+  expect(found, "exactly one history breakpoint per request").toHaveLength(1);
+  return found[0]!;
 }
 
 const echo = (n: number) => ({
@@ -98,11 +97,13 @@ describe("MCP and the prompt cache", () => {
         expect.fail(`request ${n} is not a prefix of request ${n + 1} at line ${i}:\n${before[i]?.slice(0, 400)}`);
       }
       kept++;
-      // The provider reads back what it cached: the marked history of one request is, byte for
-      // byte without the marker, the start of the next.
-      const marks = breakpoints(requests[n]!);
-      expect(marks.system && marks.tools).toBe(true);
-      expect(marks.history).toBe((requests[n]!.body.messages as unknown[]).length - 1);
+      // The provider reads back what it cached: request n's history breakpoint is on a block
+      // request n+1 still has, at the same position, unchanged; system and tools are marked too.
+      const raw = JSON.parse(requests[n]!.raw) as Json;
+      expect(marked((raw.system as unknown[]).at(-1)) && marked((raw.tools as unknown[]).at(-1))).toBe(true);
+      const mark = historyBreakpoint(requests[n]!);
+      const next = (JSON.parse(requests[n + 1]!.raw) as Json).messages as { content: Json[] }[];
+      expect(strip(next[mark.message]?.content?.[mark.block])).toEqual(strip(mark.value));
     }
     expect(kept / (requests.length - 1)).toBe(1);
 
