@@ -51,12 +51,19 @@ const SHAPES: Record<string, (v: Record<string, unknown>) => boolean> = {
   branch_summary: (v) => typeof v.summary === "string",
   model_change: (v) => typeof v.provider === "string" && typeof v.modelId === "string",
   capability_notice: (v) => typeof v.source === "string" && isObject(v.inventory) && isMessage(v.message),
+  notice: (v) => typeof v.source === "string" && isMessage(v.message),
   op_begin: (v) => typeof v.toolCallId === "string" && typeof v.toolName === "string" && isObject(v.args),
   op_end: (v) => typeof v.toolCallId === "string" && (v.outcome === "ok" || v.outcome === "error"),
   leaf: (v) => isStringOrNull(v.targetId),
   label: (v) => typeof v.targetId === "string" && typeof v.label === "string",
   info: (v) => v.name === undefined || typeof v.name === "string",
   checkpoint: (v) => isObject(v.message) && Array.isArray(v.message.content),
+  agent_run: (v) =>
+    typeof v.agentId === "string" &&
+    (v.phase === "start" || v.phase === "end") &&
+    typeof v.sessionId === "string" &&
+    (v.outcome === undefined || isObject(v.outcome)),
+  approval: (v) => typeof v.subject === "string" && typeof v.decision === "string",
 };
 
 /** The entry a parsed line holds, or null when it is not one (damage). */

@@ -54,7 +54,9 @@ export function resolveExtensionConfig(
   // user-scoped extension with configuration it was never going to read.
   const checkLayer = (value: unknown, file: string): string | undefined => {
     if (value === undefined) return undefined;
-    const candidate = spec.scope === "layered" ? value : Value.Default(spec.schema, structuredClone(value));
+    // A single-scope file is the whole configuration over the defaults; a layer is what it holds.
+    const candidate =
+      spec.scope === "layered" ? value : Value.Default(spec.schema, mergeLayers(structuredClone(spec.default), value));
     return Value.Check(layerSchema, candidate)
       ? undefined
       : `${where(file)}${firstError(layerSchema, candidate)}`;
