@@ -9,6 +9,7 @@ import {
   resolveKeelHome,
   type SessionChoice,
 } from "@keel/coding-agent";
+import { mcpExtension } from "@keel/ext-mcp";
 import { todoExtension } from "@keel/ext-todo";
 import type { ExtensionDefinition } from "@keel/extension-sdk";
 import { listSessions } from "@keel/session";
@@ -17,7 +18,7 @@ import type { CliFlags, SessionFlag, UsageError } from "./args.js";
 
 /** The official extensions that ship with keel; config `extensions.<id>.enabled: false` turns one off. */
 export function officialExtensions(): ExtensionDefinition[] {
-  return [todoExtension];
+  return [todoExtension, mcpExtension as unknown as ExtensionDefinition];
 }
 
 const usage = (message: string): Result<never, UsageError> => err({ type: "usage", message });

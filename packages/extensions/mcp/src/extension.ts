@@ -4,13 +4,17 @@
 // `keel mcp …`. Nothing of an untrusted project is read, resolved or started.
 import { defineExtension } from "@keel/extension-sdk";
 import { ok } from "neverthrow";
-import { mcpCli } from "./cli/command.js";
+import { mcpCli } from "./cli/index.js";
 import { runMcpCommand } from "./commands/mcp-command.js";
 import { collectServers, readMcpJson, resolveLayers } from "./config/layers.js";
 import { McpConfigSchema, McpLayerSchema } from "./config/schema.js";
-import { McpManager } from "./manager.js";
+import { importEsm } from "./esm-import.js";
+import type { McpManager } from "./manager.js";
 
 export const MCP_VERSION = "0.1.0";
+
+const NO_SERVERS =
+  "No MCP servers are configured. Add one with `keel mcp add <name> -- <command> [args…]` or `keel mcp add <name> <url>`, or put a .mcp.json in a trusted project.";
 
 export const mcpExtension = defineExtension({
   id: "mcp",
@@ -23,7 +27,7 @@ export const mcpExtension = defineExtension({
     resolve: (layers) => resolveLayers(layers),
   },
   lifecycle: {
-    activate(context) {
+    async activate(context): Promise<McpManager | undefined> {
       const { workspace } = context;
       // Trust before anything of the project is even read.
       const mcpJson = workspace.trusted ? readMcpJson(workspace.projectRoot) : ok(undefined);
@@ -37,6 +41,9 @@ export const mcpExtension = defineExtension({
       });
       for (const problem of problems) context.report("warning", problem.message);
       for (const server of servers) for (const warning of server.warnings) context.report("warning", warning);
+      if (servers.length === 0) return undefined;
+      // The MCP SDK loads only for a session that has servers: Keel's start never pays for it.
+      const { McpManager } = (await importEsm("@keel/ext-mcp/client")) as typeof import("./client.js");
       const manager = new McpManager(
         context,
         servers.map((s) => s.spec),
@@ -48,20 +55,25 @@ export const mcpExtension = defineExtension({
       manager.start();
       return manager;
     },
-    deactivate: (runtime) => runtime.instance.close(),
+    deactivate: async (runtime) => {
+      await runtime.instance?.close();
+    },
   },
   hooks: {
     sessionStart: (event, runtime) => {
-      if (event.reason !== "new") runtime.instance.rootsChanged();
+      if (event.reason !== "new") runtime.instance?.rootsChanged();
     },
-    sessionShutdown: (_event, runtime) => runtime.instance.close(),
+    sessionShutdown: async (_event, runtime) => {
+      await runtime.instance?.close();
+    },
   },
   commands: [
     {
       name: "mcp",
       description: "MCP servers: status, tools, reconnect, login",
       argumentHint: "[reconnect|login|logout|tools] [server]",
-      run: (args, runtime, { signal }) => runMcpCommand(runtime.instance, args, signal),
+      run: (args, runtime, { signal }) =>
+        runtime.instance ? runMcpCommand(runtime.instance, args, signal) : { message: NO_SERVERS },
     },
   ],
   cli: [mcpCli],

@@ -3,7 +3,7 @@
 // browser login whose tokens sessions then use. An untrusted project's files are never read.
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import type { CliIO, ExtensionCliCommand } from "@keel/extension-sdk";
+import type { CliIO } from "@keel/extension-sdk";
 import { collectServers } from "../config/layers.js";
 import { editServers, projectMcpJson, projectRootOf, type Scope, serversIn, userConfigFile } from "../config/files.js";
 import { parseServer, type ServerSpec } from "../config/servers.js";
@@ -11,19 +11,7 @@ import { McpConnection } from "../connection/index.js";
 import { openInBrowser } from "../connection/oauth/browser.js";
 import { OAuthSession } from "../connection/oauth/session.js";
 import { describeEntry } from "./describe.js";
-
-export const USAGE = `usage: keel mcp <command>
-
-  add [--scope user|project] [--transport stdio|http|sse] [-e KEY=VALUE]… [-H "Name: value"]… <name> <url>
-  add [--scope user|project] [-e KEY=VALUE]… <name> -- <command> [args…]
-  list                     servers of your config (and of a trusted project), checked
-  get <name>               one server: its entry, status and login
-  remove [--scope user|project] <name>
-  login <name>             authorize in the browser (OAuth); sessions use the tokens
-  logout <name>            forget the server's tokens
-
-Scope user (default) writes ~/.keel/config.json (extensions.mcp.config.servers); project writes
-.mcp.json (mcpServers), which a project's sessions read once it is trusted.`;
+import { USAGE } from "./usage.js";
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
@@ -249,38 +237,33 @@ function usage(io: CliIO, message: string): number {
   return 2;
 }
 
-export const mcpCli: ExtensionCliCommand = {
-  name: "mcp",
-  summary: "Manage MCP servers (add, list, get, remove, login)",
-  usage: USAGE,
-  async run(argv, io) {
-    const [command, ...rest] = argv;
-    try {
-      switch (command) {
-        case "add":
-          return await add(rest, io);
-        case "remove":
-          return await remove(rest, io);
-        case "list":
-          return await list(io);
-        case "get":
-          return await get(rest, io);
-        case "login":
-          return await login(rest, io, false);
-        case "logout":
-          return await login(rest, io, true);
-        case undefined:
-        case "help":
-        case "--help":
-        case "-h":
-          io.stdout(`${USAGE}\n`);
-          return command === undefined ? 2 : 0;
-        default:
-          return usage(io, `unknown command "${command}"`);
-      }
-    } catch (error) {
-      // parseArgs throws on unknown flags: a usage error, said plainly.
-      return usage(io, error instanceof Error ? error.message : String(error));
+export async function runMcpCli(argv: string[], io: CliIO): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case "add":
+        return await add(rest, io);
+      case "remove":
+        return await remove(rest, io);
+      case "list":
+        return await list(io);
+      case "get":
+        return await get(rest, io);
+      case "login":
+        return await login(rest, io, false);
+      case "logout":
+        return await login(rest, io, true);
+      case undefined:
+      case "help":
+      case "--help":
+      case "-h":
+        io.stdout(`${USAGE}\n`);
+        return command === undefined ? 2 : 0;
+      default:
+        return usage(io, `unknown command "${command}"`);
     }
-  },
-};
+  } catch (error) {
+    // parseArgs throws on unknown flags: a usage error, said plainly.
+    return usage(io, error instanceof Error ? error.message : String(error));
+  }
+}

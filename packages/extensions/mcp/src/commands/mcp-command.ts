@@ -22,12 +22,7 @@ export function listing(manager: McpManager): string {
   );
 }
 
-export async function runMcpCommand(
-  manager: McpManager | undefined,
-  args: string,
-  signal: AbortSignal,
-): Promise<CommandResult> {
-  if (!manager) return { message: "MCP is not active in this session." };
+export async function runMcpCommand(manager: McpManager, args: string, signal: AbortSignal): Promise<CommandResult> {
   const [action, name] = args.trim().split(/\s+/);
   if (!action) return { message: listing(manager) };
   const server = name ? manager.get(name) : undefined;

@@ -3,7 +3,7 @@
 // so a project entry can never borrow a user entry's headers or env for its own URL).
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
+import { Value } from "@sinclair/typebox/value";
 import { err, ok, type Result } from "neverthrow";
 import type { Static } from "@keel/extension-sdk";
 import { type McpConfig, McpJsonSchema, type McpLayerSchema, type ServerScope } from "./schema.js";
@@ -50,9 +50,11 @@ export interface FileProblem {
   message: string;
 }
 
-const checkMcpJson = new AjvJsonSchemaValidator().getValidator<{ mcpServers?: Record<string, unknown> }>(
-  McpJsonSchema as never,
-);
+function checkMcpJson(json: unknown): { valid: true; data: { mcpServers?: Record<string, unknown> } } | { valid: false; errorMessage: string } {
+  if (Value.Check(McpJsonSchema, json)) return { valid: true, data: json as { mcpServers?: Record<string, unknown> } };
+  const first = [...Value.Errors(McpJsonSchema, json)][0];
+  return { valid: false, errorMessage: `${first?.path || "the file"} ${first?.message ?? "is invalid"}` };
+}
 
 /**
  * Reads a project's `.mcp.json` (Claude Code's format, unchanged). Call only for a trusted

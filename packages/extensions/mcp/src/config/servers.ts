@@ -1,7 +1,7 @@
 // Turns config entries into resolved server specs: the transport picked, `${VAR}` expanded,
 // defaults applied, and a clear problem for an entry that cannot work (nothing half-resolved).
 import { isAbsolute, resolve } from "node:path";
-import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
+import { Value } from "@sinclair/typebox/value";
 import { err, ok, type Result } from "neverthrow";
 import { expandList, expandRecord, expandString } from "./expand.js";
 import { type ServerEntry, ServerEntrySchema, type ServerScope } from "./schema.js";
@@ -86,8 +86,12 @@ export interface ParsedServer {
   warnings: string[];
 }
 
-const validator = new AjvJsonSchemaValidator();
-const checkEntry = validator.getValidator<ServerEntry>(ServerEntrySchema as never);
+/** The entry checked against its schema; the first problem, said with its path. */
+function checkEntry(raw: unknown): { valid: true; data: ServerEntry } | { valid: false; errorMessage: string } {
+  if (Value.Check(ServerEntrySchema, raw)) return { valid: true, data: raw };
+  const first = [...Value.Errors(ServerEntrySchema, raw)][0];
+  return { valid: false, errorMessage: `${first?.path || "the entry"} ${first?.message ?? "is invalid"}` };
+}
 
 function problem(name: string, origin: string, message: string): ConfigProblem {
   return { type: "invalid_server", server: name, origin, message: `${origin}: server "${name}": ${message}` };
