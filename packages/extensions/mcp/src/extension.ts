@@ -8,8 +8,7 @@ import { mcpCli } from "./cli/index.js";
 import { runMcpCommand } from "./commands/mcp-command.js";
 import { collectServers, readMcpJson, resolveLayers } from "./config/layers.js";
 import { McpConfigSchema, McpLayerSchema } from "./config/schema.js";
-import { importEsm } from "./esm-import.js";
-import type { McpManager } from "./manager.js";
+import { McpSession } from "./session.js";
 
 export const MCP_VERSION = "0.1.0";
 
@@ -27,7 +26,7 @@ export const mcpExtension = defineExtension({
     resolve: (layers) => resolveLayers(layers),
   },
   lifecycle: {
-    async activate(context): Promise<McpManager | undefined> {
+    activate(context): McpSession {
       const { workspace } = context;
       // Trust before anything of the project is even read.
       const mcpJson = workspace.trusted ? readMcpJson(workspace.projectRoot) : ok(undefined);
@@ -41,10 +40,7 @@ export const mcpExtension = defineExtension({
       });
       for (const problem of problems) context.report("warning", problem.message);
       for (const server of servers) for (const warning of server.warnings) context.report("warning", warning);
-      if (servers.length === 0) return undefined;
-      // The MCP SDK loads only for a session that has servers: Keel's start never pays for it.
-      const { McpManager } = (await importEsm("@keel/ext-mcp/client")) as typeof import("./client.js");
-      const manager = new McpManager(
+      const session = new McpSession(
         context,
         servers.map((s) => s.spec),
         {
@@ -52,28 +48,26 @@ export const mcpExtension = defineExtension({
           ...(context.config.maxResultChars ? { maxResultChars: context.config.maxResultChars } : {}),
         },
       );
-      manager.start();
-      return manager;
+      session.start();
+      return session;
     },
-    deactivate: async (runtime) => {
-      await runtime.instance?.close();
-    },
+    deactivate: (runtime) => runtime.instance.close(),
   },
   hooks: {
     sessionStart: (event, runtime) => {
-      if (event.reason !== "new") runtime.instance?.rootsChanged();
+      if (event.reason !== "new") runtime.instance.rootsChanged();
     },
-    sessionShutdown: async (_event, runtime) => {
-      await runtime.instance?.close();
-    },
+    sessionShutdown: (_event, runtime) => runtime.instance.close(),
   },
   commands: [
     {
       name: "mcp",
       description: "MCP servers: status, tools, reconnect, login",
       argumentHint: "[reconnect|login|logout|tools] [server]",
-      run: (args, runtime, { signal }) =>
-        runtime.instance ? runMcpCommand(runtime.instance, args, signal) : { message: NO_SERVERS },
+      run: async (args, runtime, { signal }) => {
+        const manager = await runtime.instance.manager();
+        return manager ? runMcpCommand(manager, args, signal) : { message: NO_SERVERS };
+      },
     },
   ],
   cli: [mcpCli],

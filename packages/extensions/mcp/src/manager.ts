@@ -3,7 +3,7 @@
 // commands that follow prompts/list_changed, the status line, and one report per problem.
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { ActivationContext, ExtensionCommand, ToolCatalog } from "@keel/extension-sdk";
+import type { ActivationContext, CatalogInventory, ExtensionCommand } from "@keel/extension-sdk";
 import { resourceEntries, toolEntries } from "./catalog/entries.js";
 import { groupFor, type Namer, serverNamer, toolNamer } from "./catalog/names.js";
 import { DEFAULT_MAX_RESULT_CHARS } from "./catalog/results.js";
@@ -29,6 +29,10 @@ export type McpRuntime = Pick<
 
 export interface ManagerOptions {
   maxResultChars?: number;
+  /** Server name → the `<server>` part of its names (default: assigned here). */
+  parts?: Map<string, string>;
+  /** Tells the host a server's catalog changed (default: nothing, for hosts that poll). */
+  invalidate?: (server: string) => void;
   /** The browser (tests give a stand-in). */
   open?: BrowserOpener;
   backoff?: Partial<BackoffOptions>;
@@ -51,14 +55,13 @@ export class McpManager {
   private readonly gate: SamplingGate = { used: new Map() };
   private readonly reported = new Map<string, string>();
   private started = false;
-  private closed = false;
 
   constructor(
     private readonly runtime: McpRuntime,
     specs: ServerSpec[],
     private readonly options: ManagerOptions = {},
   ) {
-    const parts = serverNamer().assign(specs.map((s) => s.name));
+    const parts = options.parts ?? serverNamer().assign(specs.map((s) => s.name));
     for (const spec of specs) {
       const part = parts.get(spec.name)!;
       const handle = this.createHandle(spec, part);
@@ -70,19 +73,23 @@ export class McpManager {
     return this.servers.find((s) => s.spec.name === name || s.part === name);
   }
 
-  /** Registers the catalogs now; connecting waits a tick, so activation returns at once. */
+  /** Starts connecting every enabled server, in the background. */
   start(): void {
     if (this.started) return;
     this.started = true;
-    for (const server of this.servers) {
-      const added = this.runtime.catalogs.add(this.catalogOf(server));
-      if (!added.ok) this.runtime.report("error", `MCP server "${server.spec.name}": ${added.message}`);
-    }
     this.refreshStatus();
-    setImmediate(() => {
-      if (this.closed) return;
-      for (const server of this.servers) server.connection.start();
-    });
+    for (const server of this.servers) server.connection.start();
+  }
+
+  /** A server's catalog inventory now: its tools (and resource entries) and its instructions. */
+  async inventory(name: string): Promise<CatalogInventory> {
+    const server = this.servers.find((s) => s.spec.name === name);
+    if (!server) return [];
+    await server.connection.listsSettled();
+    const context = this.entryContext(server);
+    const entries = [...toolEntries(context), ...resourceEntries(context)];
+    const instructions = server.connection.instructions();
+    return instructions ? { entries, instructions } : entries;
   }
 
   /** The workspace root changed (a resumed or switched session): tell servers that asked for roots. */
@@ -91,7 +98,6 @@ export class McpManager {
   }
 
   async close(): Promise<void> {
-    this.closed = true;
     await Promise.all(this.servers.map((s) => s.connection.close()));
   }
 
@@ -146,6 +152,12 @@ export class McpManager {
       prompts: [],
     };
     connection.on((event) => {
+      if (
+        event.type === "tools" ||
+        event.type === "tools_changing" ||
+        (event.type === "status" && event.status.state === "connected")
+      )
+        this.options.invalidate?.(spec.name);
       if (event.type === "status") this.onStatus(handle, event.status);
       else if (event.type === "prompts") this.syncPrompts(handle);
       else if (event.type === "warning") this.reportOnce(handle, `warning:${event.message}`, "warning", event.message);
@@ -153,8 +165,8 @@ export class McpManager {
     return handle;
   }
 
-  private catalogOf(server: ServerHandle): ToolCatalog {
-    const context = {
+  private entryContext(server: ServerHandle) {
+    return {
       connection: server.connection,
       namer: server.namer,
       maxChars: () => this.options.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS,
@@ -162,29 +174,6 @@ export class McpManager {
       authorize: (failure: Extract<McpFailure, { type: "auth_required" }>, signal: AbortSignal) =>
         this.authorizeInCall(server, failure, signal),
       visitUrls: (elicitations: unknown[], signal: AbortSignal) => this.visitUrls(server, elicitations, signal),
-    };
-    return {
-      id: server.part,
-      group: server.group,
-      kind: "tools",
-      // discover never waits for a server to connect (a connect invalidates); it waits only for
-      // the re-listing a tools/list_changed started, so the next request carries that change.
-      deadlineMs: 1000,
-      discover: async () => {
-        await server.connection.listsSettled();
-        const entries = [...toolEntries(context), ...resourceEntries(context)];
-        const instructions = server.connection.instructions();
-        return instructions ? { entries, instructions } : entries;
-      },
-      subscribe: (invalidate) =>
-        server.connection.on((event) => {
-          if (
-            event.type === "tools" ||
-            event.type === "tools_changing" ||
-            (event.type === "status" && event.status.state === "connected")
-          )
-            invalidate();
-        }),
     };
   }
 
