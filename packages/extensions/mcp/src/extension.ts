@@ -57,6 +57,9 @@ export const mcpExtension = defineExtension({
     sessionStart: (event, runtime) => {
       if (event.reason !== "new") runtime.instance.rootsChanged();
     },
+    beforeModelCall: (_event, runtime) => {
+      runtime.instance.requestStarting();
+    },
     sessionShutdown: (_event, runtime) => runtime.instance.close(),
   },
   commands: [
