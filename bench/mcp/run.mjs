@@ -11,8 +11,8 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { parseArgs } from "node:util";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { parseArgs } from "node:util";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const dist = (path) => import(pathToFileURL(join(root, path)).href);
@@ -49,7 +49,9 @@ const homes = {
   none: home("home-none", {}),
   three: home(
     "home-three",
-    Object.fromEntries(["one", "two", "three"].map((n) => [n, { command: process.execPath, args: [everything, "stdio"] }])),
+    Object.fromEntries(
+      ["one", "two", "three"].map((n) => [n, { command: process.execPath, args: [everything, "stdio"] }]),
+    ),
   ),
 };
 
@@ -74,7 +76,10 @@ function firstRequest(keelHome) {
     };
     delete env.OPENAI_API_KEY;
     const started = performance.now();
-    const child = spawn(process.execPath, [bin, "--cwd", repo, "--model", MODEL, "-p", "hi"], { env, stdio: "ignore" });
+    const child = spawn(process.execPath, [bin, "--cwd", repo, "--model", MODEL, "-p", "hi"], {
+      env,
+      stdio: "ignore",
+    });
     child.on("error", reject);
     child.on("close", (code) => {
       if (code !== 0 || !arrival) reject(new Error(`keel exited ${code}`));
@@ -89,7 +94,8 @@ await firstRequest(homes.three);
 const times = { none: [], three: [] };
 for (let i = 0; i < RUNS; i++) {
   // Alternate which goes first, so drift in machine load falls on both sides.
-  for (const side of i % 2 ? ["three", "none"] : ["none", "three"]) times[side].push(await firstRequest(homes[side]));
+  for (const side of i % 2 ? ["three", "none"] : ["none", "three"])
+    times[side].push(await firstRequest(homes[side]));
 }
 const none = median(times.none);
 const three = median(times.three);
@@ -129,30 +135,62 @@ async function requests(keelHome, prompts, waitFor) {
 }
 
 const plain = await requests(homes.none, ["hi"]);
-const withTools = await requests(home("home-tools", { gh: { command: process.execPath, args: [toolsServer, "100"] } }), ["hi"], "mcp 1/1");
+const withTools = await requests(
+  home("home-tools", { gh: { command: process.execPath, args: [toolsServer, "100"] } }),
+  ["hi"],
+  "mcp 1/1",
+);
 const body = (r) => r.body;
 const notice = withTools[0].raw.length - plain[0].raw.length;
 const noticeText = JSON.stringify(body(withTools[0]).messages)
   .match(/<capabilities>[^"]*/)?.[0]
   .replaceAll("\\n", "\n");
 const noticeBytes = Buffer.byteLength(noticeText ?? "");
-const residentPair = JSON.stringify(body(withTools[0]).tools).length - JSON.stringify(body(plain[0]).tools).length;
+const residentPair =
+  JSON.stringify(body(withTools[0]).tools).length - JSON.stringify(body(plain[0]).tools).length;
 
 // What the same tools would cost as resident tools, in the same wire shape.
 const probe = new McpConnection(
-  { name: "gh", scope: "user", origin: "bench", enabled: true, timeoutMs: 10_000, startupTimeoutMs: 10_000, tools: {}, readOnlyHints: "trust", sampling: { enabled: false, maxTokens: 1, maxRequests: 0 }, transport: "stdio", command: process.execPath, args: [toolsServer, "100"], env: {}, cwd: repo },
-  { clientInfo: { name: "bench", version: "0" }, logFile: join(base, "probe.log"), handlers: { roots: () => [], elicit: async () => ({ action: "decline" }) } },
+  {
+    name: "gh",
+    scope: "user",
+    origin: "bench",
+    enabled: true,
+    timeoutMs: 10_000,
+    startupTimeoutMs: 10_000,
+    tools: {},
+    readOnlyHints: "trust",
+    sampling: { enabled: false, maxTokens: 1, maxRequests: 0 },
+    transport: "stdio",
+    command: process.execPath,
+    args: [toolsServer, "100"],
+    env: {},
+    cwd: repo,
+  },
+  {
+    clientInfo: { name: "bench", version: "0" },
+    logFile: join(base, "probe.log"),
+    handlers: { roots: () => [], elicit: async () => ({ action: "decline" }) },
+  },
 );
 await probe.ready();
 const resident = probe
   .tools()
-  .map((t) => JSON.stringify({ name: `mcp__gh__${t.name}`, description: t.description, input_schema: t.inputSchema }).length + 1)
+  .map(
+    (t) =>
+      JSON.stringify({ name: `mcp__gh__${t.name}`, description: t.description, input_schema: t.inputSchema })
+        .length + 1,
+  )
   .reduce((a, b) => a + b, 0);
 await probe.close();
 
 console.log("\n100 connected MCP tools, first request:");
-console.log(`  notice text                ${noticeBytes} bytes = ${(noticeBytes / 100).toFixed(1)} bytes a tool (target ≤ 40)`);
-console.log(`  request grew by            ${notice} bytes in all (notice ${noticeBytes} + SearchTools/ExecuteTool ${residentPair}, once for any number of tools, + JSON framing)`);
+console.log(
+  `  notice text                ${noticeBytes} bytes = ${(noticeBytes / 100).toFixed(1)} bytes a tool (target ≤ 40)`,
+);
+console.log(
+  `  request grew by            ${notice} bytes in all (notice ${noticeBytes} + SearchTools/ExecuteTool ${residentPair}, once for any number of tools, + JSON framing)`,
+);
 console.log(`  as resident schemas        ${resident} bytes = ${(resident / 100).toFixed(0)} bytes a tool`);
 
 rmSync(base, { recursive: true, force: true, maxRetries: 5 });

@@ -13,7 +13,18 @@ const { StdioServerTransport } = await load("@modelcontextprotocol/sdk/server/st
 const { CallToolRequestSchema, ListToolsRequestSchema } = await load("@modelcontextprotocol/sdk/types.js");
 
 const VERBS = ["get", "list", "create", "update", "delete", "search", "merge", "close", "assign", "label"];
-const NOUNS = ["issue", "pull_request", "comment", "branch", "release", "workflow", "label", "milestone", "review", "commit"];
+const NOUNS = [
+  "issue",
+  "pull_request",
+  "comment",
+  "branch",
+  "release",
+  "workflow",
+  "label",
+  "milestone",
+  "review",
+  "commit",
+];
 const count = Number(process.argv[2] ?? 100);
 const tools = Array.from({ length: count }, (_, i) => {
   const verb = VERBS[i % VERBS.length];

@@ -67,7 +67,8 @@ describe("MCP servers and trust, through the keel bin", () => {
       for (;;) {
         const screen = tmux("capture-pane", "-p", "-t", "keel");
         if (pattern.test(screen)) return screen;
-        if (Date.now() > deadline) throw new Error(`timed out waiting for ${pattern}; the screen was:\n${screen}`);
+        if (Date.now() > deadline)
+          throw new Error(`timed out waiting for ${pattern}; the screen was:\n${screen}`);
         await new Promise((r) => setTimeout(r, 40));
       }
     };

@@ -31,13 +31,17 @@ export const mcpExtension = defineExtension({
       // Trust before anything of the project is even read.
       const mcpJson = workspace.trusted ? readMcpJson(workspace.projectRoot) : ok(undefined);
       if (mcpJson.isErr()) context.report("warning", mcpJson.error.message);
-      const { servers, problems } = collectServers(context.config, mcpJson.isOk() ? mcpJson.value : undefined, {
-        env: process.env,
-        cwd: workspace.cwd,
-        projectRoot: workspace.projectRoot,
-        userOrigin: "~/.keel/config.json",
-        projectOrigin: ".keel/config.json",
-      });
+      const { servers, problems } = collectServers(
+        context.config,
+        mcpJson.isOk() ? mcpJson.value : undefined,
+        {
+          env: process.env,
+          cwd: workspace.cwd,
+          projectRoot: workspace.projectRoot,
+          userOrigin: "~/.keel/config.json",
+          projectOrigin: ".keel/config.json",
+        },
+      );
       for (const problem of problems) context.report("warning", problem.message);
       for (const server of servers) for (const warning of server.warnings) context.report("warning", warning);
       const session = new McpSession(

@@ -3,7 +3,13 @@
 // This entry stays light (no MCP SDK): the client itself is `@keel/ext-mcp/client`.
 export { mcpCli } from "./cli/index.js";
 export type { McpConfig, ServerEntry, ServerScope } from "./config/schema.js";
-export type { HttpServerSpec, OAuthSettings, SamplingPolicy, ServerSpec, StdioServerSpec } from "./config/servers.js";
+export type {
+  HttpServerSpec,
+  OAuthSettings,
+  SamplingPolicy,
+  ServerSpec,
+  StdioServerSpec,
+} from "./config/servers.js";
 export { MCP_VERSION, mcpExtension } from "./extension.js";
 
 import { mcpExtension } from "./extension.js";

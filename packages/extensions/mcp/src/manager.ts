@@ -10,8 +10,8 @@ import { DEFAULT_MAX_RESULT_CHARS } from "./catalog/results.js";
 import type { HttpServerSpec, ServerSpec } from "./config/servers.js";
 import {
   type BackoffOptions,
-  type ConnectionStatus,
   type McpConnection as Connection,
+  type ConnectionStatus,
   McpConnection,
   type McpFailure,
 } from "./connection/index.js";
@@ -24,7 +24,16 @@ import { statusLine } from "./status.js";
 
 export type McpRuntime = Pick<
   ActivationContext<unknown, unknown>,
-  "ui" | "workspace" | "session" | "dataDir" | "report" | "debug" | "approve" | "models" | "catalogs" | "commands"
+  | "ui"
+  | "workspace"
+  | "session"
+  | "dataDir"
+  | "report"
+  | "debug"
+  | "approve"
+  | "models"
+  | "catalogs"
+  | "commands"
 >;
 
 export interface ManagerOptions {
@@ -103,7 +112,8 @@ export class McpManager {
 
   /** Runs the browser login (or step-up) for a server and reconnects it. */
   async login(server: ServerHandle, signal?: AbortSignal): Promise<McpFailure | undefined> {
-    if (!server.auth) return { type: "unavailable", message: `MCP server "${server.spec.name}" does not use OAuth` };
+    if (!server.auth)
+      return { type: "unavailable", message: `MCP server "${server.spec.name}" does not use OAuth` };
     const scope = server.auth.store.read().pendingScope;
     const done = await server.auth.authorize({ ...(scope ? { scope } : {}), ...(signal ? { signal } : {}) });
     if (done.isErr()) return done.error;
@@ -133,9 +143,7 @@ export class McpManager {
       clientInfo: { name: "keel", version: this.options.clientVersion ?? "0.0.0" },
       logFile: join(runtime.dataDir(), "logs", `${part}.log`),
       handlers: {
-        roots: () => [
-          { uri: pathToFileURL(runtime.workspace.projectRoot).href, name: "workspace" },
-        ],
+        roots: () => [{ uri: pathToFileURL(runtime.workspace.projectRoot).href, name: "workspace" }],
         elicit: (params, signal) => elicit(params, { server: spec.name, ui: runtime.ui, open }, signal),
         sample: (params, signal) => sample(spec.name, spec.sampling, params, runtime, this.gate, signal),
       },
@@ -160,7 +168,8 @@ export class McpManager {
         this.options.invalidate?.(spec.name);
       if (event.type === "status") this.onStatus(handle, event.status);
       else if (event.type === "prompts") this.syncPrompts(handle);
-      else if (event.type === "warning") this.reportOnce(handle, `warning:${event.message}`, "warning", event.message);
+      else if (event.type === "warning")
+        this.reportOnce(handle, `warning:${event.message}`, "warning", event.message);
     });
     return handle;
   }
@@ -173,7 +182,8 @@ export class McpManager {
       saveDir: () => join(this.runtime.dataDir(), "results", this.runtime.session.id),
       authorize: (failure: Extract<McpFailure, { type: "auth_required" }>, signal: AbortSignal) =>
         this.authorizeInCall(server, failure, signal),
-      visitUrls: (elicitations: unknown[], signal: AbortSignal) => this.visitUrls(server, elicitations, signal),
+      visitUrls: (elicitations: unknown[], signal: AbortSignal) =>
+        this.visitUrls(server, elicitations, signal),
     };
   }
 
@@ -201,7 +211,12 @@ export class McpManager {
       const params = item as { mode?: string; url?: string; message?: string; elicitationId?: string };
       if (params.mode !== "url" || typeof params.url !== "string") continue;
       await elicit(
-        { mode: "url", url: params.url, message: params.message ?? "", elicitationId: params.elicitationId ?? "" },
+        {
+          mode: "url",
+          url: params.url,
+          message: params.message ?? "",
+          elicitationId: params.elicitationId ?? "",
+        },
         { server: server.spec.name, ui: this.runtime.ui, open },
         signal,
       );
@@ -215,7 +230,9 @@ export class McpManager {
     const names = toolNamer(server.part).assign(prompts.map((p) => p.name));
     for (const prompt of prompts) {
       const name = names.get(prompt.name)!;
-      const added = this.runtime.commands.add(promptCommand(name, prompt, server.connection) as ExtensionCommand<never>);
+      const added = this.runtime.commands.add(
+        promptCommand(name, prompt, server.connection) as ExtensionCommand<never>,
+      );
       if (added.ok) server.prompts.push(name);
       else this.runtime.debug(`prompt command /${name} not added: ${added.message}`);
     }
@@ -223,7 +240,9 @@ export class McpManager {
 
   private onStatus(server: ServerHandle, status: ConnectionStatus): void {
     this.refreshStatus();
-    this.runtime.debug(`${server.spec.name}: ${status.state}${status.lastError ? ` (${status.lastError.message})` : ""}`);
+    this.runtime.debug(
+      `${server.spec.name}: ${status.state}${status.lastError ? ` (${status.lastError.message})` : ""}`,
+    );
     if (status.state === "connected") {
       this.reported.delete(server.spec.name);
       return;

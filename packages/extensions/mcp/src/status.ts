@@ -41,6 +41,9 @@ export function statusReport(rows: ServerRow[]): string {
     if (status.lastError) lines.push(`  last error: ${status.lastError.type}: ${status.lastError.message}`);
     lines.push(`  log: ${log}`);
   }
-  lines.push("", "/mcp reconnect <server> · /mcp login <server> · /mcp logout <server> · /mcp tools <server>");
+  lines.push(
+    "",
+    "/mcp reconnect <server> · /mcp login <server> · /mcp logout <server> · /mcp tools <server>",
+  );
   return lines.join("\n");
 }

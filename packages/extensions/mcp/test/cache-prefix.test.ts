@@ -18,14 +18,21 @@ afterEach(() => box?.cleanup());
 function strip(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(strip);
   if (value && typeof value === "object")
-    return Object.fromEntries(Object.entries(value).filter(([k]) => k !== "cache_control").map(([k, v]) => [k, strip(v)]));
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([k]) => k !== "cache_control")
+        .map(([k, v]) => [k, strip(v)]),
+    );
   return value;
 }
 
 /** System and tools, then one line per message (cache markers compared separately). */
 function canonical(request: RecordedRequest): string[] {
   const body = strip(request.body) as Json;
-  return [JSON.stringify([body.system, body.tools]), ...(body.messages as Json[]).map((m) => JSON.stringify(m))];
+  return [
+    JSON.stringify([body.system, body.tools]),
+    ...(body.messages as Json[]).map((m) => JSON.stringify(m)),
+  ];
 }
 
 const marked = (block: unknown) => typeof block === "object" && block !== null && "cache_control" in block;
@@ -35,23 +42,37 @@ function historyBreakpoint(request: RecordedRequest): { message: number; block: 
   const messages = (JSON.parse(request.raw) as Json).messages as { content: Json[] | string }[];
   const found: { message: number; block: number; value: Json }[] = [];
   messages.forEach((m, i) => {
-    if (Array.isArray(m.content)) m.content.forEach((b, j) => marked(b) && found.push({ message: i, block: j, value: b }));
+    if (Array.isArray(m.content))
+      m.content.forEach((b, j) => {
+        if (marked(b)) found.push({ message: i, block: j, value: b });
+      });
   });
   expect(found, "exactly one history breakpoint per request").toHaveLength(1);
   return found[0]!;
 }
 
 const echo = (n: number) => ({
-  toolCalls: [{ name: "ExecuteTool", arguments: { toolRef: "mcp__fixture__echo", arguments: { message: `turn ${n}` } } }],
+  toolCalls: [
+    {
+      name: "ExecuteTool",
+      arguments: { toolRef: "mcp__fixture__echo", arguments: { message: `turn ${n}` } },
+    },
+  ],
 });
 const setTools = (names: string[]) => ({
-  toolCalls: [{ name: "ExecuteTool", arguments: { toolRef: "mcp__fixture__set_tools", arguments: { names } } }],
+  toolCalls: [
+    { name: "ExecuteTool", arguments: { toolRef: "mcp__fixture__set_tools", arguments: { names } } },
+  ],
 });
 
 describe("MCP and the prompt cache", () => {
   it("keeps retention at 1.000 over 20 requests with two list_changed changes and a reconnect", async () => {
     box = sandbox();
-    writeUserConfig(box, { fixture: { command: process.execPath, args: [fixture] } }, { permissions: { allow: ["mcp__fixture"] } });
+    writeUserConfig(
+      box,
+      { fixture: { command: process.execPath, args: [fixture] } },
+      { permissions: { allow: ["mcp__fixture"] } },
+    );
     const provider = fauxProvider({
       turns: [],
       fallback: (request) => {
@@ -94,7 +115,9 @@ describe("MCP and the prompt cache", () => {
       const same = before.every((line, i) => after[i] === line);
       if (!same) {
         const i = before.findIndex((line, k) => after[k] !== line);
-        expect.fail(`request ${n} is not a prefix of request ${n + 1} at line ${i}:\n${before[i]?.slice(0, 400)}`);
+        expect.fail(
+          `request ${n} is not a prefix of request ${n + 1} at line ${i}:\n${before[i]?.slice(0, 400)}`,
+        );
       }
       kept++;
       // The provider reads back what it cached: request n's history breakpoint is on a block

@@ -10,7 +10,10 @@ import { describe, expect, it } from "vitest";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
-const suite = join(dirname(require.resolve("@modelcontextprotocol/conformance/package.json")), "dist/index.js");
+const suite = join(
+  dirname(require.resolve("@modelcontextprotocol/conformance/package.json")),
+  "dist/index.js",
+);
 const driver = join(here, "conformance/driver.mjs");
 const baseline = join(here, "conformance/expected-failures.yml");
 
@@ -25,9 +28,10 @@ function run(args: string[]): { status: number | null; output: string } {
 
 describe("MCP conformance suite (client)", () => {
   it("runs against the built connection module", () => {
-    expect(existsSync(join(here, "../dist/connection/connection.js")), "build the package first (pnpm build)").toBe(
-      true,
-    );
+    expect(
+      existsSync(join(here, "../dist/connection/connection.js")),
+      "build the package first (pnpm build)",
+    ).toBe(true);
   });
 
   for (const scenario of ["initialize", "tools_call", "elicitation-sep1034-client-defaults", "sse-retry"]) {

@@ -38,7 +38,11 @@ describe("Streamable HTTP connection", () => {
     cleanups.push(() => server.stop());
     const connection = connect(server.url);
     expect((await connection.ready()).isOk()).toBe(true);
-    expect(connection.status()).toMatchObject({ state: "connected", transport: "http", sessionId: server.sessions[0] });
+    expect(connection.status()).toMatchObject({
+      state: "connected",
+      transport: "http",
+      sessionId: server.sessions[0],
+    });
     const changed = nextEvent(connection, "tools");
     await connection.callTool("set_tools", { names: ["gamma"] });
     expect((await changed).tools.map((t) => t.name)).toContain("gamma");
@@ -60,7 +64,9 @@ describe("Streamable HTTP connection", () => {
     expect(after.sessionId).toBe(server.sessions[1]);
     const result = await connection.callTool("echo", { message: "after restart" });
     expect(result.isOk() && text(result.value)).toBe("echo: after restart");
-    expect(server.requests.filter((r) => r.rpc === "tools/call").map((r) => r.session)).toEqual([after.sessionId]);
+    expect(server.requests.filter((r) => r.rpc === "tools/call").map((r) => r.session)).toEqual([
+      after.sessionId,
+    ]);
   });
 
   it("sends a call again on a new session when the server answers 404 for the old one", async () => {

@@ -17,7 +17,10 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-function connect(extra: Parameters<typeof stdioSpec>[2] = {}, backoff = { initialMs: 20, maxAttempts: 5, jitter: 0 }) {
+function connect(
+  extra: Parameters<typeof stdioSpec>[2] = {},
+  backoff = { initialMs: 20, maxAttempts: 5, jitter: 0 },
+) {
   const dir = tempDir();
   const connection = new McpConnection(stdioSpec("fixture", [fixture], extra), {
     clientInfo,
@@ -106,7 +109,11 @@ describe("stdio connection", () => {
     const idle = await connection.callTool("slow", { ms: 3000 });
     expect(idle.isErr() && idle.error.type).toBe("timeout");
     const updates: number[] = [];
-    const busy = await connection.callTool("slow", { ms: 1200, every: 100 }, { onProgress: (p) => updates.push(p.progress) });
+    const busy = await connection.callTool(
+      "slow",
+      { ms: 1200, every: 100 },
+      { onProgress: (p) => updates.push(p.progress) },
+    );
     expect(busy.isOk() && text(busy.value)).toBe("waited 1200");
     expect(updates.length).toBeGreaterThan(3);
   });
@@ -145,6 +152,11 @@ describe("stdio connection", () => {
   it("applies the server's allow and deny lists to the tools it offers", async () => {
     const connection = connect({ tools: { allow: ["echo", "s*"], deny: ["slow"] } });
     await connection.ready();
-    expect(connection.tools().map((t) => t.name).sort()).toEqual(["echo", "set_tools", "spawn_child"]);
+    expect(
+      connection
+        .tools()
+        .map((t) => t.name)
+        .sort(),
+    ).toEqual(["echo", "set_tools", "spawn_child"]);
   });
 });

@@ -7,12 +7,23 @@ import { afterEach, describe, expect, it } from "vitest";
 // @ts-expect-error: a plain ESM fixture without types
 import { createFixtureServer } from "./fixtures/fixture-server.mjs";
 import { startStreamableServer } from "./helpers/http-server.js";
-import { fauxProvider, notices, type Sandbox, sandbox, start, texts, writeUserConfig } from "./helpers/kernel.js";
+import {
+  fauxProvider,
+  notices,
+  type Sandbox,
+  sandbox,
+  start,
+  texts,
+  writeUserConfig,
+} from "./helpers/kernel.js";
 import { binOf } from "./helpers/servers.js";
 import { scriptedUi } from "./helpers/ui.js";
 
 const fixture = fileURLToPath(new URL("./fixtures/fixture-server.mjs", import.meta.url));
-const everything = { command: process.execPath, args: [binOf("@modelcontextprotocol/server-everything"), "stdio"] };
+const everything = {
+  command: process.execPath,
+  args: [binOf("@modelcontextprotocol/server-everything"), "stdio"],
+};
 let box: Sandbox;
 const closing: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -24,7 +35,11 @@ const run = (toolRef: string, args: Record<string, unknown> = {}) => ({
   toolCalls: [{ name: "ExecuteTool", arguments: { toolRef, arguments: args } }],
 });
 
-async function session(servers: Record<string, unknown>, turns: Parameters<typeof fauxProvider>[0], extra: object = {}) {
+async function session(
+  servers: Record<string, unknown>,
+  turns: Parameters<typeof fauxProvider>[0],
+  extra: object = {},
+) {
   box = sandbox();
   writeUserConfig(box, servers, { permissions: { allow: Object.keys(servers).map((s) => `mcp__${s}`) } });
   const provider = fauxProvider(turns);
@@ -44,14 +59,18 @@ describe("MCP client features in the kernel", () => {
   it("carries a Streamable HTTP server's list_changed to the model as one diff notice", async () => {
     const server = await startStreamableServer(() => createFixtureServer().server);
     closing.push(() => server.stop());
-    const { agent, provider } = await session({ web: { type: "http", url: server.url } }, {
-      turns: [run("mcp__web__set_tools", { names: ["gamma"] }), { text: "ok" }, { text: "still ok" }],
-    });
+    const { agent, provider } = await session(
+      { web: { type: "http", url: server.url } },
+      {
+        turns: [run("mcp__web__set_tools", { names: ["gamma"] }), { text: "ok" }, { text: "still ok" }],
+      },
+    );
     await agent.prompt("add a tool");
     // Over HTTP the notification comes on the server's event stream, which may trail the call's
     // own response: once the connection has it, the next request carries it.
     for (let i = 0; i < 100; i++) {
-      if ((await agent.runCommand("mcp", "tools web"))._unsafeUnwrap().message?.includes("mcp__web__gamma")) break;
+      if ((await agent.runCommand("mcp", "tools web"))._unsafeUnwrap().message?.includes("mcp__web__gamma"))
+        break;
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     await agent.prompt("and now?");
@@ -67,7 +86,9 @@ describe("MCP client features in the kernel", () => {
     expect(listing).toContain(join("data", "mcp", "logs", "everything.log"));
     const tools = (await agent.runCommand("mcp", "tools everything"))._unsafeUnwrap().message!;
     expect(tools).toContain("mcp__everything__echo");
-    expect(agent.commands().map((c) => c.name)).toEqual(expect.arrayContaining(["mcp__everything__args-prompt"]));
+    expect(agent.commands().map((c) => c.name)).toEqual(
+      expect.arrayContaining(["mcp__everything__args-prompt"]),
+    );
     const prompt = await agent.runCommand("mcp__everything__args-prompt", "Lisbon");
     expect(prompt._unsafeUnwrap().prompt).toContain("Lisbon");
     const missing = await agent.runCommand("mcp__everything__args-prompt", "");
@@ -75,13 +96,16 @@ describe("MCP client features in the kernel", () => {
   });
 
   it("lists and reads resources as catalog entries", async () => {
-    const { agent, provider } = await session({ everything }, {
-      turns: [
-        run("mcp__everything__list_resources"),
-        run("mcp__everything__read_resource", { uri: "demo://resource/dynamic/text/3" }),
-        { text: "read" },
-      ],
-    });
+    const { agent, provider } = await session(
+      { everything },
+      {
+        turns: [
+          run("mcp__everything__list_resources"),
+          run("mcp__everything__read_resource", { uri: "demo://resource/dynamic/text/3" }),
+          { text: "read" },
+        ],
+      },
+    );
     await agent.prompt("read a resource");
     expect(texts(provider.requests[1]).join("\n")).toContain("demo://resource/");
     expect(texts(provider.requests[2]).join("\n")).toContain("[resource demo://resource/dynamic/text/3");
@@ -105,7 +129,9 @@ describe("MCP client features in the kernel", () => {
     expect(texts(sampling).join("\n")).toContain("Name a colour.");
     expect(sampling.body.max_tokens).toBe(64);
     expect(texts(provider.requests[2]).join("\n")).toContain("Teal, said Keel's model.");
-    expect(ui.asked.find((a) => a.kind === "approve")?.title).toContain('MCP server "everything" asks Keel\'s model');
+    expect(ui.asked.find((a) => a.kind === "approve")?.title).toContain(
+      'MCP server "everything" asks Keel\'s model',
+    );
   });
 
   it("refuses sampling with no one to approve it", async () => {
@@ -124,32 +150,45 @@ describe("MCP client features in the kernel", () => {
       select: (_t, options) => options.find((o) => o.startsWith("blue"))!,
       confirm: () => true,
     });
-    const { agent, provider } = await session({ fixture: { command: process.execPath, args: [fixture] } }, {
-      turns: [run("mcp__fixture__ask"), { text: "thanks" }],
-    }, { ui: ui.ui });
+    const { agent, provider } = await session(
+      { fixture: { command: process.execPath, args: [fixture] } },
+      {
+        turns: [run("mcp__fixture__ask"), { text: "thanks" }],
+      },
+      { ui: ui.ui },
+    );
     await agent.prompt("ask me");
     expect(ui.asked.map((a) => a.title)).toEqual([
       "[fixture] Your name",
       "[fixture] colour (optional)",
       'Send this to MCP server "fixture"?',
     ]);
-    expect(texts(provider.requests[1]).join("\n")).toContain('{"action":"accept","content":{"name":"Ada","colour":"blue"}}');
+    expect(texts(provider.requests[1]).join("\n")).toContain(
+      '{"action":"accept","content":{"name":"Ada","colour":"blue"}}',
+    );
   });
 
   it("shows the host of a URL elicitation and asks before opening it; headless declines", async () => {
     const ui = scriptedUi({ confirm: () => false });
-    const { agent, provider } = await session({ fixture: { command: process.execPath, args: [fixture] } }, {
-      turns: [run("mcp__fixture__visit"), { text: "ok" }],
-    }, { ui: ui.ui });
+    const { agent, provider } = await session(
+      { fixture: { command: process.execPath, args: [fixture] } },
+      {
+        turns: [run("mcp__fixture__visit"), { text: "ok" }],
+      },
+      { ui: ui.ui },
+    );
     await agent.prompt("visit");
     expect(ui.asked[0]?.title).toBe('MCP server "fixture" asks you to open setup.example.com');
     expect(texts(provider.requests[1]).join("\n")).toContain('{"action":"decline"}');
     await agent.close();
     closing.splice(0);
 
-    const headless = await session({ fixture: { command: process.execPath, args: [fixture] } }, {
-      turns: [run("mcp__fixture__ask"), { text: "ok" }],
-    });
+    const headless = await session(
+      { fixture: { command: process.execPath, args: [fixture] } },
+      {
+        turns: [run("mcp__fixture__ask"), { text: "ok" }],
+      },
+    );
     await headless.agent.prompt("ask");
     expect(texts(headless.provider.requests[1]).join("\n")).toContain('{"action":"decline"}');
   });
@@ -163,7 +202,9 @@ describe("MCP client features in the kernel", () => {
     await first.agent.close();
     closing.splice(0);
 
-    const provider = fauxProvider({ turns: [run("mcp__fixture__echo", { message: "again" }), { text: "ok" }] });
+    const provider = fauxProvider({
+      turns: [run("mcp__fixture__echo", { message: "again" }), { text: "ok" }],
+    });
     const resumed = await start({
       cwd: box.workspace,
       home: box.home,

@@ -1,11 +1,18 @@
 // The extension in the real kernel with the faux model: SearchTools finds an MCP tool by its
 // exact name, ExecuteTool runs it, and the answer reaches the model; tools join by notice; the
 // readOnlyHint policy meets the user's permission rules.
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
+import {
+  fauxProvider,
+  notices,
+  type Sandbox,
+  sandbox,
+  start,
+  texts,
+  writeUserConfig,
+} from "./helpers/kernel.js";
 import { binOf } from "./helpers/servers.js";
-import { fauxProvider, notices, type Sandbox, sandbox, start, texts, writeUserConfig } from "./helpers/kernel.js";
 
 const fixture = fileURLToPath(new URL("./fixtures/fixture-server.mjs", import.meta.url));
 let box: Sandbox;
@@ -20,7 +27,12 @@ describe("MCP in the kernel", () => {
     box = sandbox();
     writeUserConfig(
       box,
-      { everything: { command: process.execPath, args: [binOf("@modelcontextprotocol/server-everything"), "stdio"] } },
+      {
+        everything: {
+          command: process.execPath,
+          args: [binOf("@modelcontextprotocol/server-everything"), "stdio"],
+        },
+      },
       { permissions: { allow: ["mcp__everything__echo"] } },
     );
     const provider = fauxProvider({
@@ -28,7 +40,10 @@ describe("MCP in the kernel", () => {
         { toolCalls: [{ name: "SearchTools", arguments: { query: "mcp__everything__echo" } }] },
         {
           toolCalls: [
-            { name: "ExecuteTool", arguments: { toolRef: "mcp__everything__echo", arguments: { message: "hi from the model" } } },
+            {
+              name: "ExecuteTool",
+              arguments: { toolRef: "mcp__everything__echo", arguments: { message: "hi from the model" } },
+            },
           ],
         },
         { text: "It said hi." },
@@ -75,7 +90,9 @@ describe("MCP in the kernel", () => {
     await agent.prompt("second");
     const joined = notices(provider.requests[1]);
     expect(joined).toHaveLength(1);
-    expect(joined[0]).toContain("mcp__fixture: mcp__fixture__echo, mcp__fixture__set_tools, mcp__fixture__slow");
+    expect(joined[0]).toContain(
+      "mcp__fixture: mcp__fixture__echo, mcp__fixture__set_tools, mcp__fixture__slow",
+    );
   });
 
   it("lets readOnlyHint lift the ask only where the user has not said otherwise", async () => {

@@ -2,6 +2,7 @@
 // that leave a marker when started, an HTTP server that counts contacts) gets nothing started,
 // contacted or resolved, with a UI (as in the TUI) and without (as in print mode). Once trusted,
 // its servers start; a changed `.mcp.json` untrusts it again.
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${VAR} in config strings is the feature under test
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -34,7 +35,10 @@ async function hostileProject() {
   await new Promise<void>((resolve) => listener.listen(0, "127.0.0.1", () => resolve()));
   closing.push(() => new Promise<void>((resolve) => listener.close(() => resolve())));
   const port = (listener.address() as AddressInfo).port;
-  const markers = { mcpJson: join(box.root, "mcp-json-started"), keel: join(box.root, "keel-config-started") };
+  const markers = {
+    mcpJson: join(box.root, "mcp-json-started"),
+    keel: join(box.root, "keel-config-started"),
+  };
   const mcpJson = {
     mcpServers: {
       evil: markerCommand(markers.mcpJson),
@@ -45,7 +49,9 @@ async function hostileProject() {
   mkdirSync(join(box.workspace, ".keel"));
   writeFileSync(
     join(box.workspace, ".keel", "config.json"),
-    JSON.stringify({ extensions: { mcp: { config: { servers: { evil_too: markerCommand(markers.keel) } } } } }),
+    JSON.stringify({
+      extensions: { mcp: { config: { servers: { evil_too: markerCommand(markers.keel) } } } },
+    }),
   );
   // The user's own server is the control: once it is connected, a project server would have started too.
   writeUserConfig(box, { mine: { command: process.execPath, args: [fixture] } });
@@ -109,7 +115,10 @@ describe("trust before spawn", () => {
     rmSync(markers.mcpJson);
     rmSync(markers.keel);
     const seen = contacts.length;
-    writeFileSync(join(box.workspace, ".mcp.json"), JSON.stringify({ mcpServers: { evil: markerCommand(markers.mcpJson) } }));
+    writeFileSync(
+      join(box.workspace, ".mcp.json"),
+      JSON.stringify({ mcpServers: { evil: markerCommand(markers.mcpJson) } }),
+    );
     const changed = await open(false, { mode: "continue" });
     closing.push(() => changed.agent.close());
     await changed.status((t) => t === "mcp 1/1");

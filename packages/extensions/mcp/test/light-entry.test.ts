@@ -17,7 +17,8 @@ function staticImports(file: string, seen = new Set<string>()): Set<string> {
   // Top-level import/export … from "x" statements; import() expressions are not matched.
   for (const match of source.matchAll(/^(?:import|export)\s[^;]*?from\s+"([^"]+)";/gms)) {
     const specifier = match[1]!;
-    if (specifier.startsWith(".")) for (const b of staticImports(resolve(dirname(file), specifier), seen)) bare.add(b);
+    if (specifier.startsWith("."))
+      for (const b of staticImports(resolve(dirname(file), specifier), seen)) bare.add(b);
     else bare.add(specifier);
   }
   return bare;

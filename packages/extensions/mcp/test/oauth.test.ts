@@ -47,7 +47,11 @@ async function setup(mode: "defer" | "interactive") {
     auth: session,
     backoff: { maxAttempts: 0 },
   });
-  cleanups.push(() => server.stop(), dir.cleanup, () => connection.close());
+  cleanups.push(
+    () => server.stop(),
+    dir.cleanup,
+    () => connection.close(),
+  );
   return { server, session, connection, storeFile: session.store.file };
 }
 
@@ -98,10 +102,20 @@ describe("OAuth", () => {
     store.update((record) => {
       record.discovery = { authorizationServerUrl: "https://as.example.test/" };
     });
-    store.saveTokens({ access_token: "a1", token_type: "Bearer", refresh_token: "r1", issuer: "https://as.example.test/" });
+    store.saveTokens({
+      access_token: "a1",
+      token_type: "Bearer",
+      refresh_token: "r1",
+      issuer: "https://as.example.test/",
+    });
     // Another Keel process refreshed meanwhile: r1 was replaced by r2.
     store.markSpent("r1");
-    store.saveTokens({ access_token: "a2", token_type: "Bearer", refresh_token: "r2", issuer: "https://as.example.test/" });
+    store.saveTokens({
+      access_token: "a2",
+      token_type: "Bearer",
+      refresh_token: "r2",
+      issuer: "https://as.example.test/",
+    });
     let sent = 0;
     const guarded = guardRefresh(store, async () => {
       sent += 1;

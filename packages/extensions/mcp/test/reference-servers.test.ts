@@ -19,7 +19,11 @@ afterEach(async () => {
 
 function open(spec: ReturnType<typeof stdioSpec>, handlers = plainHandlers()) {
   const dir = tempDir();
-  const connection = new McpConnection(spec, { clientInfo, logFile: join(dir.path, `${spec.name}.log`), handlers });
+  const connection = new McpConnection(spec, {
+    clientInfo,
+    logFile: join(dir.path, `${spec.name}.log`),
+    handlers,
+  });
   cleanups.push(dir.cleanup, () => connection.close());
   return { connection, dir: dir.path };
 }
@@ -29,10 +33,17 @@ const textOf = (result: { content: { type: string; text?: string }[] }) =>
 
 /** Runs a call and converts it the way the catalog entry does. */
 async function call(connection: McpConnection, name: string, args: Record<string, unknown>, saveDir: string) {
-  const tool = connection.tools().find((t) => t.name === name) ?? ({ name, inputSchema: { type: "object" } } as Tool);
+  const tool =
+    connection.tools().find((t) => t.name === name) ?? ({ name, inputSchema: { type: "object" } } as Tool);
   const result = await connection.callTool(name, args);
   return result.isOk()
-    ? toToolResult(result.value, { server: connection.name, tool, maxChars: 40_000, saveDir, callId: `call-${name}` })
+    ? toToolResult(result.value, {
+        server: connection.name,
+        tool,
+        maxChars: 40_000,
+        saveDir,
+        callId: `call-${name}`,
+      })
     : failureResult(connection.name, name, result.error);
 }
 
@@ -40,7 +51,9 @@ describe("server-everything over stdio", () => {
   it("lists and calls tools; an unknown tool and bad arguments are tool errors", async () => {
     const { connection, dir } = open(everything());
     expect((await connection.ready()).isOk()).toBe(true);
-    expect(connection.tools().map((t) => t.name)).toEqual(expect.arrayContaining(["echo", "get-sum", "get-tiny-image"]));
+    expect(connection.tools().map((t) => t.name)).toEqual(
+      expect.arrayContaining(["echo", "get-sum", "get-tiny-image"]),
+    );
     expect(textOf(await call(connection, "echo", { message: "hello" }, dir))).toBe("Echo: hello");
     expect(textOf(await call(connection, "get-sum", { a: 2, b: 40 }, dir))).toContain("42");
     const unknown = await call(connection, "no-such-tool", {}, dir);
@@ -55,10 +68,17 @@ describe("server-everything over stdio", () => {
     const { connection, dir } = open(everything());
     await connection.ready();
     const image = await call(connection, "get-tiny-image", {}, dir);
-    expect(image.content.some((c) => c.type === "image" && c.mimeType === "image/png" && c.data.length > 100)).toBe(true);
+    expect(
+      image.content.some((c) => c.type === "image" && c.mimeType === "image/png" && c.data.length > 100),
+    ).toBe(true);
     const links = await call(connection, "get-resource-links", { count: 2 }, dir);
     expect(textOf(links).match(/\[resource link\] .*: demo:\/\/resource\//g)).toHaveLength(2);
-    const embedded = await call(connection, "get-resource-reference", { resourceType: "Text", resourceId: 1 }, dir);
+    const embedded = await call(
+      connection,
+      "get-resource-reference",
+      { resourceType: "Text", resourceId: 1 },
+      dir,
+    );
     expect(textOf(embedded)).toMatch(/\[resource demo:\/\/resource\/dynamic\/text\/1/);
     const structured = await call(connection, "get-structured-content", { location: "New York" }, dir);
     expect(structured.isError).toBeUndefined();
@@ -89,12 +109,22 @@ describe("server-everything over stdio", () => {
         roots: () => [{ uri: pathToFileURL("/work/project").href, name: "project" }],
         sample: async (params) => {
           samples.push(params);
-          return { role: "assistant", content: { type: "text", text: "sampled answer" }, model: "faux/model", stopReason: "endTurn" };
+          return {
+            role: "assistant",
+            content: { type: "text", text: "sampled answer" },
+            model: "faux/model",
+            stopReason: "endTurn",
+          };
         },
       }),
     );
     await connection.ready();
-    const sampled = await call(connection, "trigger-sampling-request", { prompt: "What is 2+2?", maxTokens: 50 }, dir);
+    const sampled = await call(
+      connection,
+      "trigger-sampling-request",
+      { prompt: "What is 2+2?", maxTokens: 50 },
+      dir,
+    );
     expect(textOf(sampled)).toContain("sampled answer");
     expect(JSON.stringify(samples[0])).toContain("What is 2+2?");
     const roots = await call(connection, "get-roots-list", {}, dir);
@@ -109,7 +139,9 @@ describe("server-everything over stdio", () => {
     const first = listed._unsafeUnwrap().resources[0]!;
     const read = await connection.readResource(first.uri);
     expect(read.isOk() && read.value.contents[0]?.uri).toBe(first.uri);
-    expect(connection.prompts().map((p) => p.name)).toEqual(expect.arrayContaining(["simple-prompt", "args-prompt"]));
+    expect(connection.prompts().map((p) => p.name)).toEqual(
+      expect.arrayContaining(["simple-prompt", "args-prompt"]),
+    );
     const prompt = await connection.getPrompt("args-prompt", { city: "Lisbon" });
     expect(prompt.isOk() && JSON.stringify(prompt.value.messages)).toContain("Lisbon");
   });
@@ -158,7 +190,9 @@ describe("server-memory", () => {
     cleanups.push(work.cleanup);
     const file = join(work.path, "memory.jsonl");
     const { connection, dir } = open(
-      stdioSpec("memory", [binOf("@modelcontextprotocol/server-memory")], { env: { MEMORY_FILE_PATH: file } }),
+      stdioSpec("memory", [binOf("@modelcontextprotocol/server-memory")], {
+        env: { MEMORY_FILE_PATH: file },
+      }),
     );
     await connection.ready();
     const created = await call(

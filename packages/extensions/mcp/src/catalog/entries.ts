@@ -37,7 +37,8 @@ function progressText(progress: Progress): string {
 }
 
 function urlElicitations(failure: McpFailure): unknown[] | undefined {
-  if (failure.type !== "protocol_error" || failure.code !== ErrorCode.UrlElicitationRequired) return undefined;
+  if (failure.type !== "protocol_error" || failure.code !== ErrorCode.UrlElicitationRequired)
+    return undefined;
   const list = (failure.data as { elicitations?: unknown } | undefined)?.elicitations;
   return Array.isArray(list) ? list : undefined;
 }
@@ -99,7 +100,9 @@ const LIST_RESOURCES: JsonSchema = {
 };
 const READ_RESOURCE: JsonSchema = {
   type: "object",
-  properties: { uri: { type: "string", description: "The resource URI (from the list, or a link in a result)" } },
+  properties: {
+    uri: { type: "string", description: "The resource URI (from the list, or a link in a result)" },
+  },
   required: ["uri"],
   additionalProperties: false,
 };
@@ -120,14 +123,21 @@ export function resourceEntries(context: EntryContext): ExecutableCatalogEntry[]
       const listed = await connection.listResources(cursor, call.signal);
       if (listed.isErr()) return failureResult(server, "resources/list", listed.error);
       const lines = listed.value.resources.map(
-        (r) => `${r.uri}  ${r.name}${r.mimeType ? ` (${r.mimeType})` : ""}${r.description ? ` — ${r.description}` : ""}`,
+        (r) =>
+          `${r.uri}  ${r.name}${r.mimeType ? ` (${r.mimeType})` : ""}${r.description ? ` — ${r.description}` : ""}`,
       );
       const templates = cursor ? undefined : await connection.listResourceTemplates(call.signal);
       const templateLines =
         templates?.isOk() && templates.value.resourceTemplates.length > 0
-          ? ["", "URI templates:", ...templates.value.resourceTemplates.map((t) => `${t.uriTemplate}  ${t.name}`)]
+          ? [
+              "",
+              "URI templates:",
+              ...templates.value.resourceTemplates.map((t) => `${t.uriTemplate}  ${t.name}`),
+            ]
           : [];
-      const more = listed.value.nextCursor ? ["", `More: call again with cursor "${listed.value.nextCursor}".`] : [];
+      const more = listed.value.nextCursor
+        ? ["", `More: call again with cursor "${listed.value.nextCursor}".`]
+        : [];
       const text = [...(lines.length > 0 ? lines : ["(no resources)"]), ...templateLines, ...more].join("\n");
       return { content: [{ type: "text", text }], details: { server, count: lines.length } };
     },

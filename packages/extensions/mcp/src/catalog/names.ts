@@ -40,7 +40,9 @@ export class Namer {
   assign(originals: readonly string[]): Map<string, string> {
     const fresh = originals.filter((o) => !this.given.has(o));
     // An original that is already clean has the first claim on its name.
-    const ordered = [...fresh].sort((a, b) => Number(sanitize(a) !== a) - Number(sanitize(b) !== b) || (a < b ? -1 : a > b ? 1 : 0));
+    const ordered = [...fresh].sort(
+      (a, b) => Number(sanitize(a) !== a) - Number(sanitize(b) !== b) || (a < b ? -1 : a > b ? 1 : 0),
+    );
     for (const original of ordered) {
       const base = fit(this.format(sanitize(original)), original);
       let name = base;

@@ -55,9 +55,16 @@ function safeName(text: string): string {
 }
 
 const extensionOf = (mimeType: string | undefined) =>
-  ({ "image/png": "png", "image/jpeg": "jpg", "image/gif": "gif", "image/webp": "webp", "audio/wav": "wav", "audio/mpeg": "mp3", "application/pdf": "pdf", "application/json": "json" })[
-    mimeType ?? ""
-  ] ?? "bin";
+  ({
+    "image/png": "png",
+    "image/jpeg": "jpg",
+    "image/gif": "gif",
+    "image/webp": "webp",
+    "audio/wav": "wav",
+    "audio/mpeg": "mp3",
+    "application/pdf": "pdf",
+    "application/json": "json",
+  })[mimeType ?? ""] ?? "bin";
 
 export function toToolResult(result: CallToolResult, context: ResultContext): ToolResult<McpResultDetails> {
   const blocks: (TextContent | ImageContent)[] = [];
@@ -85,7 +92,10 @@ export function toToolResult(result: CallToolResult, context: ResultContext): To
         image(item.data, item.mimeType, "image");
         break;
       case "audio":
-        blocks.push({ type: "text", text: saveBinary(item.data, item.mimeType, "audio the model cannot hear") });
+        blocks.push({
+          type: "text",
+          text: saveBinary(item.data, item.mimeType, "audio the model cannot hear"),
+        });
         break;
       case "resource_link":
         blocks.push({
@@ -103,12 +113,18 @@ export function toToolResult(result: CallToolResult, context: ResultContext): To
         } else if (resource.mimeType?.startsWith("image/")) {
           image(resource.blob, resource.mimeType, `resource ${resource.uri}`);
         } else {
-          blocks.push({ type: "text", text: saveBinary(resource.blob, resource.mimeType, `resource ${resource.uri}`) });
+          blocks.push({
+            type: "text",
+            text: saveBinary(resource.blob, resource.mimeType, `resource ${resource.uri}`),
+          });
         }
         break;
       }
       default:
-        blocks.push({ type: "text", text: `[content of type "${(item as { type: string }).type}" not shown]` });
+        blocks.push({
+          type: "text",
+          text: `[content of type "${(item as { type: string }).type}" not shown]`,
+        });
     }
   }
 
@@ -181,8 +197,10 @@ function capText(
 }
 
 const FAILURE_ADVICE: Record<string, string> = {
-  disconnected: "The connection was lost while the call ran, so whether it took effect is unknown; check before retrying. Keel is reconnecting.",
-  timeout: "No answer (nor progress) came in time; the call was cancelled. Whether it took effect is unknown.",
+  disconnected:
+    "The connection was lost while the call ran, so whether it took effect is unknown; check before retrying. Keel is reconnecting.",
+  timeout:
+    "No answer (nor progress) came in time; the call was cancelled. Whether it took effect is unknown.",
   session_expired: "The server ended the session; Keel started a new one.",
   connect_failed: "The server could not be reached; Keel retries in the background.",
   auth_required: "",

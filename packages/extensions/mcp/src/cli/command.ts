@@ -4,11 +4,18 @@
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import type { CliIO } from "@keel/extension-sdk";
+import {
+  editServers,
+  projectMcpJson,
+  projectRootOf,
+  type Scope,
+  serversIn,
+  userConfigFile,
+} from "../config/files.js";
 import { collectServers } from "../config/layers.js";
-import { editServers, projectMcpJson, projectRootOf, type Scope, serversIn, userConfigFile } from "../config/files.js";
 import { parseServer, type ServerSpec } from "../config/servers.js";
 import { McpConnection } from "../connection/index.js";
-import { openInBrowser } from "../connection/oauth/browser.js";
+import { browserOpener } from "../connection/oauth/browser.js";
 import { OAuthSession } from "../connection/oauth/session.js";
 import { describeEntry } from "./describe.js";
 import { USAGE } from "./usage.js";
@@ -32,7 +39,13 @@ function configured(io: CliIO): { specs: ServerSpec[]; problems: string[] } {
   const collected = collectServers(
     { servers: user.isOk() ? user.value : {} },
     project?.isOk() ? { path: projectMcpJson(root).path, servers: project.value } : undefined,
-    { env: io.env, cwd: io.cwd, projectRoot: root, userOrigin: userConfigFile(io.keelHome).path, projectOrigin: ".keel/config.json" },
+    {
+      env: io.env,
+      cwd: io.cwd,
+      projectRoot: root,
+      userOrigin: userConfigFile(io.keelHome).path,
+      projectOrigin: ".keel/config.json",
+    },
   );
   problems.push(...collected.problems.map((p) => p.message));
   return { specs: collected.servers.map((s) => s.spec), problems };
@@ -46,7 +59,7 @@ function connectionFor(io: CliIO, spec: ServerSpec, interactive: boolean) {
           url: spec.url,
           settings: spec.oauth,
           storeDir: join(dataDir(io), "oauth"),
-          open: openInBrowser,
+          open: browserOpener(io.env),
           tell: (message) => io.stdout(`${message}\n`),
         })
       : undefined;
@@ -70,14 +83,19 @@ async function check(io: CliIO, spec: ServerSpec): Promise<string> {
   const { connection } = connectionFor(io, spec, false);
   try {
     const ready = await connection.ready();
-    if (ready.isErr()) return ready.error.type === "auth_required" ? "needs login" : `failed: ${ready.error.message}`;
+    if (ready.isErr())
+      return ready.error.type === "auth_required" ? "needs login" : `failed: ${ready.error.message}`;
     return `connected, ${connection.status().tools} tools`;
   } finally {
     await connection.close();
   }
 }
 
-function parseEntry(values: { transport?: string; env?: string[]; header?: string[] }, rest: string[], command: string[]) {
+function parseEntry(
+  values: { transport?: string; env?: string[]; header?: string[] },
+  rest: string[],
+  command: string[],
+) {
   const env = Object.fromEntries(
     (values.env ?? []).map((pair) => {
       const eq = pair.indexOf("=");
@@ -91,7 +109,12 @@ function parseEntry(values: { transport?: string; env?: string[]; header?: strin
     }),
   );
   if (command.length > 0)
-    return { type: "stdio", command: command[0], args: command.slice(1), ...(values.env?.length ? { env } : {}) };
+    return {
+      type: "stdio",
+      command: command[0],
+      args: command.slice(1),
+      ...(values.env?.length ? { env } : {}),
+    };
   const url = rest[0];
   return {
     type: values.transport ?? "http",
@@ -124,7 +147,10 @@ async function add(argv: string[], io: CliIO): Promise<number> {
   const entry = parseEntry(values, rest, command);
   const checked = parseServer(name, entry, { scope, origin: "keel mcp add", env: io.env, baseDir: io.cwd });
   if (checked.isErr()) return usage(io, checked.error.message);
-  const file = scope === "user" ? userConfigFile(io.keelHome) : projectMcpJson(io.workspace?.projectRoot ?? projectRootOf(io.cwd));
+  const file =
+    scope === "user"
+      ? userConfigFile(io.keelHome)
+      : projectMcpJson(io.workspace?.projectRoot ?? projectRootOf(io.cwd));
   const written = editServers(file, (servers) => ({ ...servers, [name]: entry }));
   if (written.isErr()) {
     io.stderr(`${written.error.message}\n`);
@@ -133,16 +159,25 @@ async function add(argv: string[], io: CliIO): Promise<number> {
   io.stdout(`Added MCP server "${name}" to ${file.path}.\n`);
   for (const warning of checked.value.warnings) io.stdout(`Note: ${warning}\n`);
   if (scope === "project")
-    io.stdout("A project's servers start only in a trusted project; .mcp.json changed, so trust it again with /trust.\n");
+    io.stdout(
+      "A project's servers start only in a trusted project; .mcp.json changed, so trust it again with /trust.\n",
+    );
   return 0;
 }
 
 async function remove(argv: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { scope: { type: "string", short: "s" } } });
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { scope: { type: "string", short: "s" } },
+  });
   const name = positionals[0];
   if (!name) return usage(io, "remove needs a server name");
   const scope = (values.scope ?? "user") as Scope;
-  const file = scope === "project" ? projectMcpJson(io.workspace?.projectRoot ?? projectRootOf(io.cwd)) : userConfigFile(io.keelHome);
+  const file =
+    scope === "project"
+      ? projectMcpJson(io.workspace?.projectRoot ?? projectRootOf(io.cwd))
+      : userConfigFile(io.keelHome);
   const present = serversIn(file);
   if (present.isErr()) {
     io.stderr(`${present.error.message}\n`);
@@ -169,9 +204,13 @@ async function list(io: CliIO): Promise<number> {
   for (const problem of problems) io.stderr(`${problem}\n`);
   if (specs.length === 0) io.stdout("No MCP servers configured. Add one with `keel mcp add`.\n");
   const states = await Promise.all(specs.map((spec) => check(io, spec)));
-  specs.forEach((spec, i) => io.stdout(`${spec.name} (${spec.scope}, ${describeEntry(spec)}) — ${states[i]}\n`));
+  specs.forEach((spec, i) => {
+    io.stdout(`${spec.name} (${spec.scope}, ${describeEntry(spec)}) — ${states[i]}\n`);
+  });
   if (io.workspace?.trusted !== true)
-    io.stdout("Project servers (.mcp.json, .keel/config.json) are listed once the project is trusted (/trust in keel).\n");
+    io.stdout(
+      "Project servers (.mcp.json, .keel/config.json) are listed once the project is trusted (/trust in keel).\n",
+    );
   return problems.length > 0 ? 1 : 0;
 }
 
@@ -187,7 +226,9 @@ async function get(argv: string[], io: CliIO): Promise<number> {
   if (spec.transport !== "stdio" && spec.oauth !== false) {
     const { auth } = connectionFor(io, spec, false);
     const tokens = auth?.store.entry()?.tokens;
-    io.stdout(`  oauth: ${tokens ? `logged in (saved ${new Date(tokens.savedAt).toISOString()})` : "not logged in"}\n`);
+    io.stdout(
+      `  oauth: ${tokens ? `logged in (saved ${new Date(tokens.savedAt).toISOString()})` : "not logged in"}\n`,
+    );
   }
   io.stdout(`  status: ${await check(io, spec)}\n`);
   return 0;
@@ -218,6 +259,12 @@ async function login(argv: string[], io: CliIO, logout: boolean): Promise<number
       return 1;
     }
     const scope = auth?.store.read().pendingScope;
+    if (!auth?.store.entry()?.tokens && !scope) {
+      io.stdout(
+        `"${name}" did not ask for authorization; nothing to do (${connection.status().tools} tools).\n`,
+      );
+      return 0;
+    }
     if (scope && auth) {
       const stepped = await auth.authorize({ scope });
       if (stepped.isErr()) {

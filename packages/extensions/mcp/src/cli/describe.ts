@@ -7,10 +7,16 @@ export function describeEntry(spec: ServerSpec, detailed = false): string {
     const line = `stdio: ${[spec.command, ...spec.args].join(" ")}`;
     if (!detailed) return line;
     const env = Object.keys(spec.env);
-    return [line, ...(env.length ? [`  env: ${env.map((k) => `${k}=…`).join(" ")}`] : []), `  cwd: ${spec.cwd}`].join("\n");
+    return [
+      line,
+      ...(env.length ? [`  env: ${env.map((k) => `${k}=…`).join(" ")}`] : []),
+      `  cwd: ${spec.cwd}`,
+    ].join("\n");
   }
   const line = `${spec.transport}: ${spec.url}`;
   if (!detailed) return line;
   const headers = Object.keys(spec.headers);
-  return [line, ...(headers.length ? [`  headers: ${headers.map((h) => `${h}: …`).join(", ")}`] : [])].join("\n");
+  return [line, ...(headers.length ? [`  headers: ${headers.map((h) => `${h}: …`).join(", ")}`] : [])].join(
+    "\n",
+  );
 }

@@ -22,7 +22,11 @@ export function listing(manager: McpManager): string {
   );
 }
 
-export async function runMcpCommand(manager: McpManager, args: string, signal: AbortSignal): Promise<CommandResult> {
+export async function runMcpCommand(
+  manager: McpManager,
+  args: string,
+  signal: AbortSignal,
+): Promise<CommandResult> {
   const [action, name] = args.trim().split(/\s+/);
   if (!action) return { message: listing(manager) };
   const server = name ? manager.get(name) : undefined;

@@ -22,10 +22,15 @@ export function readJsonObject(path: string): Result<Json | undefined, FileProbl
   if (!existsSync(path)) return ok(undefined);
   try {
     const value = JSON.parse(readFileSync(path, "utf8")) as unknown;
-    if (!isObject(value)) return err({ type: "invalid_file", path, message: `${path} does not hold a JSON object` });
+    if (!isObject(value))
+      return err({ type: "invalid_file", path, message: `${path} does not hold a JSON object` });
     return ok(value);
   } catch (error) {
-    return err({ type: "invalid_file", path, message: `${path} is not valid JSON (${(error as Error).message}); nothing was changed` });
+    return err({
+      type: "invalid_file",
+      path,
+      message: `${path} is not valid JSON (${(error as Error).message}); nothing was changed`,
+    });
   }
 }
 
@@ -38,7 +43,11 @@ function writeAtomically(path: string, value: Json): Result<void, FileProblem> {
     renameSync(temp, path);
     return ok(undefined);
   } catch (error) {
-    return err({ type: "invalid_file", path, message: `could not write ${path}: ${(error as Error).message}` });
+    return err({
+      type: "invalid_file",
+      path,
+      message: `could not write ${path}: ${(error as Error).message}`,
+    });
   }
 }
 

@@ -3,9 +3,9 @@
 // so a project entry can never borrow a user entry's headers or env for its own URL).
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import type { Static } from "@keel/extension-sdk";
 import { Value } from "@sinclair/typebox/value";
 import { err, ok, type Result } from "neverthrow";
-import type { Static } from "@keel/extension-sdk";
 import { type McpConfig, McpJsonSchema, type McpLayerSchema, type ServerScope } from "./schema.js";
 import { type ConfigProblem, type ParsedServer, parseServer } from "./servers.js";
 
@@ -50,8 +50,11 @@ export interface FileProblem {
   message: string;
 }
 
-function checkMcpJson(json: unknown): { valid: true; data: { mcpServers?: Record<string, unknown> } } | { valid: false; errorMessage: string } {
-  if (Value.Check(McpJsonSchema, json)) return { valid: true, data: json as { mcpServers?: Record<string, unknown> } };
+function checkMcpJson(
+  json: unknown,
+): { valid: true; data: { mcpServers?: Record<string, unknown> } } | { valid: false; errorMessage: string } {
+  if (Value.Check(McpJsonSchema, json))
+    return { valid: true, data: json as { mcpServers?: Record<string, unknown> } };
   const first = [...Value.Errors(McpJsonSchema, json)][0];
   return { valid: false, errorMessage: `${first?.path || "the file"} ${first?.message ?? "is invalid"}` };
 }
@@ -73,7 +76,11 @@ export function readMcpJson(projectRoot: string): Result<McpJsonFile | undefined
   try {
     json = JSON.parse(text);
   } catch (error) {
-    return err({ type: "invalid_file", path, message: `${path}: not valid JSON: ${(error as Error).message}` });
+    return err({
+      type: "invalid_file",
+      path,
+      message: `${path}: not valid JSON: ${(error as Error).message}`,
+    });
   }
   const checked = checkMcpJson(json);
   if (!checked.valid) return err({ type: "invalid_file", path, message: `${path}: ${checked.errorMessage}` });

@@ -9,7 +9,8 @@ export const OAuthSettingsSchema = Type.Object(
   {
     grant: Type.Optional(
       Type.Union([Type.Literal("authorization_code"), Type.Literal("client_credentials")], {
-        description: "authorization_code (default): a person logs in; client_credentials: machine credentials.",
+        description:
+          "authorization_code (default): a person logs in; client_credentials: machine credentials.",
       }),
     ),
     clientId: Type.Optional(Type.String({ minLength: 1, description: "A client id registered in advance." })),
@@ -22,7 +23,9 @@ export const OAuthSettingsSchema = Type.Object(
       Type.String({ description: "An https URL of a client ID metadata document to use as client_id." }),
     ),
     privateKeyFile: Type.Optional(
-      Type.String({ description: "client_credentials with private_key_jwt: the PEM key that signs assertions." }),
+      Type.String({
+        description: "client_credentials with private_key_jwt: the PEM key that signs assertions.",
+      }),
     ),
     signingAlgorithm: Type.Optional(Type.String({ description: "Its JWS algorithm (default ES256)." })),
   },
@@ -44,7 +47,12 @@ export const SamplingSettingsSchema = Type.Object(
 export const ServerEntrySchema = Type.Object(
   {
     type: Type.Optional(
-      Type.Union([Type.Literal("stdio"), Type.Literal("http"), Type.Literal("sse"), Type.Literal("streamable-http")]),
+      Type.Union([
+        Type.Literal("stdio"),
+        Type.Literal("http"),
+        Type.Literal("sse"),
+        Type.Literal("streamable-http"),
+      ]),
     ),
     command: Type.Optional(Type.String({ minLength: 1 })),
     args: Type.Optional(Type.Array(Type.String())),
@@ -99,7 +107,9 @@ export const McpLayerSchema = Type.Object({
 /** The resolved configuration: the files merged, and where each server came from. */
 export const McpConfigSchema = Type.Object({
   servers: Type.Record(Type.String(), Type.Unknown()),
-  serverScopes: Type.Optional(Type.Record(Type.String(), Type.Union([Type.Literal("user"), Type.Literal("project")]))),
+  serverScopes: Type.Optional(
+    Type.Record(Type.String(), Type.Union([Type.Literal("user"), Type.Literal("project")])),
+  ),
   ...PolicyKeys,
 });
 export type McpConfig = Static<typeof McpConfigSchema>;

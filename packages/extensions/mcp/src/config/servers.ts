@@ -87,7 +87,9 @@ export interface ParsedServer {
 }
 
 /** The entry checked against its schema; the first problem, said with its path. */
-function checkEntry(raw: unknown): { valid: true; data: ServerEntry } | { valid: false; errorMessage: string } {
+function checkEntry(
+  raw: unknown,
+): { valid: true; data: ServerEntry } | { valid: false; errorMessage: string } {
   if (Value.Check(ServerEntrySchema, raw)) return { valid: true, data: raw };
   const first = [...Value.Errors(ServerEntrySchema, raw)][0];
   return { valid: false, errorMessage: `${first?.path || "the entry"} ${first?.message ?? "is invalid"}` };
@@ -108,7 +110,11 @@ function hasAuthorizationHeader(headers: Record<string, string>): boolean {
   return Object.keys(headers).some((key) => key.toLowerCase() === "authorization");
 }
 
-export function parseServer(name: string, raw: unknown, context: ParseContext): Result<ParsedServer, ConfigProblem> {
+export function parseServer(
+  name: string,
+  raw: unknown,
+  context: ParseContext,
+): Result<ParsedServer, ConfigProblem> {
   const checked = checkEntry(raw);
   if (!checked.valid) return err(problem(name, context.origin, checked.errorMessage));
   const entry = checked.data;
@@ -121,7 +127,10 @@ export function parseServer(name: string, raw: unknown, context: ParseContext): 
     enabled: entry.enabled ?? true,
     timeoutMs: entry.timeout ?? DEFAULT_TIMEOUT_MS,
     startupTimeoutMs: entry.startupTimeout ?? DEFAULT_STARTUP_TIMEOUT_MS,
-    tools: { ...(entry.tools?.allow ? { allow: entry.tools.allow } : {}), ...(entry.tools?.deny ? { deny: entry.tools.deny } : {}) },
+    tools: {
+      ...(entry.tools?.allow ? { allow: entry.tools.allow } : {}),
+      ...(entry.tools?.deny ? { deny: entry.tools.deny } : {}),
+    },
     readOnlyHints: readOnlyPolicy(entry, context),
     sampling: {
       enabled: entry.sampling?.enabled ?? false,
@@ -137,10 +146,12 @@ export function parseServer(name: string, raw: unknown, context: ParseContext): 
     );
 
   if (type === "stdio") {
-    if (!entry.command) return err(problem(name, context.origin, 'needs a "command" (stdio) or a "url" (http)'));
+    if (!entry.command)
+      return err(problem(name, context.origin, 'needs a "command" (stdio) or a "url" (http)'));
     const command = expandString(entry.command, context.env);
     for (const variable of command.unset) unset.add(variable);
-    if (command.value.trim() === "") return err(problem(name, context.origin, '"command" is empty after expansion'));
+    if (command.value.trim() === "")
+      return err(problem(name, context.origin, '"command" is empty after expansion'));
     const cwdRaw = entry.cwd === undefined ? undefined : expandString(entry.cwd, context.env);
     for (const variable of cwdRaw?.unset ?? []) unset.add(variable);
     const cwd = cwdRaw?.value
@@ -172,10 +183,27 @@ export function parseServer(name: string, raw: unknown, context: ParseContext): 
     return err(problem(name, context.origin, `"url" must be http or https, not ${parsed.protocol}`));
   const headers = expandRecord(entry.headers, context.env, unset) ?? {};
   const oauth: OAuthSettings | false =
-    entry.oauth === false ? false : entry.oauth ? { ...entry.oauth } : hasAuthorizationHeader(headers) ? false : {};
-  if (oauth && oauth.grant === "client_credentials" && (!oauth.clientId || !(oauth.clientSecret || oauth.privateKeyFile)))
-    return err(problem(name, context.origin, '"oauth" with grant client_credentials needs clientId and clientSecret or privateKeyFile'));
-  if (oauth && oauth.privateKeyFile) oauth.privateKeyFile = expandString(oauth.privateKeyFile, context.env).value;
+    entry.oauth === false
+      ? false
+      : entry.oauth
+        ? { ...entry.oauth }
+        : hasAuthorizationHeader(headers)
+          ? false
+          : {};
+  if (
+    oauth &&
+    oauth.grant === "client_credentials" &&
+    (!oauth.clientId || !(oauth.clientSecret || oauth.privateKeyFile))
+  )
+    return err(
+      problem(
+        name,
+        context.origin,
+        '"oauth" with grant client_credentials needs clientId and clientSecret or privateKeyFile',
+      ),
+    );
+  if (oauth && oauth.privateKeyFile !== undefined)
+    oauth.privateKeyFile = expandString(oauth.privateKeyFile, context.env).value;
   if (oauth && oauth.clientMetadataUrl !== undefined) {
     const metadataUrl = URL.canParse(oauth.clientMetadataUrl) ? new URL(oauth.clientMetadataUrl) : undefined;
     if (metadataUrl?.protocol !== "https:" || metadataUrl.pathname === "/")

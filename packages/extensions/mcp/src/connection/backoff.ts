@@ -11,7 +11,13 @@ export interface BackoffOptions {
   jitter: number;
 }
 
-export const DEFAULT_BACKOFF: BackoffOptions = { initialMs: 500, maxMs: 30_000, factor: 2, maxAttempts: 8, jitter: 0.2 };
+export const DEFAULT_BACKOFF: BackoffOptions = {
+  initialMs: 500,
+  maxMs: 30_000,
+  factor: 2,
+  maxAttempts: 8,
+  jitter: 0.2,
+};
 
 /** The delay before reconnect attempt `attempt` (1-based), or undefined once the streak is over. */
 export function backoffDelay(options: BackoffOptions, attempt: number, random: () => number = Math.random) {

@@ -2,7 +2,6 @@
 // elicitation in form and URL mode (always; the handler declines where no one can answer) and
 // sampling (only for servers the user allowed it). Server requests reach the handlers given.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import {
   type CreateMessageRequest,
   CreateMessageRequestSchema,
@@ -18,6 +17,7 @@ import {
   type Root,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
+import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 
 /** What Keel answers to the requests a server sends; each gets the server's abort signal. */
 export interface ClientFeatureHandlers {
@@ -58,14 +58,20 @@ export function createClient(
     jsonSchemaValidator: passThrough,
   });
   client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: await handlers.roots() }));
-  client.setRequestHandler(ElicitRequestSchema, (request, extra) => handlers.elicit(request.params, extra.signal));
+  client.setRequestHandler(ElicitRequestSchema, (request, extra) =>
+    handlers.elicit(request.params, extra.signal),
+  );
   if (options.sampling && handlers.sample) {
     const sample = handlers.sample;
-    client.setRequestHandler(CreateMessageRequestSchema, (request, extra) => sample(request.params, extra.signal));
+    client.setRequestHandler(CreateMessageRequestSchema, (request, extra) =>
+      sample(request.params, extra.signal),
+    );
   }
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => notifications.toolsChanged());
   client.setNotificationHandler(PromptListChangedNotificationSchema, () => notifications.promptsChanged());
-  client.setNotificationHandler(ResourceListChangedNotificationSchema, () => notifications.resourcesChanged());
+  client.setNotificationHandler(ResourceListChangedNotificationSchema, () =>
+    notifications.resourcesChanged(),
+  );
   client.setNotificationHandler(ElicitationCompleteNotificationSchema, (notification) =>
     notifications.elicitationComplete(notification.params.elicitationId),
   );

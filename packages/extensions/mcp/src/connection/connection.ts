@@ -1,6 +1,8 @@
 // One MCP server connection: connects in the background, keeps the last good tool list, and
 // reconnects after a loss — with backoff on its own, at once when a call needs the server —
 // for every transport. Each state change is an event; every failure is a McpFailure value.
+
+import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -18,7 +20,6 @@ import {
   type ServerCapabilities,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
-import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import { err, ok, type Result } from "neverthrow";
 import { type HttpServerSpec, type ServerSpec, toolAllowed } from "../config/servers.js";
 import { type BackoffOptions, backoffDelay, DEFAULT_BACKOFF } from "./backoff.js";
@@ -127,7 +128,8 @@ export class McpConnection {
   /** The re-listing a tools/list_changed started (never the first listing of a connect). */
   private changing: Promise<void> | undefined;
   private refreshAgain = false;
-  private info: { serverInfo?: Implementation; instructions?: string; capabilities?: ServerCapabilities } = {};
+  private info: { serverInfo?: Implementation; instructions?: string; capabilities?: ServerCapabilities } =
+    {};
   private readonly listeners = new Set<Listener>();
   private readonly backoff: BackoffOptions;
 
@@ -253,12 +255,20 @@ export class McpConnection {
   readResource(uri: string, signal?: AbortSignal) {
     return this.request(
       (live) =>
-        live.client.request({ method: "resources/read", params: { uri } }, ReadResourceResultSchema, this.requestOptions(signal)),
+        live.client.request(
+          { method: "resources/read", params: { uri } },
+          ReadResourceResultSchema,
+          this.requestOptions(signal),
+        ),
       signal,
     );
   }
 
-  getPrompt(name: string, args: Record<string, string>, signal?: AbortSignal): Promise<Result<GetPromptResult, McpFailure>> {
+  getPrompt(
+    name: string,
+    args: Record<string, string>,
+    signal?: AbortSignal,
+  ): Promise<Result<GetPromptResult, McpFailure>> {
     return this.request(
       (live) =>
         live.client.request(
@@ -296,7 +306,10 @@ export class McpConnection {
    * again (the server never handled it); a lost connection is an error (the outcome is unknown)
    * and is reconnected.
    */
-  private async request<T>(op: (live: Live) => Promise<T>, signal?: AbortSignal): Promise<Result<T, McpFailure>> {
+  private async request<T>(
+    op: (live: Live) => Promise<T>,
+    signal?: AbortSignal,
+  ): Promise<Result<T, McpFailure>> {
     for (let round = 0; round < 2; round++) {
       if (signal?.aborted) return err({ type: "cancelled", message: "cancelled" });
       const ready = await this.ensure();
@@ -312,11 +325,18 @@ export class McpConnection {
       if (failure.type === "disconnected" || failure.type === "connect_failed") this.lost(live, failure);
       return result;
     }
-    return err({ type: "unavailable", message: `${this.spec.name}: the request failed after renewing the session` });
+    return err({
+      type: "unavailable",
+      message: `${this.spec.name}: the request failed after renewing the session`,
+    });
   }
 
   /** `op` on one live connection; an auth challenge is answered once the user finished in the browser. */
-  private async run<T>(live: Live, op: (live: Live) => Promise<T>, signal?: AbortSignal): Promise<Result<T, McpFailure>> {
+  private async run<T>(
+    live: Live,
+    op: (live: Live) => Promise<T>,
+    signal?: AbortSignal,
+  ): Promise<Result<T, McpFailure>> {
     for (let round = 0; ; round++) {
       this.inflight += 1;
       try {
@@ -326,7 +346,8 @@ export class McpConnection {
           aborted: signal?.aborted === true,
           hadSession: (live.transport as { sessionId?: string }).sessionId !== undefined,
         });
-        if (failure.type !== "auth_required" || !this.options.auth || round >= 2) return err(this.noteAuth(failure));
+        if (failure.type !== "auth_required" || !this.options.auth || round >= 2)
+          return err(this.noteAuth(failure));
         const code = await this.options.auth.takeAuthorization(signal);
         if (code.isErr()) return err(this.noteAuth(code.error));
         try {
@@ -390,7 +411,9 @@ export class McpConnection {
         ...(live.client.getInstructions() ? { instructions: live.client.getInstructions() } : {}),
         ...(live.client.getServerCapabilities() ? { capabilities: live.client.getServerCapabilities() } : {}),
       };
-      this.log.write(`connected over ${live.kind}${this.status().sessionId ? ` (session ${this.status().sessionId})` : ""}`);
+      this.log.write(
+        `connected over ${live.kind}${this.status().sessionId ? ` (session ${this.status().sessionId})` : ""}`,
+      );
       await this.refreshLists(live);
       this.connecting = undefined;
       // A loss while the lists were read already moved the state on.
@@ -417,14 +440,18 @@ export class McpConnection {
         resourcesChanged: () => this.emit({ type: "resources" }),
         elicitationComplete: (elicitationId) => this.emit({ type: "elicitation_complete", elicitationId }),
         log: (level, data, logger) =>
-          this.log.write(`server log [${level}]${logger ? ` ${logger}` : ""}: ${typeof data === "string" ? data : JSON.stringify(data)}`),
+          this.log.write(
+            `server log [${level}]${logger ? ` ${logger}` : ""}: ${typeof data === "string" ? data : JSON.stringify(data)}`,
+          ),
       },
       { sampling: this.spec.sampling.enabled },
     );
     return client;
   }
 
-  private async openStdio(spec: Extract<ServerSpec, { transport: "stdio" }>): Promise<Result<Live, McpFailure>> {
+  private async openStdio(
+    spec: Extract<ServerSpec, { transport: "stdio" }>,
+  ): Promise<Result<Live, McpFailure>> {
     const handle = openStdio(spec, this.options.logFile);
     const client = this.newClient();
     try {
@@ -440,13 +467,16 @@ export class McpConnection {
         });
       return err(failure);
     }
-    return ok(this.wire({ client, transport: handle.transport, kind: "stdio", stdio: handle, closing: false }));
+    return ok(
+      this.wire({ client, transport: handle.transport, kind: "stdio", stdio: handle, closing: false }),
+    );
   }
 
   private async openHttp(spec: HttpServerSpec): Promise<Result<Live, McpFailure>> {
     let kind: "http" | "sse" = spec.transport === "sse" || this.preferSse ? "sse" : "http";
     for (let round = 0; round < 4; round++) {
-      const transport = kind === "sse" ? sseTransport(spec, this.options.auth) : streamableTransport(spec, this.options.auth);
+      const transport =
+        kind === "sse" ? sseTransport(spec, this.options.auth) : streamableTransport(spec, this.options.auth);
       const client = this.newClient();
       try {
         await client.connect(transport, { timeout: spec.startupTimeoutMs });
@@ -478,7 +508,8 @@ export class McpConnection {
 
   private wire(live: Live): Live {
     live.client.onclose = () => {
-      if (!live.closing) this.lost(live, { type: "disconnected", message: "the server closed the connection" });
+      if (!live.closing)
+        this.lost(live, { type: "disconnected", message: "the server closed the connection" });
     };
     live.client.onerror = (error) => {
       this.log.write(`transport error: ${error.message}`);
@@ -545,7 +576,9 @@ export class McpConnection {
     if (live.closing && !live.stdio) return;
     live.closing = true;
     if (live.stdio) {
-      await live.stdio.shutdown(() => live.client.close(), this.options.shutdownGraceMs ?? 1000).catch(() => {});
+      await live.stdio
+        .shutdown(() => live.client.close(), this.options.shutdownGraceMs ?? 1000)
+        .catch(() => {});
       return;
     }
     const streamable = live.transport as Partial<StreamableHTTPClientTransport>;

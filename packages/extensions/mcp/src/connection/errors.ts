@@ -33,7 +33,10 @@ function messageOf(error: unknown): string {
 }
 
 /** Classifies anything thrown by the SDK, a transport or Node into one McpFailure. */
-export function classify(error: unknown, context: { aborted?: boolean; hadSession?: boolean } = {}): McpFailure {
+export function classify(
+  error: unknown,
+  context: { aborted?: boolean; hadSession?: boolean } = {},
+): McpFailure {
   if (context.aborted) return { type: "cancelled", message: "cancelled" };
   if (error instanceof UnauthorizedError)
     return { type: "auth_required", message: error.message || "the server requires authorization" };
@@ -52,10 +55,15 @@ export function classify(error: unknown, context: { aborted?: boolean; hadSessio
   if (error instanceof SseError) {
     if (error.code === 401 || error.code === 403)
       return { type: "auth_required", message: `the server refused the credentials (HTTP ${error.code})` };
-    return { type: "connect_failed", message: messageOf(error), ...(error.code ? { status: error.code } : {}) };
+    return {
+      type: "connect_failed",
+      message: messageOf(error),
+      ...(error.code ? { status: error.code } : {}),
+    };
   }
   if (error instanceof McpError) {
-    if (error.code === ErrorCode.ConnectionClosed) return { type: "disconnected", message: "the connection closed" };
+    if (error.code === ErrorCode.ConnectionClosed)
+      return { type: "disconnected", message: "the connection closed" };
     if (error.code === ErrorCode.RequestTimeout) return { type: "timeout", message: error.message };
     return {
       type: "protocol_error",
@@ -84,5 +92,7 @@ function jsonSafe(value: unknown): unknown {
 
 /** True when the failure says the connection itself is gone (reconnect before the next call). */
 export function isConnectionLoss(failure: McpFailure): boolean {
-  return failure.type === "disconnected" || failure.type === "session_expired" || failure.type === "connect_failed";
+  return (
+    failure.type === "disconnected" || failure.type === "session_expired" || failure.type === "connect_failed"
+  );
 }

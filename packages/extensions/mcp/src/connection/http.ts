@@ -2,7 +2,10 @@
 // than an auth challenge, the legacy HTTP+SSE transport (the spec's backwards-compatibility rule).
 import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
-import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import {
+  StreamableHTTPClientTransport,
+  StreamableHTTPError,
+} from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { HttpServerSpec } from "../config/servers.js";
 
@@ -12,7 +15,10 @@ export interface HttpAuth {
   fetch: FetchLike;
 }
 
-export function streamableTransport(spec: HttpServerSpec, auth: HttpAuth | undefined): StreamableHTTPClientTransport {
+export function streamableTransport(
+  spec: HttpServerSpec,
+  auth: HttpAuth | undefined,
+): StreamableHTTPClientTransport {
   return new StreamableHTTPClientTransport(new URL(spec.url), {
     requestInit: { headers: spec.headers },
     ...(auth ? { authProvider: auth.provider, fetch: auth.fetch } : {}),

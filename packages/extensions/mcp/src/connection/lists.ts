@@ -1,7 +1,12 @@
 // Paginated listing of a server's tools and prompts, and the change test that decides whether
 // a fresh list is news (only then does the catalog invalidate and the model hear of it).
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { ListPromptsResultSchema, ListToolsResultSchema, type Prompt, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import {
+  ListPromptsResultSchema,
+  ListToolsResultSchema,
+  type Prompt,
+  type Tool,
+} from "@modelcontextprotocol/sdk/types.js";
 
 /** A server listing more than this is cut (and says so in the debug log): a runaway cursor loop. */
 export const MAX_LISTED = 2000;

@@ -1,6 +1,6 @@
 // A server's log file: its stderr (stdio), what the server logged over MCP, and the connection's
 // own events, under the extension's data dir. Writing never throws; reading gives the tail.
-import { appendFile, mkdirSync, openSync, readSync, closeSync, statSync } from "node:fs";
+import { appendFile, closeSync, mkdirSync, openSync, readSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 
 export class ServerLog {

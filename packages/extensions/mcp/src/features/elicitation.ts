@@ -26,7 +26,11 @@ interface Field {
   maxItems?: number;
 }
 
-type Outcome<T> = { kind: "value"; value: T } | { kind: "skip" } | { kind: "cancel" } | { kind: "unsupported" };
+type Outcome<T> =
+  | { kind: "value"; value: T }
+  | { kind: "skip" }
+  | { kind: "cancel" }
+  | { kind: "unsupported" };
 
 const MAX_TRIES = 3;
 
@@ -38,7 +42,8 @@ function choicesOf(field: Field): { value: string; label: string }[] | undefined
 
 function multiChoicesOf(field: Field): { value: string; label: string }[] | undefined {
   if (field.type !== "array") return undefined;
-  if (field.items?.anyOf) return field.items.anyOf.map((o) => ({ value: o.const, label: o.title ?? o.const }));
+  if (field.items?.anyOf)
+    return field.items.anyOf.map((o) => ({ value: o.const, label: o.title ?? o.const }));
   if (field.items?.enum) return field.items.enum.map((value) => ({ value, label: value }));
   return undefined;
 }
@@ -51,13 +56,19 @@ const FORMATS: Record<string, (text: string) => boolean> = {
 };
 
 /** Parses one typed answer; a string says what is wrong with it. */
-export function parseAnswer(field: Field, text: string): { ok: true; value: unknown } | { ok: false; problem: string } {
+export function parseAnswer(
+  field: Field,
+  text: string,
+): { ok: true; value: unknown } | { ok: false; problem: string } {
   if (field.type === "number" || field.type === "integer") {
     const value = Number(text);
     if (text.trim() === "" || !Number.isFinite(value)) return { ok: false, problem: "enter a number" };
-    if (field.type === "integer" && !Number.isInteger(value)) return { ok: false, problem: "enter a whole number" };
-    if (field.minimum !== undefined && value < field.minimum) return { ok: false, problem: `at least ${field.minimum}` };
-    if (field.maximum !== undefined && value > field.maximum) return { ok: false, problem: `at most ${field.maximum}` };
+    if (field.type === "integer" && !Number.isInteger(value))
+      return { ok: false, problem: "enter a whole number" };
+    if (field.minimum !== undefined && value < field.minimum)
+      return { ok: false, problem: `at least ${field.minimum}` };
+    if (field.maximum !== undefined && value > field.maximum)
+      return { ok: false, problem: `at most ${field.maximum}` };
     return { ok: true, value };
   }
   const multi = multiChoicesOf(field);
@@ -107,7 +118,10 @@ async function askField(
       ...options.filter((o) => o.value !== fallback),
       ...(required ? [] : [{ value: "\u0000skip", label: "(leave empty)" }]),
     ];
-    const answer = await ui.select(label, ordered.map((o) => o.label));
+    const answer = await ui.select(
+      label,
+      ordered.map((o) => o.label),
+    );
     if (answer.status === "unsupported") return { kind: "unsupported" };
     if (answer.status === "cancelled") return { kind: "cancel" };
     const chosen = ordered.find((o) => o.label === answer.value);
@@ -115,12 +129,16 @@ async function askField(
     return { kind: "value", value: field.type === "boolean" ? chosen.value === "true" : chosen.value };
   }
   const multi = multiChoicesOf(field);
-  const hint = multi ? `one or more of: ${multi.map((c) => c.label).join(", ")} (comma separated)` : undefined;
+  const hint = multi
+    ? `one or more of: ${multi.map((c) => c.label).join(", ")} (comma separated)`
+    : undefined;
   let problem: string | undefined;
   for (let tries = 0; tries < MAX_TRIES; tries++) {
     const placeholder = [
       problem ? `(${problem})` : undefined,
-      field.default !== undefined ? `default: ${Array.isArray(field.default) ? field.default.join(", ") : String(field.default)}` : undefined,
+      field.default !== undefined
+        ? `default: ${Array.isArray(field.default) ? field.default.join(", ") : String(field.default)}`
+        : undefined,
       hint,
     ]
       .filter(Boolean)

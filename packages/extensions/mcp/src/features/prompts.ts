@@ -5,12 +5,17 @@ import type { CommandResult, ExtensionCommand } from "@keel/extension-sdk";
 import type { GetPromptResult, Prompt } from "@modelcontextprotocol/sdk/types.js";
 import type { McpConnection } from "../connection/index.js";
 
-/** Splits on spaces, keeping "quoted strings" together. */
+/** Splits on spaces, keeping "quoted parts" together (also inside a word: name="a b"). */
 export function splitArgs(text: string): string[] {
-  return [...text.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2] ?? m[3] ?? "");
+  return [...text.matchAll(/(?:[^\s"']+|"[^"]*"|'[^']*')+/g)].map((m) =>
+    m[0].replace(/"([^"]*)"|'([^']*)'/g, "$1$2"),
+  );
 }
 
-export function promptArguments(prompt: Prompt, text: string): { values: Record<string, string> } | { problem: string } {
+export function promptArguments(
+  prompt: Prompt,
+  text: string,
+): { values: Record<string, string> } | { problem: string } {
   const declared = prompt.arguments ?? [];
   const values: Record<string, string> = {};
   const positional: string[] = [];
@@ -52,7 +57,11 @@ function promptText(result: GetPromptResult): string {
     .join("\n\n");
 }
 
-export function promptCommand(name: string, prompt: Prompt, connection: McpConnection): ExtensionCommand<never> {
+export function promptCommand(
+  name: string,
+  prompt: Prompt,
+  connection: McpConnection,
+): ExtensionCommand<never> {
   const args = prompt.arguments ?? [];
   return {
     name,

@@ -3,7 +3,11 @@
 // tokens and in number per session, and run through Keel's own provider layer (its keys, its
 // retries, its usage accounting).
 import type { CompletionRequest, ExtensionRuntime } from "@keel/extension-sdk";
-import { type CreateMessageRequest, type CreateMessageResult, McpError } from "@modelcontextprotocol/sdk/types.js";
+import {
+  type CreateMessageRequest,
+  type CreateMessageResult,
+  McpError,
+} from "@modelcontextprotocol/sdk/types.js";
 import type { SamplingPolicy } from "../config/servers.js";
 
 type Params = CreateMessageRequest["params"];
@@ -14,9 +18,7 @@ const REJECTED = -1;
 
 function textOf(content: Params["messages"][number]["content"]): string {
   const blocks = Array.isArray(content) ? content : [content];
-  return blocks
-    .map((block) => (block.type === "text" ? block.text : `[${block.type} content]`))
-    .join("\n");
+  return blocks.map((block) => (block.type === "text" ? block.text : `[${block.type} content]`)).join("\n");
 }
 
 /** MCP's conversation as Keel messages: one user turn (earlier turns quoted), images kept. */
@@ -66,7 +68,12 @@ export async function sample(
     signal,
   });
   if (decision.status !== "allowed")
-    throw new McpError(REJECTED, decision.status === "unsupported" ? "No one can approve sampling here" : "User rejected sampling request");
+    throw new McpError(
+      REJECTED,
+      decision.status === "unsupported"
+        ? "No one can approve sampling here"
+        : "User rejected sampling request",
+    );
   gate.used.set(server, used + 1);
   const outcome = await runtime.models.complete({
     messages: toMessages(params),

@@ -42,7 +42,12 @@ const entry = {
       }
     : false,
 };
-const parsed = parseServer("conformance", entry, { scope: "user", origin: "conformance", env: process.env, baseDir: dir });
+const parsed = parseServer("conformance", entry, {
+  scope: "user",
+  origin: "conformance",
+  env: process.env,
+  baseDir: dir,
+});
 if (parsed.isErr()) {
   console.error(parsed.error.message);
   process.exit(1);
@@ -87,7 +92,8 @@ const connection = new McpConnection(spec, {
   logFile: join(dir, "server.log"),
   handlers: {
     roots: () => [],
-    elicit: (params, signal) => elicit(params, { server: spec.name, ui: acceptingUi, open: async () => false }, signal),
+    elicit: (params, signal) =>
+      elicit(params, { server: spec.name, ui: acceptingUi, open: async () => false }, signal),
   },
   ...(auth ? { auth } : {}),
   backoff: { maxAttempts: 0 },

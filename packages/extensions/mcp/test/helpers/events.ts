@@ -9,7 +9,9 @@ export function nextEvent<T extends ConnectionEvent["type"]>(
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       off();
-      reject(new Error(`no ${type} event within ${timeoutMs} ms; status ${JSON.stringify(connection.status())}`));
+      reject(
+        new Error(`no ${type} event within ${timeoutMs} ms; status ${JSON.stringify(connection.status())}`),
+      );
     }, timeoutMs);
     const off = connection.on((event) => {
       if (event.type !== type) return;
@@ -29,7 +31,9 @@ export function statusReaches(
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       off();
-      reject(new Error(`status did not arrive within ${timeoutMs} ms; now ${JSON.stringify(connection.status())}`));
+      reject(
+        new Error(`status did not arrive within ${timeoutMs} ms; now ${JSON.stringify(connection.status())}`),
+      );
     }, timeoutMs);
     const off = connection.on((event) => {
       if (event.type !== "status" || !predicate(event.status)) return;

@@ -46,7 +46,8 @@ export async function startStreamableServer(
     servers: [],
     requests: [],
     stop: async () => {
-      for (const transport of [...transports.values(), ...forgotten.splice(0)]) await transport.close().catch(() => {});
+      for (const transport of [...transports.values(), ...forgotten.splice(0)])
+        await transport.close().catch(() => {});
       transports = new Map();
       await new Promise<void>((resolve) => {
         http.close(() => resolve());
@@ -74,13 +75,19 @@ export async function startStreamableServer(
     state.requests.push({
       method: request.method ?? "",
       ...(session ? { session } : {}),
-      ...((parsed as { method?: string } | undefined)?.method ? { rpc: (parsed as { method: string }).method } : {}),
+      ...((parsed as { method?: string } | undefined)?.method
+        ? { rpc: (parsed as { method: string }).method }
+        : {}),
     });
     if (session) {
       const transport = transports.get(session);
       if (!transport) {
         response.writeHead(404, { "content-type": "application/json" }).end(
-          JSON.stringify({ jsonrpc: "2.0", error: { code: -32001, message: "Session not found" }, id: null }),
+          JSON.stringify({
+            jsonrpc: "2.0",
+            error: { code: -32001, message: "Session not found" },
+            id: null,
+          }),
         );
         return;
       }
@@ -121,7 +128,9 @@ export async function startStreamableServer(
 }
 
 /** A legacy HTTP+SSE server (protocol 2024-11-05): GET /sse opens the stream, POST /messages sends. */
-export async function startLegacySseServer(factory: () => McpServer): Promise<{ url: string; stop(): Promise<void> }> {
+export async function startLegacySseServer(
+  factory: () => McpServer,
+): Promise<{ url: string; stop(): Promise<void> }> {
   const transports = new Map<string, SSEServerTransport>();
   const http = createServer(async (request, response) => {
     const url = new URL(request.url ?? "/", "http://127.0.0.1");

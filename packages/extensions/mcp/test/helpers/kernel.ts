@@ -5,7 +5,12 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type CodingAgent, type CodingAgentEvent, type CodingAgentOptions, createCodingAgent } from "@keel/coding-agent";
+import {
+  type CodingAgent,
+  type CodingAgentEvent,
+  type CodingAgentOptions,
+  createCodingAgent,
+} from "@keel/coding-agent";
 import type { ExtensionDefinition } from "@keel/extension-sdk";
 import { createFauxFetch, fauxModel, type RecordedRequest, type Scenario } from "@keel/testing";
 import { mcpExtension } from "../../src/index.js";
@@ -24,11 +29,20 @@ export function sandbox(): Sandbox {
   mkdirSync(workspace);
   mkdirSync(home);
   execFileSync("git", ["init", "-q", workspace]);
-  return { root, workspace, home, cleanup: () => rmSync(root, { recursive: true, force: true, maxRetries: 5 }) };
+  return {
+    root,
+    workspace,
+    home,
+    cleanup: () => rmSync(root, { recursive: true, force: true, maxRetries: 5 }),
+  };
 }
 
 /** ~/.keel/config.json with MCP servers (and anything else, e.g. permissions). */
-export function writeUserConfig(box: Sandbox, servers: Record<string, unknown>, extra: Record<string, unknown> = {}) {
+export function writeUserConfig(
+  box: Sandbox,
+  servers: Record<string, unknown>,
+  extra: Record<string, unknown> = {},
+) {
   writeFileSync(
     join(box.home, "config.json"),
     JSON.stringify({ ...extra, extensions: { mcp: { config: { servers } } } }, null, 2),
@@ -80,7 +94,10 @@ export async function start(options: CodingAgentOptions): Promise<Started> {
       last !== undefined && match(last)
         ? Promise.resolve(last)
         : new Promise((resolve, reject) => {
-            const timer = setTimeout(() => reject(new Error(`MCP status never matched; last: ${last}`)), timeoutMs);
+            const timer = setTimeout(
+              () => reject(new Error(`MCP status never matched; last: ${last}`)),
+              timeoutMs,
+            );
             waiters.push({
               match,
               resolve: (text) => {
@@ -104,11 +121,13 @@ export function texts(request: RecordedRequest | undefined): string[] {
       for (const block of content as Json[]) {
         if (typeof block.text === "string") out.push(block.text);
         if (Array.isArray(block.content))
-          for (const inner of block.content as Json[]) if (typeof inner.text === "string") out.push(inner.text);
+          for (const inner of block.content as Json[])
+            if (typeof inner.text === "string") out.push(inner.text);
         if (typeof block.content === "string") out.push(block.content);
       }
   }
   return out;
 }
 
-export const notices = (request: RecordedRequest | undefined) => texts(request).filter((t) => t.startsWith("<capabilities>"));
+export const notices = (request: RecordedRequest | undefined) =>
+  texts(request).filter((t) => t.startsWith("<capabilities>"));

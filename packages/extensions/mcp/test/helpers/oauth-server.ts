@@ -34,11 +34,19 @@ async function readBody(request: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
-function json(response: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}) {
+function json(
+  response: ServerResponse,
+  status: number,
+  value: unknown,
+  headers: Record<string, string> = {},
+) {
   response.writeHead(status, { "content-type": "application/json", ...headers }).end(JSON.stringify(value));
 }
 
-export async function startOAuthServer(factory: () => McpServer, options: { scopes?: string[] } = {}): Promise<OAuthTestServer> {
+export async function startOAuthServer(
+  factory: () => McpServer,
+  options: { scopes?: string[] } = {},
+): Promise<OAuthTestServer> {
   const access = new Map<string, TokenGrant>();
   const refresh = new Map<string, TokenGrant>();
   const rotated = new Set<string>();
@@ -70,13 +78,23 @@ export async function startOAuthServer(factory: () => McpServer, options: { scop
     const refreshToken = `rt-${randomUUID()}`;
     access.set(accessToken, { scope });
     refresh.set(refreshToken, { scope });
-    return { access_token: accessToken, token_type: "Bearer", expires_in: 3600, refresh_token: refreshToken, scope: scope.join(" ") };
+    return {
+      access_token: accessToken,
+      token_type: "Bearer",
+      expires_in: 3600,
+      refresh_token: refreshToken,
+      scope: scope.join(" "),
+    };
   };
 
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
     const url = new URL(request.url ?? "/", base);
     if (url.pathname.startsWith("/.well-known/oauth-protected-resource")) {
-      json(response, 200, { resource: `${base}/mcp`, authorization_servers: [base], scopes_supported: options.scopes ?? ["mcp"] });
+      json(response, 200, {
+        resource: `${base}/mcp`,
+        authorization_servers: [base],
+        scopes_supported: options.scopes ?? ["mcp"],
+      });
       return;
     }
     if (url.pathname === "/.well-known/oauth-authorization-server") {
@@ -135,7 +153,10 @@ export async function startOAuthServer(factory: () => McpServer, options: { scop
         if (rotated.has(refreshToken)) state.reusedRefreshTokens.push(refreshToken);
         const grantOf = refresh.get(refreshToken);
         if (!grantOf) {
-          json(response, 400, { error: "invalid_grant", error_description: "unknown or rotated refresh token" });
+          json(response, 400, {
+            error: "invalid_grant",
+            error_description: "unknown or rotated refresh token",
+          });
           return;
         }
         refresh.delete(refreshToken);

@@ -27,8 +27,21 @@ const base = {
   sampling: { enabled: false, maxTokens: 256, maxRequests: 5 },
 };
 
-export function stdioSpec(name: string, args: string[], extra: Partial<StdioServerSpec> = {}): StdioServerSpec {
-  return { ...base, name, transport: "stdio", command: process.execPath, args, env: {}, cwd: process.cwd(), ...extra };
+export function stdioSpec(
+  name: string,
+  args: string[],
+  extra: Partial<StdioServerSpec> = {},
+): StdioServerSpec {
+  return {
+    ...base,
+    name,
+    transport: "stdio",
+    command: process.execPath,
+    args,
+    env: {},
+    cwd: process.cwd(),
+    ...extra,
+  };
 }
 
 export function httpSpec(name: string, url: string, extra: Partial<HttpServerSpec> = {}): HttpServerSpec {

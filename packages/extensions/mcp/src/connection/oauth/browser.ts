@@ -1,22 +1,14 @@
-// Opens a URL in the user's browser with the platform's opener. Answers false when there is no
-// way to (no display on Linux, the opener missing): the caller then prints the URL instead.
+// Opens a URL in the user's browser: `$BROWSER` when set (a command, or a colon-separated list of
+// them, as xdg-open reads it), else the platform's opener. Answers false when there is no way to
+// (no display on Linux, the opener missing): the caller then prints the URL instead.
 import { spawn } from "node:child_process";
 
 export type BrowserOpener = (url: URL) => Promise<boolean>;
 
-export const openInBrowser: BrowserOpener = (url) => {
-  const target = url.href;
-  const [command, args] =
-    process.platform === "darwin"
-      ? ["open", [target]]
-      : process.platform === "win32"
-        ? ["cmd", ["/c", "start", '""', target.replace(/&/g, "^&")]]
-        : ["xdg-open", [target]];
-  if (process.platform === "linux" && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY)
-    return Promise.resolve(false);
+function launch(command: string, args: string[]): Promise<boolean> {
   return new Promise((resolve) => {
     try {
-      const child = spawn(command as string, args as string[], { stdio: "ignore", detached: true });
+      const child = spawn(command, args, { stdio: "ignore", detached: true });
       child.once("error", () => resolve(false));
       child.once("spawn", () => {
         child.unref();
@@ -26,4 +18,23 @@ export const openInBrowser: BrowserOpener = (url) => {
       resolve(false);
     }
   });
-};
+}
+
+export function browserOpener(
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): BrowserOpener {
+  return (url) => {
+    const target = url.href;
+    const chosen = env.BROWSER?.split(":").find((c) => c.trim() !== "");
+    if (chosen) {
+      const [command, ...args] = chosen.trim().split(/\s+/);
+      return launch(command!, [...args, target]);
+    }
+    if (process.platform === "darwin") return launch("open", [target]);
+    if (process.platform === "win32") return launch("cmd", ["/c", "start", '""', target.replace(/&/g, "^&")]);
+    if (!env.DISPLAY && !env.WAYLAND_DISPLAY) return Promise.resolve(false);
+    return launch("xdg-open", [target]);
+  };
+}
+
+export const openInBrowser: BrowserOpener = (url) => browserOpener()(url);

@@ -57,7 +57,13 @@ export function listenForCallback(options: {
     };
     const onAbort = () => finish(err({ type: "cancelled", message: "the authorization was cancelled" }));
     const timer = setTimeout(
-      () => finish(err({ type: "timeout", message: `no answer from the browser in ${Math.round(options.timeoutMs / 1000)} s` })),
+      () =>
+        finish(
+          err({
+            type: "timeout",
+            message: `no answer from the browser in ${Math.round(options.timeoutMs / 1000)} s`,
+          }),
+        ),
       options.timeoutMs,
     );
     timer.unref();
@@ -70,7 +76,9 @@ export function listenForCallback(options: {
       }
       // Another page on the machine could call this URL: only the state Keel sent counts.
       if (url.searchParams.get("state") !== options.state) {
-        response.writeHead(400, { "content-type": "text/html" }).end(PAGE("Not this request", "The state did not match."));
+        response
+          .writeHead(400, { "content-type": "text/html" })
+          .end(PAGE("Not this request", "The state did not match."));
         return;
       }
       const error = url.searchParams.get("error");

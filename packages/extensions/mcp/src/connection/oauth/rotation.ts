@@ -61,7 +61,12 @@ export function guardRefresh(store: AuthStore, fetch: FetchLike): FetchLike {
           // not JSON: the SDK reports the bad response
         }
       }
-      return { status: response.status, statusText: response.statusText, headers: [...response.headers], body };
+      return {
+        status: response.status,
+        statusText: response.statusText,
+        headers: [...response.headers],
+        body,
+      };
     })();
     inflight.set(key, exchange);
     try {

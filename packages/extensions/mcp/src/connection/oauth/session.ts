@@ -4,14 +4,21 @@
 // the user's side: "defer" records that a login is needed, "interactive" runs the browser flow.
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { ClientCredentialsProvider, PrivateKeyJwtProvider } from "@modelcontextprotocol/sdk/client/auth-extensions.js";
 import {
   auth,
   extractWWWAuthenticateParams,
   type OAuthClientProvider,
   type OAuthDiscoveryState,
 } from "@modelcontextprotocol/sdk/client/auth.js";
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
+import {
+  ClientCredentialsProvider,
+  PrivateKeyJwtProvider,
+} from "@modelcontextprotocol/sdk/client/auth-extensions.js";
+import type {
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthTokens,
+} from "@modelcontextprotocol/sdk/shared/auth.js";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { err, ok, type Result } from "neverthrow";
 import type { OAuthSettings } from "../../config/servers.js";
@@ -102,14 +109,22 @@ export class OAuthSession implements AuthSession {
     this.pending = undefined;
     if (!pending) {
       const scope = this.store.read().pendingScope;
-      return Promise.resolve(err({ type: "auth_required", message: loginHint(this.options.server, scope), ...(scope ? { scope } : {}) }));
+      return Promise.resolve(
+        err({
+          type: "auth_required",
+          message: loginHint(this.options.server, scope),
+          ...(scope ? { scope } : {}),
+        }),
+      );
     }
     if (!signal) return pending;
     return Promise.race([
       pending,
       new Promise<Result<string, McpFailure>>((resolve) => {
         if (signal.aborted) resolve(err({ type: "cancelled", message: "cancelled" }));
-        signal.addEventListener("abort", () => resolve(err({ type: "cancelled", message: "cancelled" })), { once: true });
+        signal.addEventListener("abort", () => resolve(err({ type: "cancelled", message: "cancelled" })), {
+          once: true,
+        });
       }),
     ]);
   }
@@ -128,7 +143,9 @@ export class OAuthSession implements AuthSession {
       serverUrl: this.options.url,
       fetchFn: this.fetch,
       ...(options.scope ? { scope: options.scope } : {}),
-      ...(discovery?.resourceMetadataUrl ? { resourceMetadataUrl: new URL(discovery.resourceMetadataUrl) } : {}),
+      ...(discovery?.resourceMetadataUrl
+        ? { resourceMetadataUrl: new URL(discovery.resourceMetadataUrl) }
+        : {}),
     };
     try {
       await this.preparePort();
@@ -138,7 +155,10 @@ export class OAuthSession implements AuthSession {
       const result = await auth(this.provider, { ...base, authorizationCode: code.value });
       return result === "AUTHORIZED"
         ? ok(undefined)
-        : err({ type: "auth_required", message: `${this.options.server}: the authorization did not complete` });
+        : err({
+            type: "auth_required",
+            message: `${this.options.server}: the authorization did not complete`,
+          });
     } catch (error) {
       return err(classify(error));
     } finally {
@@ -190,7 +210,9 @@ export class OAuthSession implements AuthSession {
       return;
     }
     this.pending = listener.value.code.then((code) =>
-      code.isOk() ? ok(code.value) : err<string, McpFailure>({ type: "auth_required", message: code.error.message }),
+      code.isOk()
+        ? ok(code.value)
+        : err<string, McpFailure>({ type: "auth_required", message: code.error.message }),
     );
     const opened = await this.options.open(authorizationUrl);
     this.options.tell?.(
@@ -260,7 +282,10 @@ export class OAuthSession implements AuthSession {
       state: () => randomBytes(16).toString("base64url"),
       clientInformation(): OAuthClientInformationMixed | undefined {
         if (settings.clientId)
-          return { client_id: settings.clientId, ...(settings.clientSecret ? { client_secret: settings.clientSecret } : {}) };
+          return {
+            client_id: settings.clientId,
+            ...(settings.clientSecret ? { client_secret: settings.clientSecret } : {}),
+          };
         return store.entry()?.client;
       },
       saveClientInformation(info: OAuthClientInformationMixed) {

@@ -109,7 +109,11 @@ export class AuthStore {
         previous && tokens.refresh_token && previous !== tokens.refresh_token
           ? [...new Set([...(entry.spent ?? []), hashToken(previous)])].slice(-20)
           : entry.spent;
-      record.issuers[issuer] = { ...entry, tokens: { ...tokens, savedAt: Date.now() }, ...(spent ? { spent } : {}) };
+      record.issuers[issuer] = {
+        ...entry,
+        tokens: { ...tokens, savedAt: Date.now() },
+        ...(spent ? { spent } : {}),
+      };
       delete record.pendingScope;
     });
   }
