@@ -31,9 +31,30 @@ export interface CliFlags {
   extensions: string[];
   noExtensions: boolean;
   cwd: string | undefined;
+  /** Show the debug log (extensions' and the kernel's) live on stderr. */
+  debug: boolean;
 }
 
-export type CliCommand = { kind: "help" } | { kind: "version" } | { kind: "run"; flags: CliFlags };
+/**
+ * Words that, as the first argument, name a subcommand rather than start a prompt: Keel's own and
+ * those the official extensions contribute (their `cli` field).
+ */
+export const SUBCOMMANDS = ["install", "uninstall", "list", "mcp", "connector"] as const;
+/** `keel models [--provider p] [--refresh] [--json]`: what the catalog and the endpoints offer. */
+export interface ModelsFlags {
+  provider: string | undefined;
+  /** Ask the models endpoints even when the cached answer is fresh. */
+  refresh: boolean;
+  json: boolean;
+  cwd: string | undefined;
+}
+
+export type CliCommand =
+  | { kind: "help" }
+  | { kind: "version" }
+  | { kind: "run"; flags: CliFlags }
+  | { kind: "subcommand"; name: string; argv: string[] }
+  | { kind: "models"; flags: ModelsFlags };
 
 export interface UsageError {
   type: "usage";
@@ -57,6 +78,7 @@ const OPTIONS = {
   extension: { type: "string", short: "e", multiple: true },
   "no-extensions": { type: "boolean" },
   cwd: { type: "string" },
+  debug: { type: "boolean" },
   version: { type: "boolean", short: "v" },
   help: { type: "boolean", short: "h" },
 } as const;
@@ -113,7 +135,44 @@ function sessionFlag(values: {
   return ok({ kind: "new" });
 }
 
+const MODELS_OPTIONS = {
+  provider: { type: "string" },
+  refresh: { type: "boolean" },
+  json: { type: "boolean" },
+  cwd: { type: "string" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+/** Subcommands: a first argument naming one (a prompt that starts with such a word needs -p or quotes). */
+function parseModelsArgs(argv: readonly string[]): Result<CliCommand, UsageError> {
+  let parsed: ReturnType<typeof parseArgs<{ options: typeof MODELS_OPTIONS; allowPositionals: true }>>;
+  try {
+    parsed = parseArgs({ args: [...argv], options: MODELS_OPTIONS, allowPositionals: true, strict: true });
+  } catch (e) {
+    return usage(`keel models: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return ok({ kind: "help" });
+  if (positionals.length > 0)
+    return usage(`keel models takes no arguments (got "${positionals.join(" ")}"); use --provider <name>.`);
+  if (values.provider !== undefined && values.provider.trim() === "")
+    return usage("--provider needs a value.");
+  return ok({
+    kind: "models",
+    flags: {
+      provider: values.provider,
+      refresh: values.refresh === true,
+      json: values.json === true,
+      cwd: values.cwd,
+    },
+  });
+}
+
 export function parseCliArgs(argv: readonly string[]): Result<CliCommand, UsageError> {
+  const first = argv[0];
+  if (first !== undefined && (SUBCOMMANDS as readonly string[]).includes(first))
+    return ok({ kind: "subcommand", name: first, argv: argv.slice(1) });
+  if (argv[0] === "models") return parseModelsArgs(argv.slice(1));
   let parsed: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>;
   try {
     parsed = parseArgs({
@@ -173,6 +232,7 @@ export function parseCliArgs(argv: readonly string[]): Result<CliCommand, UsageE
       extensions: values.extension ?? [],
       noExtensions: values["no-extensions"] === true,
       cwd: values.cwd,
+      debug: values.debug === true,
     },
   });
 }

@@ -53,6 +53,8 @@ async function run(): Promise<number> {
     process.stdout.write(`keel ${version()}\n`);
     return EXIT.ok;
   }
+  if (command.kind === "models") return loadCore().models(command.flags);
+  if (command.kind === "subcommand") return loadCore().subcommand(command.name, command.argv);
   return loadCore().main(command.flags);
 }
 

@@ -2,7 +2,7 @@
 // everything else (config, trust, extension loading, model choice) is the kernel's job.
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
-import { listModels, listProviders, modelRef } from "@keel/ai";
+import { defaultModelFor, listProviders, modelRef } from "@keel/ai";
 import {
   type CodingAgentOptions,
   defaultSessionDir,
@@ -34,8 +34,8 @@ function resolveCwd(dir: string | undefined, base: string): Result<string, Usage
 }
 
 /**
- * `--provider p` alone picks the catalog's first model for p (the catalog lists a provider's
- * newest flagship first); with `--model id` it qualifies a bare id as `p/id`.
+ * `--provider p` alone picks p's default model (the catalog names the vendor's recommended
+ * agentic-coding model); with `--model id` it qualifies a bare id as `p/id`.
  */
 function qualifiedModel(
   model: string | undefined,
@@ -48,7 +48,7 @@ function qualifiedModel(
       return usage(`--model ${model} names another provider than --provider ${provider}.`);
     return ok(`${provider}/${model}`);
   }
-  const first = listModels(provider)[0];
+  const first = defaultModelFor(provider);
   if (!first)
     return usage(
       `--provider ${provider} is not in the model catalog (known: ${listProviders().join(", ")}). ` +

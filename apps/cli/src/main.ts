@@ -4,9 +4,14 @@ import type { CliFlags } from "./args.js";
 import { composeOptions } from "./compose.js";
 import { EXIT } from "./exit-codes.js";
 import { startInteractive } from "./interactive.js";
+
+export { models } from "./models-command.js";
+
 import { createOutput } from "./print/output.js";
 import { printPrompt } from "./print/prompt.js";
 import { runPrint } from "./print/run.js";
+
+export { runSubcommand as subcommand } from "./subcommands/index.js";
 
 export async function main(flags: CliFlags): Promise<number> {
   const output = createOutput();
@@ -25,6 +30,7 @@ export async function main(flags: CliFlags): Promise<number> {
       prompt: prompt.value,
       format: flags.outputFormat,
       output,
+      debug: flags.debug,
     });
   }
 
@@ -37,6 +43,7 @@ export async function main(flags: CliFlags): Promise<number> {
     {
       resumePicker: flags.session.kind === "resume" && flags.session.id === undefined,
       ...(flags.prompt !== undefined ? { initialPrompt: flags.prompt } : {}),
+      debug: flags.debug,
     },
     output.note,
   );

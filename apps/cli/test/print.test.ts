@@ -134,3 +134,42 @@ describe("keel -p", () => {
     expect(tools).not.toContain("UpdateTodos");
   });
 });
+
+describe("keel -p on Claude Sonnet 5.5", () => {
+  it("stream-json carries the notes written between tool calls, which arrive as thinking blocks", async () => {
+    const { server, ws } = fresh([
+      {
+        thinking: "Plan: list it.",
+        text: "Let me list the folder first.",
+        toolCalls: [{ name: "LS", arguments: {} }],
+      },
+      { text: "Listed." },
+    ]);
+    const r = await runKeel(
+      [
+        "-p",
+        "list",
+        "--output-format",
+        "stream-json",
+        "--model",
+        "anthropic/claude-sonnet-5-5",
+        "--cwd",
+        ws.repo,
+      ],
+      { server, ws },
+    );
+    expect(r.code).toBe(0);
+    const assistant = lines(r.stdout).find(
+      (l) => l.type === "message" && (l.message as { role: string }).role === "assistant",
+    ) as { message: { content: { type: string; thinking?: string }[] } } | undefined;
+    expect(
+      assistant?.message.content.map((c) => (c.type === "thinking" ? `thinking:${c.thinking}` : c.type)),
+    ).toEqual(["thinking:Plan: list it.", "thinking:Let me list the folder first.", "toolCall"]);
+    // Nothing forces a tool, no sampling parameter goes out, and the second request was accepted.
+    for (const request of server.requests) {
+      expect(request.body).not.toHaveProperty("tool_choice");
+      expect(request.body).not.toHaveProperty("temperature");
+    }
+    expect(lines(r.stdout).at(-1)).toMatchObject({ type: "result", text: "Listed.", stopReason: "stop" });
+  });
+});

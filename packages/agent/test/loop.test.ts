@@ -303,7 +303,9 @@ describe("the Agent's contract", () => {
 
 describe("a tool whose schema the validator cannot handle", () => {
   it("fails that call only; the history stays valid and the loop goes on", async () => {
-    const raw = echoTool("raw", { parameters: { type: "object", properties: {} } as never });
+    // A TypeBox kind the compiler does not know: compiling the check throws.
+    const broken = { [Symbol.for("TypeBox.Kind")]: "NoSuchKind", type: "object" };
+    const raw = echoTool("raw", { parameters: broken as never });
     const { agent } = createHarness(
       [
         {

@@ -1,12 +1,14 @@
 // The scenario engine: routes a request to its dialect, records it, takes the next scenario
 // turn and plans the exact response bytes. Transport-free: server.ts and faux-fetch.ts run it.
 import { anthropic } from "./dialects/anthropic.js";
+import type { ThinkingLedger } from "./dialects/claude-rules.js";
 import type { Dialect } from "./dialects/dialect.js";
 import { openaiChat } from "./dialects/openai-chat.js";
 import { openaiResponses } from "./dialects/openai-responses.js";
+import { listModels } from "./models-route.js";
 import { jsonPlan, type ResponsePlan } from "./plan.js";
 import { planReply } from "./reply.js";
-import type { RecordedRequest, ReplyTurn, Scenario, ScenarioTurn } from "./scenario.js";
+import type { RecordedListing, RecordedRequest, ReplyTurn, Scenario, ScenarioTurn } from "./scenario.js";
 
 export interface IncomingRequest {
   method: string;
@@ -19,13 +21,17 @@ export interface IncomingRequest {
 
 const DIALECTS: readonly Dialect[] = [anthropic, openaiChat, openaiResponses];
 
-const ROUTES = DIALECTS.map((d) => `POST ${d.path}`).join(", ");
+const ROUTES = [...DIALECTS.map((d) => `POST ${d.path}`), "GET /v1/models"].join(", ");
 
 const SSE_HEADERS = { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" };
 
 export class ScenarioEngine {
   /** Every routed request, in arrival order; shared by reference with the transports. */
   readonly requests: RecordedRequest[] = [];
+  /** Every call to the models route, in arrival order (they consume no turn). */
+  readonly listings: RecordedListing[] = [];
+  /** Thinking signatures handed out, with their model and conversation, across scenarios. */
+  readonly ledger: ThinkingLedger = new Map();
   #scenario: Scenario;
   #cursor = 0;
 
@@ -41,6 +47,11 @@ export class ScenarioEngine {
 
   handle(incoming: IncomingRequest): ResponsePlan {
     const path = incoming.url.split("?")[0] ?? "";
+    if (path === "/v1/models" && incoming.method === "GET") {
+      const shape = incoming.headers["anthropic-version"] !== undefined ? "anthropic" : "openai";
+      this.listings.push({ shape, path: incoming.url, headers: incoming.headers });
+      return jsonPlan(200, listModels(shape, this.#scenario.models ?? []));
+    }
     const dialect = DIALECTS.find((d) => d.path === path);
     if (!dialect) {
       return jsonPlan(404, {
@@ -72,6 +83,8 @@ export class ScenarioEngine {
       index: this.requests.length,
     };
     this.requests.push(request);
+    const problem = dialect.check?.(request.body, this.ledger);
+    if (problem !== undefined) return fail(400, problem);
     let turn: ScenarioTurn;
     try {
       turn = this.#nextTurn(request);
@@ -123,7 +136,7 @@ export class ScenarioEngine {
       const { status, body } = dialect.overflow(turn);
       return jsonPlan(status, body, requestId);
     }
-    const reply = planReply(turn, request);
+    const reply = { ...planReply(turn, request), ledger: this.ledger };
     if (request.body.stream !== true) {
       const plan = jsonPlan(200, dialect.json(reply), requestId);
       plan.headerDelayMs = turn.headerDelayMs ?? 0;

@@ -2,12 +2,14 @@
 // answers with a streamed Response, for SDK tests that need no socket.
 import { ScenarioEngine } from "./engine.js";
 import { pause, type ResponsePlan } from "./plan.js";
-import type { RecordedRequest, Scenario } from "./scenario.js";
+import type { RecordedListing, RecordedRequest, Scenario } from "./scenario.js";
 
 export interface FauxFetch {
   /** Pass as the SDKs' `fetch` option; any origin is accepted, routing is by path. */
   fetch: typeof fetch;
   requests: RecordedRequest[];
+  /** Every GET /v1/models received. */
+  listings: RecordedListing[];
   setScenario(scenario: Scenario): void;
 }
 
@@ -71,6 +73,7 @@ export function createFauxFetch(scenario?: Scenario): FauxFetch {
   return {
     fetch: fauxFetch as typeof fetch,
     requests: engine.requests,
+    listings: engine.listings,
     setScenario: (next) => engine.setScenario(next),
   };
 }

@@ -98,9 +98,32 @@ export interface RecordedRequest {
 /** A turn, or a function choosing one from the request (for long or reactive scripts). */
 export type ScenarioStep = ScenarioTurn | ((request: RecordedRequest) => ScenarioTurn);
 
+/** A model the mock's models route (GET /v1/models) lists for the key. */
+export interface ScriptedModel {
+  id: string;
+  /** Anthropic's display_name. */
+  displayName?: string;
+  /** Anthropic's max_input_tokens. */
+  maxInputTokens?: number;
+  /** Anthropic's max_tokens. */
+  maxOutputTokens?: number;
+}
+
+/** A call to the models route, as received. */
+export interface RecordedListing {
+  shape: "anthropic" | "openai";
+  path: string;
+  headers: Record<string, string>;
+}
+
 /** Turns are consumed one per model request, in order, whatever the endpoint. */
 export interface Scenario {
   turns: ScenarioStep[];
+  /**
+   * What GET /v1/models lists, in Anthropic's shape for requests carrying anthropic-version and
+   * OpenAI's otherwise. Default: an empty list. Listing consumes no turn.
+   */
+  models?: ScriptedModel[];
   /** Answer after the turns run out (every request from then on). Default: a 500 error saying the scenario is exhausted. */
   fallback?: ScenarioStep;
 }

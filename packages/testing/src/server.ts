@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { ScenarioEngine } from "./engine.js";
 import { pause, type ResponsePlan } from "./plan.js";
-import type { RecordedRequest, Scenario } from "./scenario.js";
+import type { RecordedListing, RecordedRequest, Scenario } from "./scenario.js";
 import { checkScenario } from "./validate.js";
 
 export interface MockServer {
@@ -17,6 +17,8 @@ export interface MockServer {
   openaiBaseUrl: string;
   /** Every model request received, in order (live array). */
   requests: RecordedRequest[];
+  /** Every GET /v1/models received, in order (live array). */
+  listings: RecordedListing[];
   /** Replaces the scenario and rewinds it; recorded requests are kept. */
   setScenario(scenario: Scenario): void;
   /** Stops listening and cuts open connections. */
@@ -127,6 +129,7 @@ export async function startMockServer(
     anthropicBaseUrl: url,
     openaiBaseUrl: `${url}/v1`,
     requests: engine.requests,
+    listings: engine.listings,
     setScenario: (next) => engine.setScenario(next),
     close: () => {
       // Idempotent, so a test may close in its body and again in afterEach.

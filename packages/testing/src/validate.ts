@@ -37,8 +37,15 @@ export function checkScenario(value: unknown): ScenarioCheck {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { ok: false, error: 'a scenario must be a JSON object like {"turns":[{"text":"hi"}]}' };
   }
-  const { turns, fallback } = value as { turns?: unknown; fallback?: unknown };
+  const { turns, fallback, models } = value as { turns?: unknown; fallback?: unknown; models?: unknown };
   if (!Array.isArray(turns)) return { ok: false, error: 'a scenario needs a "turns" array' };
+  if (models !== undefined) {
+    if (!Array.isArray(models)) return { ok: false, error: '"models" must be an array like [{"id":"m"}]' };
+    for (const [i, m] of models.entries()) {
+      if (typeof (m as { id?: unknown } | null)?.id !== "string")
+        return { ok: false, error: `models[${i}] needs a string "id"` };
+    }
+  }
   for (const [i, turn] of turns.entries()) {
     const problem = turnProblem(turn, `turns[${i}]`);
     if (problem) return { ok: false, error: problem };

@@ -22,6 +22,8 @@ export interface ResultLine {
   sessionId: string;
   durationMs: number;
   error?: { type: string; message: string };
+  /** Child agents that ran during this run, each with its own usage (not in `usage`). */
+  children?: { agentId: string; title: string; usage: RunSummary["usage"] }[];
 }
 
 export function initLine(agent: CodingAgent): InitLine {
@@ -45,6 +47,7 @@ export function resultLine(summary: RunSummary, sessionId: string): ResultLine {
     sessionId,
     durationMs: summary.durationMs,
     ...(summary.error ? { error: summary.error } : {}),
+    ...(summary.children ? { children: summary.children } : {}),
   };
 }
 
@@ -58,11 +61,17 @@ export function eventLine(event: CodingAgentEvent): Record<string, unknown> | un
     case "message_start":
     case "message_update":
     case "tool_update":
-    // Diagnostics go to stderr.
+    // Diagnostics go to stderr; debug lines too, with --debug.
     case "diagnostic":
+    case "debug":
       return undefined;
     case "message_end":
       return { type: "message", message: event.message };
+    case "agent_event": {
+      // A child's own events, marked with its id; its partial states are left out like ours.
+      const inner = eventLine(event.event);
+      return inner ? { ...inner, agentId: event.agentId, agentTitle: event.title } : undefined;
+    }
     default:
       return { ...event };
   }

@@ -17,6 +17,8 @@ export interface PrintRun {
   prompt: string;
   format: OutputFormat;
   output: Output;
+  /** --debug: debug-log lines on stderr as they are written. */
+  debug?: boolean;
 }
 
 type StopSignal = "SIGINT" | "SIGTERM";
@@ -51,7 +53,7 @@ function watchSignals(onStop: (signal: StopSignal) => void): {
  * stream-json carries recovery, notify and retry as lines once its init line is out; before that
  * (while the agent opens) they go to stderr like in the other formats, rather than nowhere.
  */
-export function listen(run: Pick<PrintRun, "output" | "format">): {
+export function listen(run: Pick<PrintRun, "output" | "format" | "debug">): {
   onEvent: (event: CodingAgentEvent) => void;
   started(): void;
 } {
@@ -60,6 +62,7 @@ export function listen(run: Pick<PrintRun, "output" | "format">): {
   const onEvent = (event: CodingAgentEvent) => {
     const asNote = format !== "stream-json" || !streaming;
     if (event.type === "diagnostic") output.diagnostic(event.diagnostic);
+    else if (event.type === "debug" && run.debug) output.note(`debug [${event.source}] ${event.message}`);
     else if (event.type === "recovery" && asNote) output.note(event.text);
     else if (event.type === "notify" && asNote) output.note(`${event.level}: ${event.message}`);
     else if (event.type === "retry" && asNote)

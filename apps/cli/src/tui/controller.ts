@@ -134,6 +134,7 @@ export class Controller {
     const history = agent.messages();
     if (history.length > 0) {
       store.transcript.note("dim", `Resumed session ${agent.sessionId} (${history.length} messages).`);
+      store.transcript.notesInThinking = agent.model().thinking?.notesInThinking === true;
       store.transcript.replay(history.slice(-REPLAY_MESSAGES));
     }
     store.transcript.note(
@@ -155,7 +156,7 @@ export class Controller {
       this.store.note("warning", "A run is in progress: wait for it or press Esc first.");
       return false;
     }
-    await this.detach();
+    await this.detach(0, "switch");
     const opened = await this.open(session);
     if (opened.isOk()) return true;
     this.store.note("error", opened.error.message);
@@ -172,7 +173,7 @@ export class Controller {
   }
 
   /** Closes the current agent; a run still going is aborted and given `settleMs` to end cleanly. */
-  async detach(settleMs = 0): Promise<void> {
+  async detach(settleMs = 0, reason: "exit" | "switch" = "exit"): Promise<void> {
     if (this.current) {
       this.abort();
       let timer: NodeJS.Timeout | undefined;
@@ -192,7 +193,7 @@ export class Controller {
     this.store.statuses.clear();
     this.store.widgets.clear();
     this.store.dismissDialogs();
-    await agent?.close();
+    await agent?.close({ reason });
   }
 
   /** Re-reads the model and context use (after a run, a turn, or a command such as /model). */
@@ -245,6 +246,9 @@ export class Controller {
       default:
         break;
     }
+    if (event.type === "message_start" && event.message.role === "assistant")
+      store.transcript.notesInThinking = this.agent?.model().thinking?.notesInThinking === true;
+    if (event.type === "debug" && !store.showDebug) return;
     const change = store.transcript.apply(event);
     store.changed(event.type === "status" || event.type === "widget" ? "structural" : change);
   }

@@ -15,6 +15,8 @@ export interface InteractiveFlags {
   resumePicker: boolean;
   /** A prompt given on the command line, sent once the agent is ready. */
   initialPrompt?: string;
+  /** --debug: show debug-log lines in the transcript. */
+  debug?: boolean;
 }
 
 /** How long quitting waits for an interrupted run to settle before closing the session. */
@@ -31,6 +33,7 @@ export async function runInteractive(
     return 2;
   }
   const store = new UiStore();
+  store.showDebug = flags.debug === true;
   let finish!: (code: number) => void;
   const exited = new Promise<number>((resolve) => {
     finish = resolve;

@@ -78,6 +78,8 @@ const FRAME_MS = 25;
 
 export class UiStore {
   transcript = new Transcript();
+  /** --debug: debug-log lines appear in the transcript. */
+  showDebug = false;
   running = false;
   status: StatusInfo = { model: "", tokensIn: 0, tokensOut: 0, cost: 0, contextPercent: undefined };
   readonly statuses = new Map<string, string>();

@@ -7,11 +7,13 @@ import type {
   Context,
   ImageContent,
   Model,
-  ReasoningEffort,
   StreamOptions,
   TextContent,
   ToolResultMessage,
 } from "../types.js";
+import { thinkingParams } from "./anthropic-thinking.js";
+
+export { AnthropicRequestError, requestHeaders } from "./anthropic-thinking.js";
 
 type Params = Anthropic.MessageCreateParamsStreaming;
 type MessageParam = Anthropic.MessageParam;
@@ -19,21 +21,7 @@ type ContentBlockParam = Anthropic.ContentBlockParam;
 type CacheControl = Anthropic.CacheControlEphemeral;
 type ToolResultContent = Anthropic.TextBlockParam | Anthropic.ImageBlockParam;
 
-/** Thinking budgets per effort; the API needs at least 1024 and less than max_tokens. */
-const THINKING_BUDGET: Record<ReasoningEffort, number> = {
-  minimal: 1024,
-  low: 4096,
-  medium: 10_240,
-  high: 32_000,
-};
-const MIN_THINKING_BUDGET = 1024;
-
-/** A request that cannot be built as asked; the adapter reports it as a config error. */
-export class AnthropicRequestError extends Error {
-  override readonly name = "AnthropicRequestError";
-}
-
-type RequestOptions = Pick<
+export type RequestOptions = Pick<
   StreamOptions,
   "maxTokens" | "temperature" | "reasoning" | "cacheRetention" | "headers"
 >;
@@ -62,19 +50,14 @@ export function buildParams(model: Model, context: Context, options: RequestOpti
       return { name: tool.name, description: tool.description, input_schema: { ...schema, type: "object" } };
     });
   }
-  if (options.reasoning && model.reasoning && model.thinking === "adaptive") {
-    params.thinking = { type: "adaptive", display: "summarized" };
-    params.output_config = { effort: options.reasoning === "minimal" ? "low" : options.reasoning };
-  } else if (options.reasoning && model.reasoning) {
-    const budget = Math.min(THINKING_BUDGET[options.reasoning], maxTokens - 1);
-    if (budget < MIN_THINKING_BUDGET) {
-      throw new AnthropicRequestError(
-        `maxTokens ${maxTokens} leaves no room for extended thinking (it needs more than ${MIN_THINKING_BUDGET}); ` +
-          "raise maxTokens or drop the reasoning option.",
-      );
-    }
-    params.thinking = { type: "enabled", budget_tokens: budget };
-  } else if (options.temperature !== undefined && apiVersion(model, options) === TEMPERATURE_API_VERSION) {
+  const thinking = thinkingParams(model, options.reasoning, maxTokens);
+  Object.assign(params, thinking);
+  if (
+    !thinking.thinking &&
+    model.samplingParams !== false &&
+    options.temperature !== undefined &&
+    apiVersion(model, options) === TEMPERATURE_API_VERSION
+  ) {
     // Sent only where the API accepts it: without thinking, on a model pinned to the old API version.
     params.temperature = options.temperature;
   }

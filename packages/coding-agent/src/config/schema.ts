@@ -46,6 +46,12 @@ export const KeelConfigSchema = Type.Object({
   compaction: Type.Optional(
     Type.Object({ threshold: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1 })) }),
   ),
+  /** Extension packages installed with `keel install` (name, the version npm resolved, the spec asked for). */
+  packages: Type.Optional(
+    Type.Array(
+      Type.Object({ name: Type.String({ minLength: 1 }), version: Type.String(), spec: Type.String() }),
+    ),
+  ),
   /** Child agents (subagents): how many may run at once. */
   agents: Type.Optional(
     Type.Object({ maxConcurrent: Type.Optional(Type.Integer({ minimum: 1, maximum: 64 })) }),
@@ -58,7 +64,18 @@ export type HookCommand = Static<typeof HookCommandSchema>;
 
 /** Keys the kernel understands, per object path; others are kept but reported. */
 export const KNOWN_KEYS: Record<string, readonly string[]> = {
-  "": ["$schema", "model", "providers", "permissions", "extensions", "env", "hooks", "compaction", "agents"],
+  "": [
+    "$schema",
+    "model",
+    "providers",
+    "permissions",
+    "extensions",
+    "env",
+    "hooks",
+    "compaction",
+    "agents",
+    "packages",
+  ],
   "/permissions": ["mode", "allow", "ask", "deny"],
   "/compaction": ["threshold"],
   "/agents": ["maxConcurrent"],

@@ -56,7 +56,9 @@ export function resolveExtensionConfig(
     if (value === undefined) return undefined;
     // A single-scope file is the whole configuration over the defaults; a layer is what it holds.
     const candidate =
-      spec.scope === "layered" ? value : Value.Default(spec.schema, mergeLayers(structuredClone(spec.default), value));
+      spec.scope === "layered"
+        ? value
+        : Value.Default(spec.schema, mergeLayers(structuredClone(spec.default), value));
     return Value.Check(layerSchema, candidate)
       ? undefined
       : `${where(file)}${firstError(layerSchema, candidate)}`;

@@ -47,7 +47,7 @@ export interface SupervisorDeps {
   cwd: string;
   projectRoot: string;
   home: string;
-  resolveModel(ref: string): Result<Model, CodingAgentError>;
+  resolveModel(ref: Model | string): Result<{ model: Model; warning?: string }, CodingAgentError>;
   builtinTools: AgentTool[];
   streamOptions: StreamOptions;
   compaction: CompactionSettings;
@@ -128,7 +128,8 @@ export class AgentSupervisor {
     if (options.model) {
       const resolved = d.resolveModel(options.model);
       if (resolved.isErr()) return { ok: false, error: { type: "invalid", message: resolved.error.message } };
-      model = resolved.value;
+      model = resolved.value.model;
+      if (resolved.value.warning) d.parent.report("warning", resolved.value.warning);
     }
     const title = (options.title ?? options.prompt).replace(/\s+/g, " ").trim().slice(0, 80);
     const agent = { agentId, title };
@@ -184,8 +185,7 @@ export class AgentSupervisor {
       home: d.home,
       session: session.session,
       model,
-      resolveModel: (ref) =>
-        typeof ref === "string" ? d.resolveModel(ref) : d.resolveModel(`${ref.provider}/${ref.id}`),
+      resolveModel: (ref) => d.resolveModel(ref),
       systemPrompt: "",
       builtinTools: d.builtinTools,
       streamOptions: d.streamOptions,

@@ -15,7 +15,7 @@ import { createAgentEventBridge } from "./agent-events.js";
 import type { AgentSupervisor } from "./agents.js";
 import { BUILTIN_COMMANDS, runBuiltinCommand } from "./commands.js";
 import { runCompaction } from "./compactor.js";
-import { contextTokens } from "./context-size.js";
+import { contextTokens, textTokens } from "./context-size.js";
 import { NoticeQueue } from "./notices.js";
 import type { KernelPermission } from "./permission.js";
 import {
@@ -44,7 +44,7 @@ export interface KernelParts {
   session: Session;
   temporaryDir?: string;
   model: Model;
-  resolveModel: (ref: Model | string) => Result<Model, CodingAgentError>;
+  resolveModel: (ref: Model | string) => Result<{ model: Model; warning?: string }, CodingAgentError>;
   systemPrompt: string;
   builtinTools: AgentTool[];
   streamOptions: StreamOptions;
@@ -95,7 +95,8 @@ export class KernelAgent implements CodingAgent {
   private readonly diagnostics_: Diagnostic[];
   private total: Usage = emptyUsage();
   private starting = false;
-  private fixed = 0;
+  /** Characters of system prompt + tool schemas, counted in every request (tokens per the model). */
+  private fixedChars = 0;
   private maintenance: AbortController | undefined;
   private closed = false;
   private listenerFailed = false;
@@ -156,10 +157,8 @@ export class KernelAgent implements CodingAgent {
     this.ownHost = owned;
     if (!tools) tools = [...this.parts.builtinTools, ...host.tools()];
     this.agent.configure({ tools, systemPrompt });
-    this.fixed = Math.ceil(
-      (systemPrompt.length + JSON.stringify(tools.map((t) => [t.name, t.description, t.parameters])).length) /
-        4,
-    );
+    this.fixedChars =
+      systemPrompt.length + JSON.stringify(tools.map((t) => [t.name, t.description, t.parameters])).length;
   }
 
   /** Tells model and user about work a crash interrupted, then journals results for orphan calls. */
@@ -218,9 +217,16 @@ export class KernelAgent implements CodingAgent {
     return this.model_;
   }
 
+  /** Tokens of system prompt + tool schemas at the current model's tokenizer ratio. */
+  private get fixed(): number {
+    return textTokens(this.fixedChars, this.model_);
+  }
+
   setModel(ref: Model | string): Result<Model, CodingAgentError> {
-    const resolved = this.parts.resolveModel(ref);
-    if (resolved.isErr()) return resolved;
+    const chosen = this.parts.resolveModel(ref);
+    if (chosen.isErr()) return err(chosen.error);
+    if (chosen.value.warning) this.report("warning", chosen.value.warning);
+    const resolved = ok(chosen.value.model);
     this.model_ = resolved.value;
     this.agent.configure({ model: resolved.value });
     void this.session_
@@ -476,7 +482,7 @@ export class KernelAgent implements CodingAgent {
     instructions?: string,
     signal?: AbortSignal,
   ): Promise<Result<{ tokensBefore: number; tokensAfter: number }, CodingAgentError>> {
-    const before = contextTokens(this.session_, this.fixed);
+    const before = contextTokens(this.session_, this.fixed, this.model_);
     this.emit({ type: "compaction_start", reason, tokensBefore: before });
     this.maintenance = new AbortController();
     const abort = () => this.maintenance?.abort();
@@ -552,7 +558,7 @@ export class KernelAgent implements CodingAgent {
   }
 
   contextUsage(): ContextUsage {
-    const tokens = contextTokens(this.session_, this.fixed);
+    const tokens = contextTokens(this.session_, this.fixed, this.model_);
     const contextWindow = this.model_.contextWindow;
     return { tokens, contextWindow, percent: Math.round((tokens / contextWindow) * 1000) / 10 };
   }

@@ -13,6 +13,7 @@ import { resolveKeelHome } from "../config/paths.js";
 import type { KeelConfig } from "../config/schema.js";
 import { ExtensionHost, type ExtensionSource } from "../host/extension-host.js";
 import { loadExtensions } from "../loader/load-extensions.js";
+import { packagesDir } from "../loader/packages.js";
 import { loadContextFiles } from "../prompt/context-files.js";
 import { buildSystemPrompt } from "../prompt/system-prompt.js";
 import { BUILTIN_TOOL_NAMES, createBuiltinTools } from "../tools/builtin.js";
@@ -24,6 +25,7 @@ import { KernelAgent } from "./coding-agent.js";
 import { BUILTIN_COMMAND_NAMES } from "./commands.js";
 import { configHooksExtension } from "./config-hooks.js";
 import { chooseModel, modelRegistry, resolveModelRef } from "./model-choice.js";
+import { cachedEndpointModels } from "./model-discovery.js";
 import { createToolPermission } from "./permission.js";
 import { createHostServices, hostUI } from "./services.js";
 import { defaultSessionDir, openChosenSession } from "./session-open.js";
@@ -89,12 +91,17 @@ export async function createCodingAgent(
   };
 
   const folded = session.fold().model;
-  const model = chooseModel(registry.value, [
-    options.model,
-    folded ? `${folded.provider}/${folded.modelId}` : undefined,
-    config.model,
-  ]);
-  if (model.isErr()) return fail(model.error);
+  // What providers' models endpoints listed (`keel models`), read from the cache: never waits.
+  const endpoint = cachedEndpointModels(home, registry.value);
+  const chosen = chooseModel(
+    registry.value,
+    [options.model, folded ? `${folded.provider}/${folded.modelId}` : undefined, config.model],
+    process.env,
+    endpoint,
+  );
+  if (chosen.isErr()) return fail(chosen.error);
+  if (chosen.value.warning) note("warning", chosen.value.warning);
+  const model = ok(chosen.value.model);
   // The first request's handshakes overlap the rest of the setup.
   preconnect(model.value, options.streamOptions);
 
@@ -129,7 +136,7 @@ export async function createCodingAgent(
     session,
     ...(temporaryDir ? { temporaryDir } : {}),
     model: model.value,
-    resolveModel: (ref) => resolveModelRef(registry.value, ref),
+    resolveModel: (ref) => resolveModelRef(registry.value, ref, endpoint),
     systemPrompt: "",
     builtinTools,
     streamOptions,
@@ -155,12 +162,30 @@ export async function createCodingAgent(
     sources.push({ definition: configHooksExtension(config.hooks, cwd), source: "config hooks" });
   }
   const discover = options.discoverExtensions !== false;
+  const where = { keelHome: home, projectRoot };
+  const installed = discover
+    ? [
+        ...(loaded.value.layers.user?.packages ?? []).map((p) =>
+          join(packagesDir("user", where), "node_modules", p.name),
+        ),
+        ...(trusted ? (loaded.value.layers.project?.packages ?? []) : []).flatMap((p) => {
+          const path = join(packagesDir("project", where), "node_modules", p.name);
+          if (existsSync(path)) return [path];
+          kernel.report(
+            "warning",
+            `This project declares the extension package ${p.name}@${p.version}; install it with: keel install --project`,
+          );
+          return [];
+        }),
+      ]
+    : [];
   const userLoaded = await loadExtensions({
     cwd,
     paths: options.extensionPaths ?? [],
     directories: discover
       ? [join(home, "extensions"), ...(trusted ? [join(projectRoot, ".keel", "extensions")] : [])]
       : [],
+    folders: installed,
   });
   for (const d of userLoaded.diagnostics) kernel.report(d.level, d.message, d.extensionId);
   sources.push(...userLoaded.extensions);
@@ -281,7 +306,7 @@ export async function createCodingAgent(
     cwd,
     projectRoot,
     home,
-    resolveModel: (ref) => resolveModelRef(registry.value, ref),
+    resolveModel: (ref) => resolveModelRef(registry.value, ref, endpoint),
     builtinTools,
     streamOptions,
     compaction,

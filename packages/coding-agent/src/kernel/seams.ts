@@ -6,7 +6,7 @@
 //   then T1 under that identity.
 // afterToolCall: extension patches, then T2 (only for a call that has a T1).
 import type { AfterToolCall, BeforeToolCall, PrepareRequest } from "@keel/agent";
-import type { Message, Model, UserMessage } from "@keel/ai";
+import { charsPerToken, type Message, type Model, type UserMessage } from "@keel/ai";
 import type { Session } from "@keel/session";
 import type { CompactionSettings } from "../compaction/policy.js";
 import { compactionLimit } from "../compaction/policy.js";
@@ -72,7 +72,7 @@ export function createPrepareRequest(k: SeamContext): PrepareRequest {
     await k.host().notify("turnStart", { turn: info.turn });
     let messages = k.session().context();
     const limit = compactionLimit(k.model(), k.settings);
-    if (contextTokens(k.session(), k.fixedTokens()) > limit) {
+    if (contextTokens(k.session(), k.fixedTokens(), k.model()) > limit) {
       if (await k.compact("threshold", info.signal)) messages = k.session().context();
     }
     await k.flushNotices();
@@ -107,7 +107,11 @@ export function createPrepareRequest(k: SeamContext): PrepareRequest {
     const extra = await host.beforeModelCall(info.turn);
     if (!extra) return { ...context, messages: [...messages] };
     // A synthetic message that alone would cross the limit is dropped rather than overflowing.
-    if (contextTokens(k.session(), k.fixedTokens()) + estimateTextTokens(extra) > k.model().contextWindow)
+    if (
+      contextTokens(k.session(), k.fixedTokens(), k.model()) +
+        estimateTextTokens(extra, charsPerToken(k.model())) >
+      k.model().contextWindow
+    )
       return { ...context, messages: [...messages] };
     return { ...context, messages: [...messages, syntheticMessage(extra)] };
   };

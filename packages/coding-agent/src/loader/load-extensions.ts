@@ -21,6 +21,8 @@ export interface LoadOptions {
   paths: string[];
   /** Directories to scan, in order (user dir first, then the trusted project's). */
   directories: string[];
+  /** Extension folders loaded like scanned ones (installed packages). */
+  folders?: string[];
   cwd: string;
 }
 
@@ -189,6 +191,7 @@ export async function loadExtensions(options: LoadOptions): Promise<LoadResult> 
     ...options.directories.flatMap((dir) =>
       candidates(dir, report).map((path) => ({ path, explicit: false })),
     ),
+    ...(options.folders ?? []).map((path) => ({ path, explicit: false })),
   ];
   const seen = new Set<string>();
   for (const { path, explicit } of paths) {

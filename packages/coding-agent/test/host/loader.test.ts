@@ -123,6 +123,45 @@ describe("transactional factories", () => {
     expect(toolNames(requests[0]!.body)).toContain("Greet");
   });
 
+  it("an extension marked required in config fails the start when it cannot activate or is missing", async () => {
+    box = sandbox();
+    write(
+      join(box.home, "extensions", "needed.mjs"),
+      `export default { id: "needed", lifecycle: { activate() { throw new Error("no token"); } } };\n`,
+    );
+    for (const required of ["needed", "absent"]) {
+      write(
+        join(box.home, "config.json"),
+        JSON.stringify({ extensions: { [required]: { required: true } } }),
+      );
+      const f = faux({ turns: [{ text: "never" }] });
+      const created = await createCodingAgent({
+        cwd: box.workspace,
+        home: box.home,
+        model: f.model,
+        streamOptions: f.streamOptions,
+      });
+      expect(created.isErr(), required).toBe(true);
+      if (created.isErr()) {
+        expect(created.error.type).toBe("extension");
+        expect(created.error.message).toContain(
+          required === "needed" ? "no token" : 'extension "absent" is marked required',
+        );
+      }
+    }
+    // Not required: the same failure is one diagnostic and the session starts.
+    write(join(box.home, "config.json"), JSON.stringify({}));
+    const f = faux({ turns: [] });
+    const created = await createCodingAgent({
+      cwd: box.workspace,
+      home: box.home,
+      model: f.model,
+      streamOptions: f.streamOptions,
+    });
+    expect(created.isOk()).toBe(true);
+    await created._unsafeUnwrap().close();
+  });
+
   it("an extension named with -e that cannot be loaded fails the start, with the reason", async () => {
     box = sandbox();
     const dir = join(box.home, "..", "ext");

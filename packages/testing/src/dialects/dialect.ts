@@ -2,6 +2,7 @@
 // are spelled in that vendor's bytes. The engine picks the dialect by request path.
 import type { PlannedReply } from "../reply.js";
 import type { ContextOverflowTurn, WireApi } from "../scenario.js";
+import type { ThinkingLedger } from "./claude-rules.js";
 
 export interface ErrorSpec {
   status: number;
@@ -23,6 +24,11 @@ export interface Dialect {
   /** The non-streamed reply body. */
   json(reply: PlannedReply): unknown;
   errorBody(error: ErrorSpec): unknown;
+  /**
+   * What the vendor would reject the request for (a 400 invalid_request_error message), before
+   * any turn is consumed; undefined when it is accepted.
+   */
+  check?(body: Record<string, unknown>, ledger: ThinkingLedger): string | undefined;
   /** The vendor's "prompt is too long" HTTP error. */
   overflow(turn: ContextOverflowTurn): { status: number; body: unknown };
   /** The in-stream error frame, sent after `sent` events of `reply`. */
