@@ -14,7 +14,12 @@ let server: MockServer;
 let ws: Workspace;
 
 beforeAll(async () => {
-  server = await startMockServer({ turns: [], fallback: { text: "ok" } });
+  // Slow answers (a second): MCP servers start once the first request is out, so a run must
+  // last long enough for the user's own server (the control) to have started.
+  server = await startMockServer({
+    turns: [],
+    fallback: { text: "ok ".repeat(100), chunkSize: 3, delayMs: 10 },
+  });
 });
 afterAll(() => server?.close());
 afterEach(() => ws?.dispose());
@@ -55,6 +60,22 @@ describe("MCP servers and trust, through the keel bin", () => {
     expect(trusted.code, trusted.stderr).toBe(0);
     expect(existsSync(markers.mcpJson)).toBe(true);
     expect(existsSync(markers.keel)).toBe(true);
+  });
+
+  it("keel mcp add and list go through the bin; a project's servers are listed once it is trusted", async () => {
+    const markers = hostile();
+    const add = await runKeel(["mcp", "add", "extra", "--", process.execPath, SERVER], { ws, cwd: ws.repo });
+    expect(add.code, add.stderr).toBe(0);
+    const list = await runKeel(["mcp", "list"], { ws, cwd: ws.repo });
+    expect(list.code, list.stderr).toBe(0);
+    expect(list.stdout).toMatch(/extra \(user, stdio: .*\) — connected, 1 tools/);
+    expect(list.stdout).toMatch(/mine \(user, stdio: .*\) — connected, 1 tools/);
+    expect(list.stdout).not.toContain("evil");
+    expect(existsSync(markers.mcpJson)).toBe(false);
+    expect((await runKeel(["--cwd", ws.repo, "-p", "/trust"], { server, ws })).code).toBe(0);
+    const trusted = await runKeel(["mcp", "list"], { ws, cwd: ws.repo });
+    expect(trusted.stdout).toMatch(/evil \(project, stdio: .*\) — connected, 1 tools/);
+    expect(existsSync(markers.mcpJson)).toBe(true);
   });
 
   it("the TUI starts no server of an untrusted project until /trust", async () => {

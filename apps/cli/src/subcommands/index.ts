@@ -1,7 +1,9 @@
 // `keel <subcommand> …`: Keel's own (install, uninstall, list) and those the composed official
 // extensions contribute through their `cli` field (keel mcp, keel connector).
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
 import { createInterface } from "node:readline/promises";
-import { resolveKeelHome } from "@keel/coding-agent";
+import { findProjectRoot, resolveKeelHome, trustStatus } from "@keel/coding-agent";
 import type { CliIO } from "@keel/extension-sdk";
 import { officialExtensions } from "../compose.js";
 import { EXIT } from "../exit-codes.js";
@@ -11,9 +13,14 @@ export type SubcommandIO = CliIO;
 
 export function cliIO(): CliIO {
   const interactive = process.stdin.isTTY === true && process.stdout.isTTY === true;
+  const keelHome = resolveKeelHome();
+  const projectRoot = findProjectRoot(process.cwd(), keelHome);
+  const trust = trustStatus(projectRoot, { home: keelHome });
   return {
     cwd: process.cwd(),
-    keelHome: resolveKeelHome(),
+    keelHome,
+    // As a session here would see it: a command must not read an untrusted project's files.
+    workspace: { projectRoot, trusted: trust.isOk() && trust.value === "trusted" },
     env: process.env,
     interactive,
     stdout: (text) => void process.stdout.write(text),
@@ -42,8 +49,14 @@ export async function runSubcommand(name: string, argv: string[], io: CliIO = cl
       io.stdout(command.usage.endsWith("\n") ? command.usage : `${command.usage}\n`);
       return EXIT.ok;
     }
+    // The folder the extension's runtime.dataDir() gives it in a session (its tokens, its logs).
+    const dataDir = () => {
+      const dir = join(io.keelHome, "data", extension.id);
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      return dir;
+    };
     try {
-      return await command.run(argv, io);
+      return await command.run(argv, { dataDir, ...io });
     } catch (e) {
       io.stderr(`keel ${name}: ${e instanceof Error ? e.message : String(e)}\n`);
       return EXIT.failed;
