@@ -51,6 +51,20 @@ describe("Streamable HTTP connection", () => {
     expect((await removed).tools.map((t) => t.name)).not.toContain("gamma");
   });
 
+  it("keeps the last good tool list when re-listing after tools/list_changed fails", async () => {
+    const server = await startStreamableServer(fixture);
+    cleanups.push(() => server.stop());
+    const connection = connect(server.url);
+    await connection.ready();
+    const before = connection.tools().map((t) => t.name);
+    server.failing.add("tools/list");
+    const warned = nextEvent(connection, "warning");
+    await connection.callTool("set_tools", { names: ["never_seen"] });
+    expect((await warned).message).toContain("keeping the previous list");
+    expect(connection.tools().map((t) => t.name)).toEqual(before);
+    expect(connection.status().state).toBe("connected");
+  });
+
   it("adopts a new session after the server restarts mid-session", async () => {
     const server = await startStreamableServer(fixture);
     cleanups.push(() => server.stop());

@@ -74,8 +74,14 @@ describe("MCP in the kernel", () => {
 
   it("announces a slow server's tools by notice once it connects, without delaying the first request", async () => {
     box = sandbox();
-    writeUserConfig(box, { fixture: { command: process.execPath, args: [fixture] } });
-    const provider = fauxProvider({ turns: [{ text: "one" }, { text: "two" }] });
+    writeUserConfig(box, {
+      fixture: {
+        command: process.execPath,
+        args: [fixture],
+        env: { FIXTURE_INSTRUCTIONS: "Prefer echo for tests." },
+      },
+    });
+    const provider = fauxProvider({ turns: [{ text: "one" }, { text: "two" }, { text: "three" }] });
     const { agent, status } = await start({
       cwd: box.workspace,
       home: box.home,

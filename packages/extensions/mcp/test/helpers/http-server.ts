@@ -29,6 +29,8 @@ export interface TestHttpServer {
   restart(): Promise<void>;
   /** Forgets every session without closing connections: the next request on one gets 404. */
   forgetSessions(): void;
+  /** JSON-RPC methods answered with HTTP 500 from now on (a server failing to list). */
+  failing: Set<string>;
 }
 
 export async function startStreamableServer(
@@ -45,6 +47,7 @@ export async function startStreamableServer(
     sessions: [],
     servers: [],
     requests: [],
+    failing: new Set(),
     stop: async () => {
       for (const transport of [...transports.values(), ...forgotten.splice(0)])
         await transport.close().catch(() => {});
@@ -79,6 +82,11 @@ export async function startStreamableServer(
         ? { rpc: (parsed as { method: string }).method }
         : {}),
     });
+    const rpc = (parsed as { method?: string } | undefined)?.method;
+    if (rpc && state.failing.has(rpc)) {
+      response.writeHead(500).end("listing broke");
+      return;
+    }
     if (session) {
       const transport = transports.get(session);
       if (!transport) {
