@@ -1,12 +1,9 @@
 // One MCP server connection: connects in the background, keeps the last good tool list, and
 // reconnects after a loss — with backoff on its own, at once when a call needs the server —
 // for every transport. Each state change is an event; every failure is a McpFailure value.
-
-import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { FetchLike, Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
   type CallToolResult,
   type GetPromptResult,
@@ -14,94 +11,36 @@ import {
   type Implementation,
   ListResourcesResultSchema,
   ListResourceTemplatesResultSchema,
-  type Progress,
   type Prompt,
   ReadResourceResultSchema,
   type ServerCapabilities,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import { err, ok, type Result } from "neverthrow";
-import { type HttpServerSpec, type ServerSpec, toolAllowed } from "../config/servers.js";
+import { type ServerSpec, toolAllowed } from "../config/servers.js";
 import { type BackoffOptions, backoffDelay, DEFAULT_BACKOFF } from "./backoff.js";
-import { type ClientFeatureHandlers, createClient } from "./client.js";
+import { createClient } from "./client.js";
 import { classify, type McpFailure } from "./errors.js";
-import { shouldFallBackToSse, sseTransport, streamableTransport } from "./http.js";
 import { listAllPrompts, listAllTools, sameList } from "./lists.js";
 import { ServerLog } from "./log.js";
-import { openStdio, type StdioHandle } from "./stdio.js";
+import { closeLive, type Live, openLive } from "./open.js";
+import type {
+  CallOptions,
+  ConnectionEvent,
+  ConnectionOptions,
+  ConnectionState,
+  ConnectionStatus,
+} from "./types.js";
 
-export type TransportKind = "stdio" | "http" | "sse";
-
-export type ConnectionState =
-  | "idle"
-  | "connecting"
-  | "connected"
-  | "reconnecting"
-  | "needs-auth"
-  | "failed"
-  | "disabled"
-  | "closed";
-
-export interface ConnectionStatus {
-  server: string;
-  state: ConnectionState;
-  transport?: TransportKind;
-  sessionId?: string;
-  serverInfo?: Implementation;
-  /** Tools the model may use (after the allow / deny lists). */
-  tools: number;
-  /** What went wrong last; cleared by the next successful connect. */
-  lastError?: McpFailure;
-  /** Reconnect attempts in the current streak. */
-  attempt: number;
-}
-
-export type ConnectionEvent =
-  | { type: "status"; status: ConnectionStatus }
-  | { type: "tools"; tools: Tool[] }
-  /** The server said its tools changed; the new list is being read (see `listsSettled`). */
-  | { type: "tools_changing" }
-  | { type: "prompts"; prompts: Prompt[] }
-  | { type: "resources" }
-  | { type: "elicitation_complete"; elicitationId: string }
-  /** Something the user should hear once (a failed refresh that kept the old list). */
-  | { type: "warning"; message: string };
-
-/** OAuth for one HTTP server (see ../oauth). */
-export interface AuthSession {
-  provider: OAuthClientProvider;
-  fetch: FetchLike;
-  /**
-   * After the SDK asked to send the user to the authorization page: the code once they finished
-   * there, or why there is none (nobody to ask — run `keel mcp login`; timed out; refused).
-   */
-  takeAuthorization(signal?: AbortSignal): Promise<Result<string, McpFailure>>;
-}
-
-export interface ConnectionOptions {
-  clientInfo: { name: string; version: string };
-  /** The server's log: stderr, MCP log messages and connection events. */
-  logFile: string;
-  handlers: ClientFeatureHandlers;
-  auth?: AuthSession;
-  backoff?: Partial<BackoffOptions>;
-  /** How long a stdio server gets between each shutdown step (stdin closed, SIGTERM, SIGKILL). */
-  shutdownGraceMs?: number;
-  random?: () => number;
-}
-
-export interface CallOptions {
-  signal?: AbortSignal;
-  onProgress?: (progress: Progress) => void;
-}
-
-interface Live {
-  client: Client;
-  transport: Transport;
-  kind: TransportKind;
-  stdio?: StdioHandle;
-  closing: boolean;
-}
+export type {
+  AuthSession,
+  CallOptions,
+  ConnectionEvent,
+  ConnectionOptions,
+  ConnectionState,
+  ConnectionStatus,
+  TransportKind,
+} from "./types.js";
 
 type Listener = (event: ConnectionEvent) => void;
 
@@ -423,8 +362,17 @@ export class McpConnection {
     return this.connecting;
   }
 
-  private open(): Promise<Result<Live, McpFailure>> {
-    return this.spec.transport === "stdio" ? this.openStdio(this.spec) : this.openHttp(this.spec);
+  private async open(): Promise<Result<Live, McpFailure>> {
+    const opened = await openLive(this.spec, {
+      newClient: () => this.newClient(),
+      logFile: this.options.logFile,
+      log: this.log,
+      preferSse: this.preferSse,
+      ...(this.options.auth ? { auth: this.options.auth } : {}),
+    });
+    if (opened.isErr()) return err(opened.error);
+    if (opened.value.kind === "sse" && this.spec.transport === "http") this.preferSse = true;
+    return ok(this.wire(opened.value));
   }
 
   private newClient(): Client {
@@ -447,63 +395,6 @@ export class McpConnection {
       { sampling: this.spec.sampling.enabled },
     );
     return client;
-  }
-
-  private async openStdio(
-    spec: Extract<ServerSpec, { transport: "stdio" }>,
-  ): Promise<Result<Live, McpFailure>> {
-    const handle = openStdio(spec, this.options.logFile);
-    const client = this.newClient();
-    try {
-      await client.connect(handle.transport, { timeout: spec.startupTimeoutMs });
-    } catch (error) {
-      await handle.shutdown(() => client.close(), 200).catch(() => {});
-      const failure = classify(error);
-      const said = this.log.tail();
-      if (failure.type === "disconnected")
-        return err({
-          type: "connect_failed",
-          message: `the server exited before it finished starting${said ? `; its log ends: ${said}` : ""}`,
-        });
-      return err(failure);
-    }
-    return ok(
-      this.wire({ client, transport: handle.transport, kind: "stdio", stdio: handle, closing: false }),
-    );
-  }
-
-  private async openHttp(spec: HttpServerSpec): Promise<Result<Live, McpFailure>> {
-    let kind: "http" | "sse" = spec.transport === "sse" || this.preferSse ? "sse" : "http";
-    for (let round = 0; round < 4; round++) {
-      const transport =
-        kind === "sse" ? sseTransport(spec, this.options.auth) : streamableTransport(spec, this.options.auth);
-      const client = this.newClient();
-      try {
-        await client.connect(transport, { timeout: spec.startupTimeoutMs });
-        if (kind === "sse" && spec.transport === "http") this.preferSse = true;
-        return ok(this.wire({ client, transport, kind, closing: false }));
-      } catch (error) {
-        await client.close().catch(() => {});
-        const failure = classify(error);
-        if (failure.type === "auth_required" && this.options.auth) {
-          const code = await this.options.auth.takeAuthorization();
-          if (code.isErr()) return err(code.error);
-          try {
-            await transport.finishAuth(code.value);
-          } catch (finishError) {
-            return err(classify(finishError));
-          }
-          continue;
-        }
-        if (kind === "http" && spec.transport === "http" && shouldFallBackToSse(error)) {
-          this.log.write(`Streamable HTTP handshake refused (${failure.message}); trying legacy SSE`);
-          kind = "sse";
-          continue;
-        }
-        return err(failure);
-      }
-    }
-    return err({ type: "auth_required", message: `${spec.name}: authorization did not complete` });
   }
 
   private wire(live: Live): Live {
@@ -572,24 +463,8 @@ export class McpConnection {
     this.probeTimer = undefined;
   }
 
-  private async closeLive(live: Live): Promise<void> {
-    if (live.closing && !live.stdio) return;
-    live.closing = true;
-    if (live.stdio) {
-      await live.stdio
-        .shutdown(() => live.client.close(), this.options.shutdownGraceMs ?? 1000)
-        .catch(() => {});
-      return;
-    }
-    const streamable = live.transport as Partial<StreamableHTTPClientTransport>;
-    if (live.kind === "http" && streamable.sessionId && streamable.terminateSession) {
-      // Polite: tell the server the session is over; a dead server must not hold up shutdown.
-      await Promise.race([
-        streamable.terminateSession.call(live.transport).catch(() => {}),
-        new Promise((resolve) => setTimeout(resolve, 1000).unref()),
-      ]);
-    }
-    await live.client.close().catch(() => {});
+  private closeLive(live: Live): Promise<void> {
+    return closeLive(live, this.options.shutdownGraceMs ?? 1000);
   }
 
   // ---- lists ----
