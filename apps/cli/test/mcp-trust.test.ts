@@ -105,12 +105,15 @@ describe("MCP servers and trust, through the keel bin", () => {
       expect(existsSync(markers.user)).toBe(true);
       expect(existsSync(markers.mcpJson)).toBe(false);
       expect(existsSync(markers.keel)).toBe(false);
+      // Typed, seen in the prompt box, then entered (as a person would, and the TUI tests do).
       tmux("send-keys", "-t", "keel", "-l", "/trust");
+      await screenShows(/› \/trust/);
       tmux("send-keys", "-t", "keel", "Enter");
       await screenShows(/mcp 3\/3/);
       expect(existsSync(markers.mcpJson)).toBe(true);
       expect(existsSync(markers.keel)).toBe(true);
       tmux("send-keys", "-t", "keel", "-l", "/quit");
+      await screenShows(/› \/quit/);
       tmux("send-keys", "-t", "keel", "Enter");
     } finally {
       spawnSync("tmux", ["-L", socket, "kill-server"]);

@@ -232,6 +232,8 @@ export class McpConnection {
     const live = this.live;
     this.live = undefined;
     if (live) await this.closeLive(live);
+    this.log.write("closed");
+    await this.log.flushed();
   }
 
   // ---- requests ----

@@ -33,7 +33,7 @@ export function sandbox(): Sandbox {
     root,
     workspace,
     home,
-    cleanup: () => rmSync(root, { recursive: true, force: true, maxRetries: 5 }),
+    cleanup: () => rmSync(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 }),
   };
 }
 

@@ -53,5 +53,9 @@ export const everything = (extra: Partial<StdioServerSpec> = {}) =>
 
 export function tempDir(prefix = "keel-mcp-"): { path: string; cleanup(): void } {
   const path = mkdtempSync(join(tmpdir(), prefix));
-  return { path, cleanup: () => rmSync(path, { recursive: true, force: true }) };
+  // Retries: a server's log may still be flushing its last line while the test ends.
+  return {
+    path,
+    cleanup: () => rmSync(path, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 }),
+  };
 }
