@@ -2,12 +2,12 @@
 // (`.mcp.json` and `.keel/config.json`) are not started in print mode nor in the TUI, while the
 // user's own server is (the control); after /trust they start.
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type MockServer, startMockServer } from "@keel/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { BIN, MODEL, runKeel, type Workspace, workspace } from "./helpers.js";
+import { BIN, MODEL, runKeel, startKeel, type Workspace, workspace } from "./helpers.js";
 
 const SERVER = fileURLToPath(new URL("./mcp-fixtures/marker-server.mjs", import.meta.url));
 let server: MockServer;
@@ -23,6 +23,19 @@ beforeAll(async () => {
 });
 afterAll(() => server?.close());
 afterEach(() => ws?.dispose());
+
+function readIfThere(path: string): string {
+  return existsSync(path) ? readFileSync(path, "utf8") : "";
+}
+
+/** Polls `condition` (bounded): for files a child process writes on its own schedule. */
+async function until(condition: () => boolean, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`not met within ${timeoutMs} ms: ${condition.toString()}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
 
 const entry = (marker: string) => ({ command: process.execPath, args: [SERVER], env: { MARKER: marker } });
 
@@ -49,17 +62,22 @@ function hostile() {
 describe("MCP servers and trust, through the keel bin", () => {
   it("print mode starts no server of an untrusted project, and starts them once trusted", async () => {
     const markers = hostile();
-    const first = await runKeel(["--cwd", ws.repo, "-p", "--model", MODEL, "hello"], { server, ws });
-    expect(first.code, first.stderr).toBe(0);
+    // The model takes its time; keel is stopped (SIGTERM) once what the test waits for happened.
+    const running = startKeel(["--cwd", ws.repo, "-p", "--model", MODEL, "hello"], { server, ws });
+    // The control: the user's own server started and finished its handshake. Project servers,
+    // had they been taken, would have been spawned in the same pass, first (by name).
+    await until(() => readIfThere(join(ws.home, "data/mcp/logs/mine.log")).includes("connected over stdio"));
     expect(existsSync(markers.user)).toBe(true);
     expect(existsSync(markers.mcpJson)).toBe(false);
     expect(existsSync(markers.keel)).toBe(false);
+    running.child.kill("SIGTERM");
+    await running.done;
 
     expect((await runKeel(["--cwd", ws.repo, "-p", "/trust"], { server, ws })).code).toBe(0);
-    const trusted = await runKeel(["--cwd", ws.repo, "-p", "--model", MODEL, "hello"], { server, ws });
-    expect(trusted.code, trusted.stderr).toBe(0);
-    expect(existsSync(markers.mcpJson)).toBe(true);
-    expect(existsSync(markers.keel)).toBe(true);
+    const trusted = startKeel(["--cwd", ws.repo, "-p", "--model", MODEL, "hello"], { server, ws });
+    await until(() => existsSync(markers.mcpJson) && existsSync(markers.keel));
+    trusted.child.kill("SIGTERM");
+    await trusted.done;
   });
 
   it("keel mcp add and list go through the bin; a project's servers are listed once it is trusted", async () => {
