@@ -15,7 +15,9 @@ export type SessionFlag =
   | { kind: "continue"; fork: boolean }
   /** `id` undefined: interactive mode shows a picker. */
   | { kind: "resume"; id: string | undefined; fork: boolean }
-  | { kind: "ephemeral" };
+  | { kind: "ephemeral" }
+  /** `--read-only`: open the session named (or the latest, `id` undefined) only to show it. */
+  | { kind: "inspect"; id: string | undefined };
 
 export interface CliFlags {
   print: boolean;
@@ -71,6 +73,7 @@ const OPTIONS = {
   continue: { type: "boolean", short: "c" },
   resume: { type: "string", short: "r" },
   fork: { type: "boolean" },
+  "read-only": { type: "boolean" },
   "no-session": { type: "boolean" },
   "permission-mode": { type: "string" },
   "max-turns": { type: "string" },
@@ -121,10 +124,18 @@ function sessionFlag(values: {
   resume?: string;
   fork?: boolean;
   "no-session"?: boolean;
+  "read-only"?: boolean;
 }): Result<SessionFlag, UsageError> {
   const fork = values.fork === true;
   const resuming = values.resume !== undefined;
   if (values.continue && resuming) return usage("Use either --continue or --resume, not both.");
+  if (values["read-only"]) {
+    if (fork) return usage("--read-only only shows a session; --fork continues it in a copy. Pick one.");
+    if (values["no-session"]) return usage("--read-only shows a saved session; --no-session has none.");
+    if (values.continue) return ok({ kind: "inspect", id: undefined });
+    if (resuming && values.resume) return ok({ kind: "inspect", id: values.resume });
+    return usage("--read-only needs the session to show: keel --read-only -c, or keel --read-only -r <id>.");
+  }
   if (values["no-session"] && (values.continue || resuming))
     return usage("--no-session cannot be combined with --continue or --resume.");
   if (fork && !values.continue && !resuming)
@@ -192,8 +203,8 @@ export function parseCliArgs(argv: readonly string[]): Result<CliCommand, UsageE
   const outputFormat = oneOf("output-format", values["output-format"] ?? "text", OUTPUT_FORMATS);
   if (outputFormat.isErr()) return err(outputFormat.error);
   const print = values.print === true;
-  if (values["output-format"] !== undefined && !print)
-    return usage("--output-format only applies to print mode (-p).");
+  if (values["output-format"] !== undefined && !print && !values["read-only"])
+    return usage("--output-format only applies to print mode (-p) and --read-only.");
 
   const permissionMode =
     values["permission-mode"] === undefined
@@ -206,6 +217,10 @@ export function parseCliArgs(argv: readonly string[]): Result<CliCommand, UsageE
 
   const session = sessionFlag(values);
   if (session.isErr()) return err(session.error);
+  if (session.value.kind === "inspect" && positionals.length > 0)
+    return usage(
+      "--read-only shows the session and takes no prompt. To go on from it, fork it: keel -r <id> --fork -p …",
+    );
   if (print && session.value.kind === "resume" && session.value.id === undefined)
     return usage(
       "--resume needs a session id in print mode (the picker is interactive only): keel -r <id> -p …",

@@ -6,19 +6,20 @@ import { defaultModelFor, listProviders, modelRef } from "@keel/ai";
 import {
   type CodingAgentOptions,
   defaultSessionDir,
+  latestSessionFile,
   resolveKeelHome,
   type SessionChoice,
 } from "@keel/coding-agent";
 import { mcpExtension } from "@keel/ext-mcp";
 import { todoExtension } from "@keel/ext-todo";
+import { webSearchExtension } from "@keel/ext-web-search";
 import type { ExtensionDefinition } from "@keel/extension-sdk";
-import { listSessions } from "@keel/session";
 import { err, ok, type Result } from "neverthrow";
 import type { CliFlags, SessionFlag, UsageError } from "./args.js";
 
 /** The official extensions that ship with keel; config `extensions.<id>.enabled: false` turns one off. */
 export function officialExtensions(): ExtensionDefinition[] {
-  return [todoExtension, mcpExtension as unknown as ExtensionDefinition];
+  return [todoExtension, webSearchExtension, mcpExtension as unknown as ExtensionDefinition];
 }
 
 const usage = (message: string): Result<never, UsageError> => err({ type: "usage", message });
@@ -58,15 +59,13 @@ function qualifiedModel(
 }
 
 /**
- * `--continue --fork`: the kernel forks a session named by id, and "continue" has no fork
- * variant, so the CLI looks up the newest session of the directory itself (read-only).
+ * `--continue --fork`: the kernel forks a session named by id or path, and "continue" has no
+ * fork variant, so the CLI asks the kernel for the newest session file of the directory.
  */
 function latestSession(cwd: string): Result<string, UsageError> {
-  const dir = defaultSessionDir(resolveKeelHome(), cwd);
-  const listed = listSessions(dir);
-  if (listed.isErr()) return usage(`Could not list the sessions in ${dir}: ${listed.error.message}`);
-  const latest = listed.value.sessions[0];
-  return latest ? ok(latest.id) : usage(`There is no session to fork in ${cwd} yet.`);
+  const latest = latestSessionFile(defaultSessionDir(resolveKeelHome(), cwd));
+  if (latest.isErr()) return usage(latest.error.message);
+  return latest.value ? ok(latest.value) : usage(`There is no session to fork in ${cwd} yet.`);
 }
 
 function sessionChoice(flag: SessionFlag, cwd: string): Result<SessionChoice, UsageError> {
@@ -75,6 +74,12 @@ function sessionChoice(flag: SessionFlag, cwd: string): Result<SessionChoice, Us
       return ok({ mode: "new" });
     case "ephemeral":
       return ok({ mode: "ephemeral" });
+    case "inspect":
+      return ok(
+        flag.id === undefined
+          ? { mode: "continue", readOnly: true }
+          : { mode: "resume", session: flag.id, readOnly: true },
+      );
     case "continue":
       if (!flag.fork) return ok({ mode: "continue" });
       return latestSession(cwd).map((session) => ({ mode: "fork" as const, session }));

@@ -42,6 +42,9 @@ Sessions
   -r, --resume [id]                resume a session by id or id prefix (no id: a picker,
                                    interactive mode only)
       --fork                       with -c or -r: continue in a new session forked from it
+      --read-only                  with -c or -r <id>: print the session's conversation and
+                                   exit; takes no lock and writes nothing (also for a session
+                                   open elsewhere or one this keel cannot continue)
       --no-session                 journal nothing (ephemeral session)
 
 Behaviour
@@ -66,7 +69,11 @@ Environment
 
 Exit codes
   0    the run finished (also when the model stopped at its output limit: a note on stderr)
-  1    the run failed (provider error, context overflow) or hit --max-turns
-  2    usage error, no model provider configured, or refused (e.g. session not found)
+  1    the run failed (provider error, context overflow, the session journal could not be
+       written) or hit --max-turns
+  2    usage error, no model provider configured, or refused (e.g. session not found,
+       locked by another keel, or read-only: fork it with --fork to go on)
+  129  the terminal closed (SIGHUP); keel ends by that signal once the session is saved
   130  interrupted (Ctrl+C / SIGINT); the session is saved and resumable with -c
+  143  terminated (SIGTERM); the session is saved and resumable with -c
 `;

@@ -4,6 +4,7 @@ import type { CliFlags } from "./args.js";
 import { composeOptions } from "./compose.js";
 import { EXIT } from "./exit-codes.js";
 import { startInteractive } from "./interactive.js";
+import { runInspect } from "./print/inspect.js";
 
 export { models } from "./models-command.js";
 
@@ -21,6 +22,9 @@ export async function main(flags: CliFlags): Promise<number> {
   };
   const composed = composeOptions(flags);
   if (composed.isErr()) return usageError(composed.error.message);
+
+  // --read-only only shows a session, in a terminal or not.
+  if (flags.session.kind === "inspect") return runInspect(composed.value, flags.outputFormat, output);
 
   if (flags.print) {
     const prompt = await printPrompt(flags.prompt);

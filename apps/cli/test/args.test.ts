@@ -96,6 +96,19 @@ describe("parseCliArgs", () => {
     expect(flags(["--no-session", "-p", "x"]).session).toEqual({ kind: "ephemeral" });
   });
 
+  it("takes --read-only with -c or -r <id> to show a session, and nothing that would add to it", () => {
+    expect(flags(["--read-only", "-c"]).session).toEqual({ kind: "inspect", id: undefined });
+    expect(flags(["--read-only", "-r", "abc", "--output-format", "json"])).toMatchObject({
+      session: { kind: "inspect", id: "abc" },
+      outputFormat: "json",
+    });
+    expect(usageError(["--read-only"])).toMatch(/needs the session to show/);
+    expect(usageError(["--read-only", "-r"])).toMatch(/needs the session to show/);
+    expect(usageError(["--read-only", "-c", "--fork"])).toMatch(/Pick one/);
+    expect(usageError(["--read-only", "--no-session"])).toMatch(/--no-session/);
+    expect(usageError(["--read-only", "-c", "do more"])).toMatch(/takes no prompt.*--fork/);
+  });
+
   it("answers help and version before anything else", () => {
     expect(parseCliArgs(["-p", "--help"])._unsafeUnwrap()).toEqual({ kind: "help" });
     expect(parseCliArgs(["--version"])._unsafeUnwrap()).toEqual({ kind: "version" });
@@ -125,6 +138,7 @@ describe("parseCliArgs", () => {
       "--continue",
       "--resume",
       "--fork",
+      "--read-only",
       "--no-session",
       "--permission-mode",
       "--max-turns",

@@ -18,7 +18,7 @@ export {
   type ProviderDiscovery,
 } from "./kernel/model-discovery.js";
 export { SYNTHETIC_CLOSE, SYNTHETIC_OPEN } from "./kernel/seams.js";
-export { defaultSessionDir } from "./kernel/session-open.js";
+export { defaultSessionDir, latestSessionFile, openChosenSession } from "./kernel/session-open.js";
 export type * from "./kernel/types.js";
 export { type LoadResult, loadExtensions } from "./loader/load-extensions.js";
 export {

@@ -98,10 +98,19 @@ export interface ExtensionDefinition<
   /**
    * Resident tools: sent every request, so keep them few. Written as `(tool) => [tool({...})]` so
    * each tool's `execute` gets arguments typed from its own schema and the typed runtime.
+   *
+   * The host calls it twice. Without a runtime, when it validates the declaration: return every
+   * tool the extension may offer, so their names are reserved and checked. With the activated
+   * runtime, once, when the session's tool list is fixed: return the ones this session offers (a
+   * subset of the first list), e.g. no search tool when no provider key is configured. The list
+   * then stays as it is for the whole session (the cached prefix never changes); a config change
+   * takes effect in the next session.
    */
-  tools?: (
+  // A method, so a definition typed by its own schemas stays assignable to the general one.
+  tools?(
     tool: ToolBuilder<ExtensionRuntime<Static<ConfigSchema>, Static<StateSchema>, Instance>>,
-  ) => ExtensionToolFor<ExtensionRuntime<Static<ConfigSchema>, Static<StateSchema>, Instance>>[];
+    runtime?: ExtensionRuntime<Static<ConfigSchema>, Static<StateSchema>, Instance>,
+  ): ExtensionToolFor<ExtensionRuntime<Static<ConfigSchema>, Static<StateSchema>, Instance>>[];
   catalogs?: ToolCatalog<ExtensionRuntime<Static<ConfigSchema>, Static<StateSchema>, Instance>>[];
   commands?: ExtensionCommand<ExtensionRuntime<Static<ConfigSchema>, Static<StateSchema>, Instance>>[];
   /** Fixed text added to the system prompt when a session starts (never mid-session). */
@@ -128,12 +137,17 @@ export function defineExtension<
   return definition;
 }
 
-/** The identity builder the host passes to `tools`; exported so tests and hosts can list tools. */
-export function listTools<Rt>(definition: {
-  tools?: (tool: ToolBuilder<Rt>) => ExtensionToolFor<Rt>[];
-}): ExtensionToolFor<Rt>[] {
+/**
+ * The identity builder the host passes to `tools`; exported so tests and hosts can list tools.
+ * Without `runtime`: every tool the extension may offer; with it: the ones that runtime offers.
+ */
+export function listTools<Rt>(
+  definition: { tools?(tool: ToolBuilder<Rt>, runtime?: Rt): ExtensionToolFor<Rt>[] },
+  runtime?: Rt,
+): ExtensionToolFor<Rt>[] {
   const identity = ((tool: unknown) => tool) as ToolBuilder<Rt>;
-  return definition.tools ? definition.tools(identity) : [];
+  if (!definition.tools) return [];
+  return runtime === undefined ? definition.tools(identity) : definition.tools(identity, runtime);
 }
 
 /** Marker so loaders can tell a definition from a factory without running anything. */

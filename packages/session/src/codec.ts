@@ -14,6 +14,11 @@ export interface ParsedJournal {
   corruptLines: number[];
   /** Entry types this version does not know. */
   unknownTypes: string[];
+  /**
+   * Lines that repeat an earlier line byte for byte (same entry written twice): skipped, so a
+   * copy never moves the head back to where the original stood.
+   */
+  duplicateLines: { line: number; firstLine: number; entryId: string }[];
 }
 
 export function encodeLine(value: object): string {
@@ -114,6 +119,9 @@ export function parseJournal(buf: Buffer, path: string): Result<ParsedJournal, S
   const entries: SessionEntry[] = [];
   const corruptLines: number[] = [];
   const unknownTypes = new Set<string>();
+  const duplicateLines: ParsedJournal["duplicateLines"] = [];
+  /** Where each entry id was first seen: its line and its text's char range. */
+  const seen = new Map<string, { line: number; start: number; end: number }>();
   let pendingBad: number[] = [];
   let goodEndChar = 0;
   let pos = 0;
@@ -125,6 +133,7 @@ export function parseJournal(buf: Buffer, path: string): Result<ParsedJournal, S
     // A final segment without its newline is torn even if it parses: the one write that
     // carried it did not finish, so its append was never acknowledged.
     if (nl === -1) break;
+    const start = pos;
     const parsed = parseLine(text.slice(pos, nl));
     pos = nl + 1;
     if (parsed.kind === "blank") {
@@ -146,11 +155,22 @@ export function parseJournal(buf: Buffer, path: string): Result<ParsedJournal, S
       goodEndChar = pos;
       continue;
     }
-    const entry = value ? toEntry(value) : null;
+    let entry = value ? toEntry(value) : null;
+    const first = entry ? seen.get(entry.id) : undefined;
+    if (entry && first) {
+      if (text.slice(first.start, first.end) === text.slice(start, nl)) {
+        duplicateLines.push({ line: lineNo, firstLine: first.line, entryId: entry.id });
+        if (pendingBad.length === 0) goodEndChar = pos;
+        continue;
+      }
+      // Two different entries under one id: which is meant cannot be known, so it is damage.
+      entry = null;
+    }
     if (!entry) {
       pendingBad.push(lineNo);
       continue;
     }
+    seen.set(entry.id, { line: lineNo, start, end: nl });
     if (pendingBad.length > 0) {
       corruptLines.push(...pendingBad);
       pendingBad = [];
@@ -177,5 +197,6 @@ export function parseJournal(buf: Buffer, path: string): Result<ParsedJournal, S
     tornTailBytes,
     corruptLines,
     unknownTypes: [...unknownTypes],
+    duplicateLines,
   });
 }

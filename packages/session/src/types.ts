@@ -308,6 +308,8 @@ export type OpenNotice =
   | { type: "torn_tail_repaired"; corruptPath: string; bytes: number; message: string }
   | { type: "torn_tail_ignored"; bytes: number; message: string }
   | { type: "corrupt_line"; line: number; message: string }
+  /** A line written twice: the copy is skipped (it would otherwise move the head back). */
+  | { type: "duplicate_line"; line: number; firstLine: number; entryId: string; message: string }
   | {
       type: "read_only";
       reason: "requested" | "newer_version" | "unknown_entry_types" | "damaged";

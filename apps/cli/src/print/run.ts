@@ -1,13 +1,17 @@
 // Print mode: one prompt, headless (no approval UI: the kernel denies `ask` with a reason),
-// output in the chosen format, and a clean close on SIGINT/SIGTERM so the session is resumable.
+// output in the chosen format, and a clean close on every way of stopping (exit-guard.ts) so
+// the session is resumable.
 import {
   type CodingAgent,
   type CodingAgentEvent,
   type CodingAgentOptions,
   createCodingAgent,
+  killAllCommandTrees,
 } from "@keel/coding-agent";
 import type { OutputFormat } from "../args.js";
 import { EXIT, outcomeOf } from "../exit-codes.js";
+import { guardExits, SIGNAL_EXIT, type StopSignal } from "../exit-guard.js";
+import { refusalHint } from "../refusal-hint.js";
 import { parseSlash } from "../slash-command.js";
 import { eventLine, initLine, resultLine } from "./events.js";
 import type { Output } from "./output.js";
@@ -19,33 +23,6 @@ export interface PrintRun {
   output: Output;
   /** --debug: debug-log lines on stderr as they are written. */
   debug?: boolean;
-}
-
-type StopSignal = "SIGINT" | "SIGTERM";
-const SIGNAL_EXIT: Record<StopSignal, number> = { SIGINT: EXIT.interrupted, SIGTERM: EXIT.terminated };
-
-/** Aborts the run on the first signal; a second one exits at once (the user insists). */
-function watchSignals(onStop: (signal: StopSignal) => void): {
-  signal(): StopSignal | undefined;
-  dispose(): void;
-} {
-  let received: StopSignal | undefined;
-  const handler = (signal: StopSignal) => {
-    if (received) process.exit(SIGNAL_EXIT[received]);
-    received = signal;
-    onStop(signal);
-  };
-  const onInt = () => handler("SIGINT");
-  const onTerm = () => handler("SIGTERM");
-  process.on("SIGINT", onInt);
-  process.on("SIGTERM", onTerm);
-  return {
-    signal: () => received,
-    dispose() {
-      process.off("SIGINT", onInt);
-      process.off("SIGTERM", onTerm);
-    },
-  };
 }
 
 /**
@@ -77,22 +54,33 @@ export function listen(run: Pick<PrintRun, "output" | "format" | "debug">): {
 export async function runPrint(run: PrintRun): Promise<number> {
   const { output } = run;
   let agent: CodingAgent | undefined;
-  const signals = watchSignals(() => agent?.abort());
+  const signals = guardExits({
+    onStop: () => agent?.abort(),
+    close: async () => {
+      await agent?.close();
+      await output.flush();
+    },
+    note: output.note,
+    killProcesses: killAllCommandTrees,
+  });
   const listener = listen(run);
   try {
     const created = await createCodingAgent({ ...run.options, onEvent: listener.onEvent });
     if (created.isErr()) {
       // Nothing configured, unknown model or session, locked session: the run never started.
       output.note(created.error.message);
+      const hint = refusalHint(created.error, sessionRef(run.options));
+      if (hint) output.note(hint);
       return EXIT.usage;
     }
     agent = created.value;
     return await runPrompt(agent, run, signals.signal, listener.started);
   } finally {
-    // Closing waits for the journal, so an interrupted session is complete and resumable.
-    signals.dispose();
+    // Closing waits for the journal, so an interrupted session is complete and resumable. The
+    // guard stays until then: a close that hangs is still cut short.
     if (agent) await agent.close();
     await output.flush();
+    signals.dispose();
   }
 }
 
@@ -128,8 +116,11 @@ async function runPrompt(
 
   const result = await agent.prompt(command.prompt);
   if (result.isErr()) {
-    // An extension vetoed the prompt, or the agent was busy/closed: nothing ran.
+    // An extension vetoed the prompt, the session is read-only, or the agent was busy/closed:
+    // nothing ran.
     output.note(result.error.message);
+    const hint = refusalHint(result.error, agent.sessionId);
+    if (hint) output.note(hint);
     return EXIT.usage;
   }
   const summary = result.value;
@@ -142,4 +133,9 @@ async function runPrompt(
   const outcome = outcomeOf(summary, undefined);
   if (outcome.note) output.note(outcome.note);
   return outcome.code;
+}
+
+function sessionRef(options: CodingAgentOptions): string | undefined {
+  const choice = options.session;
+  return choice && (choice.mode === "resume" || choice.mode === "fork") ? choice.session : undefined;
 }

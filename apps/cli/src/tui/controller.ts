@@ -10,6 +10,7 @@ import type {
   SessionChoice,
 } from "@keel/coding-agent";
 import { err, ok, type Result } from "neverthrow";
+import { refusalHint } from "../refusal-hint.js";
 import type { TuiKernel } from "../tui-kernel.js";
 import type { CommandChoice } from "./completion.js";
 import { editorWith } from "./editor.js";
@@ -172,8 +173,20 @@ export class Controller {
     return false;
   }
 
-  /** Closes the current agent; a run still going is aborted and given `settleMs` to end cleanly. */
-  async detach(settleMs = 0, reason: "exit" | "switch" = "exit"): Promise<void> {
+  /**
+   * Closes the current agent; a run still going is aborted and given `settleMs` to end cleanly.
+   * A second call while one is under way waits for that one (an exit must not outrun the unlock).
+   */
+  detach(settleMs = 0, reason: "exit" | "switch" = "exit"): Promise<void> {
+    this.detaching ??= this.detachOnce(settleMs, reason).finally(() => {
+      this.detaching = undefined;
+    });
+    return this.detaching;
+  }
+
+  private detaching: Promise<void> | undefined;
+
+  private async detachOnce(settleMs: number, reason: "exit" | "switch"): Promise<void> {
     if (this.current) {
       this.abort();
       let timer: NodeJS.Timeout | undefined;
@@ -294,7 +307,11 @@ export class Controller {
     const result = await agent.prompt(prompt);
     if (agent !== this.agent) return;
     this.store.running = false;
-    if (result.isErr()) this.store.transcript.note("error", result.error.message);
+    if (result.isErr()) {
+      this.store.transcript.note("error", result.error.message);
+      const hint = refusalHint(result.error, agent.sessionId);
+      if (hint) this.store.transcript.note("info", hint);
+    }
     this.store.publish();
   }
 

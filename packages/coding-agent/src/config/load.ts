@@ -1,7 +1,6 @@
 // Layers user < project < project-local config; project layers are never touched unless trusted.
-import { realpathSync } from "node:fs";
 import { homedir } from "node:os";
-import { isAbsolute, join, relative } from "node:path";
+import { join } from "node:path";
 import { err, ok, type Result } from "neverthrow";
 import { pathExists } from "../fs/paths.js";
 import { checkRule } from "../permissions/rules.js";
@@ -70,14 +69,6 @@ export function loadConfig(options: LoadConfigOptions): Result<LoadedConfig, Con
       sources.push({ layer, path, status: "not_trusted" });
       continue;
     }
-    if (layer !== "user") {
-      const outside = escapesProject(path, projectRoot);
-      if (outside) {
-        diagnostics.push({ level: "warning", file: displayPath(path, userHome), message: outside });
-        sources.push({ layer, path, status: "missing" });
-        continue;
-      }
-    }
     const read = readJsonFile(path, userHome);
     if (read.isErr()) return err(read.error);
     if (read.value === undefined) {
@@ -111,24 +102,6 @@ export function loadConfig(options: LoadConfigOptions): Result<LoadedConfig, Con
     });
   }
   return ok({ config: merged as KeelConfig, rules, sources, diagnostics, projectRoot, layers: layerValues });
-}
-
-/**
- * The trust hash never follows links out of the project, so neither may the loader: a config
- * reached through such a link could change without the project becoming untrusted.
- */
-function escapesProject(path: string, projectRoot: string): string | undefined {
-  let real: string;
-  try {
-    real = realpathSync(path);
-  } catch {
-    return undefined;
-  }
-  const rel = relative(projectRoot, real);
-  if (rel.startsWith("..") || isAbsolute(rel)) {
-    return `${path} links outside the project (to ${real}); it was not read`;
-  }
-  return undefined;
 }
 
 const BEHAVIORS: readonly PermissionBehavior[] = ["allow", "ask", "deny"];

@@ -16,6 +16,7 @@ import type { AgentSupervisor } from "./agents.js";
 import { BUILTIN_COMMANDS, runBuiltinCommand } from "./commands.js";
 import { runCompaction } from "./compactor.js";
 import { contextTokens, textTokens } from "./context-size.js";
+import { JournalGuard, readOnlyRefusal } from "./journal-guard.js";
 import { NoticeQueue } from "./notices.js";
 import type { KernelPermission } from "./permission.js";
 import {
@@ -100,6 +101,8 @@ export class KernelAgent implements CodingAgent {
   private maintenance: AbortController | undefined;
   private closed = false;
   private listenerFailed = false;
+  private readonly journal = new JournalGuard(() => this.session_);
+  private closing: Promise<void> | undefined;
 
   constructor(private readonly parts: KernelParts) {
     this.session_ = parts.session;
@@ -133,8 +136,8 @@ export class KernelAgent implements CodingAgent {
       streamOptions: { ...parts.streamOptions, sessionId: parts.session.id },
       ...(parts.maxTurns !== undefined ? { maxTurns: parts.maxTurns } : {}),
       messages: parts.session.context(),
-      prepareRequest: createPrepareRequest(seams),
-      beforeToolCall: createBeforeToolCall(seams, this.begun),
+      prepareRequest: this.journal.prepareRequest(createPrepareRequest(seams)),
+      beforeToolCall: this.journal.beforeToolCall(createBeforeToolCall(seams, this.begun)),
       afterToolCall: createAfterToolCall(seams, this.begun),
       onListenerError: (error) => this.report("warning", `event listener failed: ${String(error)}`),
     });
@@ -164,7 +167,8 @@ export class KernelAgent implements CodingAgent {
   /** Tells model and user about work a crash interrupted, then journals results for orphan calls. */
   async recover(): Promise<void> {
     const actions = this.session_.fold().recovery;
-    if (actions.length === 0) return;
+    // A read-only session is only looked at: it cannot take the results that close the calls.
+    if (actions.length === 0 || this.session_.readOnly) return;
     // The reply cut off mid-stream is journaled too: the user saw it, and the next entry
     // would otherwise supersede its checkpoint.
     const restored = actions.flatMap((a) =>
@@ -192,7 +196,7 @@ export class KernelAgent implements CodingAgent {
   }
 
   trust(): Result<{ projectRoot: string }, CodingAgentError> {
-    const trusted = trustProject(this.parts.projectRoot, { home: this.parts.home });
+    const trusted = trustProject(this.parts.projectRoot, { home: this.parts.home, cwd: this.parts.cwd });
     if (trusted.isErr()) return err({ type: "config", message: trusted.error.message });
     return ok({ projectRoot: this.parts.projectRoot });
   }
@@ -277,8 +281,11 @@ export class KernelAgent implements CodingAgent {
     if (this.closed) return err({ type: "closed", message: "This agent is closed." });
     if (this.agent.isRunning || this.starting)
       return err({ type: "busy", message: "A run is in progress: steer() or followUp() it, or abort() it." });
+    const readOnly = readOnlyRefusal(this.session_);
+    if (readOnly) return err(readOnly);
     this.starting = true;
     const started = Date.now();
+    this.journal.begin();
     let prompt = "";
     try {
       if (text !== null) {
@@ -308,9 +315,11 @@ export class KernelAgent implements CodingAgent {
     }
     await this.session_.sync();
     this.parts.permission.endRun();
+    const settled = this.journal.settle(run, (messages) => this.agent.replaceMessages(messages));
+    run = settled.run;
     this.total = addUsage(this.total, run.usage);
     const lastAssistant = [...run.messages].reverse().find((m) => m.role === "assistant");
-    const error = run.error ? { type: run.error.type, message: run.error.message } : undefined;
+    const error = settled.error;
     const summary: RunSummary = {
       stopReason: run.stopReason,
       turns: run.turns,
@@ -570,12 +579,17 @@ export class KernelAgent implements CodingAgent {
     return sum;
   }
 
-  async close(options: { reason?: "exit" | "switch" | "reload" } = {}): Promise<void> {
-    if (this.closed) return;
+  /** Idempotent; a second caller waits for the same close (an exit must not outrun the unlock). */
+  close(options: { reason?: "exit" | "switch" | "reload" } = {}): Promise<void> {
+    this.closing ??= this.closeOnce(options.reason ?? "exit");
+    return this.closing;
+  }
+
+  private async closeOnce(reason: "exit" | "switch" | "reload"): Promise<void> {
     this.closed = true;
     this.agent.abort();
     for (const hook of this.closeHooks) await hook();
-    await this.ownHost?.shutdown(options.reason ?? "exit");
+    await this.ownHost?.shutdown(reason);
     await this.notices.flush();
     await this.session_.close();
     if (this.parts.temporaryDir) rmSync(this.parts.temporaryDir, { recursive: true, force: true });

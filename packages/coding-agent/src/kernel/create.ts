@@ -14,12 +14,11 @@ import type { KeelConfig } from "../config/schema.js";
 import { ExtensionHost, type ExtensionSource } from "../host/extension-host.js";
 import { loadExtensions } from "../loader/load-extensions.js";
 import { packagesDir } from "../loader/packages.js";
-import { loadContextFiles } from "../prompt/context-files.js";
 import { buildSystemPrompt } from "../prompt/system-prompt.js";
 import { BUILTIN_TOOL_NAMES, createBuiltinTools } from "../tools/builtin.js";
 import { TRUSTED_ROOT_FILES } from "../trust/hash.js";
 import { findProjectRoot } from "../trust/root.js";
-import { trustStatus } from "../trust/store.js";
+import { checkTrust } from "../trust/store.js";
 import { AgentSupervisor } from "./agents.js";
 import { KernelAgent } from "./coding-agent.js";
 import { BUILTIN_COMMAND_NAMES } from "./commands.js";
@@ -28,6 +27,7 @@ import { chooseModel, modelRegistry, resolveModelRef } from "./model-choice.js";
 import { cachedEndpointModels } from "./model-discovery.js";
 import { createToolPermission } from "./permission.js";
 import { createHostServices, hostUI } from "./services.js";
+import { sessionContextFiles } from "./session-context.js";
 import { defaultSessionDir, openChosenSession } from "./session-open.js";
 import type { CodingAgent, CodingAgentError, CodingAgentOptions } from "./types.js";
 
@@ -51,15 +51,15 @@ export async function createCodingAgent(
 
   // Trust before anything from the project is read.
   const projectRoot = findProjectRoot(cwd, home);
-  const trust = trustStatus(projectRoot, { home });
-  const trusted = trust.isOk() && trust.value === "trusted";
+  const trust = checkTrust(projectRoot, { home, cwd });
+  const trusted = trust.isOk() && trust.value.status === "trusted";
   if (trust.isErr()) note("error", trust.error.message);
-  else if (trust.value === "changed")
+  else if (trust.value.status === "changed")
     note(
       "warning",
-      `${projectRoot} changed since you trusted it; its config, extensions and hooks are ignored until you /trust it again.`,
+      `${projectRoot} changed since you trusted it (${trust.value.changed}); its config, extensions, hooks and context files are ignored until you /trust it again.`,
     );
-  else if (trust.value === "untrusted") {
+  else if (trust.value.status === "untrusted") {
     // Said only when something is being ignored (a stat each, nothing is read).
     const ignored = [".keel", ...TRUSTED_ROOT_FILES]
       .filter((name) => existsSync(join(projectRoot, name)))
@@ -159,7 +159,8 @@ export async function createCodingAgent(
     source: "built-in",
   }));
   if (config.hooks && Object.keys(config.hooks).length > 0) {
-    sources.push({ definition: configHooksExtension(config.hooks, cwd), source: "config hooks" });
+    // In the project root, wherever keel started: a hook's paths then name the files trust hashed.
+    sources.push({ definition: configHooksExtension(config.hooks, projectRoot), source: "config hooks" });
   }
   const discover = options.discoverExtensions !== false;
   const where = { keelHome: home, projectRoot };
@@ -274,12 +275,13 @@ export async function createCodingAgent(
     });
   }
 
-  const contextFiles = loadContextFiles({
+  const contextFiles = await sessionContextFiles({
     cwd,
     home,
     projectRoot,
     trusted,
-    report: (message) => kernel.report("warning", message),
+    rules: loaded.value.rules,
+    report: (message, level) => kernel.report(level, message),
   });
   const date = new Date().toISOString().slice(0, 10);
   const promptFor = (toolNames: string[], instructions?: string) =>
@@ -316,7 +318,9 @@ export async function createCodingAgent(
   kernel.attachAgents(supervisor);
   await supervisor.settleInterrupted();
 
-  if (!folded || folded.provider !== model.value.provider || folded.modelId !== model.value.id) {
+  const modelChanged =
+    !folded || folded.provider !== model.value.provider || folded.modelId !== model.value.id;
+  if (modelChanged && !session.readOnly) {
     const journaled = await session.appendEntry({
       type: "model_change",
       provider: model.value.provider,

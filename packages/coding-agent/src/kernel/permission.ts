@@ -4,7 +4,7 @@ import { ok } from "neverthrow";
 import { addPermissionRule, configFileFor } from "../config/write.js";
 import { createPermissionGate } from "../permissions/gate.js";
 import type { PermissionMode, PermissionRuleEntry } from "../permissions/types.js";
-import { trustProject, trustStatus } from "../trust/store.js";
+import { renewProjectHash, trustStatus } from "../trust/store.js";
 import type { ToolPermission } from "./seams.js";
 import type { HostUI } from "./types.js";
 
@@ -89,8 +89,9 @@ export function createToolPermission(options: ToolPermissionOptions): KernelPerm
         trustStatus(options.workspace, { home: options.keelHome }).unwrapOr("untrusted") === "trusted";
       const written = addPermissionRule(rule, "allow", scope, where);
       if (written.isErr()) return written;
-      // The kernel's own write of an approved rule must not make a trusted project untrusted.
-      if (wasTrusted) trustProject(options.workspace, { home: options.keelHome });
+      // The kernel's own write of an approved rule must not make a trusted project untrusted
+      // (nor approve anything else that changed: the context files keep their approvals).
+      if (wasTrusted) renewProjectHash(options.workspace, { home: options.keelHome });
       return ok(written.value);
     },
     onDiagnostic: options.report,

@@ -66,9 +66,12 @@ export interface HostUI extends Partial<ExtensionUI> {
 
 export type SessionChoice =
   | { mode: "new" }
-  /** The most recent session of this cwd, or a new one when there is none. */
-  | { mode: "continue" }
-  | { mode: "resume"; session: string }
+  /**
+   * The most recent session of this cwd, or a new one when there is none. `readOnly`: open it
+   * without the lock to look at it (prompts are refused; there must be one to open).
+   */
+  | { mode: "continue"; readOnly?: boolean }
+  | { mode: "resume"; session: string; readOnly?: boolean }
   | { mode: "fork"; session: string; entryId?: string }
   /** Nothing journaled. */
   | { mode: "ephemeral" };
@@ -105,10 +108,21 @@ export interface CodingAgentOptions {
   streamOptions?: StreamOptions;
 }
 
+/** Why a session could not be used, for hosts that say how to go on (e.g. open read-only, fork). */
+export type SessionProblem =
+  /** Another live process holds the writer lock. */
+  | "locked"
+  /** The journal opened read-only (damage, unknown entry types, newer format, or asked for). */
+  | "read_only"
+  /** The file asked for (or the newest one) is damaged or empty and cannot be opened. */
+  | "damaged"
+  /** Writing to the journal failed (disk full, I/O error). */
+  | "journal";
+
 export type CodingAgentError =
   | { type: "config"; message: string }
   | { type: "model"; message: string }
-  | { type: "session"; message: string }
+  | { type: "session"; message: string; problem?: SessionProblem }
   | { type: "extension"; message: string }
   | { type: "busy"; message: string }
   | { type: "closed"; message: string };

@@ -9,7 +9,7 @@ import { err, ok, type Result } from "neverthrow";
 import { configPaths } from "../config/paths.js";
 import { readJsonFile } from "../config/read.js";
 import { updateConfigFile } from "../config/write.js";
-import { trustProject, trustStatus } from "../trust/store.js";
+import { renewProjectHash, trustStatus } from "../trust/store.js";
 
 export type PackageScope = "user" | "project";
 
@@ -126,7 +126,7 @@ function writeRecord(scope: PackageScope, where: PackageWhere, update: (list: Re
     config.packages = update(list);
     return config;
   });
-  if (written.isOk() && wasTrusted) trustProject(where.projectRoot, { home: where.keelHome });
+  if (written.isOk() && wasTrusted) renewProjectHash(where.projectRoot, { home: where.keelHome });
   return written;
 }
 

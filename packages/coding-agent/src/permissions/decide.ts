@@ -5,7 +5,7 @@ import { realpathOrResolved } from "../fs/paths.js";
 import { judgeBash } from "./bash.js";
 import { judgeRead, judgeWrite, type PathContext } from "./pathcheck.js";
 import { resolvePath } from "./paths.js";
-import { catalogRules, domainMatches, familyOf, mcpRuleMatches, rulesFor } from "./rules.js";
+import { catalogRules, domainMatches, familyOf, mcpRuleMatches, normalizeDomain, rulesFor } from "./rules.js";
 import { loadShellParser } from "./shell/parser.js";
 import type { PermissionDecision, PermissionRequest } from "./types.js";
 import { allow, ask, combine, deny, type Verdict } from "./verdict.js";
@@ -74,7 +74,7 @@ async function verdictsFor(request: PermissionRequest, ctx: PathContext): Promis
 function judgeWebFetch(url: string | undefined, ctx: PathContext): Verdict {
   let host: string;
   try {
-    host = new URL(url ?? "").hostname;
+    host = normalizeDomain(new URL(url ?? "").hostname);
   } catch {
     return ask(`WebFetch was called without a valid URL`, [], true);
   }
