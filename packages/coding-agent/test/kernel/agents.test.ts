@@ -296,6 +296,47 @@ describe("runAgent", () => {
   });
 });
 
+describe("runAgent starts in one tick", () => {
+  it("hold their place under the cap and their id before the first await", async () => {
+    let outcomes: string[] = [];
+    const burst = defineExtension({
+      id: "burst",
+      tools: (tool) => [
+        tool({
+          name: "Burst",
+          description: "Start children in one tick.",
+          parameters: Type.Object({}),
+          async execute(_args, ctx) {
+            const started = await Promise.all([
+              ctx.runAgent({ prompt: "CHILD: a", agentId: "same", detached: true }),
+              ctx.runAgent({ prompt: "CHILD: b", agentId: "same", detached: true }),
+              ctx.runAgent({ prompt: "CHILD: c", detached: true }),
+              ctx.runAgent({ prompt: "CHILD: d", detached: true }),
+            ]);
+            outcomes = started.map((o) => (o.ok ? "ok" : o.error.type));
+            await Promise.all(started.map((o) => (o.ok ? o.run.result : undefined)));
+            return textResult(outcomes.join(" "));
+          },
+        }),
+      ],
+    }) as ExtensionDefinition;
+    const { agent } = await start(
+      routed([{ toolCalls: [{ name: "Burst", arguments: {} }] }, { text: "done" }], () => ({
+        text: "child done",
+        headerDelayMs: 100,
+      })),
+      [burst],
+      { permissionMode: "bypassPermissions", maxConcurrentAgents: 2 },
+    );
+    await agent.prompt("go");
+    const records = agent.agents();
+    await agent.close();
+    // The same id twice: the second is refused; of the other three only one fits under the cap.
+    expect(outcomes).toEqual(["ok", "invalid", "ok", "capacity"]);
+    expect(records).toHaveLength(2);
+  });
+});
+
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
