@@ -296,6 +296,54 @@ describe("runAgent", () => {
   });
 });
 
+describe("a background child's wake", () => {
+  it("that arrives while the parent's last request streams starts the next run once that run ended", async () => {
+    const notifier = defineExtension({
+      id: "notifier",
+      tools: (tool) => [
+        tool({
+          name: "Background",
+          description: "Start a child in the background.",
+          parameters: Type.Object({}),
+          async execute(_args, ctx, runtime) {
+            const started = await ctx.runAgent({ prompt: "CHILD: quick", detached: true });
+            if (!started.ok) return textResult(started.error.message, undefined, true);
+            void started.run.result.then((r) =>
+              runtime.persistNotice(`child ${r.agentId} says: ${r.text}`, { wake: true }),
+            );
+            return textResult(`started ${started.run.agentId}`);
+          },
+        }),
+      ],
+    }) as ExtensionDefinition;
+    const { agent, requests } = await start(
+      routed(
+        [
+          { toolCalls: [{ name: "Background", arguments: {} }] },
+          // The child ends while this answer is still on its way: no request of this run is left.
+          { text: "I will wait for it.", headerDelayMs: 500 },
+          { text: "The child reported back." },
+        ],
+        () => ({ text: "quick result" }),
+      ),
+      [notifier],
+      { permissionMode: "bypassPermissions" },
+    );
+    const ends: string[] = [];
+    agent.subscribe((e) => {
+      if (e.type === "run_end") ends.push(e.summary.text);
+    });
+    expect((await agent.prompt("go"))._unsafeUnwrap().text).toBe("I will wait for it.");
+    const until = Date.now() + 5000;
+    while (ends.length < 2 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    await agent.close();
+    expect(ends).toEqual(["I will wait for it.", "The child reported back."]);
+    const woken = requests.filter((r) => !isChild(r)).at(-1)!;
+    const last = (woken.body.messages as Json[]).at(-1)!;
+    expect(JSON.stringify(last)).toContain("says: quick result");
+  });
+});
+
 describe("runAgent starts in one tick", () => {
   it("hold their place under the cap and their id before the first await", async () => {
     let outcomes: string[] = [];
