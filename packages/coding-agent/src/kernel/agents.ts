@@ -324,12 +324,14 @@ export class AgentSupervisor {
       const error = summary.isOk()
         ? summary.value.error
         : { type: summary.error.type, message: summary.error.message };
-      status = statusOf(stopReason, budgetHit);
+      // Cut off because the session closes (exit, /new, /resume): like a crash, not a choice.
+      const interrupted = this.closed && stopReason === "aborted" && !budgetHit;
+      status = interrupted ? "interrupted" : statusOf(stopReason, budgetHit);
       const ended: AgentRunResult = {
         agentId,
         title,
         status,
-        stopReason: budgetHit ? "budget" : stopReason,
+        stopReason: budgetHit ? "budget" : interrupted ? "interrupted" : stopReason,
         text: summary.isOk() ? summary.value.text : "",
         turns: summary.isOk() ? summary.value.turns : turns,
         usage,
@@ -337,7 +339,11 @@ export class AgentSupervisor {
         model: `${model.provider}/${model.id}`,
         sessionId: session.session.id,
         ...(session.file ? { sessionFile: session.file } : {}),
-        ...(error && status !== "budget" ? { error } : {}),
+        ...(interrupted
+          ? { error: { type: "interrupted", message: "The session closed while this agent was running." } }
+          : error && status !== "budget"
+            ? { error }
+            : {}),
       };
       caller.signal?.removeEventListener("abort", abort);
       await this.journalEnd(agent, session.session.id, session.file, ended);
@@ -493,7 +499,7 @@ export class AgentSupervisor {
     }
   }
 
-  /** Stops every running child (the session closes); each is journaled as aborted. */
+  /** Stops every running child (the session closes); each is journaled as interrupted. */
   async stopAll(): Promise<void> {
     this.closed = true;
     const running = [...this.live.values()];

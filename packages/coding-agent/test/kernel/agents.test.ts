@@ -344,6 +344,35 @@ describe("a background child's wake", () => {
   });
 });
 
+describe("closing the session", () => {
+  it("stops a background child and journals it interrupted, as a resume then lists it", async () => {
+    const { agent } = await start(
+      routed([spawn("long errand", true), { text: "started it" }], () => ({
+        text: "never seen",
+        headerDelayMs: 5000,
+      })),
+      [spawner()],
+      { permissionMode: "bypassPermissions" },
+    );
+    await agent.prompt("delegate");
+    expect(agent.agents()[0]).toMatchObject({ status: "running" });
+    const file = agent.sessionFile!;
+    await agent.close();
+    const end = readJournal(file).find((e) => e.type === "agent_run" && e.phase === "end");
+    expect(end).toMatchObject({ outcome: { status: "interrupted", stopReason: "interrupted" } });
+    const resumed = await createCodingAgent({
+      cwd: box.workspace,
+      home: box.home,
+      model: faux({ turns: [] }).model,
+      session: { mode: "resume", session: file },
+      discoverExtensions: false,
+    });
+    const records = resumed._unsafeUnwrap().agents();
+    await resumed._unsafeUnwrap().close();
+    expect(records[0]).toMatchObject({ status: "interrupted", result: { error: { type: "interrupted" } } });
+  });
+});
+
 describe("runAgent starts in one tick", () => {
   it("hold their place under the cap and their id before the first await", async () => {
     let outcomes: string[] = [];
