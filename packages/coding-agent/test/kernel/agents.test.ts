@@ -373,6 +373,39 @@ describe("closing the session", () => {
   });
 });
 
+describe("a child's session", () => {
+  it("opens by its id from the parent's session folder, read-only: shown, never continued", async () => {
+    const { agent } = await start(
+      routed([spawn("look around"), { text: "ok" }], () => ({ text: "Nothing here." })),
+      [spawner()],
+      { permissionMode: "bypassPermissions" },
+    );
+    await agent.prompt("delegate");
+    const child = agent.agents()[0]!;
+    await agent.close();
+    const before = readFileSync(child.sessionFile!, "utf8");
+    const opened = await createCodingAgent({
+      cwd: box.workspace,
+      home: box.home,
+      model: faux({ turns: [{ text: "must not be asked" }] }).model,
+      session: { mode: "resume", session: child.sessionId.slice(0, 8) },
+      discoverExtensions: false,
+    });
+    const shown = opened._unsafeUnwrap();
+    expect(shown.sessionId).toBe(child.sessionId);
+    expect(shown.messages().map((m) => JSON.stringify(m.content))).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining("CHILD: look around"),
+        expect.stringContaining("Nothing here."),
+      ]),
+    );
+    const refused = await shown.prompt("go on");
+    await shown.close();
+    expect(refused._unsafeUnwrapErr()).toMatchObject({ type: "session", problem: "read_only" });
+    expect(readFileSync(child.sessionFile!, "utf8")).toBe(before);
+  });
+});
+
 describe("runAgent starts in one tick", () => {
   it("hold their place under the cap and their id before the first await", async () => {
     let outcomes: string[] = [];
