@@ -1,6 +1,8 @@
 // Where agent definitions come from and which one wins: the built-ins, then ~/.keel/agents, then a
 // trusted project's .claude/agents and .keel/agents (a later source replaces an agent of the same
-// name). Re-read only when a folder's listing or a file's size or mtime changed.
+// name). The user's folder is read again when its listing or a file's size or mtime changed; a
+// project's folders are read once, at session start: they are part of what the user trusted, and
+// a change there makes the project ask for trust again at the next start.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
 import type { WorkspaceInfo } from "@keel/extension-sdk";
@@ -14,15 +16,17 @@ import {
 export interface AgentFolder {
   dir: string;
   source: Exclude<DefinitionSource, "builtin">;
+  /** Read again when it changes during the session (only the user's own folder). */
+  live: boolean;
 }
 
 /** Lowest precedence first. Nothing of an untrusted project is listed, let alone read. */
 export function agentFolders(workspace: WorkspaceInfo): AgentFolder[] {
-  const folders: AgentFolder[] = [{ dir: join(workspace.keelHome, "agents"), source: "user" }];
+  const folders: AgentFolder[] = [{ dir: join(workspace.keelHome, "agents"), source: "user", live: true }];
   if (workspace.trusted)
     folders.push(
-      { dir: join(workspace.projectRoot, ".claude", "agents"), source: "claude" },
-      { dir: join(workspace.projectRoot, ".keel", "agents"), source: "project" },
+      { dir: join(workspace.projectRoot, ".claude", "agents"), source: "claude", live: false },
+      { dir: join(workspace.projectRoot, ".keel", "agents"), source: "project", live: false },
     );
   return folders;
 }
@@ -36,34 +40,51 @@ export interface AgentSet {
   replaced: AgentDefinition[];
 }
 
-function markdownFiles(dir: string): { path: string; stamp: string }[] {
+interface Listed {
+  path: string;
+  stamp: string;
+  text: string | { error: string };
+}
+
+function read(path: string): Listed["text"] {
+  try {
+    return readFileSync(path, "utf8");
+  } catch (e) {
+    return { error: e instanceof Error ? e.message : String(e) };
+  }
+}
+
+/** The folder's `.md` files with a stamp that changes when one does; texts only when `withText`. */
+function markdownFiles(dir: string, withText: boolean): Listed[] {
   let names: string[];
   try {
     names = readdirSync(dir);
   } catch {
     return []; // No such folder: nothing defined there.
   }
-  const files: { path: string; stamp: string }[] = [];
+  const files: Listed[] = [];
   for (const name of names.filter((n) => n.endsWith(".md")).sort()) {
     const path = join(dir, name);
     try {
       const stat = statSync(path);
-      if (stat.isFile()) files.push({ path, stamp: `${stat.size}:${stat.mtimeMs}` });
+      if (stat.isFile())
+        files.push({ path, stamp: `${stat.size}:${stat.mtimeMs}`, text: withText ? read(path) : "" });
     } catch {
-      // Removed between the listing and the stat: the next scan sees it gone.
+      // Removed between the listing and the stat: the next look sees it gone.
     }
   }
   return files;
 }
 
-/** Reads the folders again when something in them changed since the last look. */
 export class AgentFiles {
-  private signature = "";
+  private signature: string | undefined;
   private current: AgentSet = {
     agents: new Map(BUILTIN_AGENTS.map((a) => [a.name, a])),
     problems: [],
     replaced: [],
   };
+  /** The folders that are not live, as first read. */
+  private readonly frozen = new Map<string, Listed[]>();
 
   constructor(private readonly folders: AgentFolder[]) {}
 
@@ -71,25 +92,30 @@ export class AgentFiles {
     return this.current;
   }
 
+  private list(folder: AgentFolder): Listed[] {
+    if (folder.live) return markdownFiles(folder.dir, false);
+    const files = this.frozen.get(folder.dir) ?? markdownFiles(folder.dir, true);
+    this.frozen.set(folder.dir, files);
+    return files;
+  }
+
   /**
-   * Undefined when no folder changed since the last call; otherwise whether the agents changed
-   * (the model must be told) and the files that could not be used.
+   * Undefined when nothing changed since the last call; otherwise whether the agents changed (the
+   * model must be told) and the files that could not be used.
    */
   refresh(): { changed: boolean; problems: AgentSet["problems"] } | undefined {
-    const listed = this.folders.map((f) => ({ ...f, files: markdownFiles(f.dir) }));
-    const signature = JSON.stringify(listed.map((f) => f.files));
+    const listed = this.folders.map((folder) => ({ folder, files: this.list(folder) }));
+    const signature = JSON.stringify(listed.map((l) => l.files.map((f) => [f.path, f.stamp])));
     if (signature === this.signature) return undefined;
     this.signature = signature;
     const agents = new Map(BUILTIN_AGENTS.map((a) => [a.name, a]));
     const problems: AgentSet["problems"] = [];
     const replaced: AgentDefinition[] = [];
-    for (const folder of listed)
-      for (const file of folder.files) {
-        let text: string;
-        try {
-          text = readFileSync(file.path, "utf8");
-        } catch (e) {
-          problems.push({ path: file.path, message: `could not be read: ${(e as Error).message}` });
+    for (const { folder, files } of listed)
+      for (const file of files) {
+        const text = folder.live ? read(file.path) : file.text;
+        if (typeof text !== "string") {
+          problems.push({ path: file.path, message: `it could not be read: ${text.error}` });
           continue;
         }
         const parsed = parseDefinition(text, file.path, folder.source, basename(file.path, ".md"));
