@@ -20,6 +20,7 @@ export class Children {
   private readonly held = new Map<string, AgentRunResult>();
   private readonly reported = new Set<string>();
   private parentRunning = false;
+  private drawn = "null";
   /** Set by the agents catalog's subscription: tells the host the list changed. */
   invalidate: () => void = () => {};
 
@@ -40,8 +41,13 @@ export class Children {
     if (outcome.changed) this.invalidate();
   }
 
-  drawWidget(runtime: SubagentRuntime): void {
-    runtime.ui.setWidget(WIDGET, widgetLines([...this.live.values()].map((l) => l.activity)));
+  /** Redraws the widget when its lines changed (an empty widget is never sent, nor re-sent). */
+  drawWidget(runtime: Pick<SubagentRuntime, "ui">): void {
+    const lines = widgetLines([...this.live.values()].map((l) => l.activity));
+    const drawn = JSON.stringify(lines ?? null);
+    if (drawn === this.drawn) return;
+    this.drawn = drawn;
+    runtime.ui.setWidget(WIDGET, lines);
   }
 
   isLive(agentId: string): boolean {

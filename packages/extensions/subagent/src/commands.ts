@@ -12,7 +12,7 @@ function runningLine(record: AgentRecord, runtime: SubagentRuntime): string {
   return [
     `  ${record.agentId}  ${record.title}`,
     live.background ? "background" : "foreground",
-    live.tool ? `▸ ${live.tool}` : "thinking",
+    live.tool ? `▸ ${live.tool}` : "working",
     `turn ${Math.max(live.turns, 1)}`,
     `${compact(live.usage ? tokensOf(live.usage) : 0)} tok`,
     money(live.usage?.cost.total ?? 0),

@@ -3,7 +3,7 @@
 // hooks that deliver background results and keep the widget drawn, and /agents.
 import { type CatalogEntry, defineExtension } from "@keel/extension-sdk";
 import { agentFolders } from "./agent-files.js";
-import { Children, WIDGET } from "./children.js";
+import { Children } from "./children.js";
 import { agentsCommand } from "./commands.js";
 import { DEFAULT_CONFIG, SubagentConfig } from "./config.js";
 import type { AgentDefinition } from "./definitions.js";
@@ -81,7 +81,8 @@ export const subagentExtension = defineExtension({
       runtime.instance.turnStarting(runtime);
     },
     runEnd: (_event, runtime) => runtime.instance.runEnded(runtime),
-    sessionShutdown: (_event, runtime) => runtime.ui.setWidget(WIDGET, undefined),
+    // Children are stopped before this (the kernel does it); the widget goes with the last of them.
+    sessionShutdown: (_event, runtime) => runtime.instance.drawWidget(runtime),
   },
   commands: [
     {

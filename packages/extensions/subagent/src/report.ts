@@ -101,7 +101,7 @@ export function widgetLines(running: readonly Activity[]): string[] | undefined 
   return running.map((a) => {
     const parts = [
       `${a.background ? "◇" : "◆"} ${a.title}`,
-      a.tool ? `▸ ${a.tool}` : "thinking",
+      a.tool ? `▸ ${a.tool}` : "working",
       `turn ${Math.max(a.turns, 1)}`,
       `${compact(a.usage ? tokensOf(a.usage) : 0)} tok`,
       money(a.usage?.cost.total ?? 0),
@@ -113,7 +113,7 @@ export function widgetLines(running: readonly Activity[]): string[] | undefined 
 /** GetAgentResult's answer while the child still runs. */
 export function stillRunningText(a: Activity, waitedMs: number): string {
   const elapsed = ((Date.now() - a.startedAt) / 1000).toFixed(0);
-  const doing = a.tool ? `running ${a.tool}` : "thinking";
+  const doing = a.tool ? `running ${a.tool}` : "working";
   const waited = waitedMs > 0 ? ` after waiting ${(waitedMs / 1000).toFixed(1)} s` : "";
   return (
     `Agent ${a.agentId} (${a.title}) is still running${waited}: turn ${Math.max(a.turns, 1)}, ${doing}, ${elapsed} s so far, ` +

@@ -84,9 +84,7 @@ export async function spawnAgent(
   const activity: Activity = { agentId, title, background, turns: 0, startedAt: Date.now() };
   const progress = () =>
     ctx.onUpdate(
-      textResult(
-        `${activity.tool ? `▸ ${activity.tool}` : "thinking"} · turn ${Math.max(activity.turns, 1)}`,
-      ),
+      textResult(`${activity.tool ? `▸ ${activity.tool}` : "working"} · turn ${Math.max(activity.turns, 1)}`),
     );
   const options: RunAgentOptions = {
     prompt: args.prompt,

@@ -163,7 +163,7 @@ describe("visibility and control", () => {
     const [record] = agent.agents();
     const listing = (await agent.runCommand("agents", ""))._unsafeUnwrap().message!;
     expect(listing).toMatch(
-      new RegExp(`Running:\\n  ${record!.agentId}  long haul · background · thinking · turn 1`),
+      new RegExp(`Running:\\n  ${record!.agentId}  long haul · background · working · turn 1`),
     );
     expect(listing).toContain(`session ${record!.sessionId}`);
     expect(listing).toContain("general-purpose (built-in)");
