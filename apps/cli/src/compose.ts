@@ -10,6 +10,7 @@ import {
   resolveKeelHome,
   type SessionChoice,
 } from "@keel/coding-agent";
+import { subagentExtension } from "@keel/ext-subagent";
 import { todoExtension } from "@keel/ext-todo";
 import type { ExtensionDefinition } from "@keel/extension-sdk";
 import { err, ok, type Result } from "neverthrow";
@@ -17,7 +18,7 @@ import type { CliFlags, SessionFlag, UsageError } from "./args.js";
 
 /** The official extensions that ship with keel; config `extensions.<id>.enabled: false` turns one off. */
 export function officialExtensions(): ExtensionDefinition[] {
-  return [todoExtension];
+  return [todoExtension, subagentExtension];
 }
 
 const usage = (message: string): Result<never, UsageError> => err({ type: "usage", message });
