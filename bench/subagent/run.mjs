@@ -82,7 +82,8 @@ async function overhead(batch) {
     },
   });
   agent.subscribe((e) => {
-    if (e.type === "tool_start" && e.toolName === "SpawnAgent") t.call.set(String(e.args.prompt).slice(5), performance.now());
+    if (e.type === "tool_start" && e.toolName === "SpawnAgent")
+      t.call.set(String(e.args.prompt).slice(5), performance.now());
     if (e.type === "agent_start") t.start.set(/task (\d+)/.exec(e.title)[1], performance.now());
   });
   // The session's first child also pays for loading what all children share: reported apart.
@@ -93,7 +94,13 @@ async function overhead(batch) {
   const total = ids.map((id) => t.request.get(id) - t.call.get(id));
   const open = ids.map((id) => t.start.get(id) - t.call.get(id));
   const first = ids.map((id) => t.request.get(id) - t.start.get(id));
-  return { n: ids.length, first: total[0], total: stats(total.slice(1)), open: stats(open.slice(1)), request: stats(first.slice(1)) };
+  return {
+    n: ids.length,
+    first: total[0],
+    total: stats(total.slice(1)),
+    open: stats(open.slice(1)),
+    request: stats(first.slice(1)),
+  };
 }
 
 /** Heap and RSS held per running child: K background children whose first request never answers. */
@@ -157,9 +164,15 @@ const journals = await journalCreation();
 console.log(`SpawnAgent → child's first request (${alone.n} children one at a time; target ≤ 20 ms)`);
 console.log(`  first child of the session: ${ms(alone.first)}`);
 console.log(`  median ${ms(alone.total.median)}  p90 ${ms(alone.total.p90)}  max ${ms(alone.total.max)}`);
-console.log(`    call → agent_start (journal + kernel):    median ${ms(alone.open.median)}  p90 ${ms(alone.open.p90)}`);
-console.log(`    agent_start → request (run start, prep):  median ${ms(alone.request.median)}  p90 ${ms(alone.request.p90)}`);
-console.log(`    of which createSession alone (sync fdatasync + dir fsync): median ${ms(journals.median)}  p90 ${ms(journals.p90)}`);
+console.log(
+  `    call → agent_start (journal + kernel):    median ${ms(alone.open.median)}  p90 ${ms(alone.open.p90)}`,
+);
+console.log(
+  `    agent_start → request (run start, prep):  median ${ms(alone.request.median)}  p90 ${ms(alone.request.p90)}`,
+);
+console.log(
+  `    of which createSession alone (sync fdatasync + dir fsync): median ${ms(journals.median)}  p90 ${ms(journals.p90)}`,
+);
 console.log(`SpawnAgent → first request, four in one batch (${four.n} children)`);
 console.log(`  median ${ms(four.total.median)}  p90 ${ms(four.total.p90)}  max ${ms(four.total.max)}`);
 console.log(`Memory per running child (${mem.running} running; target ≤ 15 MB)`);
