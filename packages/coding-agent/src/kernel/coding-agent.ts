@@ -102,6 +102,8 @@ export class KernelAgent implements CodingAgent {
   private total: Usage = emptyUsage();
   /** From a run's start until its result is returned (runEnd hooks included). */
   private inRun = false;
+  /** Steering and follow-ups that came after the loop of the current run had ended. */
+  private readonly lateMessages: string[] = [];
   /** Characters of system prompt + tool schemas, counted in every request (tokens per the model). */
   private fixedChars = 0;
   private maintenance: AbortController | undefined;
@@ -330,9 +332,13 @@ export class KernelAgent implements CodingAgent {
       return await this.runOnce(text);
     } finally {
       this.inRun = false;
-      // A notice that asked to wake the session while this run went on, and that no request of
-      // the run carried, starts the next run — after this one's caller has its result.
-      if (this.notices.takeWake()) setImmediate(() => this.wakeIfIdle());
+      // Messages sent after the loop ended but before the run returned (its runEnd hooks) start
+      // the next run; so does a notice that asked to wake the session and that no request of this
+      // run carried. Either after this run's caller has its result.
+      const late = this.lateMessages.splice(0);
+      const wake = this.notices.takeWake();
+      if (late.length > 0) setImmediate(() => void this.prompt(late.join("\n\n")));
+      else if (wake) setImmediate(() => this.wakeIfIdle());
     }
   }
 
@@ -472,11 +478,17 @@ export class KernelAgent implements CodingAgent {
   }
 
   steer(text: string): void {
-    if (this.agent.steer(text).isErr()) void this.prompt(text);
+    if (this.agent.steer(text).isErr()) this.promptOrKeep(text);
   }
 
   followUp(text: string): void {
-    if (this.agent.followUp(text).isErr()) void this.prompt(text);
+    if (this.agent.followUp(text).isErr()) this.promptOrKeep(text);
+  }
+
+  /** The loop took no message: a new run from it, or, while a run is still ending, the next one. */
+  private promptOrKeep(text: string): void {
+    if (this.inRun) this.lateMessages.push(text);
+    else void this.prompt(text);
   }
 
   abort(): void {

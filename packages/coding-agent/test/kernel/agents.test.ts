@@ -344,6 +344,39 @@ describe("a background child's wake", () => {
   });
 });
 
+describe("a message sent while a run is ending", () => {
+  it("starts the next run, neither lost nor run beside the ending one", async () => {
+    let agentRef: { followUp(text: string): void } | undefined;
+    let sent = false;
+    const late = defineExtension({
+      id: "late",
+      hooks: {
+        runEnd: () => {
+          if (sent) return;
+          sent = true;
+          agentRef!.followUp("a late follow-up");
+        },
+      },
+    }) as ExtensionDefinition;
+    const { agent, requests } = await start(
+      routed([{ text: "first answer" }, { text: "second answer" }], () => ({ text: "" })),
+      [late],
+    );
+    agentRef = agent;
+    const events: string[] = [];
+    agent.subscribe((e) => {
+      if (e.type === "run_start" || e.type === "run_end") events.push(e.type);
+    });
+    expect((await agent.prompt("go"))._unsafeUnwrap().text).toBe("first answer");
+    const until = Date.now() + 5000;
+    while (events.length < 4 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    await agent.close();
+    expect(events).toEqual(["run_start", "run_end", "run_start", "run_end"]);
+    expect(requests).toHaveLength(2);
+    expect(JSON.stringify((requests[1]!.body.messages as Json[]).at(-1))).toContain("a late follow-up");
+  });
+});
+
 describe("closing the session", () => {
   it("stops a background child and journals it interrupted, as a resume then lists it", async () => {
     const { agent } = await start(
