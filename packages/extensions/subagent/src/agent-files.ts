@@ -4,7 +4,7 @@
 // project's folders are read once, at session start: they are part of what the user trusted, and
 // a change there makes the project ask for trust again at the next start.
 import { readdirSync, readFileSync, statSync } from "node:fs";
-import { basename, join } from "node:path";
+import { basename, join, relative } from "node:path";
 import type { WorkspaceInfo } from "@keel/extension-sdk";
 import {
   type AgentDefinition,
@@ -132,4 +132,31 @@ export class AgentFiles {
     this.current = { agents, problems, replaced };
     return { changed, problems };
   }
+}
+
+/**
+ * For the trust dialog, before the user decides: one line per agent a trusted project would add
+ * or replace, with the tools and model it asks for, and one per file that could not be used.
+ */
+export function projectAgentsPreview(project: { projectRoot: string }): string[] {
+  const files = new AgentFiles(
+    agentFolders({
+      cwd: project.projectRoot,
+      projectRoot: project.projectRoot,
+      keelHome: "",
+      trusted: true,
+    }).filter((f) => f.source !== "user"),
+  );
+  const outcome = files.refresh();
+  const shown = (path: string) => relative(project.projectRoot, path);
+  const lines = [...files.set.agents.values()]
+    .filter((a) => a.path)
+    .map((a) => {
+      const what = a.description.length > 80 ? `${a.description.slice(0, 79)}…` : a.description;
+      const tools = a.tools ? `tools ${a.tools.join(", ")}` : "all the session's tools";
+      return `agent ${a.name} (${shown(a.path!)}): ${what}; ${tools}${a.model ? `; model ${a.model}` : ""}`;
+    });
+  for (const p of outcome?.problems ?? [])
+    lines.push(`agent file ${shown(p.path)} would not be used: ${p.message}`);
+  return lines;
 }

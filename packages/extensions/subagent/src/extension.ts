@@ -2,7 +2,7 @@
 // kind "agents" (so it reaches the model in capability notices, never by editing the prefix), the
 // hooks that deliver background results and keep the widget drawn, and /agents.
 import { type CatalogEntry, defineExtension } from "@keel/extension-sdk";
-import { agentFolders } from "./agent-files.js";
+import { agentFolders, projectAgentsPreview } from "./agent-files.js";
 import { Children } from "./children.js";
 import { agentsCommand } from "./commands.js";
 import { DEFAULT_CONFIG, SubagentConfig } from "./config.js";
@@ -26,6 +26,8 @@ export const subagentExtension = defineExtension({
   description: "Sub-agents: SpawnAgent (parallel and background), GetAgentResult, custom agents, /agents.",
   configuration: { scope: "user", schema: SubagentConfig, default: DEFAULT_CONFIG },
   sessionState: { schema: SubagentState, default: { children: [] } },
+  // Read only when the user is about to trust the project, to show what its agents would be.
+  trustPreview: (project) => projectAgentsPreview(project),
   lifecycle: {
     activate: (ctx) => {
       const children = new Children(agentFolders(ctx.workspace));

@@ -8,7 +8,7 @@ import type { ModelsAccess } from "@keel/extension-sdk";
 type Model = ReturnType<ModelsAccess["current"]>;
 
 import { afterEach, describe, expect, it } from "vitest";
-import { AgentFiles, agentFolders, chooseModel, parseDefinition } from "../src/index.js";
+import { AgentFiles, agentFolders, chooseModel, parseDefinition, subagentExtension } from "../src/index.js";
 import { type Sandbox, sandbox } from "./harness.js";
 
 let box: Sandbox | undefined;
@@ -153,6 +153,25 @@ describe("AgentFiles", () => {
     write(projectDir, "late.md", "added after the session started");
     expect(files.refresh()).toBeUndefined();
     expect(files.set.agents.has("late")).toBe(false);
+  });
+});
+
+describe("trustPreview", () => {
+  it("lists what a project's agents would add, with their tools and model, and files it would not use", async () => {
+    box = sandbox();
+    box.write("repo/.keel/agents/reviewer.md", KEEL_REVIEWER);
+    box.write("repo/.claude/agents/auditor.md", CLAUDE_AUDITOR);
+    box.write("repo/.keel/agents/broken.md", "---\nname: broken\n---\n");
+    box.write("home/agents/mine.md", "---\ndescription: the user's own\n---\n");
+    const lines = await subagentExtension.trustPreview!(
+      { cwd: box.workspace, projectRoot: box.workspace },
+      { signal: new AbortController().signal },
+    );
+    expect(lines).toEqual([
+      "agent security-auditor (.claude/agents/auditor.md): Use PROACTIVELY after changes to auth code. Audits for vulnerabilities.; tools Read, Grep, Glob; model sonnet",
+      "agent reviewer (.keel/agents/reviewer.md): Reviews a diff for bugs and missing tests.; tools Read, Grep; model anthropic/claude-haiku-5-5",
+      "agent file .keel/agents/broken.md would not be used: it needs a description (when to use the agent): the model chooses agents by it",
+    ]);
   });
 });
 
