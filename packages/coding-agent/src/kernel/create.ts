@@ -28,7 +28,7 @@ import { cachedEndpointModels } from "./model-discovery.js";
 import { createToolPermission } from "./permission.js";
 import { createHostServices, hostUI } from "./services.js";
 import { sessionContextFiles } from "./session-context.js";
-import { defaultSessionDir, openChosenSession } from "./session-open.js";
+import { childSessionDir, defaultSessionDir, openChosenSession } from "./session-open.js";
 import type { CodingAgent, CodingAgentError, CodingAgentOptions } from "./types.js";
 
 /** Children running at once unless config (`agents.maxConcurrent`) or options say otherwise. */
@@ -308,7 +308,7 @@ export async function createCodingAgent(
     parent: kernel,
     host,
     cap,
-    childrenDir: () => (kernel.sessionFile ? join(dirname(kernel.sessionFile), "children") : undefined),
+    childrenDir: () => (kernel.sessionFile ? childSessionDir(dirname(kernel.sessionFile)) : undefined),
     cwd,
     projectRoot,
     home,
