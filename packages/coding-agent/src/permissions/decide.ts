@@ -30,32 +30,42 @@ export async function decide(request: PermissionRequest): Promise<PermissionDeci
     home,
     keelHome: realpathOrResolved(request.keelHome ?? resolveKeelHome(process.env, home)),
   };
-  return combine(await verdictsFor(request, ctx), request.mode);
+  const cwd = request.cwd === undefined ? ctx.workspace : realpathOrResolved(request.cwd);
+  return combine(await verdictsFor(request, ctx, cwd), request.mode);
 }
 
-async function verdictsFor(request: PermissionRequest, ctx: PathContext): Promise<Verdict[]> {
+/** The kernel's Bash tool runs commands without CDPATH, so `cd name` means ./name. */
+function defaultShellEnv(): Record<string, string | undefined> {
+  const { CDPATH: _, ...env } = process.env;
+  return env;
+}
+
+async function verdictsFor(request: PermissionRequest, ctx: PathContext, cwd: string): Promise<Verdict[]> {
   const { tool, args } = request;
   switch (familyOf(tool)) {
     case "bash": {
       const command = stringArg(args, "command");
       if (command === undefined) return [ask("Bash was called without a command", [], true)];
-      return judgeBash(await loadShellParser(), command, ctx);
+      return judgeBash(await loadShellParser(), command, ctx, {
+        cwd,
+        env: request.shellEnv ?? defaultShellEnv(),
+      });
     }
     case "edit": {
       const path = stringArg(args, ...PATH_KEYS);
       if (path === undefined) return [ask(`${tool} was called without a path`, [], true)];
-      return [judgeWrite(resolvePath(path, ctx.workspace, ctx.home), ctx)];
+      return [judgeWrite(resolvePath(path, cwd, ctx.home), ctx)];
     }
     case "read": {
       const base = stringArg(args, ...PATH_KEYS) ?? ".";
-      const verdicts = [judgeRead(resolvePath(base, ctx.workspace, ctx.home), ctx)];
+      const verdicts = [judgeRead(resolvePath(base, cwd, ctx.home), ctx)];
       // Glob("../../etc/*") reaches outside through its pattern, not its path.
       const pattern = stringArg(args, "pattern");
       if (tool === "Glob" && pattern !== undefined) {
         const literal = pattern
           .split("/")
           .filter((_, i, segs) => !segs.slice(0, i + 1).some((s) => /[*?[{]/.test(s)));
-        const root = resolvePath(base, ctx.workspace, ctx.home).lexical;
+        const root = resolvePath(base, cwd, ctx.home).lexical;
         if (literal.length > 0)
           verdicts.push(judgeRead(resolvePath(literal.join("/") || "/", root, ctx.home), ctx));
       }
