@@ -3,7 +3,9 @@
 import { ok } from "neverthrow";
 import { addPermissionRule } from "../config/write.js";
 import { createPermissionGate } from "../permissions/gate.js";
+import { readGuardFor } from "../permissions/read-scope.js";
 import type { PermissionMode, PermissionRuleEntry } from "../permissions/types.js";
+import type { WalkGuard } from "../tools/walk.js";
 import { trustProject, trustStatus } from "../trust/store.js";
 import type { ToolPermission } from "./seams.js";
 import type { HostUI } from "./types.js";
@@ -12,6 +14,8 @@ export interface ToolPermissionOptions {
   mode: PermissionMode;
   rules: readonly PermissionRuleEntry[];
   workspace: string;
+  /** Where the tools run (relative paths resolve against it). */
+  cwd: string;
   /** The Keel home (config, trust store). */
   keelHome: string;
   /** The user's home directory, for `~` in rules and paths. */
@@ -21,12 +25,16 @@ export interface ToolPermissionOptions {
   report: (message: string) => void;
 }
 
-export function createToolPermission(options: ToolPermissionOptions): ToolPermission {
+/** The gate, plus what Grep, Glob and LS may walk into under the same rules. */
+export type KernelPermission = ToolPermission & { readGuard(root: string): WalkGuard };
+
+export function createToolPermission(options: ToolPermissionOptions): KernelPermission {
   const approve = options.ui?.approve;
   const gate = createPermissionGate({
     mode: options.mode,
     rules: options.rules,
     workspace: options.workspace,
+    cwd: options.cwd,
     userHome: options.userHome,
     keelHome: options.keelHome,
     // Personal project rules only count in a trusted project; otherwise remember them for the user.
@@ -56,7 +64,7 @@ export function createToolPermission(options: ToolPermissionOptions): ToolPermis
     },
     onDiagnostic: options.report,
   });
-  return async (call) => {
+  const check: ToolPermission = async (call) => {
     const outcome = await gate({
       tool: call.toolName,
       args: call.args,
@@ -67,4 +75,16 @@ export function createToolPermission(options: ToolPermissionOptions): ToolPermis
       ? { action: "continue" }
       : { action: "block", reason: outcome.reason };
   };
+  const readGuard = (root: string) =>
+    readGuardFor(
+      {
+        mode: gate.mode,
+        rules: gate.rules(),
+        workspace: options.workspace,
+        userHome: options.userHome,
+        keelHome: options.keelHome,
+      },
+      root,
+    );
+  return Object.assign(check, { readGuard });
 }

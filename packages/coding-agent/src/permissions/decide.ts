@@ -21,15 +21,22 @@ function stringArg(args: unknown, ...keys: string[]): string | undefined {
 
 const PATH_KEYS = ["path", "file_path", "filePath", "notebook_path"];
 
-export async function decide(request: PermissionRequest): Promise<PermissionDecision> {
+/** The resolved paths and rules every judgement works from. */
+export function pathContext(
+  request: Pick<PermissionRequest, "mode" | "rules" | "workspace" | "userHome" | "keelHome">,
+): PathContext {
   const home = realpathOrResolved(request.userHome ?? homedir());
-  const ctx: PathContext = {
+  return {
     mode: request.mode,
     rules: request.rules,
     workspace: realpathOrResolved(request.workspace),
     home,
     keelHome: realpathOrResolved(request.keelHome ?? resolveKeelHome(process.env, home)),
   };
+}
+
+export async function decide(request: PermissionRequest): Promise<PermissionDecision> {
+  const ctx = pathContext(request);
   const cwd = request.cwd === undefined ? ctx.workspace : realpathOrResolved(request.cwd);
   return combine(await verdictsFor(request, ctx, cwd), request.mode);
 }

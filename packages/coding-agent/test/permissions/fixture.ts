@@ -1,18 +1,9 @@
 // A real temp tree for permission tests: a git workspace with hostile corners (nested and bare
 // repositories whose config runs a program, symlinks out, a dangling link, a fake `ls`), a fake
 // home with a key, an outside dir, and a second workspace whose own .git/config is hostile.
-// Every symlink is relative, so `copyPermissionFixture` gives each end-to-end run its own tree.
-import { execFileSync } from "node:child_process";
-import {
-  chmodSync,
-  cpSync,
-  mkdirSync,
-  mkdtempSync,
-  realpathSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from "node:fs";
+// Symlinks are relative (but one into the home `~` names), so a copy is a tree of its own.
+import { execFile, execFileSync } from "node:child_process";
+import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -132,9 +123,14 @@ export function makePermissionFixture(): PermissionFixture {
   };
 }
 
-/** A fresh copy of a fixture under `dir` (symlinks kept as links), for one end-to-end run. */
-export function copyPermissionFixture(fx: PermissionFixture, dir: string): PermissionFixture {
-  cpSync(fx.root, dir, { recursive: true, verbatimSymlinks: true });
+/**
+ * A fresh copy of a fixture at `dir` (symlinks kept as links), for end-to-end runs. `cp -a` in a
+ * child is several times faster than fs.cpSync and leaves the event loop free meanwhile.
+ */
+export async function copyPermissionFixture(fx: PermissionFixture, dir: string): Promise<PermissionFixture> {
+  await new Promise<void>((resolve, reject) =>
+    execFile("cp", ["-a", fx.root, dir], (error) => (error ? reject(error) : resolve())),
+  );
   const root = realpathSync(dir);
   return {
     root,
