@@ -3,7 +3,7 @@
 import type { Parser } from "web-tree-sitter";
 import { gitEnvironmentRisk, gitRepositoryRisk } from "./git-repo.js";
 import { isProtectedWrite, type PathContext } from "./pathcheck.js";
-import { expandHome, resolveShellPath } from "./paths.js";
+import { expandHome, resolveShellPath, statQuiet } from "./paths.js";
 import { rulesFor } from "./rules.js";
 import { classifyReadOnly, dangerReason, type PathFacts, type ReadOnlyVerdict } from "./shell/classify.js";
 import { parseShell, type ShellCommand, type ShellWord } from "./shell/parser.js";
@@ -218,7 +218,7 @@ function judgeCommand(cmd: ShellCommand, ctx: BashContext, depth: number, append
     blocker || un.notRead || appendsArgs || un.appendsArgs
       ? { readOnly: false }
       : classifyReadOnly(readWords);
-  const read = classified.readOnly ? readOnlyVerdicts(readWords, classified, cmd, ctx) : undefined;
+  const read = classified.readOnly ? readOnlyVerdicts(readWords, classified, cmd, ctx, depth) : undefined;
   const readVerdicts = read && "verdicts" in read ? read.verdicts : undefined;
   // Why it is not read-only, as a note (an option that runs a program, a hostile repository, …).
   const note =
@@ -272,6 +272,7 @@ function readOnlyVerdicts(
   verdict: Extract<ReadOnlyVerdict, { readOnly: true }>,
   cmd: ShellCommand,
   ctx: BashContext,
+  depth: number,
 ): ReadJudgement {
   const { state } = ctx;
   if (verdict.assigns !== undefined) {
@@ -291,7 +292,7 @@ function readOnlyVerdicts(
   }
   if (verdict.cd !== undefined) {
     const cdpath = state.cdpath || cmd.assignments.some((a) => a.name === "CDPATH");
-    moveCwd(verdict.cd, cdpath, ctx);
+    moveCwd(verdict.cd, cdpath, cmd.certain === true && depth === 0, ctx);
   }
   if (out.every((v) => v.behavior === "allow"))
     return { verdicts: [allow(`\`${display(ws)}\` only reads inside the workspace`)] };
@@ -326,7 +327,17 @@ function gitRisk(dirs: ShellWord[], ctx: BashContext): string | undefined {
 /** A bare relative name (`cd src`) is looked up on CDPATH first. */
 const CDPATH_APPLIES = /^(?!\.{1,2}(\/|$))[^/]/;
 
-function moveCwd(target: ShellWord | "home" | "unknown", cdpath: boolean, ctx: BashContext): void {
+/**
+ * After `cd`: where later commands may run. A cd that surely runs (see ShellCommand.certain) into
+ * an existing directory moves them there; any other keeps the old directories possible too. A
+ * script nested in `sh -c` runs in a child shell, so its cd never moves the outer one.
+ */
+function moveCwd(
+  target: ShellWord | "home" | "unknown",
+  cdpath: boolean,
+  sure: boolean,
+  ctx: BashContext,
+): void {
   const { state } = ctx;
   if (!state.cwds) return;
   if (target === "unknown") {
@@ -348,7 +359,8 @@ function moveCwd(target: ShellWord | "home" | "unknown", cdpath: boolean, ctx: B
     return;
   }
   const moved = state.cwds.map((c) => resolveShellPath(value, c).real);
-  state.cwds = [...new Set([...state.cwds, ...moved])];
+  const lands = sure && moved.every((m) => statQuiet(m)?.isDirectory());
+  state.cwds = lands ? [...new Set(moved)] : [...new Set([...state.cwds, ...moved])];
 }
 
 function facts(ctx: BashContext): PathFacts {

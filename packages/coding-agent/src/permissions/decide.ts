@@ -32,6 +32,7 @@ export function pathContext(
     workspace: realpathOrResolved(request.workspace),
     home,
     keelHome: realpathOrResolved(request.keelHome ?? resolveKeelHome(process.env, home)),
+    patterns: new Map(),
   };
 }
 

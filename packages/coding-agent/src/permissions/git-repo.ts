@@ -3,9 +3,9 @@
 // that read-only git commands would run. Keys are judged against an allow-list of inert ones from
 // git-config(1) of git 2.39.5; anything else (diff.external, core.fsmonitor, filter.*, pager.*,
 // include.*, …) makes git reads ask.
-import { existsSync, lstatSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
-import { isInside } from "./paths.js";
+import { isInside, lstatQuiet, statQuiet } from "./paths.js";
 
 /** Environment variables that make git use another repository, config or program. */
 const GIT_ENV =
@@ -176,7 +176,7 @@ function unquote(value: string): string {
 /** git's own test for a repository directory (what makes a bare repository): HEAD, objects/, refs/. */
 function looksLikeGitDir(dir: string): boolean {
   const is = (p: string, dirOnly: boolean) => {
-    const s = statSync(p, { throwIfNoEntry: false });
+    const s = statQuiet(p);
     return s !== undefined && (dirOnly ? s.isDirectory() : s.isFile());
   };
   return is(join(dir, "HEAD"), false) && is(join(dir, "objects"), true) && is(join(dir, "refs"), true);
@@ -192,9 +192,9 @@ interface Found {
 function discover(dir: string): Found | undefined {
   for (let d = dir; ; d = dirname(d)) {
     const dotGit = join(d, ".git");
-    const info = lstatSync(dotGit, { throwIfNoEntry: false });
+    const info = lstatQuiet(dotGit);
     if (info !== undefined) {
-      if (statSync(dotGit, { throwIfNoEntry: false })?.isFile()) {
+      if (statQuiet(dotGit)?.isFile()) {
         const m = /^gitdir:\s*(.+?)\s*$/m.exec(readText(dotGit) ?? "");
         if (m) return { top: d, gitDir: isAbsolute(m[1]!) ? m[1]! : resolve(d, m[1]!) };
       }
@@ -235,7 +235,7 @@ function configFiles(gitDir: string): string[] | undefined {
     for (const name of names) {
       if (name === "objects" || name === "refs" || name === "logs") continue;
       const child = join(dir, name);
-      if (statSync(child, { throwIfNoEntry: false })?.isDirectory()) pending.push(child);
+      if (statQuiet(child)?.isDirectory()) pending.push(child);
     }
     if (files.length > MAX_MODULE_CONFIGS) return undefined;
   }

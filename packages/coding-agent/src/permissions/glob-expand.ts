@@ -1,8 +1,9 @@
 // Expands a shell glob against the filesystem the way bash does by default (no dotglob, no
 // globstar, no extglob), so the checker judges the paths a command really gets, symlinks and all,
 // instead of the pattern. Bounded: a pattern that reaches too far is reported as such.
-import { readdirSync, statSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
+import { statQuiet } from "./paths.js";
 
 export const GLOB_LIMITS = { matches: 1000, entries: 20_000 } as const;
 
@@ -49,11 +50,7 @@ export function expandGlob(pattern: string, cwd: string): Expansion {
         if (!matcher.test(name)) continue;
         const path = base === "" ? name : base === "/" ? `/${name}` : `${base}/${name}`;
         // Inner segments must be directories (through symlinks, as the shell walks them).
-        if (
-          !last &&
-          !statSync(isAbsolute(path) ? path : join(cwd, path), { throwIfNoEntry: false })?.isDirectory()
-        )
-          continue;
+        if (!last && !statQuiet(isAbsolute(path) ? path : join(cwd, path))?.isDirectory()) continue;
         next.push(path);
       }
       if (next.length > GLOB_LIMITS.matches)

@@ -1,5 +1,5 @@
 // Resolves tool and rule paths the way the OS will: `~`, workspace-relative, `..`, and symlinks.
-import { lstatSync, readlinkSync, realpathSync } from "node:fs";
+import { lstatSync, readlinkSync, realpathSync, type Stats, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join, normalize, relative, resolve, sep } from "node:path";
 
@@ -14,6 +14,23 @@ export function expandHome(path: string, home: string = homedir()): string {
   if (path === "~") return home;
   if (path.startsWith("~/")) return join(home, path.slice(2));
   return path;
+}
+
+/** lstat / stat that answer undefined for any failure (missing, ENOTDIR, ELOOP, EACCES). */
+export function lstatQuiet(path: string): Stats | undefined {
+  try {
+    return lstatSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+export function statQuiet(path: string): Stats | undefined {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Symlink hops before the OS gives up with ELOOP (Linux's limit). */
@@ -48,7 +65,7 @@ export function realpathLoose(path: string): string {
       current = next;
       continue;
     }
-    const info = lstatSync(next, { throwIfNoEntry: false });
+    const info = lstatQuiet(next);
     if (info === undefined) {
       missing = true;
       current = next;
@@ -87,6 +104,11 @@ export function resolveShellPath(path: string, cwd: string): ResolvedPath {
 }
 
 export function isInside(path: string, dir: string): boolean {
+  // The common case, two normalized absolute paths, without path.relative's cost.
+  if (isAbsolute(path) && isAbsolute(dir) && !/(^|[\\/])\.\.?([\\/]|$)/.test(path + dir)) {
+    const base = dir.endsWith(sep) ? dir : dir + sep;
+    return path === dir || path.startsWith(base) || path + sep === base;
+  }
   const rel = relative(dir, path);
   return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
 }

@@ -7,9 +7,13 @@ import { rulesFor } from "./rules.js";
 import type { ShellCommand } from "./shell/parser.js";
 import { commandName } from "./shell/wrappers.js";
 
-/** Variables that change what later programs load or run, or where paths lead: never set silently. */
+/**
+ * Variables that change what later programs load or run, or where paths lead: never set silently.
+ * Besides loaders and shells: options readers take from the environment (TAR_OPTIONS,
+ * RIPGREP_CONFIG_PATH, GREP_OPTIONS), where they write (TMPDIR) and what awk loads (AWKPATH).
+ */
 export const RISKY_ENV =
-  /^(PATH|LD_.*|DYLD_.*|BASH_ENV|ENV|IFS|SHELLOPTS|BASHOPTS|PS4|PROMPT_COMMAND|NODE_OPTIONS|NODE_PATH|PYTHONPATH|PYTHONSTARTUP|PERL5OPT|PERL5LIB|RUBYOPT|GIT_.*|PAGER|MANPAGER|GIT_PAGER|EDITOR|VISUAL|HOME|ZDOTDIR|LESSOPEN|CDPATH|GLOBIGNORE|OLDPWD|npm_config_.*|NPM_CONFIG_.*)$/i;
+  /^(PATH|LD_.*|DYLD_.*|BASH_ENV|ENV|IFS|SHELLOPTS|BASHOPTS|PS4|PROMPT_COMMAND|NODE_OPTIONS|NODE_PATH|PYTHONPATH|PYTHONSTARTUP|PERL5OPT|PERL5LIB|RUBYOPT|GIT_.*|PAGER|MANPAGER|GIT_PAGER|EDITOR|VISUAL|HOME|ZDOTDIR|LESSOPEN|LESSCLOSE|CDPATH|GLOBIGNORE|OLDPWD|TAR_OPTIONS|RIPGREP_CONFIG_PATH|GREP_OPTIONS|TMPDIR|AWKPATH|AWKLIBPATH|npm_config_.*|NPM_CONFIG_.*)$/i;
 
 export interface ShellState {
   /** Every directory a later command might run in; undefined once unknowable. */

@@ -94,7 +94,7 @@ afterAll(async () => {
   await server?.close();
   template?.cleanup();
   if (scratch) rmSync(scratch, { recursive: true, force: true });
-});
+}, 60_000);
 
 function happened(effect: Effect, fx: PermissionFixture, requests: RecordedRequest[] | string): boolean {
   if ("creates" in effect) return existsSync(join(fx.root, effect.creates));
@@ -198,6 +198,7 @@ describe("permission matrix end to end", () => {
             expect(results.join(" "), mode).toMatch(/denied|approval|not allowed|plan mode|rule/i);
           undo(effect, fx);
         }
+        fx.cleanup();
       }),
     );
   });

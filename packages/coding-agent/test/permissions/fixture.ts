@@ -83,6 +83,10 @@ export function makePermissionFixture(): PermissionFixture {
   // A program named like a reader: `./ls` or a PATH with `.` in front runs this, not /bin/ls.
   file(join(workspace, "ls"), EVIL, 0o755);
   file(join(workspace, "prog.awk"), '{ print "from a file" }\n');
+  // A file named like an option: a glob hands it to the command as one.
+  mkdirSync(join(workspace, "inj"));
+  file(join(workspace, "inj", "data.txt"), "b\na\n");
+  file(join(workspace, "inj", "--output=pwned.txt"), "");
   file(join(workspace, "from-tar.txt"), "packed\n");
   execFileSync("tar", ["-cf", "archive.tar", "from-tar.txt"], { cwd: workspace });
   rmSync(join(workspace, "from-tar.txt"));

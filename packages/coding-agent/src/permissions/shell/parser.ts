@@ -44,6 +44,12 @@ export interface ShellCommand {
   /** Reads a pipe from an earlier pipeline stage (`curl … | sh`). */
   pipedInput: boolean;
   source: string;
+  /**
+   * Runs in this shell whenever the script gets this far: not in a subshell, pipeline,
+   * substitution, function body, condition or loop, not after `&&`/`||`, not in the background.
+   * Only then does a `cd` surely move later commands.
+   */
+  certain?: boolean;
 }
 
 export interface ShellAnalysis {
@@ -92,7 +98,7 @@ export function parseShell(parser: Parser, script: string): Result<ShellAnalysis
       });
     }
     const out: ShellAnalysis = { commands: [], redirects: [] };
-    walk(tree.rootNode, false, out);
+    walk(tree.rootNode, false, out, true);
     return ok(out);
   } finally {
     tree.delete();
@@ -103,18 +109,40 @@ function kids(node: Node): Node[] {
   return node.namedChildren.filter((c): c is Node => c !== null);
 }
 
-function walk(node: Node, pipedInput: boolean, out: ShellAnalysis): void {
+/** Named children, each with whether it runs in this shell for sure (not sent to the background). */
+function sequence(node: Node, certain: boolean): [Node, boolean][] {
+  const all = node.children.filter((c): c is Node => c !== null);
+  return all.flatMap((c, i) =>
+    c.isNamed ? [[c, certain && all[i + 1]?.type !== "&"] as [Node, boolean]] : [],
+  );
+}
+
+function walk(node: Node, pipedInput: boolean, out: ShellAnalysis, certain: boolean): void {
   switch (node.type) {
+    case "program":
+    case "compound_statement":
+    case "negated_command":
+      for (const [child, sure] of sequence(node, certain)) walk(child, pipedInput, out, sure);
+      return;
+    case "list": {
+      // `a && b`, `a || b`: only the first surely runs.
+      let first = true;
+      for (const [child, sure] of sequence(node, certain)) {
+        walk(child, pipedInput, out, sure && first);
+        first = false;
+      }
+      return;
+    }
     case "command":
-      command(node, pipedInput, out);
+      command(node, pipedInput, out, certain);
       return;
     case "pipeline": {
       let stage = 0;
-      for (const child of kids(node)) walk(child, pipedInput || stage++ > 0, out);
+      for (const child of kids(node)) walk(child, pipedInput || stage++ > 0, out, false);
       return;
     }
     case "redirected_statement":
-      redirected(node, pipedInput, out);
+      redirected(node, pipedInput, out, certain);
       return;
     case "variable_assignment":
       out.commands.push({
@@ -123,13 +151,21 @@ function walk(node: Node, pipedInput: boolean, out: ShellAnalysis): void {
         redirects: [],
         pipedInput,
         source: node.text,
+        certain,
       });
       return;
     case "declaration_command":
     case "unset_command": {
       // `export PATH=…`, `local HOME=…`: the assignments are the shell's own, listed so the
       // checker sees what they change; the words are what rules match.
-      const cmd: ShellCommand = { assignments: [], words: [], redirects: [], pipedInput, source: node.text };
+      const cmd: ShellCommand = {
+        assignments: [],
+        words: [],
+        redirects: [],
+        pipedInput,
+        source: node.text,
+        certain,
+      };
       const first = node.children.find((c) => c !== null && !c.isNamed);
       if (first) cmd.words.push(literal(first.text));
       for (const child of kids(node)) {
@@ -158,14 +194,15 @@ function walk(node: Node, pipedInput: boolean, out: ShellAnalysis): void {
       return;
     }
     default:
-      for (const child of kids(node)) walk(child, pipedInput, out);
+      // Subshells, conditions, loops, function bodies: what runs there may not run, or not here.
+      for (const child of kids(node)) walk(child, pipedInput, out, false);
   }
 }
 
-function redirected(node: Node, pipedInput: boolean, out: ShellAnalysis): void {
+function redirected(node: Node, pipedInput: boolean, out: ShellAnalysis, certain: boolean): void {
   const body = node.childForFieldName("body");
   const before = out.commands.length;
-  if (body) walk(body, pipedInput, out);
+  if (body) walk(body, pipedInput, out, certain);
   const owner = body?.type === "command" ? out.commands[before] : undefined;
   for (const r of node.childrenForFieldName("redirect")) {
     if (!r) continue;
@@ -176,8 +213,15 @@ function redirected(node: Node, pipedInput: boolean, out: ShellAnalysis): void {
   }
 }
 
-function command(node: Node, pipedInput: boolean, out: ShellAnalysis): void {
-  const cmd: ShellCommand = { assignments: [], words: [], redirects: [], pipedInput, source: node.text };
+function command(node: Node, pipedInput: boolean, out: ShellAnalysis, certain: boolean): void {
+  const cmd: ShellCommand = {
+    assignments: [],
+    words: [],
+    redirects: [],
+    pipedInput,
+    source: node.text,
+    certain,
+  };
   for (const child of kids(node)) {
     switch (child.type) {
       case "variable_assignment":
@@ -215,7 +259,7 @@ function assignment(node: Node, out: ShellAnalysis): { name: string; value: Shel
 /** Any `$(…)`, backticks or `<(…)` nested in a word run as commands of their own. */
 function substitutions(node: Node, out: ShellAnalysis): void {
   if (node.type === "command_substitution" || node.type === "process_substitution") {
-    for (const child of kids(node)) walk(child, false, out);
+    for (const child of kids(node)) walk(child, false, out, false);
     return;
   }
   for (const child of kids(node)) substitutions(child, out);
