@@ -226,6 +226,17 @@ function judgeCommand(cmd: ShellCommand, ctx: BashContext, depth: number, append
     (read && "reason" in read ? read.reason : undefined) ??
     (classified.readOnly ? undefined : classified.reason);
 
+  // A reader handed a word only known at run time may read any file a Read rule covers.
+  if (!classified.readOnly && classified.unseenPath && ctx.guarded.read)
+    return [
+      ...out,
+      ask(
+        `\`${full}\` may read a file only known when the shell runs; a deny or ask rule may cover it`,
+        [],
+        true,
+      ),
+    ];
+
   if (ctx.mode === "plan") {
     if (readVerdicts) return [...out, ...readVerdicts];
     const what = blocker ?? (note ? `is not read-only: ${note}` : "may change things");
@@ -292,7 +303,7 @@ function readOnlyVerdicts(
   }
   if (verdict.cd !== undefined) {
     const cdpath = state.cdpath || cmd.assignments.some((a) => a.name === "CDPATH");
-    moveCwd(verdict.cd, cdpath, cmd.certain === true && depth === 0, ctx);
+    moveCwd(verdict.cd, cdpath, cmd.certain === true && depth === 0, verdict.cdPhysical === true, ctx);
   }
   if (out.every((v) => v.behavior === "allow"))
     return { verdicts: [allow(`\`${display(ws)}\` only reads inside the workspace`)] };
@@ -328,14 +339,16 @@ function gitRisk(dirs: ShellWord[], ctx: BashContext): string | undefined {
 const CDPATH_APPLIES = /^(?!\.{1,2}(\/|$))[^/]/;
 
 /**
- * After `cd`: where later commands may run. A cd that surely runs (see ShellCommand.certain) into
- * an existing directory moves them there; any other keeps the old directories possible too. A
- * script nested in `sh -c` runs in a child shell, so its cd never moves the outer one.
+ * After `cd`: where later commands may run, kept as bash's logical $PWD (`cd link/..` returns
+ * to where it started; paths from there still resolve physically). A cd that surely runs (see
+ * ShellCommand.certain) into an existing directory moves them there; any other keeps the old
+ * directories possible too. A script nested in `sh -c` runs in a child shell: never moves.
  */
 function moveCwd(
   target: ShellWord | "home" | "unknown",
   cdpath: boolean,
   sure: boolean,
+  physical: boolean,
   ctx: BashContext,
 ): void {
   const { state } = ctx;
@@ -358,7 +371,10 @@ function moveCwd(
     state.cwds = undefined;
     return;
   }
-  const moved = state.cwds.map((c) => resolveShellPath(value, c).real);
+  const moved = state.cwds.map((c) => {
+    const to = resolveShellPath(value, c);
+    return physical ? to.real : to.lexical;
+  });
   const lands = sure && moved.every((m) => statQuiet(m)?.isDirectory());
   state.cwds = lands ? [...new Set(moved)] : [...new Set([...state.cwds, ...moved])];
 }

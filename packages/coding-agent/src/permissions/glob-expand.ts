@@ -2,7 +2,7 @@
 // globstar, no extglob), so the checker judges the paths a command really gets, symlinks and all,
 // instead of the pattern. Bounded: a pattern that reaches too far is reported as such.
 import { readdirSync } from "node:fs";
-import { isAbsolute, join } from "node:path";
+import { isAbsolute } from "node:path";
 import { statQuiet } from "./paths.js";
 
 export const GLOB_LIMITS = { matches: 1000, entries: 20_000 } as const;
@@ -33,7 +33,8 @@ export function expandGlob(pattern: string, cwd: string): Expansion {
     const dots = segment.startsWith(".") ? [".", ".."] : [];
     const next: string[] = [];
     for (const base of bases) {
-      const dir = base === "" ? cwd : isAbsolute(base) ? base : join(cwd, base);
+      // Concatenated, not joined: `link/..` must climb from where the link points, as the OS does.
+      const dir = base === "" ? cwd : isAbsolute(base) ? base : `${cwd}/${base}`;
       let names: string[];
       try {
         names = readdirSync(dir);
@@ -50,7 +51,7 @@ export function expandGlob(pattern: string, cwd: string): Expansion {
         if (!matcher.test(name)) continue;
         const path = base === "" ? name : base === "/" ? `/${name}` : `${base}/${name}`;
         // Inner segments must be directories (through symlinks, as the shell walks them).
-        if (!last && !statQuiet(isAbsolute(path) ? path : join(cwd, path))?.isDirectory()) continue;
+        if (!last && !statQuiet(isAbsolute(path) ? path : `${cwd}/${path}`)?.isDirectory()) continue;
         next.push(path);
       }
       if (next.length > GLOB_LIMITS.matches)

@@ -16,12 +16,15 @@ export type ReadOnlyVerdict =
       writes: ShellWord[];
       /** `cd`/`pushd`: where later commands run ("unknown" for `cd -`, `pushd +1`). */
       cd?: ShellWord | "home" | "unknown";
+      /** `cd -P`: resolve the target physically (default -L: `..` collapses as written). */
+      cdPhysical?: boolean;
       /** `printf -v NAME`: the variable it sets. */
       assigns?: string;
       /** git: where it runs (`-C`), so the repository can be judged. */
       git?: { dirs: ShellWord[] };
     }
-  | { readOnly: false; reason?: string };
+  /** `unseenPath`: a reader got a word only known at run time, which may name any file. */
+  | { readOnly: false; reason?: string; unseenPath?: true };
 
 const notRead = (reason?: string): ReadOnlyVerdict => ({ readOnly: false, ...(reason ? { reason } : {}) });
 
@@ -68,8 +71,13 @@ export function classifyReadOnly(words: ShellWord[]): ReadOnlyVerdict {
 
 function classifyByTable(name: string, spec: ReaderSpec, args: ShellWord[]): ReadOnlyVerdict {
   if (spec.anyOption) return { readOnly: true, reads: [], writes: [] };
-  const scan = scanOptions(args, spec.options, { stopAtOperand: spec.stopAtOperand, numbers: spec.numbers });
-  if (!scan.ok) return notRead(`${name}: ${scan.reason}`);
+  const scan = scanOptions(args, spec.options, {
+    stopAtOperand: spec.stopAtOperand,
+    numbers: spec.numbers,
+    dynamicWords: spec.operands === "none",
+  });
+  if (!scan.ok)
+    return { ...notRead(`${name}: ${scan.reason}`), ...(scan.dynamic ? { unseenPath: true as const } : {}) };
   const reads: ShellWord[] = [];
   const writes: ShellWord[] = [];
   const scripts: ShellWord[] = [];
@@ -144,7 +152,16 @@ function classifyCd(name: string, args: ShellWord[]): ReadOnlyVerdict {
   if (!target) return { readOnly: true, reads: [], writes: [], cd: name === "cd" ? "home" : "unknown" };
   if (target.static && (target.value === "-" || /^[+-]\d+$/.test(target.value)))
     return { readOnly: true, reads: [], writes: [], cd: "unknown" };
-  return { readOnly: true, reads: [target], writes: [], cd: target };
+  const physical = args.some(
+    (a) => a.static && /^-[LPe@]*P[LPe@]*$/.test(a.value) && !/L[^P]*$/.test(a.value),
+  );
+  return {
+    readOnly: true,
+    reads: [target],
+    writes: [],
+    cd: target,
+    ...(physical ? { cdPhysical: true } : {}),
+  };
 }
 
 /** bash's printf: `-v NAME` assigns instead of printing. */

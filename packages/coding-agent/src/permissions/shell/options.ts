@@ -104,9 +104,17 @@ export interface ScanOptions {
   stopAtOperand?: boolean;
   /** `-5` / `-20` is an option on its own (head, tail, grep's context). */
   numbers?: boolean;
+  /**
+   * Words only known at run time may stand where options go: `$X` could be `--pre=…`. Only for
+   * commands none of whose options matter (the default refuses them before `--`).
+   */
+  dynamicWords?: boolean;
 }
 
-export type Scan = { ok: true; options: OptionUse[]; operands: ShellWord[] } | { ok: false; reason: string };
+export type Scan =
+  | { ok: true; options: OptionUse[]; operands: ShellWord[] }
+  /** `dynamic`: it failed on a word only known at run time (which may also be a path). */
+  | { ok: false; reason: string; dynamic?: true };
 
 /** Splits argv (without the command name) into options and operands, or says why it cannot. */
 export function scanOptions(
@@ -121,9 +129,13 @@ export function scanOptions(
     const word = args[i]!;
     const v = word.value;
     if (onlyOperands || !word.static || !v.startsWith("-") || v === "-") {
-      // An option spelled with $x or a glob may be anything.
-      if (word.static === false && /^["']?-/.test(word.raw))
-        return { ok: false, reason: `the option ${word.raw} is only known when the shell runs` };
+      // A word only known at run time may turn out to be an option, any option.
+      if (!onlyOperands && !word.static && !settings.dynamicWords)
+        return {
+          ok: false,
+          reason: `${word.raw} is only known when the shell runs and may be an option`,
+          dynamic: true,
+        };
       if (word.glob !== undefined && word.value.startsWith("-"))
         return { ok: false, reason: `the glob ${word.raw} may expand to options` };
       operands.push(word);
