@@ -252,7 +252,14 @@ export function classifyGit(args: readonly ShellWord[]): GitReadVerdict {
       if (value) reads.push(value);
     }
   }
+  // `git config` prints the user's and the system's config files unless told one scope.
+  if (sub.value === "config" && !rest.some((a) => /^(--local|--worktree|-f|--file|--blob)(=|$)/.test(a.value)))
+    reads.push(...["~/.gitconfig", "~/.config/git/config", "/etc/gitconfig"].map(tildeWord));
   return { readOnly: true, reads, writes, dirs };
+}
+
+function tildeWord(value: string): ShellWord {
+  return { value, static: true, raw: value, tilde: value.startsWith("~") };
 }
 
 /** `--out` abbreviates `--output` (git accepts unique prefixes); `--text` is an option of its own. */
