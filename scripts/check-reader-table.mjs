@@ -8,10 +8,26 @@ import { READERS } from "../packages/coding-agent/dist/permissions/shell/readers
 
 const only = process.argv.slice(2);
 /** Builtins and commands whose man page is another's. */
-const PAGE = { egrep: "grep", fgrep: "grep", mawk: "mawk", gawk: "gawk", awk: "gawk", type: null, echo: null, pwd: null, true: null, false: null, test: null, "[": null };
+const PAGE = {
+  egrep: "grep",
+  fgrep: "grep",
+  mawk: "mawk",
+  gawk: "gawk",
+  awk: "gawk",
+  type: null,
+  echo: null,
+  pwd: null,
+  true: null,
+  false: null,
+  test: null,
+  "[": null,
+};
 
 function manOptions(page) {
-  const out = spawnSync("man", ["-P", "cat", page], { encoding: "utf8", env: { ...process.env, MANWIDTH: "200" } });
+  const out = spawnSync("man", ["-P", "cat", page], {
+    encoding: "utf8",
+    env: { ...process.env, MANWIDTH: "200" },
+  });
   if (out.status !== 0 || !out.stdout) return undefined;
   const text = out.stdout.replace(/.\x08/g, "");
   const found = new Set();
@@ -36,7 +52,10 @@ for (const [name, spec] of READERS) {
     console.log(`${name}: no man page here (the row cites ${spec.source})`);
     continue;
   }
-  const table = new Set([...[...spec.options.short.keys()].map((k) => `-${k}`), ...[...spec.options.long.keys()].map((k) => `--${k}`)]);
+  const table = new Set([
+    ...[...spec.options.short.keys()].map((k) => `-${k}`),
+    ...[...spec.options.long.keys()].map((k) => `--${k}`),
+  ]);
   const notInTable = [...documented].filter((o) => !table.has(o) && !/^-\d$/.test(o));
   const notInMan = [...table].filter((o) => !documented.has(o));
   missing += notInTable.length;
@@ -46,4 +65,6 @@ for (const [name, spec] of READERS) {
   if (notInMan.length > 0) parts.push(`table only: ${notInMan.join(" ")}`);
   console.log(`${name} (${spec.source}): ${parts.length === 0 ? "matches its man page" : parts.join("; ")}`);
 }
-console.log(`\n${missing} documented option(s) missing from the table, ${stale} table option(s) not in a man page here.`);
+console.log(
+  `\n${missing} documented option(s) missing from the table, ${stale} table option(s) not in a man page here.`,
+);

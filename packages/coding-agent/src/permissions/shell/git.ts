@@ -253,7 +253,10 @@ export function classifyGit(args: readonly ShellWord[]): GitReadVerdict {
     }
   }
   // `git config` prints the user's and the system's config files unless told one scope.
-  if (sub.value === "config" && !rest.some((a) => /^(--local|--worktree|-f|--file|--blob)(=|$)/.test(a.value)))
+  if (
+    sub.value === "config" &&
+    !rest.some((a) => /^(--local|--worktree|-f|--file|--blob)(=|$)/.test(a.value))
+  )
     reads.push(...["~/.gitconfig", "~/.config/git/config", "/etc/gitconfig"].map(tildeWord));
   return { readOnly: true, reads, writes, dirs };
 }
