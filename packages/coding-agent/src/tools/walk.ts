@@ -113,13 +113,15 @@ async function ancestorLevels(root: string): Promise<IgnoreLevel[]> {
   return isIgnored(levels, root, true) ? [] : levels;
 }
 
+/** `realDir` undefined: the directory is its own real path (the walk never enters a symlink). */
 async function entryKind(
   entry: Dirent,
   path: string,
-  realDir: string,
+  realDir: string | undefined,
 ): Promise<{ dir: boolean; followable: boolean; real: string } | undefined> {
-  if (entry.isDirectory()) return { dir: true, followable: true, real: join(realDir, entry.name) };
-  if (!entry.isSymbolicLink()) return { dir: false, followable: false, real: join(realDir, entry.name) };
+  const own = realDir === undefined ? path : join(realDir, entry.name);
+  if (entry.isDirectory()) return { dir: true, followable: true, real: own };
+  if (!entry.isSymbolicLink()) return { dir: false, followable: false, real: own };
   // Symlinked directories are listed but not entered: they can loop or leave the tree.
   const [target, real] = await Promise.all([
     stat(path).catch(() => undefined),
@@ -148,8 +150,8 @@ function containedGuard(realRoot: string, within: string | undefined): WalkGuard
 export async function* walk(root: string, options: WalkOptions, stats: WalkStats): AsyncGenerator<WalkEntry> {
   const realRoot = await realpath(root).catch(() => root);
   const guard = options.guard ?? containedGuard(realRoot, options.within);
-  const queue: { dir: string; real: string; depth: number; levels: IgnoreLevel[] }[] = [
-    { dir: root, real: realRoot, depth: 0, levels: await ancestorLevels(root) },
+  const queue: { dir: string; real: string | undefined; depth: number; levels: IgnoreLevel[] }[] = [
+    { dir: root, real: realRoot === root ? undefined : realRoot, depth: 0, levels: await ancestorLevels(root) },
   ];
   while (queue.length > 0) {
     if (options.signal?.aborted) return;
@@ -187,7 +189,8 @@ export async function* walk(root: string, options: WalkOptions, stats: WalkStats
       }
       stats.visited++;
       yield { path, rel, dir: kind.dir, depth: depth + 1 };
-      if (kind.dir && kind.followable) queue.push({ dir: path, real: kind.real, depth: depth + 1, levels });
+      if (kind.dir && kind.followable)
+        queue.push({ dir: path, real: realDir === undefined ? undefined : kind.real, depth: depth + 1, levels });
     }
   }
 }
