@@ -151,7 +151,12 @@ export async function* walk(root: string, options: WalkOptions, stats: WalkStats
   const realRoot = await realpath(root).catch(() => root);
   const guard = options.guard ?? containedGuard(realRoot, options.within);
   const queue: { dir: string; real: string | undefined; depth: number; levels: IgnoreLevel[] }[] = [
-    { dir: root, real: realRoot === root ? undefined : realRoot, depth: 0, levels: await ancestorLevels(root) },
+    {
+      dir: root,
+      real: realRoot === root ? undefined : realRoot,
+      depth: 0,
+      levels: await ancestorLevels(root),
+    },
   ];
   while (queue.length > 0) {
     if (options.signal?.aborted) return;
@@ -190,7 +195,12 @@ export async function* walk(root: string, options: WalkOptions, stats: WalkStats
       stats.visited++;
       yield { path, rel, dir: kind.dir, depth: depth + 1 };
       if (kind.dir && kind.followable)
-        queue.push({ dir: path, real: realDir === undefined ? undefined : kind.real, depth: depth + 1, levels });
+        queue.push({
+          dir: path,
+          real: realDir === undefined ? undefined : kind.real,
+          depth: depth + 1,
+          levels,
+        });
     }
   }
 }
