@@ -171,7 +171,8 @@ describe("permission matrix end to end", () => {
   });
 
   describe.concurrent.each(E2E)("%#", ({ c, index }) => {
-    it(`[${c.class}] ${c.name}`, { timeout: 120_000 }, () =>
+    // Concurrent tests must assert with their own `expect` so failures land on the right test.
+    it(`[${c.class}] ${c.name}`, { timeout: 120_000 }, ({ expect }) =>
       slot(async () => {
         const effect = c.e2e;
         // One copy per case; each mode's run is undone before the next (modes run in turn).
