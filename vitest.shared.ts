@@ -16,12 +16,24 @@ function workspaceAliases(): { find: RegExp; replacement: string }[] {
   for (const dir of dirs) {
     const manifest = join(dir, "package.json");
     if (!existsSync(manifest)) continue;
-    const name = (JSON.parse(readFileSync(manifest, "utf8")) as { name: string }).name;
+    const { name, exports } = JSON.parse(readFileSync(manifest, "utf8")) as {
+      name: string;
+      exports?: Record<string, unknown>;
+    };
     if (!existsSync(join(dir, "src/index.ts"))) continue;
     aliases.push({
       find: new RegExp(`^${name.replace("/", "\\/")}$`),
       replacement: join(dir, "src/index.ts"),
     });
+    // Subpath exports (`@keel/extension-sdk/testing`) resolve to src/<sub>.ts the same way.
+    for (const key of Object.keys(exports ?? {})) {
+      const sub = key.startsWith("./") ? key.slice(2) : "";
+      if (!sub || sub.includes("*") || !existsSync(join(dir, "src", `${sub}.ts`))) continue;
+      aliases.push({
+        find: new RegExp(`^${`${name}/${sub}`.replaceAll("/", "\\/")}$`),
+        replacement: join(dir, "src", `${sub}.ts`),
+      });
+    }
   }
   return aliases;
 }

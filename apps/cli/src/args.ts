@@ -15,7 +15,9 @@ export type SessionFlag =
   | { kind: "continue"; fork: boolean }
   /** `id` undefined: interactive mode shows a picker. */
   | { kind: "resume"; id: string | undefined; fork: boolean }
-  | { kind: "ephemeral" };
+  | { kind: "ephemeral" }
+  /** `--read-only`: open the session named (or the latest, `id` undefined) only to show it. */
+  | { kind: "inspect"; id: string | undefined };
 
 export interface CliFlags {
   print: boolean;
@@ -31,9 +33,30 @@ export interface CliFlags {
   extensions: string[];
   noExtensions: boolean;
   cwd: string | undefined;
+  /** Show the debug log (extensions' and the kernel's) live on stderr. */
+  debug: boolean;
 }
 
-export type CliCommand = { kind: "help" } | { kind: "version" } | { kind: "run"; flags: CliFlags };
+/**
+ * Words that, as the first argument, name a subcommand rather than start a prompt: Keel's own and
+ * those the official extensions contribute (their `cli` field).
+ */
+export const SUBCOMMANDS = ["install", "uninstall", "list", "mcp", "connector"] as const;
+/** `keel models [--provider p] [--refresh] [--json]`: what the catalog and the endpoints offer. */
+export interface ModelsFlags {
+  provider: string | undefined;
+  /** Ask the models endpoints even when the cached answer is fresh. */
+  refresh: boolean;
+  json: boolean;
+  cwd: string | undefined;
+}
+
+export type CliCommand =
+  | { kind: "help" }
+  | { kind: "version" }
+  | { kind: "run"; flags: CliFlags }
+  | { kind: "subcommand"; name: string; argv: string[] }
+  | { kind: "models"; flags: ModelsFlags };
 
 export interface UsageError {
   type: "usage";
@@ -50,6 +73,7 @@ const OPTIONS = {
   continue: { type: "boolean", short: "c" },
   resume: { type: "string", short: "r" },
   fork: { type: "boolean" },
+  "read-only": { type: "boolean" },
   "no-session": { type: "boolean" },
   "permission-mode": { type: "string" },
   "max-turns": { type: "string" },
@@ -57,6 +81,7 @@ const OPTIONS = {
   extension: { type: "string", short: "e", multiple: true },
   "no-extensions": { type: "boolean" },
   cwd: { type: "string" },
+  debug: { type: "boolean" },
   version: { type: "boolean", short: "v" },
   help: { type: "boolean", short: "h" },
 } as const;
@@ -99,10 +124,18 @@ function sessionFlag(values: {
   resume?: string;
   fork?: boolean;
   "no-session"?: boolean;
+  "read-only"?: boolean;
 }): Result<SessionFlag, UsageError> {
   const fork = values.fork === true;
   const resuming = values.resume !== undefined;
   if (values.continue && resuming) return usage("Use either --continue or --resume, not both.");
+  if (values["read-only"]) {
+    if (fork) return usage("--read-only only shows a session; --fork continues it in a copy. Pick one.");
+    if (values["no-session"]) return usage("--read-only shows a saved session; --no-session has none.");
+    if (values.continue) return ok({ kind: "inspect", id: undefined });
+    if (resuming && values.resume) return ok({ kind: "inspect", id: values.resume });
+    return usage("--read-only needs the session to show: keel --read-only -c, or keel --read-only -r <id>.");
+  }
   if (values["no-session"] && (values.continue || resuming))
     return usage("--no-session cannot be combined with --continue or --resume.");
   if (fork && !values.continue && !resuming)
@@ -113,7 +146,44 @@ function sessionFlag(values: {
   return ok({ kind: "new" });
 }
 
+const MODELS_OPTIONS = {
+  provider: { type: "string" },
+  refresh: { type: "boolean" },
+  json: { type: "boolean" },
+  cwd: { type: "string" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+/** Subcommands: a first argument naming one (a prompt that starts with such a word needs -p or quotes). */
+function parseModelsArgs(argv: readonly string[]): Result<CliCommand, UsageError> {
+  let parsed: ReturnType<typeof parseArgs<{ options: typeof MODELS_OPTIONS; allowPositionals: true }>>;
+  try {
+    parsed = parseArgs({ args: [...argv], options: MODELS_OPTIONS, allowPositionals: true, strict: true });
+  } catch (e) {
+    return usage(`keel models: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return ok({ kind: "help" });
+  if (positionals.length > 0)
+    return usage(`keel models takes no arguments (got "${positionals.join(" ")}"); use --provider <name>.`);
+  if (values.provider !== undefined && values.provider.trim() === "")
+    return usage("--provider needs a value.");
+  return ok({
+    kind: "models",
+    flags: {
+      provider: values.provider,
+      refresh: values.refresh === true,
+      json: values.json === true,
+      cwd: values.cwd,
+    },
+  });
+}
+
 export function parseCliArgs(argv: readonly string[]): Result<CliCommand, UsageError> {
+  const first = argv[0];
+  if (first !== undefined && (SUBCOMMANDS as readonly string[]).includes(first))
+    return ok({ kind: "subcommand", name: first, argv: argv.slice(1) });
+  if (argv[0] === "models") return parseModelsArgs(argv.slice(1));
   let parsed: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>;
   try {
     parsed = parseArgs({
@@ -133,8 +203,8 @@ export function parseCliArgs(argv: readonly string[]): Result<CliCommand, UsageE
   const outputFormat = oneOf("output-format", values["output-format"] ?? "text", OUTPUT_FORMATS);
   if (outputFormat.isErr()) return err(outputFormat.error);
   const print = values.print === true;
-  if (values["output-format"] !== undefined && !print)
-    return usage("--output-format only applies to print mode (-p).");
+  if (values["output-format"] !== undefined && !print && !values["read-only"])
+    return usage("--output-format only applies to print mode (-p) and --read-only.");
 
   const permissionMode =
     values["permission-mode"] === undefined
@@ -147,6 +217,10 @@ export function parseCliArgs(argv: readonly string[]): Result<CliCommand, UsageE
 
   const session = sessionFlag(values);
   if (session.isErr()) return err(session.error);
+  if (session.value.kind === "inspect" && positionals.length > 0)
+    return usage(
+      "--read-only shows the session and takes no prompt. To go on from it, fork it: keel -r <id> --fork -p …",
+    );
   if (print && session.value.kind === "resume" && session.value.id === undefined)
     return usage(
       "--resume needs a session id in print mode (the picker is interactive only): keel -r <id> -p …",
@@ -173,6 +247,7 @@ export function parseCliArgs(argv: readonly string[]): Result<CliCommand, UsageE
       extensions: values.extension ?? [],
       noExtensions: values["no-extensions"] === true,
       cwd: values.cwd,
+      debug: values.debug === true,
     },
   });
 }

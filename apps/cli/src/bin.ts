@@ -6,6 +6,7 @@ import { setFlagsFromString } from "node:v8";
 import { parseCliArgs } from "./args.js";
 import { codeCacheDir, requireWithCodeCache } from "./code-cache.js";
 import { EXIT } from "./exit-codes.js";
+import { exitProcess } from "./exit-process.js";
 import { HELP } from "./help.js";
 import type * as Core from "./main.js";
 
@@ -53,11 +54,23 @@ async function run(): Promise<number> {
     process.stdout.write(`keel ${version()}\n`);
     return EXIT.ok;
   }
+  if (command.kind === "models") return loadCore().models(command.flags);
+  if (command.kind === "subcommand") return loadCore().subcommand(command.name, command.argv);
   return loadCore().main(command.flags);
 }
+
+// The event loop ran dry before run() settled, and nothing else noticed (the exit guard does
+// while a run is on): keel must not end as if it had succeeded.
+process.on("beforeExit", () => {
+  if (process.listenerCount("beforeExit") > 1) return;
+  process.stderr.write(
+    "keel: stopped before finishing, with nothing left to wait for (a bug: please report it).\n",
+  );
+  process.exitCode = EXIT.failed;
+});
 
 // Exit explicitly: idle keep-alive sockets of the provider SDKs must not hold the process open.
 void run().then((code) => {
   reportRss();
-  process.exit(code);
+  exitProcess(code);
 });

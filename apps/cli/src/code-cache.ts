@@ -1,7 +1,16 @@
 // Loads the CLI core (dist/keel.cjs) through V8's code cache. Node 20 has no compile cache of
 // its own, and compiling the ~1.6 MB core on every start is a third of the time to the first
 // model request; with the cache V8 deserialises the code it compiled last time instead.
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statfsSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { createRequire } from "node:module";
 import { basename, dirname, join } from "node:path";
 import vm from "node:vm";
@@ -42,21 +51,55 @@ function readCache(path: string): Buffer | undefined {
 }
 
 /**
- * Written whole under a temporary name, then renamed: a reader never sees half a cache. The
- * caches of earlier builds of the same file go, so upgrades do not pile them up.
+ * A cache is only worth writing while the disk has room to spare: it must never be what fills
+ * it. Below this much free space after the write, the start simply goes uncached.
  */
-function writeCache(path: string, prefix: string, data: Buffer): void {
+export const MIN_FREE_BYTES = 256 * 1024 * 1024;
+/** A temporary file older than this was left by a process that died mid-write. */
+const STALE_TEMP_MS = 10 * 60 * 1000;
+
+export interface CacheWriteOptions {
+  /** Free bytes on the file system holding `dir` (tests pretend a full disk). */
+  freeBytes?: (dir: string) => number;
+  now?: number;
+}
+
+function freeBytesOf(dir: string): number {
+  const stats = statfsSync(dir);
+  return stats.bavail * stats.bsize;
+}
+
+/**
+ * Written whole under a temporary name, then renamed: a reader never sees half a cache. Bounded:
+ * one cache per file (earlier builds' go, so upgrades do not pile them up), nothing written when
+ * the disk is nearly full, and no temporary file left behind, neither by a failed write (a full
+ * disk) nor, after a while, by a process that died while writing.
+ */
+export function writeCache(
+  path: string,
+  prefix: string,
+  data: Buffer,
+  options: CacheWriteOptions = {},
+): void {
+  const dir = dirname(path);
+  const temp = `${path}.${process.pid}.tmp`;
   try {
-    const dir = dirname(path);
     mkdirSync(dir, { recursive: true });
-    const temp = `${path}.${process.pid}.tmp`;
+    const now = options.now ?? Date.now();
+    for (const name of readdirSync(dir)) {
+      const file = join(dir, name);
+      if (name.startsWith(prefix) && name.endsWith(".v8") && file !== path) rmSync(file, { force: true });
+      else if (name.endsWith(".tmp") && now - statSync(file).mtimeMs > STALE_TEMP_MS)
+        rmSync(file, { force: true });
+    }
+    if ((options.freeBytes ?? freeBytesOf)(dir) < data.length + MIN_FREE_BYTES) return;
     writeFileSync(temp, data);
     renameSync(temp, path);
-    for (const name of readdirSync(dir))
-      if (name.startsWith(prefix) && name.endsWith(".v8") && join(dir, name) !== path)
-        rmSync(join(dir, name), { force: true });
   } catch {
     // A read-only or full home only costs the next start its compile time; never an error.
+    try {
+      rmSync(temp, { force: true });
+    } catch {}
   }
 }
 

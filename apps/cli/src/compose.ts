@@ -2,22 +2,25 @@
 // everything else (config, trust, extension loading, model choice) is the kernel's job.
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
-import { listModels, listProviders, modelRef } from "@keel/ai";
+import { defaultModelFor, listProviders, modelRef } from "@keel/ai";
 import {
   type CodingAgentOptions,
   defaultSessionDir,
+  latestSessionFile,
   resolveKeelHome,
   type SessionChoice,
 } from "@keel/coding-agent";
+import { officialConnectorExtension } from "@keel/ext-connector";
+import { skillsExtension } from "@keel/ext-skills";
 import { todoExtension } from "@keel/ext-todo";
+import { webSearchExtension } from "@keel/ext-web-search";
 import type { ExtensionDefinition } from "@keel/extension-sdk";
-import { listSessions } from "@keel/session";
 import { err, ok, type Result } from "neverthrow";
 import type { CliFlags, SessionFlag, UsageError } from "./args.js";
 
 /** The official extensions that ship with keel; config `extensions.<id>.enabled: false` turns one off. */
 export function officialExtensions(): ExtensionDefinition[] {
-  return [todoExtension];
+  return [todoExtension, skillsExtension, webSearchExtension, officialConnectorExtension];
 }
 
 const usage = (message: string): Result<never, UsageError> => err({ type: "usage", message });
@@ -33,8 +36,8 @@ function resolveCwd(dir: string | undefined, base: string): Result<string, Usage
 }
 
 /**
- * `--provider p` alone picks the catalog's first model for p (the catalog lists a provider's
- * newest flagship first); with `--model id` it qualifies a bare id as `p/id`.
+ * `--provider p` alone picks p's default model (the catalog names the vendor's recommended
+ * agentic-coding model); with `--model id` it qualifies a bare id as `p/id`.
  */
 function qualifiedModel(
   model: string | undefined,
@@ -47,7 +50,7 @@ function qualifiedModel(
       return usage(`--model ${model} names another provider than --provider ${provider}.`);
     return ok(`${provider}/${model}`);
   }
-  const first = listModels(provider)[0];
+  const first = defaultModelFor(provider);
   if (!first)
     return usage(
       `--provider ${provider} is not in the model catalog (known: ${listProviders().join(", ")}). ` +
@@ -57,15 +60,13 @@ function qualifiedModel(
 }
 
 /**
- * `--continue --fork`: the kernel forks a session named by id, and "continue" has no fork
- * variant, so the CLI looks up the newest session of the directory itself (read-only).
+ * `--continue --fork`: the kernel forks a session named by id or path, and "continue" has no
+ * fork variant, so the CLI asks the kernel for the newest session file of the directory.
  */
 function latestSession(cwd: string): Result<string, UsageError> {
-  const dir = defaultSessionDir(resolveKeelHome(), cwd);
-  const listed = listSessions(dir);
-  if (listed.isErr()) return usage(`Could not list the sessions in ${dir}: ${listed.error.message}`);
-  const latest = listed.value.sessions[0];
-  return latest ? ok(latest.id) : usage(`There is no session to fork in ${cwd} yet.`);
+  const latest = latestSessionFile(defaultSessionDir(resolveKeelHome(), cwd));
+  if (latest.isErr()) return usage(latest.error.message);
+  return latest.value ? ok(latest.value) : usage(`There is no session to fork in ${cwd} yet.`);
 }
 
 function sessionChoice(flag: SessionFlag, cwd: string): Result<SessionChoice, UsageError> {
@@ -74,6 +75,12 @@ function sessionChoice(flag: SessionFlag, cwd: string): Result<SessionChoice, Us
       return ok({ mode: "new" });
     case "ephemeral":
       return ok({ mode: "ephemeral" });
+    case "inspect":
+      return ok(
+        flag.id === undefined
+          ? { mode: "continue", readOnly: true }
+          : { mode: "resume", session: flag.id, readOnly: true },
+      );
     case "continue":
       if (!flag.fork) return ok({ mode: "continue" });
       return latestSession(cwd).map((session) => ({ mode: "fork" as const, session }));

@@ -3,10 +3,15 @@ import type { RunSummary } from "@keel/coding-agent";
 
 export const EXIT = {
   ok: 0,
-  /** The run failed: provider error, context overflow, or --max-turns reached. */
+  /** The run failed: provider error, context overflow, the journal could not be written, or --max-turns reached. */
   failed: 1,
   /** Usage error, nothing configured, or refused (unknown session, locked session, extension veto). */
   usage: 2,
+  /**
+   * The terminal closed (SIGHUP): same clean-up as SIGINT, then keel ends by SIGHUP itself, so
+   * a shell reports 128 + 1.
+   */
+  hangup: 129,
   /** Interrupted by SIGINT; the session is closed cleanly and resumable. */
   interrupted: 130,
   /** Terminated by SIGTERM, same clean-up as SIGINT. */
@@ -20,7 +25,10 @@ export interface RunOutcome {
 }
 
 /** `signal` is the signal that made the CLI abort the run, if any. */
-export function outcomeOf(summary: RunSummary, signal: "SIGINT" | "SIGTERM" | undefined): RunOutcome {
+export function outcomeOf(
+  summary: RunSummary,
+  signal: "SIGINT" | "SIGTERM" | "SIGHUP" | undefined,
+): RunOutcome {
   switch (summary.stopReason) {
     case "stop":
       return { code: EXIT.ok };
@@ -35,6 +43,7 @@ export function outcomeOf(summary: RunSummary, signal: "SIGINT" | "SIGTERM" | un
       return { code: EXIT.failed, note: `Stopped after ${summary.turns} turns (--max-turns).` };
     case "aborted":
       if (signal === "SIGTERM") return { code: EXIT.terminated };
+      if (signal === "SIGHUP") return { code: EXIT.hangup };
       if (signal === "SIGINT") return { code: EXIT.interrupted };
       return { code: EXIT.failed, note: "The run was aborted." };
     case "error":

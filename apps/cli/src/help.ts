@@ -6,6 +6,18 @@ Usage
   keel [options] [prompt]          interactive session (needs a terminal)
   keel -p [options] [prompt]       print mode: run once, print the answer, exit
   echo "prompt" | keel -p          print mode with the prompt on stdin
+  keel models [--provider <name>] [--refresh] [--json]
+                                   the models of each provider: the catalog merged with what
+                                   its models endpoint lists for your key (cached for a day)
+
+Subcommands
+  keel install <npm-spec> [--project] [--allow-scripts]
+                                   install an extension package (install scripts do not run
+                                   unless --allow-scripts); --project: for this trusted project
+  keel install --project           install the packages this project declares
+  keel uninstall <name> [--project]
+  keel list [--project]            installed extension packages
+  keel mcp …, keel connector …     the MCP and connector extensions' own commands
 
 Print mode
   -p, --print                      run non-interactively; the prompt is the arguments, or stdin
@@ -13,16 +25,26 @@ Print mode
                                    | stream-json (NDJSON: init, events, result)
 
 Model
-      --model <provider/id>        e.g. anthropic/claude-sonnet-4-6, openai/gpt-5, or a custom
-                                   provider's model from config
-      --provider <name>            use that provider's first catalog model
-                                   (anthropic, openai, deepseek, dashscope, moonshot, zai, openrouter)
+      --model <provider/id>        e.g. anthropic/claude-sonnet-5-5, openai/gpt-6.2-sol, or a
+                                   custom provider's model from config; an id the catalog does
+                                   not know runs with the provider's defaults (with a warning)
+      --provider <name>            use that provider's default model:
+                                     anthropic   claude-opus-5-5
+                                     openai      gpt-6.2-astra
+                                     deepseek    deepseek-v4-pro
+                                     dashscope   qwen3.5-plus
+                                     moonshot    kimi-k2.7-code
+                                     zai         glm-5.3
+                                     openrouter  anthropic/claude-opus-5.5
 
 Sessions
   -c, --continue                   continue the most recent session in this directory
   -r, --resume [id]                resume a session by id or id prefix (no id: a picker,
                                    interactive mode only)
       --fork                       with -c or -r: continue in a new session forked from it
+      --read-only                  with -c or -r <id>: print the session's conversation and
+                                   exit; takes no lock and writes nothing (also for a session
+                                   open elsewhere or one this keel cannot continue)
       --no-session                 journal nothing (ephemeral session)
 
 Behaviour
@@ -33,19 +55,25 @@ Behaviour
       --no-extensions              no official extensions and no discovery of
                                    ~/.keel/extensions or .keel/extensions (-e still loads)
       --cwd <dir>                  work in <dir> instead of the current directory
+      --debug                      show the debug log (extensions and kernel) on stderr;
+                                   it is always kept in $KEEL_HOME/logs/debug.log
 
   -v, --version                    print the version
   -h, --help                       print this help
 
 Environment
-  ANTHROPIC_API_KEY, OPENAI_API_KEY     provider keys (the first one set picks the default model)
+  ANTHROPIC_API_KEY, OPENAI_API_KEY     provider keys (the first one set picks its default model)
   ANTHROPIC_BASE_URL, OPENAI_BASE_URL   endpoints, read by the official SDKs
   KEEL_HOME                             Keel's home directory (default ~/.keel): config.json,
                                         trust.json, sessions/, extensions/
 
 Exit codes
   0    the run finished (also when the model stopped at its output limit: a note on stderr)
-  1    the run failed (provider error, context overflow) or hit --max-turns
-  2    usage error, no model provider configured, or refused (e.g. session not found)
+  1    the run failed (provider error, context overflow, the session journal could not be
+       written) or hit --max-turns
+  2    usage error, no model provider configured, or refused (e.g. session not found,
+       locked by another keel, or read-only: fork it with --fork to go on)
+  129  the terminal closed (SIGHUP); keel ends by that signal once the session is saved
   130  interrupted (Ctrl+C / SIGINT); the session is saved and resumable with -c
+  143  terminated (SIGTERM); the session is saved and resumable with -c
 `;

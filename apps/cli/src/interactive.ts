@@ -11,6 +11,8 @@ export interface InteractiveFlags {
   resumePicker: boolean;
   /** Words given on the command line: sent as the first prompt. */
   initialPrompt?: string;
+  /** --debug: show debug-log lines in the transcript. */
+  debug?: boolean;
 }
 
 /** What src/tui/index.ts exports. It resolves to the process exit code. */

@@ -4,9 +4,15 @@ import type { CliFlags } from "./args.js";
 import { composeOptions } from "./compose.js";
 import { EXIT } from "./exit-codes.js";
 import { startInteractive } from "./interactive.js";
+import { runInspect } from "./print/inspect.js";
+
+export { models } from "./models-command.js";
+
 import { createOutput } from "./print/output.js";
 import { printPrompt } from "./print/prompt.js";
 import { runPrint } from "./print/run.js";
+
+export { runSubcommand as subcommand } from "./subcommands/index.js";
 
 export async function main(flags: CliFlags): Promise<number> {
   const output = createOutput();
@@ -17,6 +23,9 @@ export async function main(flags: CliFlags): Promise<number> {
   const composed = composeOptions(flags);
   if (composed.isErr()) return usageError(composed.error.message);
 
+  // --read-only only shows a session, in a terminal or not.
+  if (flags.session.kind === "inspect") return runInspect(composed.value, flags.outputFormat, output);
+
   if (flags.print) {
     const prompt = await printPrompt(flags.prompt);
     if (prompt.isErr()) return usageError(prompt.error.message);
@@ -25,6 +34,7 @@ export async function main(flags: CliFlags): Promise<number> {
       prompt: prompt.value,
       format: flags.outputFormat,
       output,
+      debug: flags.debug,
     });
   }
 
@@ -37,6 +47,7 @@ export async function main(flags: CliFlags): Promise<number> {
     {
       resumePicker: flags.session.kind === "resume" && flags.session.id === undefined,
       ...(flags.prompt !== undefined ? { initialPrompt: flags.prompt } : {}),
+      debug: flags.debug,
     },
     output.note,
   );

@@ -2,9 +2,23 @@
 // the TUI is a separate ESM bundle (ink and react are ESM only) and must not carry a second copy
 // of the kernel next to the core's.
 import { modelRef } from "@keel/ai";
-import { createCodingAgent, defaultSessionDir, resolveKeelHome } from "@keel/coding-agent";
+import {
+  createCodingAgent,
+  defaultSessionDir,
+  formatTrustPreview,
+  killAllCommandTrees,
+  resolveKeelHome,
+} from "@keel/coding-agent";
 import { listSessions } from "@keel/session";
 
-export const tuiKernel = { createCodingAgent, defaultSessionDir, resolveKeelHome, listSessions, modelRef };
+export const tuiKernel = {
+  createCodingAgent,
+  defaultSessionDir,
+  resolveKeelHome,
+  listSessions,
+  modelRef,
+  killAllCommandTrees,
+  formatTrustPreview,
+};
 
 export type TuiKernel = typeof tuiKernel;

@@ -39,6 +39,7 @@ describe("parseCliArgs", () => {
       "--no-extensions",
       "--cwd",
       "/tmp",
+      "--debug",
       "fix",
       "the bug",
     ]);
@@ -55,7 +56,20 @@ describe("parseCliArgs", () => {
       extensions: ["a.ts", "b"],
       noExtensions: true,
       cwd: "/tmp",
+      debug: true,
     });
+  });
+
+  it("takes a first word naming a subcommand as that subcommand, with the rest as its arguments", () => {
+    expect(parseCliArgs(["install", "./ext.tgz", "--project"])._unsafeUnwrap()).toEqual({
+      kind: "subcommand",
+      name: "install",
+      argv: ["./ext.tgz", "--project"],
+    });
+    expect(parseCliArgs(["mcp", "list"])._unsafeUnwrap()).toMatchObject({ kind: "subcommand", name: "mcp" });
+    // Anything else is still a prompt.
+    expect(parseCliArgs(["install", "it"])._unsafeUnwrap().kind).toBe("subcommand");
+    expect(parseCliArgs(["please", "install", "it"])._unsafeUnwrap().kind).toBe("run");
   });
 
   it("defaults to a new session, text output and no prompt", () => {
@@ -80,6 +94,19 @@ describe("parseCliArgs", () => {
 
   it("maps --no-session to an ephemeral session", () => {
     expect(flags(["--no-session", "-p", "x"]).session).toEqual({ kind: "ephemeral" });
+  });
+
+  it("takes --read-only with -c or -r <id> to show a session, and nothing that would add to it", () => {
+    expect(flags(["--read-only", "-c"]).session).toEqual({ kind: "inspect", id: undefined });
+    expect(flags(["--read-only", "-r", "abc", "--output-format", "json"])).toMatchObject({
+      session: { kind: "inspect", id: "abc" },
+      outputFormat: "json",
+    });
+    expect(usageError(["--read-only"])).toMatch(/needs the session to show/);
+    expect(usageError(["--read-only", "-r"])).toMatch(/needs the session to show/);
+    expect(usageError(["--read-only", "-c", "--fork"])).toMatch(/Pick one/);
+    expect(usageError(["--read-only", "--no-session"])).toMatch(/--no-session/);
+    expect(usageError(["--read-only", "-c", "do more"])).toMatch(/takes no prompt.*--fork/);
   });
 
   it("answers help and version before anything else", () => {
@@ -111,6 +138,7 @@ describe("parseCliArgs", () => {
       "--continue",
       "--resume",
       "--fork",
+      "--read-only",
       "--no-session",
       "--permission-mode",
       "--max-turns",
@@ -120,6 +148,8 @@ describe("parseCliArgs", () => {
       "--cwd",
       "--version",
       "--help",
+      "--refresh",
+      "--json",
     ];
     for (const option of options) expect(HELP).toContain(option);
     for (const v of [
@@ -130,5 +160,26 @@ describe("parseCliArgs", () => {
       "KEEL_HOME",
     ])
       expect(HELP).toContain(v);
+  });
+
+  it("parses the models subcommand and its flags, and only as the first argument", () => {
+    expect(parseCliArgs(["models"])._unsafeUnwrap()).toEqual({
+      kind: "models",
+      flags: { provider: undefined, refresh: false, json: false, cwd: undefined },
+    });
+    expect(parseCliArgs(["models", "--provider", "zai", "--refresh", "--json"])._unsafeUnwrap()).toEqual({
+      kind: "models",
+      flags: { provider: "zai", refresh: true, json: true, cwd: undefined },
+    });
+    expect(parseCliArgs(["models", "-h"])._unsafeUnwrap()).toEqual({ kind: "help" });
+    expect(parseCliArgs(["models", "--model", "x"])._unsafeUnwrapErr().message).toMatch(
+      /^keel models: Unknown option '--model'/,
+    );
+    // A prompt that merely contains the word is a prompt.
+    expect(parseCliArgs(["-p", "models"])._unsafeUnwrap()).toMatchObject({
+      kind: "run",
+      flags: { prompt: "models" },
+    });
+    expect(parseCliArgs(["models are great"])._unsafeUnwrap()).toMatchObject({ kind: "run" });
   });
 });

@@ -1,9 +1,20 @@
 // The bin compiles the core through V8's code cache under KEEL_HOME: the first start writes it,
 // later starts reuse it, a damaged cache is only a slower start, and a start from the cache
 // still reaches ES modules (extensions, the shell parser) through Node's loader.
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { MIN_FREE_BYTES, writeCache } from "../src/code-cache.js";
 import { MODEL, mockSuite, runKeel, type Workspace } from "./helpers.js";
 
 const { fresh } = mockSuite({ text: "ok" });
@@ -92,4 +103,46 @@ describe("code cache", () => {
     // The Bash call was judged (tree-sitter, imported on demand) and ran.
     expect(server.requests.at(-1)!.raw).toContain("from-bash");
   });
+});
+
+describe("the code cache never fills a disk", () => {
+  const withDir = (test: (dir: string) => void) => {
+    const dir = mkdtempSync(join(tmpdir(), "keel-code-cache-"));
+    try {
+      test(dir);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+  const data = Buffer.alloc(4096, 1);
+
+  it("writes nothing when the disk would be left with less than its margin", () =>
+    withDir((dir) => {
+      const path = join(dir, "keel.cjs-a.v8");
+      writeCache(path, "keel.cjs-", data, { freeBytes: () => MIN_FREE_BYTES + data.length - 1 });
+      expect(readdirSync(dir)).toEqual([]);
+      writeCache(path, "keel.cjs-", data, { freeBytes: () => MIN_FREE_BYTES + data.length });
+      expect(readdirSync(dir)).toEqual(["keel.cjs-a.v8"]);
+    }));
+
+  it("leaves no temporary file behind when the write fails", () =>
+    withDir((dir) => {
+      // A directory where the cache should go: the rename fails after the temp file was written.
+      const path = join(dir, "keel.cjs-a.v8");
+      mkdirSync(join(path, "occupied"), { recursive: true });
+      writeCache(path, "keel.cjs-", data, { freeBytes: () => Number.MAX_SAFE_INTEGER });
+      expect(readdirSync(dir).filter((n) => n.endsWith(".tmp"))).toEqual([]);
+    }));
+
+  it("removes other builds' caches and temporary files a dead writer left, keeps a live one's", () =>
+    withDir((dir) => {
+      for (const name of ["keel.cjs-old.v8", "keel.cjs-x.v8.1.tmp", "keel.cjs-x.v8.2.tmp", "other.v8"])
+        writeFileSync(join(dir, name), "x");
+      const hourAgo = (Date.now() - 60 * 60 * 1000) / 1000;
+      utimesSync(join(dir, "keel.cjs-x.v8.1.tmp"), hourAgo, hourAgo);
+      writeCache(join(dir, "keel.cjs-new.v8"), "keel.cjs-", data, {
+        freeBytes: () => Number.MAX_SAFE_INTEGER,
+      });
+      expect(readdirSync(dir).sort()).toEqual(["keel.cjs-new.v8", "keel.cjs-x.v8.2.tmp", "other.v8"]);
+    }));
 });

@@ -31,7 +31,7 @@ function composeError(argv: string[]): string {
 describe("composeOptions", () => {
   it("turns the official extensions on and discovery on by default", () => {
     const options = compose(["-p", "x"]);
-    expect(options.extensions?.map((e) => e.id)).toEqual(["todo"]);
+    expect(options.extensions?.map((e) => e.id)).toEqual(["todo", "skills", "web-search", "connector"]);
     expect(options.discoverExtensions).toBe(true);
     expect(options.cwd).toBe(base);
     expect(options.session).toEqual({ mode: "new" });
@@ -89,7 +89,7 @@ describe("composeOptions", () => {
       const created = await createSession({ dir: defaultSessionDir(join(base, "home"), base), cwd: base });
       const session = created._unsafeUnwrap();
       await session.close();
-      expect(compose(["-c", "--fork"]).session).toEqual({ mode: "fork", session: session.id });
+      expect(compose(["-c", "--fork"]).session).toEqual({ mode: "fork", session: session.path });
     } finally {
       if (previous === undefined) delete process.env.KEEL_HOME;
       else process.env.KEEL_HOME = previous;

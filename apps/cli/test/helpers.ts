@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll } from "vitest";
 
 export const CLI_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 export const BIN = join(CLI_ROOT, "dist/bin.cjs");
-/** A current catalog model the SDK does not warn about, so stderr holds only keel's lines. */
+/** A catalog model (legacy since Claude 5, on the Claude 4 wire) the SDK does not warn about, so stderr holds only keel's lines. */
 export const MODEL = "anthropic/claude-sonnet-4-6";
 
 export interface Workspace {

@@ -17,9 +17,9 @@ describe("keel -p", () => {
     expect(JSON.stringify(body.messages[0]!.content)).toContain("say hello");
   });
 
-  it("runs a slash command instead of a prompt: /trust trusts the project, nothing is sent", async () => {
+  it("runs a slash command instead of a prompt: /trust yes trusts the project, nothing is sent", async () => {
     const { server, ws } = fresh([]);
-    const r = await runKeel(["-p", "/trust", "--model", MODEL, "--cwd", ws.repo], { server, ws });
+    const r = await runKeel(["-p", "/trust yes", "--model", MODEL, "--cwd", ws.repo], { server, ws });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("Trusted");
     expect(server.requests).toHaveLength(0);
@@ -132,5 +132,44 @@ describe("keel -p", () => {
     const tools = (server.requests[0]!.body.tools as { name: string }[]).map((t) => t.name);
     expect(tools).toContain("Read");
     expect(tools).not.toContain("UpdateTodos");
+  });
+});
+
+describe("keel -p on Claude Sonnet 5.5", () => {
+  it("stream-json carries the notes written between tool calls, which arrive as thinking blocks", async () => {
+    const { server, ws } = fresh([
+      {
+        thinking: "Plan: list it.",
+        text: "Let me list the folder first.",
+        toolCalls: [{ name: "LS", arguments: {} }],
+      },
+      { text: "Listed." },
+    ]);
+    const r = await runKeel(
+      [
+        "-p",
+        "list",
+        "--output-format",
+        "stream-json",
+        "--model",
+        "anthropic/claude-sonnet-5-5",
+        "--cwd",
+        ws.repo,
+      ],
+      { server, ws },
+    );
+    expect(r.code).toBe(0);
+    const assistant = lines(r.stdout).find(
+      (l) => l.type === "message" && (l.message as { role: string }).role === "assistant",
+    ) as { message: { content: { type: string; thinking?: string }[] } } | undefined;
+    expect(
+      assistant?.message.content.map((c) => (c.type === "thinking" ? `thinking:${c.thinking}` : c.type)),
+    ).toEqual(["thinking:Plan: list it.", "thinking:Let me list the folder first.", "toolCall"]);
+    // Nothing forces a tool, no sampling parameter goes out, and the second request was accepted.
+    for (const request of server.requests) {
+      expect(request.body).not.toHaveProperty("tool_choice");
+      expect(request.body).not.toHaveProperty("temperature");
+    }
+    expect(lines(r.stdout).at(-1)).toMatchObject({ type: "result", text: "Listed.", stopReason: "stop" });
   });
 });

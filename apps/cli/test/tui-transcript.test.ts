@@ -46,6 +46,48 @@ describe("Transcript", () => {
     expect(t.live().text).toBe("");
   });
 
+  it("shows the notes a model writes into thinking before a tool call as text (Sonnet 5.5), other thinking as one line", () => {
+    const t = new Transcript();
+    t.notesInThinking = true;
+    const update = (
+      content: AssistantMessage["content"],
+      index: number,
+      type: "thinking_end" | "toolcall_start",
+    ) => {
+      const message = assistant(content);
+      const event =
+        type === "thinking_end"
+          ? { type, contentIndex: index, content: "", partial: message }
+          : { type, contentIndex: index, partial: message };
+      t.apply({ type: "message_update", message, event } as CodingAgentEvent);
+    };
+    const reasoning = { type: "thinking" as const, thinking: "Plan the fix.", signature: "s1" };
+    const note = { type: "thinking" as const, thinking: "Reading a.ts first.", signature: "s2" };
+    const call = { type: "toolCall" as const, id: "t1", name: "Read", arguments: { path: "a.ts" } };
+    t.apply({ type: "message_start", message: assistant([]) });
+    update([reasoning, note], 1, "thinking_end");
+    // The note's block ended, but whether a tool call follows is not known yet.
+    expect(t.done.map((i) => i.kind)).toEqual(["thinking"]);
+    update([reasoning, note, call], 2, "toolcall_start");
+    t.apply({ type: "message_end", message: assistant([reasoning, note, call]) });
+    expect(t.done.map((i) => (i.kind === "text" ? `text:${i.text}` : i.kind))).toEqual([
+      "thinking",
+      "text:Reading a.ts first.",
+    ]);
+    // Without the flag (other models), the same blocks stay one thinking line each.
+    const plain = new Transcript();
+    plain.apply({ type: "message_end", message: assistant([reasoning, note, call]) });
+    expect(plain.done.map((i) => i.kind)).toEqual(["thinking", "thinking"]);
+    // Replay on resume shows the note too.
+    const resumed = new Transcript();
+    resumed.notesInThinking = true;
+    resumed.replay([assistant([reasoning, note, call])]);
+    expect(resumed.done.map((i) => (i.kind === "text" ? i.text : i.kind))).toEqual([
+      "Reading a.ts first.",
+      "tool",
+    ]);
+  });
+
   it("collapses thinking to one line once the answer starts", () => {
     const t = new Transcript();
     const thinking = assistant([{ type: "thinking", thinking: "hmm, let me see" }]);
@@ -93,7 +135,15 @@ describe("Transcript", () => {
     const t = new Transcript();
     t.apply({
       type: "run_end",
-      summary: { stopReason: "aborted", turns: 1, usage, text: "", durationMs: 1, unsent: [] },
+      summary: {
+        stopReason: "aborted",
+        turns: 1,
+        usage,
+        text: "",
+        durationMs: 1,
+        unsent: [],
+        permissionDenials: [],
+      },
     });
     t.apply({ type: "diagnostic", diagnostic: { extensionId: "mcp", level: "warning", message: "down" } });
     t.apply({ type: "compaction_end", reason: "manual", tokensBefore: 900, tokensAfter: 100, ok: true });
@@ -130,10 +180,12 @@ describe("dialog keys", () => {
     toolCallId: "t",
     args: { command: "rm x" },
     reason: "r",
+    kind: "tool",
+    alwaysRules: ["Bash(rm x)"],
   };
 
   function approval(answers: string[], selected = 0): Dialog {
-    return { id: 1, kind: "approval", request, selected, answer: (a) => answers.push(a) };
+    return { id: 1, kind: "approval", request, selected, answer: (a) => answers.push(a.decision) };
   }
 
   it("answers with y / a / n and Esc, and Enter takes the selected choice", () => {

@@ -154,6 +154,34 @@ describe("keel TUI in tmux", () => {
     expect(await waitForFile(exitFile)).toBe("0");
   }, 30_000);
 
+  it("shows Claude Sonnet 5.5's notes between tool calls, which arrive as thinking blocks", async () => {
+    const { session, exitFile } = launch(
+      {
+        turns: [
+          {
+            thinking: "Plan: list the folder.",
+            text: "Let me list the folder first.",
+            toolCalls: [{ name: "LS", arguments: {} }],
+          },
+          { text: "The folder is listed." },
+        ],
+      },
+      "--model anthropic/claude-sonnet-5-5",
+    );
+    await waitFor(session, /ready ·.*claude-sonnet-5-5/);
+    await type(session, "what is here?", "Enter");
+    const now = await waitFor(session, "The folder is listed.");
+    expect(now).toContain("Let me list the folder first.");
+    expect(now).toContain("✓ LS");
+    // The up-front reasoning stays one line; only the note before the tool call is shown as text.
+    expect(now).toContain("✻ thought for 22 chars");
+    expect(now).not.toContain("Plan: list the folder.");
+    // The mock returns thinking text only for a display that asks for it: Keel asked.
+    expect(server.requests.at(-2)?.body.thinking).toMatchObject({ type: "adaptive", display: "summarized" });
+    await type(session, "/quit", "Enter");
+    expect(await waitForFile(exitFile)).toBe("0");
+  }, 30_000);
+
   it("Enter steers and Alt+Enter queues a follow-up mid-run, Esc interrupts, and Ctrl+C twice mid-run exits with 130", async () => {
     const slow = (word: string) => ({
       text: `${word} ${"and on ".repeat(300)}`,

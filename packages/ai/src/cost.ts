@@ -13,7 +13,18 @@ export function emptyUsage(): Usage {
   };
 }
 
-export function computeCost(price: ModelCost, usage: Usage): Cost {
+/**
+ * The prices a request pays: the highest long-context tier its prompt (input + cache read +
+ * cache write) passes, else the base rates. A tier prices the whole request, as vendors bill it.
+ */
+export function ratesFor(price: ModelCost, promptTokens: number): Omit<ModelCost, "tiers" | "unknown"> {
+  let rates: Omit<ModelCost, "tiers" | "unknown"> = price;
+  for (const tier of price.tiers ?? []) if (promptTokens > tier.aboveInputTokens) rates = tier;
+  return rates;
+}
+
+export function computeCost(model: ModelCost, usage: Usage): Cost {
+  const price = ratesFor(model, usage.input + usage.cacheRead + usage.cacheWrite);
   const input = (usage.input * price.input) / 1e6;
   const output = (usage.output * price.output) / 1e6;
   const cacheRead = (usage.cacheRead * price.cacheRead) / 1e6;

@@ -2,7 +2,7 @@
 // and merged over the built-in catalog into one registry. Defaults for omitted fields live here.
 import { type Static, Type } from "@sinclair/typebox";
 import { err, ok, type Result } from "neverthrow";
-import { createRegistryFromModels, type ModelRegistry, modelRef } from "./models.js";
+import { createRegistryFromModels, type ModelRegistry, modelRef, UNKNOWN_MODEL_DEFAULTS } from "./models.js";
 import { BUILTIN_MODELS } from "./models-data.js";
 import type { Api, Model, ModelCost, OpenAICompat } from "./types.js";
 import { describeSchemaErrors, formatIssues, type SchemaIssue } from "./validation.js";
@@ -88,8 +88,7 @@ export interface ModelConfigError {
 
 /** Used for fields a new custom model leaves out. Local servers are free, hence zero prices. */
 export const CUSTOM_MODEL_DEFAULTS = {
-  contextWindow: 128_000,
-  maxOutput: 16_384,
+  ...UNKNOWN_MODEL_DEFAULTS,
   reasoning: false,
   input: ["text"] as ("text" | "image")[],
   cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } as ModelCost,

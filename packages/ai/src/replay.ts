@@ -1,12 +1,14 @@
-// Makes a history safe to send to a given model, whichever providers produced it:
-// foreign thinking becomes text, tool-call ids fit the target's rules, orphan calls are closed,
-// and failed assistant turns (which may hold half a tool call) are left out.
+// Makes a history safe to send to a given model, whichever models produced it: thinking signed by
+// another model becomes text (signatures are bound to the model that made them), tool-call ids fit
+// the target's rules, orphan calls are closed, and failed assistant turns are left out.
 import type { Api, AssistantMessage, Message, Model, ToolResultMessage } from "./types.js";
 
 /** Where a history's bytes go. */
 export interface ReplayTarget {
   api: Api;
   provider: string;
+  /** The model id; given (a Model always gives it), thinking signed by another model is not replayed. */
+  id?: string;
 }
 
 const MAX_ID = { "anthropic-messages": 64, "openai-completions": 40, "openai-responses": 64 } as const;
@@ -67,13 +69,16 @@ export function transformMessages(messages: readonly Message[], target: ReplayTa
         continue;
       }
       const sameOrigin = message.provider === target.provider && message.api === target.api;
+      // Newer models reject (or silently drop) thinking another model signed: drop it cleanly.
+      const sameModel = target.id === undefined || message.model === target.id;
       const content: AssistantMessage["content"] = [];
       for (const block of message.content) {
         if (block.type === "thinking") {
           const signedHere =
-            block.source === undefined
+            sameModel &&
+            (block.source === undefined
               ? sameOrigin
-              : block.source.provider === target.provider && block.source.api === target.api;
+              : block.source.provider === target.provider && block.source.api === target.api);
           if (signedHere && (block.signature || block.thinking)) content.push(block);
           else if (block.thinking.trim() !== "") content.push({ type: "text", text: block.thinking });
         } else if (block.type === "toolCall") {

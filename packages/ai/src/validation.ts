@@ -5,6 +5,7 @@ import { type TypeCheck, TypeCompiler } from "@sinclair/typebox/compiler";
 import { type ValueError, ValueErrorType } from "@sinclair/typebox/errors";
 import { Value } from "@sinclair/typebox/value";
 import { err, ok, type Result } from "neverthrow";
+import { validateJsonSchema } from "./json-schema-validation.js";
 
 /** One failing location, as a JSON pointer ("/" is the arguments object itself). */
 export interface SchemaIssue {
@@ -44,11 +45,31 @@ export function validateToolArguments<T extends TSchema>(
   tool: { name: string; parameters: T },
   args: unknown,
 ): Result<Static<T>, ToolArgumentsError> {
+  if (!KindGuard.IsSchema(tool.parameters)) return validatePlain(tool, args);
   const check = compile(tool.parameters);
   const value = Value.Default(tool.parameters, coerce(tool.parameters, Value.Clone(args)));
   if (check.Check(value)) return ok(value as Static<T>);
   const issues = issuesFrom(check.Errors(value));
   if (issues.length === 0) return ok(value as Static<T>);
+  return err({
+    type: "invalid_arguments",
+    tool: tool.name,
+    message: formatIssues(tool.name, issues),
+    issues,
+  });
+}
+
+/** Plain JSON Schema (an MCP tool's inputSchema): Ajv, same repairs and same wording. */
+function validatePlain<T extends TSchema>(
+  tool: { name: string; parameters: T },
+  args: unknown,
+): Result<Static<T>, ToolArgumentsError> {
+  const outcome = validateJsonSchema(tool.parameters as Record<string, unknown>, args);
+  if (outcome.ok) return ok(outcome.value as Static<T>);
+  const issues =
+    "unusable" in outcome
+      ? [{ path: "/", message: `cannot be checked: the tool's schema is invalid (${outcome.unusable})` }]
+      : outcome.issues;
   return err({
     type: "invalid_arguments",
     tool: tool.name,

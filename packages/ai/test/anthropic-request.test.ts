@@ -154,6 +154,29 @@ describe("anthropic adapter: request conversion", () => {
     expect(request?.raw.match(/"cache_control":\{"type":"ephemeral","ttl":"1h"\}/g)).toHaveLength(3);
   });
 
+  it("places the history breakpoint before a trailing one-request reminder, never on it", async () => {
+    server.setScenario({ turns: [{ text: "done" }] });
+    const from = server.requests.length;
+    const reminder = {
+      role: "user" as const,
+      content: "<system-reminder>todo: 2 open</system-reminder>",
+      timestamp: 5,
+      synthetic: true,
+    };
+    await run({ ...history, messages: [...history.messages, reminder] });
+    const [request] = server.requests.slice(from);
+    const messages = request?.body.messages as { role: string; content: Record<string, unknown>[] }[];
+    const last = messages.at(-1)!;
+    expect(last.content).toEqual([{ type: "text", text: reminder.content }]);
+    // The tool results before it carry the marker: the next request still contains them.
+    const results = messages.at(-2)!;
+    expect(results.content.at(-1)).toMatchObject({
+      type: "tool_result",
+      cache_control: { type: "ephemeral" },
+    });
+    expect(request?.raw.match(/"cache_control"/g)).toHaveLength(3);
+  });
+
   it("sends no cache markers with cacheRetention none; user text is always sent as blocks", async () => {
     server.setScenario({ turns: [{ text: "done" }, { text: "done" }] });
     const from = server.requests.length;

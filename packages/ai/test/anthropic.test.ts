@@ -231,7 +231,13 @@ describe("anthropic adapter: failures as values", () => {
     server.setScenario({ turns: [{ thinking: "hm", thinkingSignature: "sig", text: "ok" }] });
     const from = server.requests.length;
     const events: AssistantMessageEvent[] = [];
-    for await (const e of stream(model({ thinking: "adaptive" }), hello, {
+    const adaptive = {
+      mode: "adaptive",
+      efforts: ["low", "medium", "high"],
+      defaultOn: false,
+      off: "omit",
+    } as const;
+    for await (const e of stream(model({ thinking: adaptive }), hello, {
       apiKey: "test",
       reasoning: "minimal",
     }))

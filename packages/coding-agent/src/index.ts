@@ -4,15 +4,35 @@
 export { type CompactionSettings, DEFAULT_COMPACTION } from "./compaction/policy.js";
 export * from "./config/index.js";
 export { CatalogRegistry, EXECUTE_TOOL, SEARCH_TOOLS } from "./host/catalogs.js";
+export { extensionDataDir, userExtensionConfig } from "./host/cli-context.js";
 export { ExtensionHost, type ExtensionSource } from "./host/extension-host.js";
 export { diffInventory, type Inventory, noticeText } from "./host/inventory.js";
 export { BUILTIN_COMMANDS } from "./kernel/commands.js";
 export { createCodingAgent } from "./kernel/create.js";
-export { NO_MODEL_MESSAGE } from "./kernel/model-choice.js";
+export { environmentDefaults, NO_MODEL_MESSAGE } from "./kernel/model-choice.js";
+export {
+  DISCOVERY_TTL_MS,
+  type DiscoverOptions,
+  discoverModels,
+  discoveryCachePath,
+  type EndpointState,
+  type ProviderDiscovery,
+} from "./kernel/model-discovery.js";
 export { SYNTHETIC_CLOSE, SYNTHETIC_OPEN } from "./kernel/seams.js";
-export { defaultSessionDir } from "./kernel/session-open.js";
+export { defaultSessionDir, latestSessionFile, openChosenSession } from "./kernel/session-open.js";
+export { formatTrustPreview, previewTrust, type TrustPreview } from "./kernel/trust-preview.js";
 export type * from "./kernel/types.js";
 export { type LoadResult, loadExtensions } from "./loader/load-extensions.js";
+export {
+  type InstalledPackage,
+  installDeclared,
+  installPackage,
+  type PackageError,
+  type PackageScope,
+  packagesDir,
+  recordedPackages,
+  uninstallPackage,
+} from "./loader/packages.js";
 export * from "./permissions/index.js";
 export * from "./tools/index.js";
 export * from "./trust/index.js";

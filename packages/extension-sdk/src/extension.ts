@@ -1,10 +1,11 @@
 // defineExtension: the declarative contract. Tools, state, configuration, hooks and commands are
 // visible before activation, so the host can validate, reserve names and roll back.
-import type { Model } from "@keel/ai";
 import type { Static, TSchema } from "@sinclair/typebox";
+import type { ToolCatalog } from "./catalogs.js";
+import type { ExtensionCliCommand } from "./cli.js";
 import type { Hooks } from "./hooks.js";
-import type { CatalogEntry, ExtensionTool } from "./tools.js";
-import type { ExtensionUI } from "./ui.js";
+import type { ActivationContext, ExtensionRuntime } from "./runtime.js";
+import type { ExtensionTool, ToolParameters } from "./tools.js";
 
 export interface ConfigLayers<T> {
   user: T | undefined;
@@ -16,70 +17,37 @@ export type ConfigurationSpec<S extends TSchema> =
   | { scope: "user" | "project"; schema: S; default: Static<S> }
   | {
       scope: "layered";
+      /** The resolved configuration. */
       schema: S;
       default: Static<S>;
-      resolve?(layers: ConfigLayers<Static<S>>): Static<S>;
+      /**
+       * What one file may hold (usually a partial of `schema`); each layer is validated against
+       * it as written, before any default is applied. Default: `schema` with every property optional.
+       */
+      layerSchema?: TSchema;
+      /**
+       * Combines the raw layers (no defaults applied yet); the result is merged over `default`
+       * and validated against `schema`. Without it, layers merge by Keel's one rule: objects
+       * merge key by key (deeply), anything else in a later layer replaces the earlier value.
+       */
+      resolve?(layers: ConfigLayers<Partial<Static<S>>>): Partial<Static<S>>;
     };
+
+/** The project a trust preview is about. */
+export interface TrustPreviewProject {
+  cwd: string;
+  /** The root trust would apply to. */
+  projectRoot: string;
+}
 
 export interface SessionStateSpec<S extends TSchema> {
   schema: S;
   default: Static<S>;
 }
 
-/** Session state: persisted as app_state journal entries, so it follows branches, rewinds and forks. */
-export interface StateHandle<T> {
-  get(): T;
-  /** Replaces the state (validated against the schema) and journals it. */
-  set(next: T): void;
-  update(fn: (current: T) => T): void;
-}
-
-export interface SessionInfo {
-  id: string;
-  cwd: string;
-  /** False for ephemeral (unjournaled) sessions. */
-  persistent: boolean;
-}
-
-export interface Diagnostic {
-  extensionId: string;
-  level: "info" | "warning" | "error";
-  message: string;
-}
-
-export interface ExtensionRuntime<Config = unknown, State = unknown, Instance = unknown> {
-  readonly id: string;
-  readonly config: Config;
-  readonly state: StateHandle<State>;
-  /** What `lifecycle.activate` returned. */
-  readonly instance: Instance;
-  readonly ui: ExtensionUI;
-  readonly session: SessionInfo;
-  readonly cwd: string;
-  /** The model in use now. */
-  model(): Model;
-  /** Reports one diagnostic line to the user. */
-  report(level: Diagnostic["level"], message: string): void;
-  /** Queues a message for the model: steering while a run is going, otherwise a new run. */
-  sendMessage(text: string, options?: { deliverAs?: "steer" | "followUp" | "prompt" }): void;
-}
-
-/** What `activate` sees: everything of the runtime except the instance it is about to create. */
-export type ActivationContext<Config, State> = Omit<ExtensionRuntime<Config, State, never>, "instance">;
-
 export interface Lifecycle<Config, State, Instance> {
   activate?(context: ActivationContext<Config, State>): Instance | Promise<Instance>;
   deactivate?(runtime: ExtensionRuntime<Config, State, Instance>): void | Promise<void>;
-}
-
-export interface ToolCatalog<Rt = ExtensionRuntime> {
-  /** Unique within the extension; notices group tools by it. */
-  id: string;
-  label?: string;
-  /** The current inventory. Called when the host first needs it and after each invalidation. */
-  discover(runtime: Rt): CatalogEntry[] | Promise<CatalogEntry[]>;
-  /** Calls `invalidate` whenever the inventory may have changed; returns an unsubscribe function. */
-  subscribe?(invalidate: () => void, runtime: Rt): (() => void) | undefined;
 }
 
 export interface CommandResult {
@@ -89,17 +57,36 @@ export interface CommandResult {
   prompt?: string;
 }
 
+export interface CommandContext {
+  /** Aborted when the user cancels the command or the session closes. */
+  signal: AbortSignal;
+}
+
 export interface ExtensionCommand<Rt = ExtensionRuntime> {
-  /** Without the slash: `/name args`. */
+  /** Without the slash: `/name args`. Letters, digits, `-`, `_`, `:`, `.`. */
   name: string;
   description: string;
   /** Shown in completion, e.g. "<task>". */
   argumentHint?: string;
-  run(args: string, runtime: Rt): CommandResult | void | Promise<CommandResult | void>;
+  run(
+    args: string,
+    runtime: Rt,
+    context: CommandContext,
+  ): CommandResult | void | Promise<CommandResult | void>;
+}
+
+/** A resident tool whose execute also receives the extension runtime. */
+export interface ExtensionToolFor<Rt, TParams extends ToolParameters = TSchema, TDetails = unknown>
+  extends Omit<ExtensionTool<TParams, TDetails>, "execute"> {
+  execute(
+    args: Parameters<ExtensionTool<TParams, TDetails>["execute"]>[0],
+    context: Parameters<ExtensionTool<TParams, TDetails>["execute"]>[1],
+    runtime: Rt,
+  ): ReturnType<ExtensionTool<TParams, TDetails>["execute"]>;
 }
 
 /** Builds a resident tool whose argument types follow its schema (see `tools` below). */
-export type ToolBuilder<Rt> = <TParams extends TSchema, TDetails = unknown>(
+export type ToolBuilder<Rt> = <TParams extends ToolParameters, TDetails = unknown>(
   tool: ExtensionToolFor<Rt, TParams, TDetails>,
 ) => ExtensionToolFor<Rt>;
 
@@ -118,24 +105,37 @@ export interface ExtensionDefinition<
   /**
    * Resident tools: sent every request, so keep them few. Written as `(tool) => [tool({...})]` so
    * each tool's `execute` gets arguments typed from its own schema and the typed runtime.
+   *
+   * The host calls it twice. Without a runtime, when it validates the declaration: return every
+   * tool the extension may offer, so their names are reserved and checked. With the activated
+   * runtime, once, when the session's tool list is fixed: return the ones this session offers (a
+   * subset of the first list), e.g. no search tool when no provider key is configured. The list
+   * then stays as it is for the whole session (the cached prefix never changes); a config change
+   * takes effect in the next session.
    */
-  tools?: (
+  // A method, so a definition typed by its own schemas stays assignable to the general one.
+  tools?(
     tool: ToolBuilder<ExtensionRuntime<Static<ConfigSchema>, Static<StateSchema>, Instance>>,
-  ) => ExtensionToolFor<ExtensionRuntime<Static<ConfigSchema>, Static<StateSchema>, Instance>>[];
+    runtime?: ExtensionRuntime<Static<ConfigSchema>, Static<StateSchema>, Instance>,
+  ): ExtensionToolFor<ExtensionRuntime<Static<ConfigSchema>, Static<StateSchema>, Instance>>[];
   catalogs?: ToolCatalog<ExtensionRuntime<Static<ConfigSchema>, Static<StateSchema>, Instance>>[];
   commands?: ExtensionCommand<ExtensionRuntime<Static<ConfigSchema>, Static<StateSchema>, Instance>>[];
   /** Fixed text added to the system prompt when a session starts (never mid-session). */
   systemPrompt?: string;
-}
-
-/** A resident tool whose execute also receives the extension runtime. */
-export interface ExtensionToolFor<Rt, TParams extends TSchema = TSchema, TDetails = unknown>
-  extends Omit<ExtensionTool<TParams, TDetails>, "execute"> {
-  execute(
-    args: Static<TParams>,
-    context: Parameters<ExtensionTool<TParams, TDetails>["execute"]>[1],
-    runtime: Rt,
-  ): ReturnType<ExtensionTool<TParams, TDetails>["execute"]>;
+  /**
+   * Skill folders this package ships (absolute paths, or relative to the package's own folder);
+   * the skills extension lists them like the user's.
+   */
+  skills?: string[];
+  /**
+   * What this extension would read or run from the project once it is trusted (its skills and
+   * the tools they pre-approve, its MCP servers), one line each, for the trust dialog to show
+   * before the user decides. Called only when the user is about to trust the project: it may
+   * read the project's files for that, and must never run anything from them.
+   */
+  trustPreview?(project: TrustPreviewProject, context: { signal: AbortSignal }): string[] | Promise<string[]>;
+  /** `keel <name> …` subcommands (for official extensions the CLI composes). */
+  cli?: ExtensionCliCommand[];
 }
 
 export const EXTENSION_ID_PATTERN = /^[a-z][a-z0-9-]{0,63}$/;
@@ -151,12 +151,17 @@ export function defineExtension<
   return definition;
 }
 
-/** The identity builder the host passes to `tools`; exported so tests and hosts can list tools. */
-export function listTools<Rt>(definition: {
-  tools?: (tool: ToolBuilder<Rt>) => ExtensionToolFor<Rt>[];
-}): ExtensionToolFor<Rt>[] {
+/**
+ * The identity builder the host passes to `tools`; exported so tests and hosts can list tools.
+ * Without `runtime`: every tool the extension may offer; with it: the ones that runtime offers.
+ */
+export function listTools<Rt>(
+  definition: { tools?(tool: ToolBuilder<Rt>, runtime?: Rt): ExtensionToolFor<Rt>[] },
+  runtime?: Rt,
+): ExtensionToolFor<Rt>[] {
   const identity = ((tool: unknown) => tool) as ToolBuilder<Rt>;
-  return definition.tools ? definition.tools(identity) : [];
+  if (!definition.tools) return [];
+  return runtime === undefined ? definition.tools(identity) : definition.tools(identity, runtime);
 }
 
 /** Marker so loaders can tell a definition from a factory without running anything. */

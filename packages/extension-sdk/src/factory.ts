@@ -1,23 +1,28 @@
 // The one-file style: `export default (keel) => { keel.on(…); keel.registerTool(…) }`.
 // The factory runs against a recording API and becomes an ordinary definition; a factory that
 // throws leaves nothing behind because nothing is registered until it returned.
-import type { TSchema } from "@sinclair/typebox";
-import type {
-  ExtensionCommand,
-  ExtensionDefinition,
-  ExtensionRuntime,
-  ExtensionToolFor,
-  ToolCatalog,
-} from "./extension.js";
+import { Type } from "@sinclair/typebox";
+import type { ToolCatalog } from "./catalogs.js";
+import type { ExtensionCommand, ExtensionDefinition, ExtensionToolFor } from "./extension.js";
 import { HOOK_NAMES, type HookName, type Hooks } from "./hooks.js";
+import type { ExtensionRuntime } from "./runtime.js";
+import { type ToolParameters, textResult } from "./tools.js";
 
 type AnyRuntime = ExtensionRuntime;
 type HookHandler<K extends HookName> = NonNullable<Hooks<AnyRuntime>[K]>;
 
 export interface KeelAPI {
+  /**
+   * TypeBox's schema builder, so a one-file extension with no `node_modules` of its own can
+   * build typed tool parameters: `keel.Type.Object({ path: keel.Type.String() })`.
+   */
+  readonly Type: typeof Type;
+  /** Text result shorthand (the SDK's `textResult`). */
+  readonly textResult: typeof textResult;
   /** Adds a handler; several handlers of one hook run in registration order. */
   on<K extends HookName>(hook: K, handler: HookHandler<K>): void;
-  registerTool<TParams extends TSchema, TDetails = unknown>(
+  /** Parameters are a TypeBox schema (typed arguments) or plain JSON Schema. */
+  registerTool<TParams extends ToolParameters, TDetails = unknown>(
     tool: ExtensionToolFor<AnyRuntime, TParams, TDetails>,
   ): void;
   registerCommand(command: ExtensionCommand<AnyRuntime>): void;
@@ -45,22 +50,38 @@ export async function definitionFromFactory(
   let live: AnyRuntime | undefined;
   let pendingStatus: { text: string | undefined } | undefined;
 
+  // Once the factory has returned, its registrations are the definition; later calls (from a
+  // timer, a hook) would change an extension the host already validated, so they are refused.
+  let committed = false;
+  const open = (what: string) => {
+    if (committed)
+      throw new Error(
+        `${what} after loading: register everything while the factory runs (commands and catalogs can be added later through runtime.commands / runtime.catalogs)`,
+      );
+  };
   const api: KeelAPI = {
+    Type,
+    textResult,
     on(hook, handler) {
+      open("keel.on");
       if (!HOOK_NAMES.includes(hook))
         throw new Error(`unknown hook "${hook}"; known: ${HOOK_NAMES.join(", ")}`);
       handlers.set(hook, [...(handlers.get(hook) ?? []), handler as HookHandler<HookName>]);
     },
     registerTool(tool) {
+      open("keel.registerTool");
       tools.push(tool as unknown as ExtensionToolFor<AnyRuntime>);
     },
     registerCommand(command) {
+      open("keel.registerCommand");
       commands.push(command);
     },
     registerCatalog(catalog) {
+      open("keel.registerCatalog");
       catalogs.push(catalog);
     },
     registerContext(text) {
+      open("keel.registerContext");
       context.push(text);
     },
     setStatus(text) {
@@ -72,12 +93,14 @@ export async function definitionFromFactory(
   try {
     await factory(api);
   } catch (e) {
+    committed = true;
     return {
       ok: false,
       error: { type: "factory_failed", extensionId: id, message: e instanceof Error ? e.message : String(e) },
     };
   }
 
+  committed = true;
   const hooks: Hooks<AnyRuntime> = {};
   for (const [hook, list] of handlers) {
     (hooks as Record<HookName, unknown>)[hook] = composeHandlers(hook, list);
@@ -86,7 +109,7 @@ export async function definitionFromFactory(
     id,
     lifecycle: {
       activate: (ctx) => {
-        live = ctx as AnyRuntime;
+        live = ctx as unknown as AnyRuntime;
         if (pendingStatus) ctx.ui.setStatus(id, pendingStatus.text);
         return undefined;
       },
@@ -95,9 +118,9 @@ export async function definitionFromFactory(
       },
     },
     hooks,
-    tools: () => tools,
-    commands,
-    catalogs,
+    tools: () => [...tools],
+    commands: [...commands],
+    catalogs: [...catalogs],
     ...(context.length > 0 ? { systemPrompt: context.join("\n\n") } : {}),
   };
   return { ok: true, definition };
@@ -110,24 +133,24 @@ export async function definitionFromFactory(
  */
 function composeHandlers(hook: HookName, list: HookHandler<HookName>[]): HookHandler<HookName> {
   if (list.length === 1) return list[0]!;
-  type Fn = (event: unknown, runtime: AnyRuntime) => unknown;
+  type Fn = (event: unknown, runtime: AnyRuntime, context: unknown) => unknown;
   const fns = list as unknown as Fn[];
   if (hook === "beforeModelCall") {
-    return (async (event: unknown, runtime: AnyRuntime) => {
+    return (async (event: unknown, runtime: AnyRuntime, context: unknown) => {
       const parts: string[] = [];
       for (const fn of fns) {
-        const r = (await fn(event, runtime)) as { context?: string } | undefined;
+        const r = (await fn(event, runtime, context)) as { context?: string } | undefined;
         if (r?.context) parts.push(r.context);
       }
       return parts.length > 0 ? { context: parts.join("\n\n") } : undefined;
     }) as unknown as HookHandler<HookName>;
   }
   if (hook === "beforeToolCall" || hook === "beforeAgentStart" || hook === "afterToolCall") {
-    return (async (event: Record<string, unknown>, runtime: AnyRuntime) => {
+    return (async (event: Record<string, unknown>, runtime: AnyRuntime, context: unknown) => {
       let current = { ...event };
       let changed: Record<string, unknown> | undefined;
       for (const fn of fns) {
-        const r = (await fn(current, runtime)) as Record<string, unknown> | undefined;
+        const r = (await fn(current, runtime, context)) as Record<string, unknown> | undefined;
         if (!r) continue;
         if (r.action === "block") return r;
         if (hook === "beforeToolCall" && r.args) current = { ...current, args: r.args };
@@ -142,7 +165,7 @@ function composeHandlers(hook: HookName, list: HookHandler<HookName>[]): HookHan
       return { result: current.result };
     }) as unknown as HookHandler<HookName>;
   }
-  return (async (event: unknown, runtime: AnyRuntime) => {
-    for (const fn of fns) await fn(event, runtime);
+  return (async (event: unknown, runtime: AnyRuntime, context: unknown) => {
+    for (const fn of fns) await fn(event, runtime, context);
   }) as unknown as HookHandler<HookName>;
 }

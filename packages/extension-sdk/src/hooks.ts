@@ -32,8 +32,16 @@ export interface MessageEndEvent {
 }
 export interface ToolCallEvent {
   toolCallId: string;
+  /**
+   * The tool that runs: a resident tool's name, or for a catalog entry reached through
+   * ExecuteTool its identity `group:name` (and `args` are the entry's own arguments).
+   */
   toolName: string;
   args: Record<string, unknown>;
+  /** Set when the call goes through ExecuteTool to a catalog entry. */
+  via?: "ExecuteTool";
+  /** Set when a child agent makes the call. */
+  agent?: { agentId: string; title: string };
 }
 export interface AfterToolCallEvent extends ToolCallEvent {
   result: ToolResult;
@@ -54,8 +62,19 @@ export interface RunErrorEvent {
   error: { type: string; message: string };
   stopReason: RunStopReason;
 }
+export interface CompactionEvent {
+  reason: "threshold" | "overflow" | "manual";
+  tokensBefore: number;
+  tokensAfter: number;
+}
 export interface SessionShutdownEvent {
-  reason: "exit" | "reload" | "switch";
+  /** exit: the process ends; fork / switch: another session takes over; reload: extensions reload. */
+  reason: "exit" | "reload" | "fork" | "switch";
+}
+
+/** The third argument of every hook: aborted when the host stops waiting (deadline, abort, shutdown). */
+export interface HookContext {
+  signal: AbortSignal;
 }
 
 /** beforeAgentStart may rewrite the prompt that starts a run. */
@@ -71,31 +90,37 @@ export type AfterToolCallResult = { result?: ToolResult } | undefined;
 // Methods, not function-typed properties: a definition typed by its own schemas must still be
 // assignable to the general ExtensionDefinition the host takes.
 export interface Hooks<Rt> {
-  sessionStart?(event: SessionStartEvent, runtime: Rt): void | Promise<void>;
+  sessionStart?(event: SessionStartEvent, runtime: Rt, context: HookContext): void | Promise<void>;
   beforeAgentStart?(
     event: BeforeAgentStartEvent,
     runtime: Rt,
+    context: HookContext,
   ): BeforeAgentStartResult | void | Promise<BeforeAgentStartResult | void>;
-  runStart?(event: RunStartEvent, runtime: Rt): void | Promise<void>;
-  turnStart?(event: TurnStartEvent, runtime: Rt): void | Promise<void>;
+  runStart?(event: RunStartEvent, runtime: Rt, context: HookContext): void | Promise<void>;
+  turnStart?(event: TurnStartEvent, runtime: Rt, context: HookContext): void | Promise<void>;
   beforeModelCall?(
     event: BeforeModelCallEvent,
     runtime: Rt,
+    context: HookContext,
   ): BeforeModelCallResult | void | Promise<BeforeModelCallResult | void>;
-  afterModelCall?(event: AfterModelCallEvent, runtime: Rt): void | Promise<void>;
-  messageEnd?(event: MessageEndEvent, runtime: Rt): void | Promise<void>;
+  afterModelCall?(event: AfterModelCallEvent, runtime: Rt, context: HookContext): void | Promise<void>;
+  messageEnd?(event: MessageEndEvent, runtime: Rt, context: HookContext): void | Promise<void>;
   beforeToolCall?(
     event: ToolCallEvent,
     runtime: Rt,
+    context: HookContext,
   ): BeforeToolCallResult | void | Promise<BeforeToolCallResult | void>;
   afterToolCall?(
     event: AfterToolCallEvent,
     runtime: Rt,
+    context: HookContext,
   ): AfterToolCallResult | void | Promise<AfterToolCallResult | void>;
-  turnEnd?(event: TurnEndEvent, runtime: Rt): void | Promise<void>;
-  runEnd?(event: RunEndEvent, runtime: Rt): void | Promise<void>;
-  runError?(event: RunErrorEvent, runtime: Rt): void | Promise<void>;
-  sessionShutdown?(event: SessionShutdownEvent, runtime: Rt): void | Promise<void>;
+  turnEnd?(event: TurnEndEvent, runtime: Rt, context: HookContext): void | Promise<void>;
+  runEnd?(event: RunEndEvent, runtime: Rt, context: HookContext): void | Promise<void>;
+  runError?(event: RunErrorEvent, runtime: Rt, context: HookContext): void | Promise<void>;
+  /** After the history was compacted (a notice persisted now follows the summary). */
+  compaction?(event: CompactionEvent, runtime: Rt, context: HookContext): void | Promise<void>;
+  sessionShutdown?(event: SessionShutdownEvent, runtime: Rt, context: HookContext): void | Promise<void>;
 }
 
 export type HookName = keyof Hooks<unknown>;
@@ -120,5 +145,6 @@ export const HOOK_NAMES: readonly HookName[] = [
   "turnEnd",
   "runEnd",
   "runError",
+  "compaction",
   "sessionShutdown",
 ];

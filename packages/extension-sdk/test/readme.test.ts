@@ -5,7 +5,13 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "n
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ExtensionDefinition, type ExtensionRuntime, headlessUI, listTools } from "../src/index.js";
+import {
+  type ExtensionDefinition,
+  type ExtensionRuntime,
+  headlessUI,
+  listTools,
+  type ToolCallContext,
+} from "../src/index.js";
 
 const pkg = resolve(import.meta.dirname, "..");
 const repo = resolve(pkg, "../..");
@@ -89,16 +95,26 @@ describe("extension-sdk README", () => {
       ui: { ...headlessUI(), setWidget: (_key: string, lines: string[] | undefined) => widgets.push(lines) },
     } as unknown as ExtensionRuntime;
     const [add] = listTools(ext);
-    const ctx = { signal: new AbortController().signal, toolCallId: "1", onUpdate: () => {} };
+    const signal = new AbortController().signal;
+    const ctx: ToolCallContext = {
+      signal,
+      toolCallId: "1",
+      onUpdate: () => {},
+      runAgent: async () => ({ ok: false, error: { type: "not_allowed", message: "no agents here" } }),
+      agents: () => [],
+      approve: async () => ({ status: "unsupported" }),
+    };
     await add!.execute({ url: "https://a.example", title: "A" }, ctx, runtime);
     const full = await add!.execute({ url: "https://b.example", title: "B" }, ctx, runtime);
     expect(full.isError).toBe(true);
 
     expect(widgets).toEqual([["○ A"]]);
-    await expect(Promise.resolve(ext.hooks?.beforeModelCall?.({ turn: 1 }, runtime))).resolves.toEqual({
+    await expect(
+      Promise.resolve(ext.hooks?.beforeModelCall?.({ turn: 1 }, runtime, { signal })),
+    ).resolves.toEqual({
       context: "Unread: A",
     });
     const command = ext.commands?.find((c) => c.name === "reading");
-    expect(await command?.run("", runtime)).toEqual({ message: "○ A https://a.example" });
+    expect(await command?.run("", runtime, { signal })).toEqual({ message: "○ A https://a.example" });
   });
 });

@@ -94,7 +94,10 @@ describe("new-extension", () => {
         extends: "./tsconfig.json",
         compilerOptions: {
           noEmit: true,
-          paths: { "@keel/extension-sdk": ["../../extension-sdk/src/index.ts"] },
+          paths: {
+            "@keel/extension-sdk": ["../../extension-sdk/src/index.ts"],
+            "@keel/extension-sdk/testing": ["../../extension-sdk/src/testing.ts"],
+          },
         },
       }),
     );

@@ -11,6 +11,8 @@ import {
   textResult,
 } from "../src/index.js";
 
+const hookContext = { signal: new AbortController().signal };
+
 const todoLike = defineExtension({
   id: "typed",
   configuration: { scope: "layered", schema: Type.Object({ limit: Type.Number() }), default: { limit: 3 } },
@@ -48,6 +50,39 @@ describe("extension-sdk types", () => {
     expect(listTools(todoLike).map((t) => t.name)).toEqual(["Add"]);
   });
 
+  it("lists every tool for validation and the runtime's choice once activated", () => {
+    const optional = defineExtension({
+      id: "optional",
+      configuration: {
+        scope: "user",
+        schema: Type.Object({ search: Type.Boolean() }),
+        default: { search: false },
+      },
+      tools: (tool, runtime) => {
+        const fetch = tool({
+          name: "Fetch",
+          description: "Fetches.",
+          parameters: Type.Object({}),
+          execute: async () => textResult("fetched"),
+        });
+        const search = tool({
+          name: "Search",
+          description: "Searches.",
+          parameters: Type.Object({}),
+          execute: async () => textResult("searched"),
+        });
+        // Typed from the config schema; undefined while the host validates.
+        if (runtime !== undefined) expectTypeOf(runtime.config.search).toEqualTypeOf<boolean>();
+        return runtime === undefined || runtime.config.search ? [fetch, search] : [fetch];
+      },
+    });
+    const runtimeWith = (search: boolean) =>
+      ({ config: { search } }) as unknown as ExtensionRuntime<{ search: boolean }>;
+    expect(listTools(optional).map((t) => t.name)).toEqual(["Fetch", "Search"]);
+    expect(listTools(optional, runtimeWith(false)).map((t) => t.name)).toEqual(["Fetch"]);
+    expect(listTools(optional, runtimeWith(true)).map((t) => t.name)).toEqual(["Fetch", "Search"]);
+  });
+
   it("rejects hooks that do not exist at compile time", () => {
     defineExtension({
       id: "bad",
@@ -77,7 +112,9 @@ describe("extension-sdk types", () => {
     expect(result.ok).toBe(true);
     if (!result.ok) return;
     const runtime = {} as ExtensionRuntime;
-    await expect(result.definition.hooks?.beforeModelCall?.({ turn: 1 }, runtime)).resolves.toEqual({
+    await expect(
+      result.definition.hooks?.beforeModelCall?.({ turn: 1 }, runtime, hookContext),
+    ).resolves.toEqual({
       context: "a\n\nb",
     });
     expect(result.definition.systemPrompt).toBe("Be brief.");
@@ -107,11 +144,11 @@ describe("extension-sdk types", () => {
     if (!result.ok) throw new Error("factory failed");
     const hook = result.definition.hooks!.beforeToolCall!;
     const rt = {} as ExtensionRuntime;
-    await expect(hook({ toolCallId: "1", toolName: "X", args: { n: 0 } }, rt)).resolves.toEqual({
+    await expect(hook({ toolCallId: "1", toolName: "X", args: { n: 0 } }, rt, hookContext)).resolves.toEqual({
       action: "continue",
       args: { n: 1 },
     });
-    await expect(hook({ toolCallId: "1", toolName: "X", args: { n: 5 } }, rt)).resolves.toEqual({
+    await expect(hook({ toolCallId: "1", toolName: "X", args: { n: 5 } }, rt, hookContext)).resolves.toEqual({
       action: "block",
       reason: "too big",
     });

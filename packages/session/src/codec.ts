@@ -14,6 +14,11 @@ export interface ParsedJournal {
   corruptLines: number[];
   /** Entry types this version does not know. */
   unknownTypes: string[];
+  /**
+   * Lines that repeat an earlier line byte for byte (same entry written twice): skipped, so a
+   * copy never moves the head back to where the original stood.
+   */
+  duplicateLines: { line: number; firstLine: number; entryId: string }[];
 }
 
 export function encodeLine(value: object): string {
@@ -51,12 +56,19 @@ const SHAPES: Record<string, (v: Record<string, unknown>) => boolean> = {
   branch_summary: (v) => typeof v.summary === "string",
   model_change: (v) => typeof v.provider === "string" && typeof v.modelId === "string",
   capability_notice: (v) => typeof v.source === "string" && isObject(v.inventory) && isMessage(v.message),
+  notice: (v) => typeof v.source === "string" && isMessage(v.message),
   op_begin: (v) => typeof v.toolCallId === "string" && typeof v.toolName === "string" && isObject(v.args),
   op_end: (v) => typeof v.toolCallId === "string" && (v.outcome === "ok" || v.outcome === "error"),
   leaf: (v) => isStringOrNull(v.targetId),
   label: (v) => typeof v.targetId === "string" && typeof v.label === "string",
   info: (v) => v.name === undefined || typeof v.name === "string",
   checkpoint: (v) => isObject(v.message) && Array.isArray(v.message.content),
+  agent_run: (v) =>
+    typeof v.agentId === "string" &&
+    (v.phase === "start" || v.phase === "end") &&
+    typeof v.sessionId === "string" &&
+    (v.outcome === undefined || isObject(v.outcome)),
+  approval: (v) => typeof v.subject === "string" && typeof v.decision === "string",
 };
 
 /** The entry a parsed line holds, or null when it is not one (damage). */
@@ -107,6 +119,9 @@ export function parseJournal(buf: Buffer, path: string): Result<ParsedJournal, S
   const entries: SessionEntry[] = [];
   const corruptLines: number[] = [];
   const unknownTypes = new Set<string>();
+  const duplicateLines: ParsedJournal["duplicateLines"] = [];
+  /** Where each entry id was first seen: its line and its text's char range. */
+  const seen = new Map<string, { line: number; start: number; end: number }>();
   let pendingBad: number[] = [];
   let goodEndChar = 0;
   let pos = 0;
@@ -118,6 +133,7 @@ export function parseJournal(buf: Buffer, path: string): Result<ParsedJournal, S
     // A final segment without its newline is torn even if it parses: the one write that
     // carried it did not finish, so its append was never acknowledged.
     if (nl === -1) break;
+    const start = pos;
     const parsed = parseLine(text.slice(pos, nl));
     pos = nl + 1;
     if (parsed.kind === "blank") {
@@ -139,11 +155,22 @@ export function parseJournal(buf: Buffer, path: string): Result<ParsedJournal, S
       goodEndChar = pos;
       continue;
     }
-    const entry = value ? toEntry(value) : null;
+    let entry = value ? toEntry(value) : null;
+    const first = entry ? seen.get(entry.id) : undefined;
+    if (entry && first) {
+      if (text.slice(first.start, first.end) === text.slice(start, nl)) {
+        duplicateLines.push({ line: lineNo, firstLine: first.line, entryId: entry.id });
+        if (pendingBad.length === 0) goodEndChar = pos;
+        continue;
+      }
+      // Two different entries under one id: which is meant cannot be known, so it is damage.
+      entry = null;
+    }
     if (!entry) {
       pendingBad.push(lineNo);
       continue;
     }
+    seen.set(entry.id, { line: lineNo, start, end: nl });
     if (pendingBad.length > 0) {
       corruptLines.push(...pendingBad);
       pendingBad = [];
@@ -170,5 +197,6 @@ export function parseJournal(buf: Buffer, path: string): Result<ParsedJournal, S
     tornTailBytes,
     corruptLines,
     unknownTypes: [...unknownTypes],
+    duplicateLines,
   });
 }

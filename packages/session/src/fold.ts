@@ -4,6 +4,7 @@ import type { AssistantMessage, Message, ToolCall, UserMessage } from "@keel/ai"
 import {
   type CapabilityNoticeEntry,
   type CheckpointEntry,
+  type FoldedAgent,
   type FoldedSession,
   type FoldWarning,
   isNodeEntry,
@@ -148,6 +149,9 @@ export function foldIndexed(index: JournalIndex, headId: string | null): FoldedS
       case "capability_notice":
         items.push({ source: entry.id, pathIndex: i, message: entry.message, notice: entry });
         break;
+      case "notice":
+        items.push({ source: entry.id, pathIndex: i, message: entry.message });
+        break;
       case "app_state":
         extensionStates[entry.extensionId] = entry.state;
         break;
@@ -171,7 +175,7 @@ export function foldIndexed(index: JournalIndex, headId: string | null): FoldedS
     }
   }
 
-  const { labels, name, checkpoint } = scanSessionWide(index, head);
+  const { labels, name, checkpoint, agents } = scanSessionWide(index, head);
   const recovery = pendingToolCalls(nodes);
   const messages = items.map((it) => it.message);
   const messageSources = items.map((it) => it.source);
@@ -195,23 +199,44 @@ export function foldIndexed(index: JournalIndex, headId: string | null): FoldedS
     model,
     labels,
     name,
+    agents,
     lastCompactionId,
     recovery,
     warnings,
   };
 }
 
-/** Labels and name are session-wide; the live checkpoint is the last one under the head. */
+/** Labels, name and child agents are session-wide; the live checkpoint is the last one under the head. */
 function scanSessionWide(
   index: JournalIndex,
   head: string | null,
-): { labels: Record<string, string>; name: string | null; checkpoint: CheckpointEntry | null } {
+): {
+  labels: Record<string, string>;
+  name: string | null;
+  checkpoint: CheckpointEntry | null;
+  agents: Record<string, FoldedAgent>;
+} {
   const labels: Record<string, string> = {};
+  const agents: Record<string, FoldedAgent> = {};
   let name: string | null = null;
   let checkpoint: CheckpointEntry | null = null;
   for (const entry of index.entries) {
     if (isUnknownEntry(entry)) continue;
-    if (entry.type === "label") {
+    if (entry.type === "agent_run") {
+      const known = agents[entry.agentId];
+      if (entry.phase === "start" || !known) {
+        agents[entry.agentId] = {
+          agentId: entry.agentId,
+          title: entry.title,
+          sessionId: entry.sessionId,
+          ...(entry.sessionFile !== undefined ? { sessionFile: entry.sessionFile } : {}),
+          ...(entry.toolCallId !== undefined ? { toolCallId: entry.toolCallId } : {}),
+          startedAt: entry.timestamp,
+          ...(known?.outcome ? { outcome: known.outcome } : {}),
+        };
+      }
+      if (entry.phase === "end" && entry.outcome) agents[entry.agentId]!.outcome = entry.outcome;
+    } else if (entry.type === "label") {
       if (entry.label === "") delete labels[entry.targetId];
       else labels[entry.targetId] = entry.label;
     } else if (entry.type === "info") {
@@ -223,8 +248,10 @@ function scanSessionWide(
     if (entry.type === "checkpoint") checkpoint = entry;
     else if (isNodeEntry(entry)) checkpoint = null;
   }
-  return { labels, name, checkpoint };
+  return { labels, name, checkpoint, agents };
 }
+
+const FAILED: ReadonlySet<AssistantMessage["stopReason"]> = new Set(["error", "aborted", "context_overflow"]);
 
 /**
  * The tool calls of the last assistant message on the path that have no result yet,
@@ -241,6 +268,9 @@ function pendingToolCalls(nodes: readonly NodeEntry[]): RecoveryAction[] {
   }
   if (last === -1) return [];
   const assistant = (nodes[last] as { message: AssistantMessage }).message;
+  // A reply that failed or was aborted never has its calls run (replay leaves them out too):
+  // nothing of it was interrupted, so reporting its calls would call a provider error a crash.
+  if (FAILED.has(assistant.stopReason)) return [];
   const calls = assistant.content.filter((c): c is ToolCall => c.type === "toolCall");
   if (calls.length === 0) return [];
 

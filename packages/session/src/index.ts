@@ -1,7 +1,7 @@
 // @keel/session public API: the session journal, its pure fold, recovery and listing.
 
 export { branchSummaryMessage, compactionSummaryMessage, fold } from "./fold.js";
-export type { WriterStats } from "./journal-writer.js";
+export type { JournalFileSystem, WriterStats } from "./journal-writer.js";
 export { listSessions, type SessionInfo, type SessionListing, sessionInfo } from "./listing.js";
 export { recoveryMessage, recoveryToolResults } from "./recovery.js";
 export {

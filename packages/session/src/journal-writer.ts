@@ -1,6 +1,7 @@
 // The one append path to a session file: a single write per line on an O_APPEND descriptor,
-// and fdatasync calls coalesced so concurrent durability requests share one flush.
-import { closeSync, fdatasync, openSync, writeSync } from "node:fs";
+// fdatasync calls coalesced so concurrent durability requests share one flush, and the
+// truncation back to the last whole line that lets a writer go on after a failed write.
+import { closeSync, fdatasync, ftruncateSync, openSync, writeSync } from "node:fs";
 import { err, ok, type Result } from "neverthrow";
 import { ioError } from "./errors.js";
 import type { SessionError } from "./types.js";
@@ -11,12 +12,30 @@ export interface WriterStats {
   /** Flushes to stable storage actually issued. */
   fsyncs: number;
   bytes: number;
+  /** Writes and flushes that failed (disk full, I/O error): each one refused an append. */
+  failures: number;
 }
+
+/**
+ * The file-system calls the writer makes, in one place so tests can fail them (a full disk
+ * without a full disk). Each has the signature of its `node:fs` namesake.
+ */
+export interface JournalFileSystem {
+  writeSync(fd: number, buffer: Buffer, offset: number): number;
+  fdatasync(fd: number, callback: (error: NodeJS.ErrnoException | null) => void): void;
+  ftruncateSync(fd: number, length: number): void;
+}
+
+export const NODE_FILE_SYSTEM: JournalFileSystem = {
+  writeSync: (fd, buffer, offset) => writeSync(fd, buffer, offset),
+  fdatasync: (fd, callback) => fdatasync(fd, callback),
+  ftruncateSync: (fd, length) => ftruncateSync(fd, length),
+};
 
 type SyncResult = Result<void, SessionError>;
 
 export class JournalWriter {
-  readonly stats: WriterStats = { writes: 0, fsyncs: 0, bytes: 0 };
+  readonly stats: WriterStats = { writes: 0, fsyncs: 0, bytes: 0, failures: 0 };
   private fd: number | null;
   /** Bytes written since the last flush started. */
   private dirty = false;
@@ -26,13 +45,14 @@ export class JournalWriter {
   private constructor(
     readonly path: string,
     fd: number,
+    private readonly fs: JournalFileSystem,
   ) {
     this.fd = fd;
   }
 
-  static open(path: string): Result<JournalWriter, SessionError> {
+  static open(path: string, fs: JournalFileSystem = NODE_FILE_SYSTEM): Result<JournalWriter, SessionError> {
     try {
-      return ok(new JournalWriter(path, openSync(path, "a")));
+      return ok(new JournalWriter(path, openSync(path, "a"), fs));
     } catch (e) {
       return err(ioError("open for append", path, e));
     }
@@ -47,14 +67,32 @@ export class JournalWriter {
     const buf = Buffer.from(line, "utf8");
     try {
       let off = 0;
-      while (off < buf.length) off += writeSync(this.fd, buf, off);
+      while (off < buf.length) off += this.fs.writeSync(this.fd, buf, off);
     } catch (e) {
+      this.stats.failures++;
       return err(ioError("append to", this.path, e));
     }
     this.stats.writes++;
     this.stats.bytes += buf.length;
     this.dirty = true;
     return ok(buf.length);
+  }
+
+  /**
+   * Cuts the file back to `size` (the end of the last whole line) after a failed write left
+   * part of a line behind, so the next write starts a clean line. Fails while the cause
+   * lasts only if truncating itself fails; the next write then tells whether space is back.
+   */
+  truncate(size: number): Result<void, SessionError> {
+    if (this.fd === null) return err({ type: "closed", path: this.path, message: `${this.path} is closed.` });
+    try {
+      this.fs.ftruncateSync(this.fd, size);
+    } catch (e) {
+      this.stats.failures++;
+      return err(ioError("truncate", this.path, e));
+    }
+    this.dirty = true;
+    return ok(undefined);
   }
 
   /** Resolves once everything written before the call is on stable storage. */
@@ -77,9 +115,14 @@ export class JournalWriter {
     this.dirty = false;
     this.stats.fsyncs++;
     const flight = new Promise<SyncResult>((resolve) => {
-      fdatasync(fd, (e) => resolve(e ? err(ioError("fsync", this.path, e)) : ok(undefined)));
+      this.fs.fdatasync(fd, (e) => resolve(e ? err(ioError("fsync", this.path, e)) : ok(undefined)));
     }).then((r) => {
       if (this.inFlight === flight) this.inFlight = null;
+      if (r.isErr()) {
+        // What the failed flush covered is not known to be on disk: the next sync retries it.
+        this.stats.failures++;
+        this.dirty = true;
+      }
       return r;
     });
     this.inFlight = flight;

@@ -162,8 +162,8 @@ function infoForSize(path: string, size: number): Result<SessionInfo, SessionErr
 export interface SessionListing {
   /** Most recent activity first. */
   sessions: SessionInfo[];
-  /** Files that look like sessions but could not be read. */
-  problems: { path: string; error: SessionError }[];
+  /** Files that look like sessions but could not be read; `modified` (ISO 8601) when known. */
+  problems: { path: string; error: SessionError; modified?: string }[];
 }
 
 /**
@@ -236,7 +236,7 @@ export function listSessions(dir: string): Result<SessionListing, SessionError> 
     }
     const info = infoForSize(path, size);
     if (info.isErr()) {
-      problems.push({ path, error: info.error });
+      problems.push({ path, error: info.error, modified: new Date(mtimeMs).toISOString() });
       continue;
     }
     const { path: _p, ...rest } = info.value;

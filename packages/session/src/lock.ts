@@ -1,9 +1,11 @@
 // The writer lock: `<file>.lock` holds {pid, hostname, started}. A live holder refuses a
-// second writer; a holder whose pid is gone on this host is stale and reclaimed.
+// second writer; a holder whose process is gone on this host is stale and reclaimed, and so
+// is a live process that started after the lock was written (its pid was reused).
 import { linkSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { err, ok, type Result } from "neverthrow";
 import { errorCode, ioError } from "./errors.js";
+import { processStartMs } from "./process-start.js";
 import type { SessionError } from "./types.js";
 
 export interface LockInfo {
@@ -46,12 +48,23 @@ function pidAlive(pid: number): boolean {
   }
 }
 
+/**
+ * Start times are known to about a second (Linux counts in ticks from a boot time given in
+ * whole seconds); a process that started more than this after the lock was written is not
+ * the one that wrote it.
+ */
+const START_SLACK_MS = 2000;
+
 /** A lock we cannot prove dead is live: on another host we cannot check the pid. */
 function isStale(info: LockInfo | null): boolean {
   if (info === null) return true; // unreadable content: the lock is written whole, so it is not ours to honour
   if (info.hostname !== hostname()) return false;
   if (info.pid === process.pid) return false;
-  return !pidAlive(info.pid);
+  if (!pidAlive(info.pid)) return true;
+  // The pid is taken, but maybe by another program since (after a reboot, or pids wrapping).
+  const written = Date.parse(info.started);
+  const started = processStartMs(info.pid);
+  return Number.isFinite(written) && started !== undefined && started > written + START_SLACK_MS;
 }
 
 export function acquireLock(sessionPath: string): Result<HeldLock, SessionError> {
@@ -100,7 +113,7 @@ export function acquireLock(sessionPath: string): Result<HeldLock, SessionError>
           message:
             info.pid === process.pid && info.hostname === hostname()
               ? `Session ${sessionPath} is already open in this process (pid ${info.pid}). Use that Session, or close it first.`
-              : `Session ${sessionPath} is open in another Keel process (pid ${info.pid} on ${info.hostname}, since ${info.started}). Close it there, or open this session read-only.`,
+              : `Session ${sessionPath} is open in another Keel process (pid ${info.pid} on ${info.hostname}, since ${info.started}). Close it there first; meanwhile it can be opened read-only to look at it, or forked to go on in a copy.`,
         });
       }
       // Move the stale lock aside and check it is the one we judged: another process may

@@ -6,7 +6,7 @@ import { err, ok, type Result } from "neverthrow";
 import { parseJournal } from "./codec.js";
 import { ioError } from "./errors.js";
 import { moveTornTailAside } from "./files.js";
-import { JournalWriter } from "./journal-writer.js";
+import { type JournalFileSystem, JournalWriter } from "./journal-writer.js";
 import { acquireLock, type HeldLock } from "./lock.js";
 import {
   type OpenNotice,
@@ -28,7 +28,12 @@ export interface OpenedFile {
 }
 
 /** `file` must be absolute. Wants read-only when `readOnly`; may end read-only anyway (see notices). */
-export function openFile(file: string, readOnly: boolean, now: string): Result<OpenedFile, SessionError> {
+export function openFile(
+  file: string,
+  readOnly: boolean,
+  now: string,
+  fileSystem?: JournalFileSystem,
+): Result<OpenedFile, SessionError> {
   const notices: OpenNotice[] = [];
   let lock: HeldLock | null = null;
   if (!readOnly) {
@@ -41,7 +46,7 @@ export function openFile(file: string, readOnly: boolean, now: string): Result<O
         type: "stale_lock_reclaimed",
         pid,
         hostname,
-        message: `Took over the lock of ${file} left by pid ${pid}, which is no longer running.`,
+        message: `Took over the lock of ${file} left by pid ${pid}: the Keel process that wrote it is no longer running.`,
       });
     }
   } else {
@@ -83,6 +88,15 @@ export function openFile(file: string, readOnly: boolean, now: string): Result<O
     }
   }
 
+  for (const d of journal.duplicateLines) {
+    notices.push({
+      type: "duplicate_line",
+      line: d.line,
+      firstLine: d.firstLine,
+      entryId: d.entryId,
+      message: `Line ${d.line} of ${file} repeats line ${d.firstLine} (entry ${d.entryId}) byte for byte; the copy was skipped and the session is read as if it were not there.`,
+    });
+  }
   const readOnlyBecause: OpenNotice[] = [];
   for (const line of journal.corruptLines) {
     notices.push({
@@ -119,7 +133,7 @@ export function openFile(file: string, readOnly: boolean, now: string): Result<O
 
   let writer: JournalWriter | null = null;
   if (lock) {
-    const opened = JournalWriter.open(file);
+    const opened = JournalWriter.open(file, fileSystem);
     if (opened.isErr()) return fail(opened.error);
     writer = opened.value;
   }

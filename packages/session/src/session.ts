@@ -11,7 +11,7 @@ import { ioError } from "./errors.js";
 import { sessionFileName, writeNewSessionFile } from "./files.js";
 import { foldIndexed, type JournalIndex, resolveHead } from "./fold.js";
 import { newEntryId } from "./ids.js";
-import type { JournalWriter, WriterStats } from "./journal-writer.js";
+import type { JournalFileSystem, JournalWriter, WriterStats } from "./journal-writer.js";
 import { emptyInfo, noteEntry, type SessionInfo, writeSidecar } from "./listing.js";
 import type { HeldLock } from "./lock.js";
 import { openFile } from "./open.js";
@@ -38,6 +38,8 @@ export interface SessionOptions {
   fsync?: FsyncPolicy;
   /** Minimum time between two written streaming checkpoints. Default 250 ms. */
   checkpointIntervalMs?: number;
+  /** The writer's file-system calls; replace them only to inject faults in tests. */
+  fileSystem?: JournalFileSystem;
 }
 
 export interface CreateSessionOptions extends SessionOptions {
@@ -45,6 +47,8 @@ export interface CreateSessionOptions extends SessionOptions {
   dir: string;
   /** The working directory the session is about. */
   cwd: string;
+  /** For a child agent's session: who started it (recorded in the header). */
+  spawnedBy?: SessionHeader["spawnedBy"];
 }
 
 export interface OpenSessionOptions extends SessionOptions {
@@ -63,6 +67,7 @@ export async function createSession(options: CreateSessionOptions): Out<Session>
     id: randomUUID(),
     cwd: options.cwd,
     created: now(),
+    ...(options.spawnedBy ? { spawnedBy: options.spawnedBy } : {}),
   };
   return createFile(resolve(options.dir), header, [], options);
 }
@@ -86,7 +91,7 @@ async function createFile(
 
 export async function openSession(path: string, options: OpenSessionOptions = {}): Out<Session> {
   const file = resolve(path);
-  const opened = openFile(file, options.readOnly === true, now());
+  const opened = openFile(file, options.readOnly === true, now(), options.fileSystem);
   if (opened.isErr()) return err(opened.error);
   const { header, entries, fileSize, writer, lock, notices } = opened.value;
   return ok(new Session(file, header, entries, fileSize, writer, lock, notices, options));
@@ -104,6 +109,7 @@ export class Session {
   private readonly policy: FsyncPolicy;
   private readonly coalescer: CheckpointCoalescer;
   private readonly info: SessionInfo;
+  /** The last write or flush failure not yet recovered from; the next append retries first. */
   private failed: SessionError | null = null;
   private closed = false;
   private cache: { length: number; head: string | null; folded: FoldedSession } | null = null;
@@ -175,7 +181,15 @@ export class Session {
   }
 
   stats(): WriterStats {
-    return this.writer ? { ...this.writer.stats } : { writes: 0, fsyncs: 0, bytes: 0 };
+    return this.writer ? { ...this.writer.stats } : { writes: 0, fsyncs: 0, bytes: 0, failures: 0 };
+  }
+
+  /**
+   * The write failure the journal has not recovered from (disk full, I/O error), or null.
+   * Appends keep being tried: the first one that succeeds clears it.
+   */
+  get writeFailure(): SessionError | null {
+    return this.failed;
   }
 
   /** The fold of the current head (cached until the journal or head changes). */
@@ -199,7 +213,6 @@ export class Session {
 
   private refusal(): SessionError | null {
     if (this.closed) return { type: "closed", path: this.path, message: `Session ${this.path} is closed.` };
-    if (this.failed) return this.failed;
     if (!this.writer) {
       return {
         type: "read_only",
@@ -224,12 +237,14 @@ export class Session {
     };
     const entry = Object.assign(base, data) as KnownEntry;
     const line = encodeLine(entry);
-    const written = this.writer!.write(line);
-    if (written.isErr()) {
-      // The file may now end in a partial line: stop appending; reopening repairs it.
-      this.failed = written.error;
-      return err(written.error);
+    if (this.failed) {
+      // The failed write may have left part of a line: cut back to the last whole one first.
+      const cut = this.writer!.truncate(this.fileSize);
+      if (cut.isErr()) return err(this.fail(cut.error));
     }
+    const written = this.writer!.write(line);
+    if (written.isErr()) return err(this.fail(written.error));
+    this.failed = null;
     this.fileSize += written.value;
     this.byId.set(entry.id, this.list.length);
     this.list.push(entry);
@@ -237,6 +252,11 @@ export class Session {
     if (isNodeEntry(entry)) this.head = entry.id;
     else if (entry.type === "leaf") this.head = entry.targetId;
     return ok(entry);
+  }
+
+  private fail(error: SessionError): SessionError {
+    this.failed = error;
+    return error;
   }
 
   private validate(data: NewEntry): SessionError | null {
@@ -263,7 +283,7 @@ export class Session {
     if (written.isErr()) return written;
     if (this.policy === "always" || data.type === "op_begin") {
       const synced = await this.writer!.sync();
-      if (synced.isErr()) return err(synced.error);
+      if (synced.isErr()) return err(this.fail(synced.error));
     }
     return written;
   }
@@ -286,9 +306,9 @@ export class Session {
     const before = this.fileSize;
     const written = this.write({ type: "checkpoint", message });
     if (written.isOk() && this.policy === "always") {
-      // Nobody awaits a checkpoint: a failed flush is kept and refuses the next append.
+      // Nobody awaits a checkpoint: a failed flush is kept and counted like a failed write.
       void this.writer!.sync().then((synced) => {
-        if (synced.isErr()) this.failed ??= synced.error;
+        if (synced.isErr()) this.fail(synced.error);
       });
     }
     return this.fileSize - before;
@@ -392,6 +412,7 @@ export class Session {
     };
     return createFile(options.dir ?? dirname(this.path), header, copied, {
       fsync: options.fsync ?? this.policy,
+      ...(options.fileSystem ? { fileSystem: options.fileSystem } : {}),
       ...(options.checkpointIntervalMs !== undefined
         ? { checkpointIntervalMs: options.checkpointIntervalMs }
         : {}),
@@ -405,7 +426,7 @@ export class Session {
     if (!this.writer || this.closed) return ok(undefined);
     if (this.policy !== "never") {
       const synced = await this.writer.sync();
-      if (synced.isErr()) return err(synced.error);
+      if (synced.isErr()) return err(this.fail(synced.error));
     }
     writeSidecar(this.info, this.fileSize);
     return ok(undefined);

@@ -14,6 +14,8 @@ export interface SessionHeader {
   created: string;
   /** Set on a fork: where the copied path came from. */
   parentSession?: { id: string; path: string; entryId: string | null };
+  /** Set on a child agent's session: the session and tool call that started it. */
+  spawnedBy?: { sessionId: string; path?: string; agentId: string; toolCallId?: string };
 }
 
 /** Fields every entry carries. `timestamp` is ISO 8601. */
@@ -76,6 +78,62 @@ export interface CapabilityNoticeEntry extends EntryBase {
   message: UserMessage;
 }
 
+/**
+ * A message an extension left for the model (a background agent finished): part of the
+ * context from here on, like any message, but not the user's.
+ */
+export interface NoticeEntry extends EntryBase {
+  type: "notice";
+  /** The extension that left it. */
+  source: string;
+  message: UserMessage;
+}
+
+/** How a child agent ended, as its parent's journal records it. */
+export interface AgentRunOutcome {
+  status: "completed" | "failed" | "aborted" | "budget" | "max_turns" | "interrupted";
+  stopReason: string;
+  /** The final text, bounded; the whole transcript is in the child's own journal. */
+  text: string;
+  turns: number;
+  usage: AssistantMessage["usage"];
+  durationMs: number;
+  model: string;
+  error?: { type: string; message: string };
+}
+
+/**
+ * A child agent's life in its parent's journal: "start" when it is spawned, "end" when it ends.
+ * Session-wide (children are facts of the session, whatever branch the head is on).
+ */
+export interface AgentRunEntry extends EntryBase {
+  type: "agent_run";
+  agentId: string;
+  phase: "start" | "end";
+  title: string;
+  /** The child's session. */
+  sessionId: string;
+  sessionFile?: string;
+  toolCallId?: string;
+  outcome?: AgentRunOutcome;
+}
+
+/** A person's answer to an approval (the permission gate's or an extension's question). */
+export interface ApprovalEntry extends EntryBase {
+  type: "approval";
+  source: "permission" | "extension";
+  /** What was approved: a tool's permission identity, or an extension's subject. */
+  subject: string;
+  decision: "allow_once" | "allow_always" | "allow_exact" | "deny" | "unsupported" | "cancelled";
+  extensionId?: string;
+  agentId?: string;
+  toolCallId?: string;
+  /** The rule an "always" answer saved. */
+  rule?: string;
+  /** The user's words with a denial. */
+  reason?: string;
+}
+
 /** T1: written durably before a tool with side effects runs. */
 export interface OpBeginEntry extends EntryBase {
   type: "op_begin";
@@ -125,11 +183,12 @@ export type NodeEntry =
   | BranchSummaryEntry
   | ModelChangeEntry
   | CapabilityNoticeEntry
+  | NoticeEntry
   | OpBeginEntry
   | OpEndEntry;
 
 /** Entries about the tree rather than on it: they never become the head and nothing hangs off them. */
-export type MetaEntry = LeafEntry | LabelEntry | InfoEntry | CheckpointEntry;
+export type MetaEntry = LeafEntry | LabelEntry | InfoEntry | CheckpointEntry | AgentRunEntry | ApprovalEntry;
 
 /** An entry of a type this version does not know (written by a newer Keel); folds skip it. */
 export interface UnknownEntry extends EntryBase {
@@ -153,10 +212,18 @@ export const NODE_TYPES: ReadonlySet<string> = new Set([
   "branch_summary",
   "model_change",
   "capability_notice",
+  "notice",
   "op_begin",
   "op_end",
 ]);
-export const META_TYPES: ReadonlySet<string> = new Set(["leaf", "label", "info", "checkpoint"]);
+export const META_TYPES: ReadonlySet<string> = new Set([
+  "leaf",
+  "label",
+  "info",
+  "checkpoint",
+  "agent_run",
+  "approval",
+]);
 
 export function isUnknownEntry(entry: SessionEntry): entry is UnknownEntry {
   return (entry as UnknownEntry).unknown === true;
@@ -206,10 +273,22 @@ export interface FoldedSession {
   labels: Record<string, string>;
   /** Session-wide name (latest info entry). */
   name: string | null;
+  /** Child agents by id, session-wide: spawned, and how each ended (absent while running). */
+  agents: Record<string, FoldedAgent>;
   /** The last compaction on the path, if any. */
   lastCompactionId: string | null;
   recovery: RecoveryAction[];
   warnings: FoldWarning[];
+}
+
+export interface FoldedAgent {
+  agentId: string;
+  title: string;
+  sessionId: string;
+  sessionFile?: string;
+  toolCallId?: string;
+  startedAt: string;
+  outcome?: AgentRunOutcome;
 }
 
 export type FsyncPolicy = "always" | "turn" | "never";
@@ -229,6 +308,8 @@ export type OpenNotice =
   | { type: "torn_tail_repaired"; corruptPath: string; bytes: number; message: string }
   | { type: "torn_tail_ignored"; bytes: number; message: string }
   | { type: "corrupt_line"; line: number; message: string }
+  /** A line written twice: the copy is skipped (it would otherwise move the head back). */
+  | { type: "duplicate_line"; line: number; firstLine: number; entryId: string; message: string }
   | {
       type: "read_only";
       reason: "requested" | "newer_version" | "unknown_entry_types" | "damaged";

@@ -99,6 +99,50 @@ describe("fold", () => {
     expect(fold(entries, "side").extensionStates).toEqual({ todo: 99 });
   });
 
+  it("folds an extension's persisted notice into the context on its branch only", () => {
+    const notice = { role: "user" as const, content: "agent a1 finished", timestamp: 1 };
+    const entries = chain(
+      msg(user("hi")),
+      { type: "notice", source: "subagent", message: notice },
+      msg(user("next")),
+    );
+    entries.push({ ...msg(user("other")), id: "side", parentId: "e0", timestamp: "" } as SessionEntry);
+    expect(fold(entries, "e2").messages.map((m) => m.content)).toEqual(["hi", "agent a1 finished", "next"]);
+    expect(fold(entries, "e2").messageSources).toEqual(["e0", "e1", "e2"]);
+    expect(fold(entries, "side").messages.map((m) => m.content)).toEqual(["hi", "other"]);
+  });
+
+  it("folds child agents session-wide: started, then how each ended, whatever the head", () => {
+    const outcome = {
+      status: "completed" as const,
+      stopReason: "stop",
+      text: "done",
+      turns: 2,
+      usage: assistant("x").usage,
+      durationMs: 10,
+      model: "m/x",
+    };
+    const entries = chain(
+      msg(user("hi")),
+      {
+        type: "agent_run",
+        agentId: "a1",
+        phase: "start",
+        title: "review",
+        sessionId: "s1",
+        toolCallId: "t1",
+      },
+      { type: "agent_run", agentId: "a2", phase: "start", title: "explore", sessionId: "s2" },
+      { type: "agent_run", agentId: "a1", phase: "end", title: "review", sessionId: "s1", outcome },
+    );
+    const folded = fold(entries, "e0");
+    expect(Object.keys(folded.agents)).toEqual(["a1", "a2"]);
+    expect(folded.agents.a1).toMatchObject({ title: "review", sessionId: "s1", toolCallId: "t1", outcome });
+    expect(folded.agents.a2?.outcome).toBeUndefined();
+    // Meta entries: the context is untouched.
+    expect(folded.messages).toHaveLength(1);
+  });
+
   it("folds the told capability inventory from notices still in context", () => {
     const notice = (
       inventory: Record<string, { name: string; digest: string }[]>,
@@ -231,6 +275,19 @@ describe("recovery classification", () => {
       });
     });
     expect(fold(resolved, "r2").recovery).toEqual([]);
+  });
+
+  it("a failed or aborted reply's calls never ran by design: nothing to recover, no crash to report", () => {
+    for (const stopReason of ["error", "aborted", "context_overflow"] as const) {
+      const failed: AssistantMessage = {
+        ...assistant("half", [{ id: "x1", name: "Write", args: { path: "a" } }]),
+        stopReason,
+        error: { type: "protocol", message: "The stream ended before the provider finished the message." },
+      };
+      const journal = chain(msg(user("go")), msg(failed));
+      expect(fold(journal, "e1").recovery).toEqual([]);
+      expect(recoveryMessage(fold(journal, "e1").recovery)).toBe("");
+    }
   });
 
   it("recoveryMessage tells the model and the user what to verify", () => {

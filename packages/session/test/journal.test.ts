@@ -46,6 +46,54 @@ describe("session file", () => {
     must(await again.close());
   });
 
+  it("reads back every entry type it writes: notices, child agents, approvals, a child's header", async () => {
+    const dir = tempDir();
+    const spawnedBy = { sessionId: "parent-1", agentId: "a1", toolCallId: "t1" };
+    const s = must(await createSession({ dir, cwd: "/project", spawnedBy }));
+    must(await s.appendMessage(user("hello")));
+    must(await s.appendEntry({ type: "notice", source: "subagent", message: user("agent a1 finished") }));
+    must(
+      await s.appendEntry({ type: "agent_run", agentId: "a1", phase: "start", title: "t", sessionId: "c1" }),
+    );
+    must(
+      await s.appendEntry({
+        type: "agent_run",
+        agentId: "a1",
+        phase: "end",
+        title: "t",
+        sessionId: "c1",
+        outcome: {
+          status: "completed",
+          stopReason: "stop",
+          text: "ok",
+          turns: 1,
+          usage: assistant("x").usage,
+          durationMs: 5,
+          model: "m/x",
+        },
+      }),
+    );
+    must(
+      await s.appendEntry({
+        type: "approval",
+        source: "extension",
+        subject: "github:x",
+        decision: "deny",
+        reason: "no",
+      }),
+    );
+    must(await s.appendMessage(user("after")));
+    const written = s.entries();
+    must(await s.close());
+    const again = must(await openSession(s.path));
+    expect(again.notices).toEqual([]);
+    expect(again.entries()).toEqual(written);
+    expect(again.header.spawnedBy).toEqual(spawnedBy);
+    expect(again.context().map((m) => m.content)).toEqual(["hello", "agent a1 finished", "after"]);
+    expect(again.fold().agents.a1?.outcome?.status).toBe("completed");
+    must(await again.close());
+  });
+
   it("gives entries short unique ids and chains each to the previous head", async () => {
     const s = must(await createSession({ dir: tempDir(), cwd: "/" }));
     const ids: string[] = [];

@@ -63,7 +63,11 @@ describe("listSessions", () => {
     expect(sessions).toHaveLength(1);
     expect(sessions[0]).toMatchObject({ id: s.id, entryCount: 1, firstPrompt: "q" });
     expect(problems).toEqual([
-      { path: `${dir}/broken.jsonl`, error: expect.objectContaining({ type: "corrupt" }) },
+      {
+        path: `${dir}/broken.jsonl`,
+        error: expect.objectContaining({ type: "corrupt" }),
+        modified: expect.any(String),
+      },
     ]);
     // Listers never write into a session's own files; they cache in the directory index.
     expect(existsSync(`${s.path}.meta.json`)).toBe(false);

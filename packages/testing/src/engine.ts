@@ -1,12 +1,14 @@
 // The scenario engine: routes a request to its dialect, records it, takes the next scenario
 // turn and plans the exact response bytes. Transport-free: server.ts and faux-fetch.ts run it.
 import { anthropic } from "./dialects/anthropic.js";
+import type { ThinkingLedger } from "./dialects/claude-rules.js";
 import type { Dialect } from "./dialects/dialect.js";
 import { openaiChat } from "./dialects/openai-chat.js";
 import { openaiResponses } from "./dialects/openai-responses.js";
+import { listModels } from "./models-route.js";
 import { jsonPlan, type ResponsePlan } from "./plan.js";
 import { planReply } from "./reply.js";
-import type { RecordedRequest, ReplyTurn, Scenario, ScenarioTurn } from "./scenario.js";
+import type { RecordedListing, RecordedRequest, ReplyTurn, Scenario, ScenarioTurn } from "./scenario.js";
 
 export interface IncomingRequest {
   method: string;
@@ -19,13 +21,17 @@ export interface IncomingRequest {
 
 const DIALECTS: readonly Dialect[] = [anthropic, openaiChat, openaiResponses];
 
-const ROUTES = DIALECTS.map((d) => `POST ${d.path}`).join(", ");
+const ROUTES = [...DIALECTS.map((d) => `POST ${d.path}`), "GET /v1/models"].join(", ");
 
 const SSE_HEADERS = { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" };
 
 export class ScenarioEngine {
   /** Every routed request, in arrival order; shared by reference with the transports. */
   readonly requests: RecordedRequest[] = [];
+  /** Every call to the models route, in arrival order (they consume no turn). */
+  readonly listings: RecordedListing[] = [];
+  /** Thinking signatures handed out, with their model and conversation, across scenarios. */
+  readonly ledger: ThinkingLedger = new Map();
   #scenario: Scenario;
   #cursor = 0;
 
@@ -41,6 +47,11 @@ export class ScenarioEngine {
 
   handle(incoming: IncomingRequest): ResponsePlan {
     const path = incoming.url.split("?")[0] ?? "";
+    if (path === "/v1/models" && incoming.method === "GET") {
+      const shape = incoming.headers["anthropic-version"] !== undefined ? "anthropic" : "openai";
+      this.listings.push({ shape, path: incoming.url, headers: incoming.headers });
+      return jsonPlan(200, listModels(shape, this.#scenario.models ?? []));
+    }
     const dialect = DIALECTS.find((d) => d.path === path);
     if (!dialect) {
       return jsonPlan(404, {
@@ -72,6 +83,8 @@ export class ScenarioEngine {
       index: this.requests.length,
     };
     this.requests.push(request);
+    const problem = dialect.check?.(request.body, this.ledger);
+    if (problem !== undefined) return fail(400, problem);
     let turn: ScenarioTurn;
     try {
       turn = this.#nextTurn(request);
@@ -123,11 +136,12 @@ export class ScenarioEngine {
       const { status, body } = dialect.overflow(turn);
       return jsonPlan(status, body, requestId);
     }
-    const reply = planReply(turn, request);
+    const reply = { ...planReply(turn, request), ledger: this.ledger };
     if (request.body.stream !== true) {
       const plan = jsonPlan(200, dialect.json(reply), requestId);
       plan.headerDelayMs = turn.headerDelayMs ?? 0;
       if (turn.disconnectAfterEvents !== undefined) return { ...plan, chunks: [], ending: "disconnect" };
+      if (turn.stallAfterEvents !== undefined) return { ...plan, chunks: [], ending: "stall" };
       return plan;
     }
     return {
@@ -140,13 +154,14 @@ export class ScenarioEngine {
   }
 }
 
-/** Applies the scripted stream faults: garbage line, in-stream error, cut connection. */
+/** Applies the scripted stream faults: endless text, garbage line, in-stream error, cut or stalled connection. */
 function streamChunks(
   dialect: Dialect,
   turn: ReplyTurn,
   frames: string[],
   reply: ReturnType<typeof planReply>,
-): Pick<ResponsePlan, "chunks" | "ending"> {
+): Pick<ResponsePlan, "chunks" | "ending" | "loop"> {
+  if (turn.endless) return endlessChunks(dialect, frames);
   let chunks = frames;
   if (turn.malformedAfterEvents !== undefined) {
     chunks = [...chunks.slice(0, turn.malformedAfterEvents), dialect.malformed()];
@@ -160,5 +175,17 @@ function streamChunks(
   if (turn.disconnectAfterEvents !== undefined) {
     return { chunks: chunks.slice(0, turn.disconnectAfterEvents), ending: "disconnect" };
   }
+  if (turn.stallAfterEvents !== undefined) {
+    return { chunks: chunks.slice(0, turn.stallAfterEvents), ending: "stall" };
+  }
   return { chunks, ending: "end" };
+}
+
+/** Everything up to the last text delta, then the text deltas over and over. */
+function endlessChunks(dialect: Dialect, frames: string[]): Pick<ResponsePlan, "chunks" | "ending" | "loop"> {
+  const first = frames.findIndex((f) => dialect.isTextDelta(f));
+  let last = first;
+  while (last + 1 < frames.length && dialect.isTextDelta(frames[last + 1]!)) last++;
+  if (first === -1) throw new Error("an endless turn needs text to repeat");
+  return { chunks: frames.slice(0, last + 1), ending: "stall", loop: frames.slice(first, last + 1) };
 }

@@ -1,13 +1,15 @@
 // The in-process transport: a `fetch` that runs the same scenario engine as the server and
 // answers with a streamed Response, for SDK tests that need no socket.
 import { ScenarioEngine } from "./engine.js";
-import { pause, type ResponsePlan } from "./plan.js";
-import type { RecordedRequest, Scenario } from "./scenario.js";
+import { pause, type ResponsePlan, silence } from "./plan.js";
+import type { RecordedListing, RecordedRequest, Scenario } from "./scenario.js";
 
 export interface FauxFetch {
   /** Pass as the SDKs' `fetch` option; any origin is accepted, routing is by path. */
   fetch: typeof fetch;
   requests: RecordedRequest[];
+  /** Every GET /v1/models received. */
+  listings: RecordedListing[];
   setScenario(scenario: Scenario): void;
 }
 
@@ -32,8 +34,14 @@ function body(plan: ResponsePlan, signal: AbortSignal | undefined): ReadableStre
       signal.addEventListener("abort", onAbort, { once: true });
     },
     async pull(controller) {
-      const chunk = plan.chunks[next];
+      const loop = plan.loop ?? [];
+      const chunk =
+        next < plan.chunks.length || loop.length === 0
+          ? plan.chunks[next]
+          : loop[(next - plan.chunks.length) % loop.length];
       if (chunk === undefined) {
+        // A stalled stream: nothing more, until the reader gives up (its abort errors the body).
+        if (plan.ending === "stall") return silence(signal);
         if (onAbort) signal?.removeEventListener("abort", onAbort);
         // undici reports a peer that hangs up mid-body as TypeError("terminated"); mirror it.
         if (plan.ending === "disconnect") controller.error(new TypeError("terminated"));
@@ -71,6 +79,7 @@ export function createFauxFetch(scenario?: Scenario): FauxFetch {
   return {
     fetch: fauxFetch as typeof fetch,
     requests: engine.requests,
+    listings: engine.listings,
     setScenario: (next) => engine.setScenario(next),
   };
 }

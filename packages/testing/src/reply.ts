@@ -1,5 +1,6 @@
 // A scripted reply made concrete for one request: tool arguments as strings, usage and stop
 // reason resolved, so each dialect only has to spell it.
+import type { ThinkingLedger } from "./dialects/claude-rules.js";
 import type { RecordedRequest, ReplyTurn, ScriptedUsage } from "./scenario.js";
 
 export interface PlannedToolCall {
@@ -22,6 +23,8 @@ export interface PlannedReply {
   usage: Required<ScriptedUsage>;
   stopReason: "stop" | "length" | "toolUse";
   chunkSize: number;
+  /** Where signatures minted for this reply are remembered (the engine's, shared across requests). */
+  ledger?: ThinkingLedger;
 }
 
 const DEFAULT_CHUNK_SIZE = 16;

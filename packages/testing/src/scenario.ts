@@ -43,6 +43,16 @@ export interface ReplyTurn {
   headerDelayMs?: number;
   /** Close the socket after this many SSE events (a mid-stream disconnect). */
   disconnectAfterEvents?: number;
+  /**
+   * Send this many events, then nothing more while keeping the connection open, until the
+   * client hangs up (a stalled stream; 0: the headers, then silence).
+   */
+  stallAfterEvents?: number;
+  /**
+   * Never finish: once the text's deltas are out they are sent again and again until the client
+   * hangs up (a reply that never ends). Needs `text`; streamed requests only.
+   */
+  endless?: boolean;
   /** Send this many well-formed events, then a line of garbage that is not valid SSE JSON. */
   malformedAfterEvents?: number;
   /**
@@ -98,9 +108,32 @@ export interface RecordedRequest {
 /** A turn, or a function choosing one from the request (for long or reactive scripts). */
 export type ScenarioStep = ScenarioTurn | ((request: RecordedRequest) => ScenarioTurn);
 
+/** A model the mock's models route (GET /v1/models) lists for the key. */
+export interface ScriptedModel {
+  id: string;
+  /** Anthropic's display_name. */
+  displayName?: string;
+  /** Anthropic's max_input_tokens. */
+  maxInputTokens?: number;
+  /** Anthropic's max_tokens. */
+  maxOutputTokens?: number;
+}
+
+/** A call to the models route, as received. */
+export interface RecordedListing {
+  shape: "anthropic" | "openai";
+  path: string;
+  headers: Record<string, string>;
+}
+
 /** Turns are consumed one per model request, in order, whatever the endpoint. */
 export interface Scenario {
   turns: ScenarioStep[];
+  /**
+   * What GET /v1/models lists, in Anthropic's shape for requests carrying anthropic-version and
+   * OpenAI's otherwise. Default: an empty list. Listing consumes no turn.
+   */
+  models?: ScriptedModel[];
   /** Answer after the turns run out (every request from then on). Default: a 500 error saying the scenario is exhausted. */
   fallback?: ScenarioStep;
 }

@@ -3,8 +3,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { ScenarioEngine } from "./engine.js";
-import { pause, type ResponsePlan } from "./plan.js";
-import type { RecordedRequest, Scenario } from "./scenario.js";
+import { pause, type ResponsePlan, silence } from "./plan.js";
+import type { RecordedListing, RecordedRequest, Scenario } from "./scenario.js";
 import { checkScenario } from "./validate.js";
 
 export interface MockServer {
@@ -17,6 +17,8 @@ export interface MockServer {
   openaiBaseUrl: string;
   /** Every model request received, in order (live array). */
   requests: RecordedRequest[];
+  /** Every GET /v1/models received, in order (live array). */
+  listings: RecordedListing[];
   /** Replaces the scenario and rewinds it; recorded requests are kept. */
   setScenario(scenario: Scenario): void;
   /** Stops listening and cuts open connections. */
@@ -67,12 +69,18 @@ async function write(plan: ResponsePlan, res: ServerResponse, gone: AbortSignal)
   }
   res.writeHead(plan.status, plan.headers);
   res.flushHeaders();
-  for (const chunk of plan.chunks) {
+  const send = async (chunk: string) => {
     await pause(plan.delayMs, gone);
     // Waiting for each write to drain keeps events in separate TCP reads when delays are set.
     await new Promise<void>((resolve) => res.write(chunk, () => resolve()));
+  };
+  for (const chunk of plan.chunks) await send(chunk);
+  // An endless reply: only the client hanging up (which aborts `gone`) ends it.
+  while (plan.loop && plan.loop.length > 0 && !gone.aborted) {
+    for (const chunk of plan.loop) await send(chunk);
   }
   if (plan.ending === "disconnect") res.socket?.destroy();
+  else if (plan.ending === "stall") await silence(gone);
   else res.end();
 }
 
@@ -127,6 +135,7 @@ export async function startMockServer(
     anthropicBaseUrl: url,
     openaiBaseUrl: `${url}/v1`,
     requests: engine.requests,
+    listings: engine.listings,
     setScenario: (next) => engine.setScenario(next),
     close: () => {
       // Idempotent, so a test may close in its body and again in afterEach.

@@ -14,7 +14,8 @@ function turnProblem(turn: unknown, where: string): string | undefined {
     }
     return undefined;
   }
-  if (kind === undefined || kind === "reply") return toolCallsProblem(turn, where);
+  if (kind === undefined || kind === "reply")
+    return toolCallsProblem(turn, where) ?? endlessProblem(turn, where);
   if (kind === "context_overflow") return undefined;
   return `${where} has unknown kind ${JSON.stringify(kind)} (expected "reply", "error" or "context_overflow")`;
 }
@@ -33,12 +34,28 @@ function toolCallsProblem(turn: object, where: string): string | undefined {
   return undefined;
 }
 
+function endlessProblem(turn: object, where: string): string | undefined {
+  const { endless, text } = turn as { endless?: unknown; text?: unknown };
+  if (endless === undefined || endless === false) return undefined;
+  if (endless !== true) return `${where}.endless must be true or false`;
+  if (typeof text !== "string" || text === "")
+    return `${where} is endless and needs a non-empty "text" to repeat`;
+  return undefined;
+}
+
 export function checkScenario(value: unknown): ScenarioCheck {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { ok: false, error: 'a scenario must be a JSON object like {"turns":[{"text":"hi"}]}' };
   }
-  const { turns, fallback } = value as { turns?: unknown; fallback?: unknown };
+  const { turns, fallback, models } = value as { turns?: unknown; fallback?: unknown; models?: unknown };
   if (!Array.isArray(turns)) return { ok: false, error: 'a scenario needs a "turns" array' };
+  if (models !== undefined) {
+    if (!Array.isArray(models)) return { ok: false, error: '"models" must be an array like [{"id":"m"}]' };
+    for (const [i, m] of models.entries()) {
+      if (typeof (m as { id?: unknown } | null)?.id !== "string")
+        return { ok: false, error: `models[${i}] needs a string "id"` };
+    }
+  }
   for (const [i, turn] of turns.entries()) {
     const problem = turnProblem(turn, `turns[${i}]`);
     if (problem) return { ok: false, error: problem };

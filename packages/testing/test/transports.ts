@@ -5,6 +5,7 @@ import OpenAI from "openai";
 import {
   createFauxFetch,
   FAUX_ORIGIN,
+  type RecordedListing,
   type RecordedRequest,
   type Scenario,
   startMockServer,
@@ -16,6 +17,7 @@ export interface Transport {
   anthropic: Anthropic;
   openai: OpenAI;
   requests: RecordedRequest[];
+  listings: RecordedListing[];
   setScenario(scenario: Scenario): void;
   close(): Promise<void>;
 }
@@ -33,6 +35,7 @@ export async function openTransport(
       anthropic: new Anthropic({ ...common, baseURL: server.anthropicBaseUrl }),
       openai: new OpenAI({ ...common, baseURL: server.openaiBaseUrl }),
       requests: server.requests,
+      listings: server.listings,
       setScenario: server.setScenario,
       close: server.close,
     };
@@ -42,6 +45,7 @@ export async function openTransport(
     anthropic: new Anthropic({ ...common, baseURL: FAUX_ORIGIN, fetch: faux.fetch }),
     openai: new OpenAI({ ...common, baseURL: `${FAUX_ORIGIN}/v1`, fetch: faux.fetch }),
     requests: faux.requests,
+    listings: faux.listings,
     setScenario: faux.setScenario,
     close: async () => {},
   };

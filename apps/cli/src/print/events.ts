@@ -22,6 +22,10 @@ export interface ResultLine {
   sessionId: string;
   durationMs: number;
   error?: { type: string; message: string };
+  /** Child agents that ran during this run, each with its own usage (not in `usage`). */
+  children?: { agentId: string; title: string; usage: RunSummary["usage"] }[];
+  /** Every tool call the run did not make because it was blocked (a child agent's with its agentId). */
+  permissionDenials: RunSummary["permissionDenials"];
 }
 
 export function initLine(agent: CodingAgent): InitLine {
@@ -45,7 +49,17 @@ export function resultLine(summary: RunSummary, sessionId: string): ResultLine {
     sessionId,
     durationMs: summary.durationMs,
     ...(summary.error ? { error: summary.error } : {}),
+    ...(summary.children ? { children: summary.children } : {}),
+    permissionDenials: summary.permissionDenials,
   };
+}
+
+/** The stderr line for a blocked tool call (also a child agent's), or undefined for other events. */
+export function deniedLine(event: CodingAgentEvent): string | undefined {
+  const inner = event.type === "agent_event" ? event.event : event;
+  if (inner.type !== "permission_denied") return undefined;
+  const who = event.type === "agent_event" ? `agent ${event.title}: ` : "";
+  return `${who}denied ${inner.toolName} (${inner.input}) by ${inner.by}: ${inner.reason}`;
 }
 
 /** The NDJSON object for one kernel event, or undefined for events stream-json leaves out. */
@@ -58,11 +72,17 @@ export function eventLine(event: CodingAgentEvent): Record<string, unknown> | un
     case "message_start":
     case "message_update":
     case "tool_update":
-    // Diagnostics go to stderr.
+    // Diagnostics go to stderr; debug lines too, with --debug.
     case "diagnostic":
+    case "debug":
       return undefined;
     case "message_end":
       return { type: "message", message: event.message };
+    case "agent_event": {
+      // A child's own events, marked with its id; its partial states are left out like ours.
+      const inner = eventLine(event.event);
+      return inner ? { ...inner, agentId: event.agentId, agentTitle: event.title } : undefined;
+    }
     default:
       return { ...event };
   }

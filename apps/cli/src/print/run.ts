@@ -1,15 +1,19 @@
 // Print mode: one prompt, headless (no approval UI: the kernel denies `ask` with a reason),
-// output in the chosen format, and a clean close on SIGINT/SIGTERM so the session is resumable.
+// output in the chosen format, and a clean close on every way of stopping (exit-guard.ts) so
+// the session is resumable.
 import {
   type CodingAgent,
   type CodingAgentEvent,
   type CodingAgentOptions,
   createCodingAgent,
+  killAllCommandTrees,
 } from "@keel/coding-agent";
 import type { OutputFormat } from "../args.js";
 import { EXIT, outcomeOf } from "../exit-codes.js";
+import { guardExits, SIGNAL_EXIT, type StopSignal } from "../exit-guard.js";
+import { refusalHint } from "../refusal-hint.js";
 import { parseSlash } from "../slash-command.js";
-import { eventLine, initLine, resultLine } from "./events.js";
+import { deniedLine, eventLine, initLine, resultLine } from "./events.js";
 import type { Output } from "./output.js";
 
 export interface PrintRun {
@@ -17,33 +21,8 @@ export interface PrintRun {
   prompt: string;
   format: OutputFormat;
   output: Output;
-}
-
-type StopSignal = "SIGINT" | "SIGTERM";
-const SIGNAL_EXIT: Record<StopSignal, number> = { SIGINT: EXIT.interrupted, SIGTERM: EXIT.terminated };
-
-/** Aborts the run on the first signal; a second one exits at once (the user insists). */
-function watchSignals(onStop: (signal: StopSignal) => void): {
-  signal(): StopSignal | undefined;
-  dispose(): void;
-} {
-  let received: StopSignal | undefined;
-  const handler = (signal: StopSignal) => {
-    if (received) process.exit(SIGNAL_EXIT[received]);
-    received = signal;
-    onStop(signal);
-  };
-  const onInt = () => handler("SIGINT");
-  const onTerm = () => handler("SIGTERM");
-  process.on("SIGINT", onInt);
-  process.on("SIGTERM", onTerm);
-  return {
-    signal: () => received,
-    dispose() {
-      process.off("SIGINT", onInt);
-      process.off("SIGTERM", onTerm);
-    },
-  };
+  /** --debug: debug-log lines on stderr as they are written. */
+  debug?: boolean;
 }
 
 /**
@@ -51,7 +30,7 @@ function watchSignals(onStop: (signal: StopSignal) => void): {
  * stream-json carries recovery, notify and retry as lines once its init line is out; before that
  * (while the agent opens) they go to stderr like in the other formats, rather than nowhere.
  */
-export function listen(run: Pick<PrintRun, "output" | "format">): {
+export function listen(run: Pick<PrintRun, "output" | "format" | "debug">): {
   onEvent: (event: CodingAgentEvent) => void;
   started(): void;
 } {
@@ -59,7 +38,11 @@ export function listen(run: Pick<PrintRun, "output" | "format">): {
   let streaming = false;
   const onEvent = (event: CodingAgentEvent) => {
     const asNote = format !== "stream-json" || !streaming;
+    // Every denial is one stderr line, whatever the format: a headless run must say what it did not do.
+    const denial = deniedLine(event);
+    if (denial) output.note(denial);
     if (event.type === "diagnostic") output.diagnostic(event.diagnostic);
+    else if (event.type === "debug" && run.debug) output.note(`debug [${event.source}] ${event.message}`);
     else if (event.type === "recovery" && asNote) output.note(event.text);
     else if (event.type === "notify" && asNote) output.note(`${event.level}: ${event.message}`);
     else if (event.type === "retry" && asNote)
@@ -74,22 +57,33 @@ export function listen(run: Pick<PrintRun, "output" | "format">): {
 export async function runPrint(run: PrintRun): Promise<number> {
   const { output } = run;
   let agent: CodingAgent | undefined;
-  const signals = watchSignals(() => agent?.abort());
+  const signals = guardExits({
+    onStop: () => agent?.abort(),
+    close: async () => {
+      await agent?.close();
+      await output.flush();
+    },
+    note: output.note,
+    killProcesses: killAllCommandTrees,
+  });
   const listener = listen(run);
   try {
     const created = await createCodingAgent({ ...run.options, onEvent: listener.onEvent });
     if (created.isErr()) {
       // Nothing configured, unknown model or session, locked session: the run never started.
       output.note(created.error.message);
+      const hint = refusalHint(created.error, sessionRef(run.options));
+      if (hint) output.note(hint);
       return EXIT.usage;
     }
     agent = created.value;
     return await runPrompt(agent, run, signals.signal, listener.started);
   } finally {
-    // Closing waits for the journal, so an interrupted session is complete and resumable.
-    signals.dispose();
+    // Closing waits for the journal, so an interrupted session is complete and resumable. The
+    // guard stays until then: a close that hangs is still cut short.
     if (agent) await agent.close();
     await output.flush();
+    signals.dispose();
   }
 }
 
@@ -125,8 +119,11 @@ async function runPrompt(
 
   const result = await agent.prompt(command.prompt);
   if (result.isErr()) {
-    // An extension vetoed the prompt, or the agent was busy/closed: nothing ran.
+    // An extension vetoed the prompt, the session is read-only, or the agent was busy/closed:
+    // nothing ran.
     output.note(result.error.message);
+    const hint = refusalHint(result.error, agent.sessionId);
+    if (hint) output.note(hint);
     return EXIT.usage;
   }
   const summary = result.value;
@@ -139,4 +136,9 @@ async function runPrompt(
   const outcome = outcomeOf(summary, undefined);
   if (outcome.note) output.note(outcome.note);
   return outcome.code;
+}
+
+function sessionRef(options: CodingAgentOptions): string | undefined {
+  const choice = options.session;
+  return choice && (choice.mode === "resume" || choice.mode === "fork") ? choice.session : undefined;
 }

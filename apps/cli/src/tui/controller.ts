@@ -10,6 +10,7 @@ import type {
   SessionChoice,
 } from "@keel/coding-agent";
 import { err, ok, type Result } from "neverthrow";
+import { refusalHint } from "../refusal-hint.js";
 import type { TuiKernel } from "../tui-kernel.js";
 import type { CommandChoice } from "./completion.js";
 import { editorWith } from "./editor.js";
@@ -134,6 +135,7 @@ export class Controller {
     const history = agent.messages();
     if (history.length > 0) {
       store.transcript.note("dim", `Resumed session ${agent.sessionId} (${history.length} messages).`);
+      store.transcript.notesInThinking = agent.model().thinking?.notesInThinking === true;
       store.transcript.replay(history.slice(-REPLAY_MESSAGES));
     }
     store.transcript.note(
@@ -155,7 +157,7 @@ export class Controller {
       this.store.note("warning", "A run is in progress: wait for it or press Esc first.");
       return false;
     }
-    await this.detach();
+    await this.detach(0, "switch");
     const opened = await this.open(session);
     if (opened.isOk()) return true;
     this.store.note("error", opened.error.message);
@@ -171,8 +173,20 @@ export class Controller {
     return false;
   }
 
-  /** Closes the current agent; a run still going is aborted and given `settleMs` to end cleanly. */
-  async detach(settleMs = 0): Promise<void> {
+  /**
+   * Closes the current agent; a run still going is aborted and given `settleMs` to end cleanly.
+   * A second call while one is under way waits for that one (an exit must not outrun the unlock).
+   */
+  detach(settleMs = 0, reason: "exit" | "switch" = "exit"): Promise<void> {
+    this.detaching ??= this.detachOnce(settleMs, reason).finally(() => {
+      this.detaching = undefined;
+    });
+    return this.detaching;
+  }
+
+  private detaching: Promise<void> | undefined;
+
+  private async detachOnce(settleMs: number, reason: "exit" | "switch"): Promise<void> {
     if (this.current) {
       this.abort();
       let timer: NodeJS.Timeout | undefined;
@@ -192,7 +206,7 @@ export class Controller {
     this.store.statuses.clear();
     this.store.widgets.clear();
     this.store.dismissDialogs();
-    await agent?.close();
+    await agent?.close({ reason });
   }
 
   /** Re-reads the model and context use (after a run, a turn, or a command such as /model). */
@@ -245,6 +259,9 @@ export class Controller {
       default:
         break;
     }
+    if (event.type === "message_start" && event.message.role === "assistant")
+      store.transcript.notesInThinking = this.agent?.model().thinking?.notesInThinking === true;
+    if (event.type === "debug" && !store.showDebug) return;
     const change = store.transcript.apply(event);
     store.changed(event.type === "status" || event.type === "widget" ? "structural" : change);
   }
@@ -290,7 +307,11 @@ export class Controller {
     const result = await agent.prompt(prompt);
     if (agent !== this.agent) return;
     this.store.running = false;
-    if (result.isErr()) this.store.transcript.note("error", result.error.message);
+    if (result.isErr()) {
+      this.store.transcript.note("error", result.error.message);
+      const hint = refusalHint(result.error, agent.sessionId);
+      if (hint) this.store.transcript.note("info", hint);
+    }
     this.store.publish();
   }
 

@@ -1,15 +1,30 @@
 // Keys inside a dialog: a pure step from (dialog, key) to either the moved dialog or its answer.
-import type { ApprovalAnswer } from "@keel/coding-agent";
+import type { ApprovalAnswer, ToolApprovalRequest } from "@keel/coding-agent";
 import type { Key } from "ink";
 import { backspace, deleteForward, insert, left, lineEnd, lineStart, right } from "./editor.js";
 import { keyAction } from "./keys.js";
 import type { Dialog } from "./store.js";
 
-export const APPROVAL_CHOICES: { key: string; label: string; answer: ApprovalAnswer }[] = [
-  { key: "y", label: "[y] Allow once", answer: "allow_once" },
-  { key: "a", label: "[a] Always allow", answer: "allow_always" },
-  { key: "n", label: "[n] Deny", answer: "deny" },
-];
+export interface ApprovalChoice {
+  key: string;
+  label: string;
+  answer: ApprovalAnswer;
+}
+
+/** The answers a request offers: "always" only where a rule (or the extension) can keep it. */
+export function approvalChoices(request: ToolApprovalRequest): ApprovalChoice[] {
+  const always = request.alwaysRules.length > 0 || request.offersAlways === true;
+  return [
+    { key: "y", label: "[y] Allow once", answer: { decision: "allow_once" } },
+    ...(request.offersExactCall
+      ? [{ key: "e", label: "[e] Allow this exact call", answer: { decision: "allow_exact" } } as const]
+      : []),
+    ...(always
+      ? [{ key: "a", label: "[a] Always allow", answer: { decision: "allow_always" } } as const]
+      : []),
+    { key: "n", label: "[n] Deny", answer: { decision: "deny" } },
+  ];
+}
 
 export type DialogStep =
   | { type: "move"; dialog: Dialog }
@@ -28,12 +43,13 @@ export function dialogKey(dialog: Dialog, input: string, key: Partial<Key>): Dia
   const forward = key.downArrow || key.rightArrow || (key.tab && !key.shift);
   switch (dialog.kind) {
     case "approval": {
-      const chosen = APPROVAL_CHOICES.find((c) => c.key === input.toLowerCase() && !key.ctrl);
+      const choices = approvalChoices(dialog.request);
+      const chosen = choices.find((c) => c.key === input.toLowerCase() && !key.ctrl);
       if (chosen) return answer(() => dialog.answer(chosen.answer));
-      if (key.escape || (key.ctrl && input === "c")) return answer(() => dialog.answer("deny"));
-      if (key.return) return answer(() => dialog.answer(APPROVAL_CHOICES[dialog.selected]!.answer));
-      if (back) return move(clamp(dialog.selected - 1, APPROVAL_CHOICES.length));
-      if (forward) return move(clamp(dialog.selected + 1, APPROVAL_CHOICES.length));
+      if (key.escape || (key.ctrl && input === "c")) return answer(() => dialog.answer({ decision: "deny" }));
+      if (key.return) return answer(() => dialog.answer(choices[dialog.selected]!.answer));
+      if (back) return move(clamp(dialog.selected - 1, choices.length));
+      if (forward) return move(clamp(dialog.selected + 1, choices.length));
       return { type: "none" };
     }
     case "confirm": {

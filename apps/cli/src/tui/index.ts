@@ -2,6 +2,8 @@
 // asked), and resolves with the exit code once the user quits. Loaded lazily by the CLI core.
 import type { CodingAgentOptions, SessionChoice } from "@keel/coding-agent";
 import { render } from "ink";
+import { guardExits, SIGNAL_EXIT } from "../exit-guard.js";
+import { refusalHint } from "../refusal-hint.js";
 import type { TuiKernel } from "../tui-kernel.js";
 import { App } from "./components/app.js";
 import { h } from "./components/h.js";
@@ -15,10 +17,14 @@ export interface InteractiveFlags {
   resumePicker: boolean;
   /** A prompt given on the command line, sent once the agent is ready. */
   initialPrompt?: string;
+  /** --debug: show debug-log lines in the transcript. */
+  debug?: boolean;
 }
 
 /** How long quitting waits for an interrupted run to settle before closing the session. */
 const SETTLE_MS = 3000;
+/** The same after a signal, which must end keel within about a second (exit-guard.ts). */
+const SIGNAL_SETTLE_MS = 200;
 
 /** Runs the TUI until /quit, Ctrl+D or a double Ctrl+C. 0 = normal exit, 130 = interrupted run. */
 export async function runInteractive(
@@ -31,17 +37,27 @@ export async function runInteractive(
     return 2;
   }
   const store = new UiStore();
+  store.showDebug = flags.debug === true;
   let finish!: (code: number) => void;
   const exited = new Promise<number>((resolve) => {
     finish = resolve;
   });
   const controller = new Controller(store, options, kernel, (code) => finish(code));
+  // SIGINT, SIGTERM, SIGHUP (the terminal closed): the same shutdown as /quit, sooner.
+  const exits = guardExits({
+    onStop: (signal) => finish(SIGNAL_EXIT[signal]),
+    close: () => controller.detach(0),
+    note: (message) => process.stderr.write(`keel: ${message}\n`),
+    watchTerminal: true,
+    killProcesses: kernel.killAllCommandTrees,
+  });
   const restoreConsole = captureConsole((level, text) => store.note(level, text));
   const app = render(h(App, { controller }), { exitOnCtrlC: false, patchConsole: false, maxFps: 40 });
 
   const shutdown = async (code: number, message?: string): Promise<number> => {
     store.dispose();
-    await controller.detach(SETTLE_MS);
+    await controller.detach(exits.signal() ? SIGNAL_SETTLE_MS : SETTLE_MS);
+    exits.dispose();
     app.unmount();
     // ink rejects here when rendering failed; that is a bug to show, not a normal quit.
     const crash = await app.waitUntilExit().then(
@@ -67,8 +83,10 @@ export async function runInteractive(
     return shutdown(await exited);
   }
   if (opened.isErr()) {
-    const usage = opened.error.type === "config" || opened.error.type === "model";
-    return shutdown(usage ? 2 : 1, opened.error.message);
+    const usage =
+      opened.error.type === "config" || opened.error.type === "model" || opened.error.type === "session";
+    const hint = refusalHint(opened.error);
+    return shutdown(usage ? 2 : 1, hint ? `${opened.error.message}\nkeel: ${hint}` : opened.error.message);
   }
   if (flags.initialPrompt?.trim()) controller.submit(flags.initialPrompt);
   return shutdown(await exited);

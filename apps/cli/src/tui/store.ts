@@ -78,6 +78,8 @@ const FRAME_MS = 25;
 
 export class UiStore {
   transcript = new Transcript();
+  /** --debug: debug-log lines appear in the transcript. */
+  showDebug = false;
   running = false;
   status: StatusInfo = { model: "", tokensIn: 0, tokensOut: 0, cost: 0, contextPercent: undefined };
   readonly statuses = new Map<string, string>();
@@ -171,7 +173,7 @@ export class UiStore {
   /** Answers open approvals with "deny" (the run is over) and, unless only approvals, cancels the rest. */
   dismissDialogs(which: "all" | "approvals" = "all"): void {
     for (const d of [...this.dialogs]) {
-      if (d.kind === "approval") d.answer("deny");
+      if (d.kind === "approval") d.answer({ decision: "deny" });
       else if (which === "all") d.answer(undefined as never);
     }
   }

@@ -60,6 +60,11 @@ export class Transcript {
   /** Replaced (never mutated) on every append, so a renderer can tell what is new. */
   done: Item[] = [];
   lastTool: ToolItem | undefined;
+  /**
+   * The model writes its notes between tool calls into thinking blocks (Claude Sonnet 5.5): a
+   * thinking block right before a tool call is shown as text, the way other models' notes are.
+   */
+  notesInThinking = false;
   private nextId = 1;
   private stream: Stream | undefined;
   private tools: ToolItem[] = [];
@@ -92,9 +97,11 @@ export class Transcript {
     for (const m of messages) {
       if (m.role === "user") this.user(userText(m));
       if (m.role !== "assistant") continue;
-      for (const block of m.content) {
+      for (const [i, block] of m.content.entries()) {
         if (block.type === "text" && block.text.trim())
           this.push({ kind: "text", id: this.id(), text: trimBlock(block.text) });
+        if (block.type === "thinking" && this.isNote(block, m.content[i + 1]))
+          this.push({ kind: "text", id: this.id(), text: trimBlock(block.thinking) });
         if (block.type === "toolCall") {
           const result = results.get(block.id);
           const item: ToolItem = {
@@ -125,6 +132,19 @@ export class Transcript {
     };
   }
 
+  private isNote(
+    block: AssistantMessage["content"][number],
+    next: AssistantMessage["content"][number] | undefined,
+  ): boolean {
+    return (
+      this.notesInThinking &&
+      block.type === "thinking" &&
+      !block.redacted &&
+      next?.type === "toolCall" &&
+      block.thinking.trim() !== ""
+    );
+  }
+
   /** Moves finished blocks of the streaming message to `done`; `final` flushes everything. */
   private commit(final: boolean, endedIndex?: number): void {
     if (!this.stream) return;
@@ -133,8 +153,14 @@ export class Transcript {
       const complete = final || i < message.content.length - 1 || i === endedIndex;
       if (block.type === "thinking") {
         if (!complete || committed.has(i)) return;
+        const next = message.content[i + 1];
+        // Whether it is a note shows only when the next block starts: wait for it.
+        if (this.notesInThinking && next === undefined && !final) return;
         committed.set(i, 1);
-        this.push({ kind: "thinking", id: this.id(), chars: block.redacted ? 0 : block.thinking.length });
+        if (this.isNote(block, next))
+          this.push({ kind: "text", id: this.id(), text: trimBlock(block.thinking) });
+        else
+          this.push({ kind: "thinking", id: this.id(), chars: block.redacted ? 0 : block.thinking.length });
       } else if (block.type === "text") {
         const from = committed.get(i) ?? 0;
         let to = block.text.length;
@@ -242,6 +268,9 @@ export class Transcript {
       }
       case "notify":
         this.note(event.level, event.message);
+        return "structural";
+      case "debug":
+        this.note("dim", `debug [${event.source}] ${event.message}`);
         return "structural";
       case "recovery":
         this.note("warning", event.text);

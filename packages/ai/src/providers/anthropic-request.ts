@@ -7,11 +7,13 @@ import type {
   Context,
   ImageContent,
   Model,
-  ReasoningEffort,
   StreamOptions,
   TextContent,
   ToolResultMessage,
 } from "../types.js";
+import { thinkingParams } from "./anthropic-thinking.js";
+
+export { AnthropicRequestError, requestHeaders } from "./anthropic-thinking.js";
 
 type Params = Anthropic.MessageCreateParamsStreaming;
 type MessageParam = Anthropic.MessageParam;
@@ -19,21 +21,7 @@ type ContentBlockParam = Anthropic.ContentBlockParam;
 type CacheControl = Anthropic.CacheControlEphemeral;
 type ToolResultContent = Anthropic.TextBlockParam | Anthropic.ImageBlockParam;
 
-/** Thinking budgets per effort; the API needs at least 1024 and less than max_tokens. */
-const THINKING_BUDGET: Record<ReasoningEffort, number> = {
-  minimal: 1024,
-  low: 4096,
-  medium: 10_240,
-  high: 32_000,
-};
-const MIN_THINKING_BUDGET = 1024;
-
-/** A request that cannot be built as asked; the adapter reports it as a config error. */
-export class AnthropicRequestError extends Error {
-  override readonly name = "AnthropicRequestError";
-}
-
-type RequestOptions = Pick<
+export type RequestOptions = Pick<
   StreamOptions,
   "maxTokens" | "temperature" | "reasoning" | "cacheRetention" | "headers"
 >;
@@ -43,10 +31,15 @@ const TEMPERATURE_API_VERSION = "2023-06-01";
 
 export function buildParams(model: Model, context: Context, options: RequestOptions): Params {
   const maxTokens = options.maxTokens ?? model.maxOutput;
+  // Trailing one-request messages (reminders) are converted on their own, so the history's cache
+  // breakpoint lands on the last message the next request will contain too.
+  const lastKept = context.messages.findLastIndex((m) => !(m.role === "user" && m.synthetic));
+  const history = convertMessages(context.messages.slice(0, lastKept + 1), model);
+  const synthetic = convertMessages(context.messages.slice(lastKept + 1), model);
   const params: Params & { temperature?: number } = {
     model: model.id,
     max_tokens: maxTokens,
-    messages: convertMessages(context, model),
+    messages: [...history, ...synthetic],
     stream: true,
   };
   if (context.systemPrompt) params.system = [{ type: "text", text: context.systemPrompt }];
@@ -57,25 +50,21 @@ export function buildParams(model: Model, context: Context, options: RequestOpti
       return { name: tool.name, description: tool.description, input_schema: { ...schema, type: "object" } };
     });
   }
-  if (options.reasoning && model.reasoning && model.thinking === "adaptive") {
-    params.thinking = { type: "adaptive", display: "summarized" };
-    params.output_config = { effort: options.reasoning === "minimal" ? "low" : options.reasoning };
-  } else if (options.reasoning && model.reasoning) {
-    const budget = Math.min(THINKING_BUDGET[options.reasoning], maxTokens - 1);
-    if (budget < MIN_THINKING_BUDGET) {
-      throw new AnthropicRequestError(
-        `maxTokens ${maxTokens} leaves no room for extended thinking (it needs more than ${MIN_THINKING_BUDGET}); ` +
-          "raise maxTokens or drop the reasoning option.",
-      );
-    }
-    params.thinking = { type: "enabled", budget_tokens: budget };
-  } else if (options.temperature !== undefined && apiVersion(model, options) === TEMPERATURE_API_VERSION) {
+  const thinking = thinkingParams(model, options.reasoning, maxTokens);
+  Object.assign(params, thinking);
+  if (
+    !thinking.thinking &&
+    model.samplingParams !== false &&
+    options.temperature !== undefined &&
+    apiVersion(model, options) === TEMPERATURE_API_VERSION
+  ) {
     // Sent only where the API accepts it: without thinking, on a model pinned to the old API version.
     params.temperature = options.temperature;
   }
   if (options.cacheRetention !== "none") {
     addCacheBreakpoints(
       params,
+      history.at(-1),
       options.cacheRetention === "long" ? { type: "ephemeral", ttl: "1h" } : { type: "ephemeral" },
     );
   }
@@ -92,14 +81,18 @@ function apiVersion(model: Model, options: RequestOptions): string | undefined {
 
 /**
  * Marks the three growing prefixes (system, tools, history) so each request reads what the
- * previous one wrote. Three markers, within the API's limit of four.
+ * previous one wrote. Three markers, within the API's limit of four. `lastMessage` is the last
+ * message of the kept history (never a one-request reminder after it).
  */
-function addCacheBreakpoints(params: Params, cacheControl: CacheControl): void {
+function addCacheBreakpoints(
+  params: Params,
+  lastMessage: MessageParam | undefined,
+  cacheControl: CacheControl,
+): void {
   const system = Array.isArray(params.system) ? params.system.at(-1) : undefined;
   if (system) system.cache_control = cacheControl;
   const lastTool = params.tools?.at(-1);
   if (lastTool && "input_schema" in lastTool) lastTool.cache_control = cacheControl;
-  const lastMessage = params.messages.at(-1);
   if (!lastMessage) return;
   if (typeof lastMessage.content === "string") {
     lastMessage.content = [{ type: "text", text: lastMessage.content }];
@@ -113,7 +106,7 @@ function addCacheBreakpoints(params: Params, cacheControl: CacheControl): void {
   }
 }
 
-function convertMessages(context: Context, model: Model): MessageParam[] {
+function convertMessages(messages: Context["messages"], model: Model): MessageParam[] {
   const out: MessageParam[] = [];
   let pendingResults: Anthropic.ToolResultBlockParam[] = [];
   const flushResults = () => {
@@ -123,7 +116,7 @@ function convertMessages(context: Context, model: Model): MessageParam[] {
     pendingResults = [];
   };
 
-  for (const message of transformMessages(context.messages, model)) {
+  for (const message of transformMessages(messages, model)) {
     if (message.role === "toolResult") {
       pendingResults.push(convertToolResult(message, model));
       continue;

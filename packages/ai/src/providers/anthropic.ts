@@ -11,7 +11,7 @@ import type { ChunkSink } from "../builder.js";
 import { type AdapterOptions, describe, type ProviderAdapter } from "../driver.js";
 import { nodeFetch } from "../transport/node-fetch.js";
 import type { AiError, Context, DoneReason, Model } from "../types.js";
-import { AnthropicRequestError, buildParams } from "./anthropic-request.js";
+import { AnthropicRequestError, buildParams, requestHeaders } from "./anthropic-request.js";
 import { baseUrlOf } from "./base-url.js";
 import { retryAfter } from "./retry-after.js";
 
@@ -45,7 +45,9 @@ async function open(
   // iterator would add one more async generator step per event on top of these frames, the
   // largest part of what Keel cost over a bare SDK loop. Its status checks and errors still
   // apply, since asResponse() resolves only for a successful response.
-  const response = await new Messages(client).create(params, { signal: options.signal }).asResponse();
+  const response = await new Messages(client)
+    .create(params, { signal: options.signal, headers: requestHeaders(params, model, options) })
+    .asResponse();
   return Stream.rawEvents(response);
 }
 

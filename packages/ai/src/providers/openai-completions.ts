@@ -13,6 +13,7 @@ import type {
 import type { ChunkSink } from "../builder.js";
 import type { AdapterOptions, ProviderAdapter } from "../driver.js";
 import { transformMessages } from "../replay.js";
+import { resolveThinking } from "../thinking.js";
 import type { Context, DoneReason, Model, OpenAICompat, UserMessage } from "../types.js";
 import {
   classifyOpenAIError,
@@ -29,7 +30,9 @@ import {
 } from "./openai-shared.js";
 
 /** Compat flags with the defaults a server that says nothing gets. */
-export function resolveCompat(model: Model): Required<Omit<OpenAICompat, "reasoningField">> & OpenAICompat {
+export function resolveCompat(
+  model: Model,
+): Required<Omit<OpenAICompat, "reasoningField" | "thinkingSwitch">> & OpenAICompat {
   const isOpenAI = model.provider === "openai";
   return {
     maxTokensField: isOpenAI ? "max_completion_tokens" : "max_tokens",
@@ -50,7 +53,6 @@ export function buildChatParams(
   options: Omit<AdapterOptions, "signal">,
 ): ChatCompletionCreateParamsStreaming {
   const compat = resolveCompat(model);
-  const reasoning = options.reasoning !== undefined && model.reasoning;
   const params: ChatCompletionCreateParamsStreaming = {
     model: model.id,
     messages: convertMessages(model, context, compat),
@@ -62,14 +64,34 @@ export function buildChatParams(
     if (compat.maxTokensField === "max_tokens") params.max_tokens = maxTokens;
     else params.max_completion_tokens = maxTokens;
   }
-  if (options.temperature !== undefined) params.temperature = options.temperature;
-  if (reasoning && compat.supportsReasoningEffort) params.reasoning_effort = options.reasoning;
+  if (options.temperature !== undefined && model.samplingParams !== false)
+    params.temperature = options.temperature;
+  Object.assign(params, thinkingFields(model, compat, options.reasoning));
   if (context.tools && context.tools.length > 0) params.tools = context.tools.map(toChatTool);
   const cacheKey = promptCacheKey(model, options);
   if (cacheKey !== undefined) params.prompt_cache_key = cacheKey;
   const retention = promptCacheRetention(model, options);
   if (retention !== undefined) params.prompt_cache_retention = retention;
   return params;
+}
+
+/** The thinking switch and reasoning_effort a chat request carries, per the server's compat. */
+function thinkingFields(
+  model: Model,
+  compat: ReturnType<typeof resolveCompat>,
+  requested: AdapterOptions["reasoning"],
+): Record<string, unknown> {
+  const { choice } = resolveThinking(model, requested);
+  if (choice.kind === "default") return {};
+  const on = choice.kind === "on";
+  const fields: Record<string, unknown> = {};
+  if (compat.thinkingSwitch === "thinking-type") fields.thinking = { type: on ? "enabled" : "disabled" };
+  else if (compat.thinkingSwitch === "enable_thinking") fields.enable_thinking = on;
+  if (compat.supportsReasoningEffort) {
+    if (on && choice.effort) fields.reasoning_effort = choice.effort;
+    else if (choice.kind === "off" && choice.via === "effort-none") fields.reasoning_effort = "none";
+  }
+  return fields;
 }
 
 function toChatTool(tool: NonNullable<Context["tools"]>[number]): ChatCompletionTool {

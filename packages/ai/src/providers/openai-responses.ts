@@ -11,7 +11,8 @@ import type {
 import type { ChunkSink } from "../builder.js";
 import type { AdapterOptions, ProviderAdapter } from "../driver.js";
 import { transformMessages } from "../replay.js";
-import type { AssistantMessage, Context, Model, UserMessage } from "../types.js";
+import { resolveThinking } from "../thinking.js";
+import type { AssistantMessage, Context, Model, ReasoningEffort, UserMessage } from "../types.js";
 import {
   classifyOpenAIError,
   createClient,
@@ -56,17 +57,29 @@ export function buildResponsesParams(
   if (context.tools && context.tools.length > 0) params.tools = context.tools.map(toResponsesTool);
   const maxTokens = options.maxTokens ?? model.maxOutput;
   if (maxTokens > 0) params.max_output_tokens = maxTokens;
-  if (options.temperature !== undefined) params.temperature = options.temperature;
+  if (options.temperature !== undefined && model.samplingParams !== false)
+    params.temperature = options.temperature;
   if (model.reasoning) {
     // Without store, reasoning can only be carried to the next turn encrypted.
     params.include = ["reasoning.encrypted_content"];
-    if (options.reasoning !== undefined) params.reasoning = { effort: options.reasoning, summary: "auto" };
+    const effort = reasoningEffort(model, options.reasoning);
+    if (effort !== undefined) params.reasoning = { effort: effort as "low", summary: "auto" };
   }
   // Responses is OpenAI's own API: cache routing by session applies whatever the provider id.
   if (options.sessionId && options.cacheRetention !== "none") params.prompt_cache_key = options.sessionId;
   const retention = promptCacheRetention(model, options);
   if (retention !== undefined) params.prompt_cache_retention = retention;
   return params;
+}
+
+/** The reasoning.effort a request sends ("none" turns reasoning off), or undefined for the default. */
+export function reasoningEffort(
+  model: Model,
+  requested: AdapterOptions["reasoning"],
+): ReasoningEffort | undefined {
+  const { choice } = resolveThinking(model, requested);
+  if (choice.kind === "off") return choice.via === "effort-none" ? "none" : undefined;
+  return choice.kind === "on" ? choice.effort : undefined;
 }
 
 function toResponsesTool(tool: NonNullable<Context["tools"]>[number]): FunctionTool {

@@ -1,14 +1,14 @@
 // Token estimates for compaction decisions: the provider's own count for the last answered
-// request, plus a conservative estimate of what was added after it. Estimates count the
-// serialized JSON (escapes and structure included), because that is what goes over the wire.
-import type { Message, Usage } from "@keel/ai";
+// request, plus an estimate of what was added after it at the model's tokenizer ratio (from the
+// catalog). Estimates count the serialized JSON (escapes and structure included), because that
+// is what goes over the wire.
+import { DEFAULT_CHARS_PER_TOKEN, type Message, type Usage } from "@keel/ai";
 
-const CHARS_PER_TOKEN = 4;
 const IMAGE_TOKENS = 1200;
 /** Wire framing per message (role, block types, tool ids), on the safe side. */
 const MESSAGE_OVERHEAD = 24;
 
-export function estimateMessageTokens(message: Message): number {
+export function estimateMessageTokens(message: Message, charsPerToken = DEFAULT_CHARS_PER_TOKEN): number {
   let images = 0;
   const content = message.content;
   if (Array.isArray(content)) for (const c of content) if (c.type === "image") images++;
@@ -25,11 +25,11 @@ export function estimateMessageTokens(message: Message): number {
                 : c;
           }),
         );
-  return Math.ceil(textual.length / CHARS_PER_TOKEN) + images * IMAGE_TOKENS + MESSAGE_OVERHEAD;
+  return Math.ceil(textual.length / charsPerToken) + images * IMAGE_TOKENS + MESSAGE_OVERHEAD;
 }
 
-export function estimateTextTokens(text: string): number {
-  return Math.ceil(JSON.stringify(text).length / CHARS_PER_TOKEN) + MESSAGE_OVERHEAD;
+export function estimateTextTokens(text: string, charsPerToken = DEFAULT_CHARS_PER_TOKEN): number {
+  return Math.ceil(JSON.stringify(text).length / charsPerToken) + MESSAGE_OVERHEAD;
 }
 
 function promptTokensOf(usage: Usage): number {
@@ -46,6 +46,7 @@ export function estimateContextTokens(
   messages: readonly Message[],
   fixedOverhead: number,
   anchorFrom = 0,
+  charsPerToken = DEFAULT_CHARS_PER_TOKEN,
 ): number {
   for (let i = messages.length - 1; i >= anchorFrom; i--) {
     const m = messages[i]!;
@@ -56,9 +57,9 @@ export function estimateContextTokens(
       promptTokensOf(m.usage) > 0
     ) {
       let tokens = promptTokensOf(m.usage);
-      for (const later of messages.slice(i)) tokens += estimateMessageTokens(later);
+      for (const later of messages.slice(i)) tokens += estimateMessageTokens(later, charsPerToken);
       return tokens;
     }
   }
-  return fixedOverhead + messages.reduce((sum, m) => sum + estimateMessageTokens(m), 0);
+  return fixedOverhead + messages.reduce((sum, m) => sum + estimateMessageTokens(m, charsPerToken), 0);
 }

@@ -1,13 +1,13 @@
 // Layers user < project < project-local config; project layers are never touched unless trusted.
-import { realpathSync } from "node:fs";
 import { homedir } from "node:os";
-import { isAbsolute, join, relative } from "node:path";
+import { join } from "node:path";
 import { err, ok, type Result } from "neverthrow";
 import { pathExists } from "../fs/paths.js";
 import { checkRule } from "../permissions/rules.js";
 import type { PermissionBehavior, PermissionRuleEntry, RuleSource } from "../permissions/types.js";
 import { findProjectRoot } from "../trust/root.js";
 import type { ConfigDiagnostic, ConfigError } from "./errors.js";
+import { isPlainObject, mergeLayers } from "./merge.js";
 import { configPaths, displayPath, PROJECT_DIR, resolveKeelHome } from "./paths.js";
 import { readJsonFile, validateAgainst } from "./read.js";
 import { type KeelConfig, KeelConfigSchema, KNOWN_KEYS } from "./schema.js";
@@ -69,14 +69,6 @@ export function loadConfig(options: LoadConfigOptions): Result<LoadedConfig, Con
       sources.push({ layer, path, status: "not_trusted" });
       continue;
     }
-    if (layer !== "user") {
-      const outside = escapesProject(path, projectRoot);
-      if (outside) {
-        diagnostics.push({ level: "warning", file: displayPath(path, userHome), message: outside });
-        sources.push({ layer, path, status: "missing" });
-        continue;
-      }
-    }
     const read = readJsonFile(path, userHome);
     if (read.isErr()) return err(read.error);
     if (read.value === undefined) {
@@ -98,7 +90,7 @@ export function loadConfig(options: LoadConfigOptions): Result<LoadedConfig, Con
           message: `${displayPath(path, userHome)}: ${problem} (ignored)`,
         });
     }
-    merged = mergeLayer(merged, valid.value, "");
+    merged = mergeLayers(merged, valid.value, accumulates) as Record<string, unknown>;
   }
 
   // A stat, not an open: enough to tell the user there was something we deliberately skipped.
@@ -110,24 +102,6 @@ export function loadConfig(options: LoadConfigOptions): Result<LoadedConfig, Con
     });
   }
   return ok({ config: merged as KeelConfig, rules, sources, diagnostics, projectRoot, layers: layerValues });
-}
-
-/**
- * The trust hash never follows links out of the project, so neither may the loader: a config
- * reached through such a link could change without the project becoming untrusted.
- */
-function escapesProject(path: string, projectRoot: string): string | undefined {
-  let real: string;
-  try {
-    real = realpathSync(path);
-  } catch {
-    return undefined;
-  }
-  const rel = relative(projectRoot, real);
-  if (rel.startsWith("..") || isAbsolute(rel)) {
-    return `${path} links outside the project (to ${real}); it was not read`;
-  }
-  return undefined;
 }
 
 const BEHAVIORS: readonly PermissionBehavior[] = ["allow", "ask", "deny"];
@@ -159,22 +133,6 @@ function unknownKeyWarnings(config: Record<string, unknown>, file: string): Conf
 }
 
 /** Arrays that accumulate across layers; every other array is replaced by the higher layer. */
-function concatenates(pointer: string): boolean {
+function accumulates(pointer: string): boolean {
   return /^\/permissions\/(allow|ask|deny)$/.test(pointer) || /^\/hooks\/[^/]+$/.test(pointer);
-}
-
-function mergeLayer(lower: Record<string, unknown>, upper: Record<string, unknown>, pointer: string) {
-  const out: Record<string, unknown> = { ...lower };
-  for (const [key, value] of Object.entries(upper)) {
-    const here = `${pointer}/${key}`;
-    const prev = out[key];
-    if (Array.isArray(prev) && Array.isArray(value) && concatenates(here)) out[key] = [...prev, ...value];
-    else if (isPlainObject(prev) && isPlainObject(value)) out[key] = mergeLayer(prev, value, here);
-    else out[key] = value;
-  }
-  return out;
-}
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }

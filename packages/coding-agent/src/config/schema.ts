@@ -32,7 +32,12 @@ export const KeelConfigSchema = Type.Object({
   extensions: Type.Optional(
     Type.Record(
       Type.String(),
-      Type.Object({ enabled: Type.Optional(Type.Boolean()), config: Type.Optional(Type.Unknown()) }),
+      Type.Object({
+        enabled: Type.Optional(Type.Boolean()),
+        /** Fail the start when this extension cannot be loaded (instead of one diagnostic). */
+        required: Type.Optional(Type.Boolean()),
+        config: Type.Optional(Type.Unknown()),
+      }),
     ),
   ),
   env: Type.Optional(Type.Record(Type.String(), Type.String())),
@@ -40,6 +45,24 @@ export const KeelConfigSchema = Type.Object({
   hooks: Type.Optional(Type.Record(Type.String(), Type.Array(HookCommandSchema))),
   compaction: Type.Optional(
     Type.Object({ threshold: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1 })) }),
+  ),
+  /** Model streams: the idle timeout, the bound on one reply, retries (see @keel/ai's Bounds). */
+  stream: Type.Optional(
+    Type.Object({
+      idleTimeoutMs: Type.Optional(Type.Integer({ minimum: 0 })),
+      maxReplyChars: Type.Optional(Type.Integer({ minimum: 1024 })),
+      maxRetries: Type.Optional(Type.Integer({ minimum: 0, maximum: 20 })),
+    }),
+  ),
+  /** Extension packages installed with `keel install` (name, the version npm resolved, the spec asked for). */
+  packages: Type.Optional(
+    Type.Array(
+      Type.Object({ name: Type.String({ minLength: 1 }), version: Type.String(), spec: Type.String() }),
+    ),
+  ),
+  /** Child agents (subagents): how many may run at once. */
+  agents: Type.Optional(
+    Type.Object({ maxConcurrent: Type.Optional(Type.Integer({ minimum: 1, maximum: 64 })) }),
   ),
 });
 
@@ -49,7 +72,21 @@ export type HookCommand = Static<typeof HookCommandSchema>;
 
 /** Keys the kernel understands, per object path; others are kept but reported. */
 export const KNOWN_KEYS: Record<string, readonly string[]> = {
-  "": ["$schema", "model", "providers", "permissions", "extensions", "env", "hooks", "compaction"],
+  "": [
+    "$schema",
+    "model",
+    "providers",
+    "permissions",
+    "extensions",
+    "env",
+    "hooks",
+    "compaction",
+    "agents",
+    "stream",
+    "packages",
+  ],
   "/permissions": ["mode", "allow", "ask", "deny"],
   "/compaction": ["threshold"],
+  "/agents": ["maxConcurrent"],
+  "/stream": ["idleTimeoutMs", "maxReplyChars", "maxRetries"],
 };

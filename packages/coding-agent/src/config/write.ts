@@ -48,6 +48,12 @@ function writeConfigText(path: string, text: string): Result<void, ConfigError> 
 
 export type RuleScope = "user" | "project" | "projectLocal";
 
+/** The config file a scope's writes go to. */
+export function configFileFor(scope: RuleScope, where: { keelHome: string; projectRoot: string }): string {
+  const paths = configPaths(where.keelHome, where.projectRoot);
+  return scope === "user" ? paths.user : scope === "project" ? paths.project : paths.projectLocal;
+}
+
 /** Adds a permission rule to the config file of `scope` (no duplicate). Used for "always allow". */
 export function addPermissionRule(
   rule: string,
@@ -55,8 +61,7 @@ export function addPermissionRule(
   scope: RuleScope,
   where: { keelHome: string; projectRoot: string },
 ): Result<string, ConfigError> {
-  const paths = configPaths(where.keelHome, where.projectRoot);
-  const path = scope === "user" ? paths.user : scope === "project" ? paths.project : paths.projectLocal;
+  const path = configFileFor(scope, where);
   if (scope === "projectLocal") {
     const ignored = ensureLocalConfigIgnored(where.projectRoot);
     if (ignored.isErr()) return err(ignored.error);

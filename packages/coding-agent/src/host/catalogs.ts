@@ -1,208 +1,366 @@
-// On-demand tool catalogs: the inventories extensions discover, the stable toolRefs the model
-// uses, and the resident SearchTools / ExecuteTool pair that reaches them.
+// On-demand catalogs: the inventories extensions discover (each under a unique group), the
+// `group:name` identity of every entry, discovery with a deadline that goes on in the background,
+// and the views (filtered for a child agent) that SearchTools, ExecuteTool and notices read.
 import { createHash } from "node:crypto";
-import type { AgentTool } from "@keel/agent";
-import { validateToolArguments } from "@keel/ai";
-import type { CatalogEntry, ExtensionRuntime, ToolCatalog } from "@keel/extension-sdk";
-import { Type } from "@sinclair/typebox";
+import type {
+  CatalogEntry,
+  CatalogInventory,
+  ExecutableCatalogEntry,
+  ExtensionRuntime,
+  ToolCatalog,
+} from "@keel/extension-sdk";
+import { isTypeBoxSchema } from "@keel/extension-sdk";
 import { SearchIndex } from "./catalog-search.js";
-import type { Inventory } from "./inventory.js";
-
-interface IndexedEntry {
-  ref: string;
-  group: string;
-  entry: CatalogEntry;
-  digest: string;
-  name: string;
-  description: string;
-}
-
-interface CatalogSlot {
-  extensionId: string;
-  catalog: ToolCatalog;
-  runtime: ExtensionRuntime;
-  group: string;
-  dirty: boolean;
-  entries: IndexedEntry[];
-  unsubscribe?: () => void;
-}
-
-export interface SearchHit {
-  toolRef: string;
-  description: string;
-  parameters: unknown;
-}
+import { type GroupView, type Inventory, inventoryOf } from "./inventory.js";
 
 export const SEARCH_TOOLS = "SearchTools";
 export const EXECUTE_TOOL = "ExecuteTool";
 
-function digestOf(entry: CatalogEntry): string {
+const GROUP_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+const ENTRY_PATTERN = /^[A-Za-z0-9_.-]{1,128}$/;
+export const DEFAULT_DISCOVER_DEADLINE_MS = 2000;
+
+const DEFAULT_HEADINGS: Record<string, string> = {
+  tools: "On-demand tools (find one with SearchTools, run it with ExecuteTool):",
+  skills: "Skills (find one with SearchTools):",
+  resources: "Resources (find one with SearchTools, read it with ExecuteTool):",
+  prompts: "Prompts (find one with SearchTools):",
+};
+
+export interface IndexedEntry {
+  /** `group:name`: the toolRef, the permission identity, what T1/T2 journal. */
+  ref: string;
+  extensionId: string;
+  group: string;
+  name: string;
+  kind: string;
+  entry: CatalogEntry;
+  digest: string;
+  summary: string;
+  description: string;
+  /** Whether the bare name may stand for the entry (unique, and not a built-in tool's name). */
+  bareName: boolean;
+}
+
+interface Slot {
+  extensionId: string;
+  catalog: ToolCatalog;
+  runtime: ExtensionRuntime;
+  group: string;
+  kind: string;
+  deadlineMs: number;
+  entries: IndexedEntry[];
+  instructions?: string;
+  dirty: boolean;
+  inflight?: { promise: Promise<void>; startedAt: number; controller: AbortController };
+  unsubscribe?: () => void;
+}
+
+/** What a view resolves a call to: an entry, or why there is none. */
+export type Target =
+  | { found: true; item: IndexedEntry; executable: boolean; args: Record<string, unknown> }
+  | { found: false; ref: string };
+
+function digestOf(entry: CatalogEntry, summary: string): string {
   if (entry.digest) return entry.digest;
   return createHash("sha256")
     .update(entry.description)
     .update("\0")
-    .update(JSON.stringify(entry.parameters))
+    .update(summary)
+    .update("\0")
+    .update(entry.executable === false ? "listed" : JSON.stringify(entry.parameters ?? null))
     .digest("hex")
     .slice(0, 16);
 }
 
-export class CatalogRegistry {
-  private readonly slots: CatalogSlot[] = [];
-  private byRef = new Map<string, IndexedEntry>();
-  private index = new SearchIndex<IndexedEntry>([]);
+function firstLine(text: string): string {
+  const line = text.trim().split("\n")[0] ?? "";
+  return line.length <= 200 ? line : `${line.slice(0, 199)}…`;
+}
 
-  constructor(private readonly report: (extensionId: string, message: string) => void) {}
+function message(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+export class CatalogRegistry {
+  private slots: Slot[] = [];
+  private byRef = new Map<string, IndexedEntry>();
+  private byName = new Map<string, IndexedEntry[]>();
+  private index = new SearchIndex<IndexedEntry>([]);
+  private closed = false;
+
+  constructor(
+    private readonly report: (extensionId: string, message: string) => void,
+    /** Names an entry's bare name must never stand for (built-in and resident tools). */
+    private readonly reservedNames: ReadonlySet<string>,
+  ) {}
 
   get isEmpty(): boolean {
     return this.slots.length === 0;
   }
 
-  add(extensionId: string, catalog: ToolCatalog, runtime: ExtensionRuntime): void {
-    const group =
-      catalog.label ?? (catalog.id === extensionId ? extensionId : `${extensionId}/${catalog.id}`);
-    const slot: CatalogSlot = { extensionId, catalog, runtime, group, dirty: true, entries: [] };
-    this.slots.push(slot);
+  groups(): string[] {
+    return this.slots.map((s) => s.group);
   }
 
-  /** Starts change subscriptions (after activation). */
-  subscribeAll(): void {
-    for (const slot of this.slots) {
-      try {
-        slot.unsubscribe =
-          slot.catalog.subscribe?.(() => {
-            slot.dirty = true;
-          }, slot.runtime) ?? undefined;
-      } catch (e) {
-        this.report(
-          slot.extensionId,
-          `catalog ${slot.catalog.id}: subscribe failed: ${e instanceof Error ? e.message : String(e)}`,
-        );
-      }
+  /**
+   * The group a catalog gets when it names none: the extension's id for its first catalog (or one
+   * whose id is the extension's), else `<extension>-<catalog id>`.
+   */
+  static groupFor(extensionId: string, catalog: ToolCatalog, index: number): string {
+    return (
+      catalog.group ??
+      catalog.label ??
+      (catalog.id === extensionId || index === 0 ? extensionId : `${extensionId}-${catalog.id}`)
+    );
+  }
+
+  /** Why `group` cannot be registered, or undefined when it can. */
+  refusal(group: string): string | undefined {
+    if (!GROUP_PATTERN.test(group))
+      return `catalog group "${group}" is not valid (letters, digits, _ - . ; at most 64)`;
+    if (this.reservedNames.has(group)) return `catalog group "${group}" is the name of a built-in tool`;
+    const owner = this.slots.find((s) => s.group === group);
+    if (owner) return `catalog group "${group}" is already used by extension ${owner.extensionId}`;
+    return undefined;
+  }
+
+  add(
+    extensionId: string,
+    catalog: ToolCatalog,
+    runtime: ExtensionRuntime,
+    group: string,
+  ): string | undefined {
+    const refused = this.refusal(group);
+    if (refused) return refused;
+    if (this.slots.some((s) => s.extensionId === extensionId && s.catalog.id === catalog.id))
+      return `catalog "${catalog.id}" is already registered by extension ${extensionId}`;
+    const slot: Slot = {
+      extensionId,
+      catalog,
+      runtime,
+      group,
+      kind: catalog.kind ?? "tools",
+      deadlineMs: catalog.deadlineMs ?? DEFAULT_DISCOVER_DEADLINE_MS,
+      entries: [],
+      dirty: true,
+    };
+    this.slots.push(slot);
+    if (!this.closed) this.subscribe(slot);
+    return undefined;
+  }
+
+  remove(extensionId: string, catalogId: string): boolean {
+    const slot = this.slots.find((s) => s.extensionId === extensionId && s.catalog.id === catalogId);
+    if (!slot) return false;
+    this.release(slot);
+    this.slots = this.slots.filter((s) => s !== slot);
+    this.rebuild();
+    return true;
+  }
+
+  /** Every catalog of one extension goes (it was rolled back or deactivated). */
+  removeAll(extensionId: string): void {
+    for (const slot of this.slots.filter((s) => s.extensionId === extensionId))
+      this.remove(extensionId, slot.catalog.id);
+  }
+
+  private subscribe(slot: Slot): void {
+    try {
+      slot.unsubscribe =
+        slot.catalog.subscribe?.(() => {
+          slot.dirty = true;
+        }, slot.runtime) ?? undefined;
+    } catch (e) {
+      this.report(slot.extensionId, `catalog ${slot.catalog.id}: subscribe failed: ${message(e)}`);
     }
+  }
+
+  private release(slot: Slot): void {
+    try {
+      slot.unsubscribe?.();
+    } catch (e) {
+      this.report(slot.extensionId, `catalog ${slot.catalog.id}: unsubscribe failed: ${message(e)}`);
+    }
+    slot.inflight?.controller.abort();
   }
 
   close(): void {
-    for (const slot of this.slots) slot.unsubscribe?.();
+    this.closed = true;
+    for (const slot of this.slots) this.release(slot);
   }
 
-  /** Rediscovers invalidated catalogs. A failing discover keeps the last known inventory. */
+  /**
+   * Rediscovers invalidated catalogs. A request waits for a discovery at most its deadline,
+   * counted from when that discovery started; past it the last inventory stands and the
+   * discovery finishes in the background. A failing discover keeps the last inventory.
+   */
   async refresh(): Promise<void> {
-    const dirty = this.slots.filter((s) => s.dirty);
-    if (dirty.length === 0) return;
-    await Promise.all(
-      dirty.map(async (slot) => {
-        slot.dirty = false;
-        try {
-          const entries = await slot.catalog.discover(slot.runtime);
-          slot.entries = entries.map((entry) => ({
-            ref: `${slot.group}:${entry.name}`,
-            group: slot.group,
-            entry,
-            digest: digestOf(entry),
-            name: entry.name,
-            description: entry.description,
-          }));
-        } catch (e) {
+    const waits: Promise<unknown>[] = [];
+    for (const slot of this.slots) {
+      if (slot.dirty && !slot.inflight) this.start(slot);
+      const running = slot.inflight;
+      if (!running) continue;
+      const left = running.startedAt + slot.deadlineMs - Date.now();
+      if (left <= 0) continue;
+      let timer: NodeJS.Timeout | undefined;
+      waits.push(
+        Promise.race([running.promise, new Promise((r) => (timer = setTimeout(r, left)))]).finally(() =>
+          clearTimeout(timer),
+        ),
+      );
+    }
+    await Promise.all(waits);
+  }
+
+  private start(slot: Slot): void {
+    slot.dirty = false;
+    const controller = new AbortController();
+    const startedAt = Date.now();
+    let warned = false;
+    let promise: Promise<void> | undefined;
+    promise = (async () => {
+      try {
+        const inventory = await slot.catalog.discover(slot.runtime, { signal: controller.signal });
+        if (!this.slots.includes(slot) || controller.signal.aborted) return;
+        this.apply(slot, inventory);
+      } catch (e) {
+        this.report(slot.extensionId, `catalog ${slot.catalog.id}: discover failed: ${message(e)}`);
+      } finally {
+        if (slot.inflight?.promise === promise) slot.inflight = undefined;
+        if (warned)
           this.report(
             slot.extensionId,
-            `catalog ${slot.catalog.id}: discover failed: ${e instanceof Error ? e.message : String(e)}`,
+            `catalog ${slot.catalog.id}: discovery finished after ${Date.now() - startedAt} ms`,
           );
-        }
-      }),
-    );
-    this.byRef = new Map(this.slots.flatMap((s) => s.entries.map((e) => [e.ref, e] as const)));
+      }
+    })();
+    slot.inflight = { promise: promise!, startedAt, controller };
+    const slow = setTimeout(() => {
+      if (slot.inflight?.promise !== promise) return;
+      warned = true;
+      this.report(
+        slot.extensionId,
+        `catalog ${slot.catalog.id}: discovery takes longer than ${slot.deadlineMs} ms; requests go on without it`,
+      );
+    }, slot.deadlineMs);
+    slow.unref();
+    void promise.finally(() => clearTimeout(slow));
+  }
+
+  /** Validates what discover returned and indexes it; bad entries are reported and left out. */
+  private apply(slot: Slot, inventory: CatalogInventory): void {
+    const list = Array.isArray(inventory) ? inventory : inventory?.entries;
+    if (!Array.isArray(list)) {
+      this.report(slot.extensionId, `catalog ${slot.catalog.id}: discover returned no entry list`);
+      return;
+    }
+    const seen = new Set<string>();
+    const entries: IndexedEntry[] = [];
+    for (const entry of list) {
+      const problem = entryProblem(entry);
+      if (problem || seen.has(entry.name)) {
+        this.report(
+          slot.extensionId,
+          `catalog ${slot.catalog.id}: entry ${JSON.stringify(entry?.name)} left out: ${problem ?? "duplicate name"}`,
+        );
+        continue;
+      }
+      seen.add(entry.name);
+      const summary = firstLine(entry.summary ?? entry.description);
+      entries.push({
+        ref: `${slot.group}:${entry.name}`,
+        extensionId: slot.extensionId,
+        group: slot.group,
+        name: entry.name,
+        kind: slot.kind,
+        entry,
+        digest: digestOf(entry, summary),
+        summary,
+        description: entry.description,
+        bareName: false,
+      });
+    }
+    slot.entries = entries;
+    slot.instructions =
+      !Array.isArray(inventory) && typeof inventory.instructions === "string"
+        ? inventory.instructions
+        : undefined;
+    this.rebuild();
+  }
+
+  private rebuild(): void {
+    this.byRef = new Map();
+    this.byName = new Map();
+    for (const slot of this.slots)
+      for (const e of slot.entries) {
+        this.byRef.set(e.ref, e);
+        this.byName.set(e.name, [...(this.byName.get(e.name) ?? []), e]);
+      }
+    for (const [name, list] of this.byName)
+      for (const e of list) e.bareName = list.length === 1 && !this.reservedNames.has(name);
     this.index = new SearchIndex([...this.byRef.values()]);
   }
 
-  inventory(): Inventory {
-    const inventory: Inventory = {};
-    for (const slot of this.slots) {
-      inventory[slot.group] = slot.entries.map((e) => ({ name: e.entry.name, digest: e.digest }));
-    }
-    return inventory;
+  /** The groups as notices present them, in registration order. */
+  views(filter?: (item: IndexedEntry) => boolean): GroupView[] {
+    return this.slots.map((slot) => {
+      const notice = slot.catalog.notice ?? {};
+      const entries = slot.entries.filter((e) => !filter || filter(e));
+      return {
+        group: slot.group,
+        heading:
+          notice.heading ??
+          DEFAULT_HEADINGS[slot.kind] ??
+          `On-demand ${slot.kind} (find one with SearchTools):`,
+        describe: notice.describe === true,
+        ...(notice.budgetChars !== undefined ? { budgetChars: notice.budgetChars } : {}),
+        ...(slot.instructions ? { instructions: slot.instructions } : {}),
+        entries: entries.map((e) => ({ name: e.name, digest: e.digest, summary: e.summary })),
+      };
+    });
   }
 
-  resolve(toolRef: string): CatalogEntry | undefined {
-    return this.byRef.get(toolRef)?.entry;
+  /** Group → entries (name and digest): what a notice would tell. */
+  inventory(filter?: (item: IndexedEntry) => boolean): Inventory {
+    return inventoryOf(this.views(filter));
+  }
+
+  /** A toolRef (`group:name`), or a bare name that stands for exactly one entry. */
+  resolve(ref: string): IndexedEntry | undefined {
+    const exact = this.byRef.get(ref);
+    if (exact) return exact;
+    const named = this.byName.get(ref);
+    return named?.length === 1 && named[0]!.bareName ? named[0] : undefined;
   }
 
   /** Exact names (or refs) first, then scoring over name and description. */
-  search(query: string, limit = 8): SearchHit[] {
-    return this.index.search(query, limit).map((e) => ({
-      toolRef: e.ref,
-      description: e.entry.description,
-      parameters: e.entry.parameters,
-    }));
+  search(query: string, limit: number, filter?: (item: IndexedEntry) => boolean): IndexedEntry[] {
+    if (!filter) return this.index.search(query, limit);
+    return this.index.search(query, this.byRef.size).filter(filter).slice(0, limit);
   }
 
-  /** The resident pair the model uses to reach catalog tools. */
-  residentTools(): AgentTool[] {
-    const search: AgentTool = {
-      name: SEARCH_TOOLS,
-      description:
-        "Find on-demand tools by name or purpose. Returns toolRefs and their argument schemas for ExecuteTool.",
-      parameters: Type.Object({
-        query: Type.String({ description: "Tool name or what you need it for" }),
-        limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 25 })),
-      }),
-      execute: async (args) => {
-        const { query, limit } = args as { query: string; limit?: number };
-        await this.refresh();
-        const hits = this.search(query, limit);
-        const text =
-          hits.length === 0
-            ? `No tools match "${query}".`
-            : hits
-                .map((h) => `${h.toolRef}\n  ${h.description}\n  arguments: ${JSON.stringify(h.parameters)}`)
-                .join("\n\n");
-        return { content: [{ type: "text", text }], details: { hits: hits.map((h) => h.toolRef) } };
-      },
-    };
-    const execute: AgentTool = {
-      name: EXECUTE_TOOL,
-      description: "Run an on-demand tool found with SearchTools.",
-      parameters: Type.Object({
-        toolRef: Type.String({ description: "The toolRef from SearchTools" }),
-        arguments: Type.Record(Type.String(), Type.Unknown(), {
-          description: "Arguments matching the tool's schema",
-        }),
-      }),
-      executionMode: "sequential",
-      sideEffects: true,
-      execute: async (args, context) => {
-        const { toolRef, arguments: toolArgs } = args as {
-          toolRef: string;
-          arguments: Record<string, unknown>;
-        };
-        await this.refresh();
-        const entry = this.resolve(toolRef);
-        if (!entry) {
-          return {
-            content: [
-              { type: "text", text: `Unknown or removed tool "${toolRef}". Search again with SearchTools.` },
-            ],
-            isError: true,
-          };
-        }
-        const valid = validateToolArguments(entry, toolArgs);
-        if (valid.isErr()) return { content: [{ type: "text", text: valid.error.message }], isError: true };
-        return entry.execute(valid.value as never, context);
-      },
-    };
-    return [search, execute];
+  get size(): number {
+    return this.byRef.size;
   }
+}
 
-  /** The catalog entry an ExecuteTool call targets (for permissions and journaling). */
-  target(
-    args: Record<string, unknown>,
-  ): { name: string; sideEffects: boolean; args: Record<string, unknown> } | undefined {
-    const ref = typeof args.toolRef === "string" ? args.toolRef : undefined;
-    const entry = ref ? this.resolve(ref) : undefined;
-    if (!entry) return undefined;
-    const inner =
-      typeof args.arguments === "object" && args.arguments !== null
-        ? (args.arguments as Record<string, unknown>)
-        : {};
-    return { name: entry.name, sideEffects: entry.sideEffects ?? false, args: inner };
-  }
+function entryProblem(entry: CatalogEntry | undefined): string | undefined {
+  if (!entry || typeof entry !== "object") return "not an object";
+  if (typeof entry.name !== "string" || !ENTRY_PATTERN.test(entry.name))
+    return "its name must be 1-128 letters, digits, _ - .";
+  if (typeof entry.description !== "string") return "it has no description";
+  if (entry.executable === false) return undefined;
+  const runnable = entry as ExecutableCatalogEntry;
+  if (typeof runnable.execute !== "function") return "it is executable but has no execute()";
+  const params = runnable.parameters as unknown;
+  if (typeof params !== "object" || params === null || Array.isArray(params))
+    return "its parameters are not a schema object";
+  if (
+    !isTypeBoxSchema(params) &&
+    (params as { type?: unknown }).type !== undefined &&
+    (params as { type?: unknown }).type !== "object"
+  )
+    return 'its parameters must describe an object (type "object")';
+  return undefined;
 }

@@ -1,27 +1,34 @@
 // An extension's configuration from the user and (trusted) project layers, per its declared scope.
+// Layers are validated as written (a layered extension's partial layer schema), `resolve` sees the
+// raw layers, and defaults are applied once, after: the one merge rule of config/merge.ts.
 import type { ExtensionDefinition } from "@keel/extension-sdk";
+import { type TSchema, Type, TypeGuard } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
+import { mergeLayers } from "../config/merge.js";
+import type { ConfigControl } from "./runtime.js";
 
 export interface ExtensionConfigLayers {
-  /** extensions.<id>.config from ~/.keel/config.json. */
+  /** extensions.<id>.config from ~/.keel/config.json, by extension id. */
   user: Record<string, unknown>;
-  /** extensions.<id>.config from the project's config; undefined unless the project is trusted. */
+  /** The project's and project-local files merged, by extension id; undefined unless trusted. */
   project: Record<string, unknown> | undefined;
   userFile: string;
   projectFile: string;
 }
 
-export type ConfigOutcome = { ok: true; value: unknown } | { ok: false; message: string };
+export type ConfigOutcome = { ok: true; control: ConfigControl } | { ok: false; message: string };
 
-function check(definition: ExtensionDefinition, value: unknown, file: string): ConfigOutcome {
+function firstError(schema: TSchema, value: unknown): string {
+  const first = [...Value.Errors(schema, value)][0];
+  return `${first?.path ?? ""} ${first?.message ?? "is invalid"}`;
+}
+
+/** What one file may hold: the declared layer schema, or the resolved schema with every key optional. */
+function layerSchemaOf(definition: ExtensionDefinition): TSchema {
   const spec = definition.configuration!;
-  const withDefaults = Value.Default(spec.schema, structuredClone(value));
-  if (Value.Check(spec.schema, withDefaults)) return { ok: true, value: withDefaults };
-  const first = [...Value.Errors(spec.schema, withDefaults)][0];
-  return {
-    ok: false,
-    message: `${file}: /extensions/${definition.id}/config${first?.path ?? ""} ${first?.message ?? "is invalid"}`,
-  };
+  if (spec.scope === "layered" && spec.layerSchema) return spec.layerSchema;
+  if (spec.scope === "layered" && TypeGuard.IsObject(spec.schema)) return Type.Partial(spec.schema);
+  return spec.schema;
 }
 
 export function resolveExtensionConfig(
@@ -29,36 +36,86 @@ export function resolveExtensionConfig(
   layers: ExtensionConfigLayers,
 ): ConfigOutcome {
   const spec = definition.configuration;
-  if (!spec) return { ok: true, value: undefined };
-  const raw = (layer: Record<string, unknown> | undefined) => layer?.[definition.id];
-  const validated = (value: unknown, file: string): ConfigOutcome =>
-    value === undefined ? { ok: true, value: undefined } : check(definition, value, file);
+  if (!spec) {
+    return {
+      ok: true,
+      control: {
+        current: () => undefined,
+        userBase: () => undefined,
+        adopt: () => ({ ok: false, message: `extension ${definition.id} declares no configuration` }),
+      },
+    };
+  }
+  const id = definition.id;
+  const layerSchema = layerSchemaOf(definition);
+  const where = (file: string) => `${file}: /extensions/${id}/config`;
 
   // Only the layers the scope reads are validated: a project must not be able to knock out a
   // user-scoped extension with configuration it was never going to read.
-  const user: ConfigOutcome =
-    spec.scope === "project" ? { ok: true, value: undefined } : validated(raw(layers.user), layers.userFile);
-  if (!user.ok) return user;
-  const project: ConfigOutcome =
-    spec.scope === "user"
-      ? { ok: true, value: undefined }
-      : validated(raw(layers.project), layers.projectFile);
-  if (!project.ok) return project;
+  const checkLayer = (value: unknown, file: string): string | undefined => {
+    if (value === undefined) return undefined;
+    // A single-scope file is the whole configuration over the defaults; a layer is what it holds.
+    const candidate =
+      spec.scope === "layered"
+        ? value
+        : Value.Default(spec.schema, mergeLayers(structuredClone(spec.default), value));
+    return Value.Check(layerSchema, candidate)
+      ? undefined
+      : `${where(file)}${firstError(layerSchema, candidate)}`;
+  };
+  let user = spec.scope === "project" ? undefined : layers.user[id];
+  const project = spec.scope === "user" ? undefined : layers.project?.[id];
+  const userProblem = checkLayer(user, layers.userFile);
+  if (userProblem) return { ok: false, message: userProblem };
+  const projectProblem = checkLayer(project, layers.projectFile);
+  if (projectProblem) return { ok: false, message: projectProblem };
 
-  if (spec.scope === "user") return { ok: true, value: user.value ?? structuredClone(spec.default) };
-  if (spec.scope === "project") return { ok: true, value: project.value ?? structuredClone(spec.default) };
-  if (spec.scope === "layered" && spec.resolve) {
-    const resolved = spec.resolve({ user: user.value as never, project: project.value as never });
-    return check(definition, resolved, "resolved configuration");
-  }
-  const merge = (a: unknown, b: unknown): unknown =>
-    isPlainObject(a) && isPlainObject(b) ? { ...a, ...b } : (b ?? a);
-  // The layers as written are merged, then schema defaults fill the result: a default filled into
-  // the project layer would otherwise override what the user set.
-  const merged = merge(merge(structuredClone(spec.default), raw(layers.user)), raw(layers.project));
-  return check(definition, merged, "merged configuration");
-}
+  const finish = (
+    raw: unknown,
+    what: string,
+  ): { ok: true; value: unknown } | { ok: false; message: string } => {
+    const value = Value.Default(spec.schema, mergeLayers(structuredClone(spec.default), raw));
+    if (Value.Check(spec.schema, value)) return { ok: true, value };
+    return { ok: false, message: `${what}: /extensions/${id}/config${firstError(spec.schema, value)}` };
+  };
+  const resolveWith = (userLayer: unknown) => {
+    if (spec.scope === "user") return finish(userLayer, `the configuration in ${layers.userFile}`);
+    if (spec.scope === "project") return finish(project, `the configuration in ${layers.projectFile}`);
+    const resolve = spec.scope === "layered" ? spec.resolve : undefined;
+    if (resolve) {
+      let resolved: unknown;
+      try {
+        resolved = resolve({ user: userLayer as never, project: project as never });
+      } catch (e) {
+        return {
+          ok: false as const,
+          message: `resolve() of extension ${id} threw: ${e instanceof Error ? e.message : String(e)}`,
+        };
+      }
+      return finish(resolved, "the resolved configuration");
+    }
+    return finish(mergeLayers(userLayer, project), "the merged configuration");
+  };
 
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
+  const first = resolveWith(user);
+  if (!first.ok) return first;
+  let current = first.value;
+  return {
+    ok: true,
+    control: {
+      current: () => current,
+      userBase: () => Value.Default(spec.schema, mergeLayers(structuredClone(spec.default), user)),
+      adopt: (next, write) => {
+        const problem = checkLayer(next, layers.userFile);
+        if (problem) return { ok: false, message: problem };
+        const resolved = resolveWith(next);
+        if (!resolved.ok) return resolved;
+        const failed = write();
+        if (failed) return { ok: false, message: failed };
+        user = next;
+        current = resolved.value;
+        return { ok: true, config: current };
+      },
+    },
+  };
 }

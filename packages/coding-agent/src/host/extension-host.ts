@@ -1,26 +1,32 @@
-// Hosts extensions: validates every declaration before anything runs, activates in order with
-// reverse rollback, and dispatches each hook kind through one path with a deadline.
-import type { AgentTool, AgentToolResult } from "@keel/agent";
+// Hosts extensions: validates every declaration before anything runs, activates each one alone
+// (a failure rolls back that extension only), and dispatches each hook kind through one path with
+// a deadline and a signal. The kernel and its child agents reach extensions only through here.
+import type { AgentTool, AgentToolResult, ToolExecutionContext } from "@keel/agent";
 import {
   type AfterToolCallEvent,
-  type CommandResult,
-  EXTENSION_ID_PATTERN,
-  type ExtensionCommand,
   type ExtensionDefinition,
+  type ExtensionRuntime,
   type HookName,
   listTools,
+  type ToolCallContext,
   type ToolCallEvent,
 } from "@keel/extension-sdk";
-import { TypeGuard } from "@sinclair/typebox";
+import { CatalogView } from "./catalog-tools.js";
 import { CatalogRegistry, EXECUTE_TOOL, SEARCH_TOOLS } from "./catalogs.js";
-import { type ExtensionConfigLayers, resolveExtensionConfig } from "./config.js";
+import { CommandTable, type HostedCommand } from "./commands.js";
+import type { ExtensionConfigLayers } from "./config.js";
 import { withDeadline } from "./deadline.js";
-import { createRuntime, type HostServices, type MutableRuntime } from "./runtime.js";
+import { type Caller, createRuntime, type HostServices, type MutableRuntime } from "./runtime.js";
+import { type Accepted, validateDeclarations } from "./validation.js";
 
 export interface ExtensionSource {
   definition: ExtensionDefinition;
   /** Where it came from (a path, or a package name), for diagnostics. */
   source: string;
+  /** The user asked for it by name (`-e`): failing to load it fails the start. */
+  explicit?: boolean;
+  /** The folder relative paths of the definition (its `skills`) are resolved against. */
+  root?: string;
 }
 
 export interface ExtensionHostOptions {
@@ -30,49 +36,80 @@ export interface ExtensionHostOptions {
   /** Built-in command names. */
   reservedCommands: readonly string[];
   config: ExtensionConfigLayers;
+  /** Extension ids marked `required` in config: failing to load them fails the start. */
+  required?: ReadonlySet<string>;
   /** Per-hook deadline; activation gets twice this. Default 5 s. */
   hookDeadlineMs?: number;
 }
 
-export interface HostedCommand {
-  name: string;
-  description: string;
-  argumentHint?: string;
+/** An extension that is not running, and why; `required` ones make the start fail. */
+export interface LoadFailure {
+  extensionId: string;
   source: string;
-  run(args: string): Promise<CommandResult | undefined>;
+  message: string;
+  required: boolean;
 }
 
-interface Active {
+export type { HostedCommand } from "./commands.js";
+
+export interface Active {
   definition: ExtensionDefinition;
   runtime: MutableRuntime;
   source: string;
+  root?: string;
 }
 
-type ToolCallDecision =
+export type ToolCallDecision =
   | { action: "continue"; args: Record<string, unknown> }
   | { action: "block"; reason: string };
 
-export class ExtensionHost {
+type HookFn = (event: unknown, runtime: unknown, context: { signal: AbortSignal }) => unknown;
+
+/** What the kernel needs of a host; the session's own is the ExtensionHost, a child agent gets a narrower view. */
+export interface HostView {
+  readonly catalogs: CatalogView;
+  /** Resident extension tools, then the catalog pair when any catalog exists. */
+  tools(): AgentTool[];
+  notify(hook: HookName, event: object): Promise<void>;
+  beforeAgentStart(prompt: string): Promise<{ ok: true; prompt: string } | { ok: false; reason: string }>;
+  beforeModelCall(turn: number): Promise<string | undefined>;
+  beforeToolCall(event: ToolCallEvent): Promise<ToolCallDecision>;
+  afterToolCall(event: AfterToolCallEvent): Promise<AfterToolCallEvent["result"]>;
+  commands(): HostedCommand[];
+  /** How a resident tool wants approvals: "extension" tools ask by themselves. */
+  approvalOf(toolName: string): "kernel" | "extension";
+}
+
+export class ExtensionHost implements HostView {
   private active: Active[] = [];
-  readonly catalogs: CatalogRegistry;
+  readonly registry: CatalogRegistry;
+  readonly catalogs: CatalogView;
+  private readonly commandTable: CommandTable;
   private readonly reported = new Set<string>();
   private readonly deadline: number;
+  readonly failures: LoadFailure[] = [];
 
   private constructor(
     private readonly services: HostServices,
-    deadlineMs: number,
+    private readonly options: ExtensionHostOptions,
   ) {
-    this.deadline = deadlineMs;
-    this.catalogs = new CatalogRegistry((extensionId, message) =>
-      this.reportOnce(extensionId, "error", message),
+    this.deadline = options.hookDeadlineMs ?? 5000;
+    const reservedTools = new Set([...options.reservedTools, SEARCH_TOOLS, EXECUTE_TOOL]);
+    this.registry = new CatalogRegistry(
+      (id, message) => this.reportOnce(id, "error", message),
+      reservedTools,
+    );
+    this.catalogs = new CatalogView(this.registry);
+    this.commandTable = new CommandTable(new Set(options.reservedCommands), (id, message) =>
+      this.reportOnce(id, "error", message),
     );
   }
 
-  /** Validates, then activates as one transaction; never throws. */
+  /** Validates, then activates each extension alone; never throws. */
   static async start(options: ExtensionHostOptions, services: HostServices): Promise<ExtensionHost> {
-    const host = new ExtensionHost(services, options.hookDeadlineMs ?? 5000);
-    const accepted = host.validate(options);
-    await host.activate(accepted);
+    const host = new ExtensionHost(services, options);
+    const accepted = host.validate();
+    for (const item of accepted) await host.activateOne(item);
     return host;
   }
 
@@ -83,94 +120,94 @@ export class ExtensionHost {
     this.services.report({ extensionId, level, message });
   }
 
-  /** Drops (with one diagnostic each) extensions whose declaration cannot be honoured whole. */
-  private validate(options: ExtensionHostOptions): { source: ExtensionSource; config: unknown }[] {
-    const toolOwners = new Map<string, string>(options.reservedTools.map((n) => [n, "built-in"]));
-    toolOwners.set(SEARCH_TOOLS, "built-in");
-    toolOwners.set(EXECUTE_TOOL, "built-in");
-    const commandOwners = new Map<string, string>(options.reservedCommands.map((n) => [n, "built-in"]));
-    const ids = new Set<string>();
-    const accepted: { source: ExtensionSource; config: unknown }[] = [];
-    for (const source of options.extensions) {
-      const { definition } = source;
-      const id = definition.id;
-      const reject = (message: string) =>
-        this.reportOnce(id, "error", `${message} (${source.source}); not loaded`);
-      if (!EXTENSION_ID_PATTERN.test(id)) {
-        reject(`invalid extension id "${id}": use lowercase letters, digits and dashes`);
-        continue;
-      }
-      if (ids.has(id)) {
-        reject(`duplicate extension id "${id}"`);
-        continue;
-      }
-      const tools = safeList(() => listTools(definition));
-      if (!tools.ok) {
-        reject(`tools could not be listed: ${tools.message}`);
-        continue;
-      }
-      const toolClash = tools.value.find((t) => toolOwners.has(t.name));
-      if (toolClash) {
-        reject(`tool "${toolClash.name}" is already provided by ${toolOwners.get(toolClash.name)}`);
-        continue;
-      }
-      // A plain JSON Schema would be sent to the model and then fail every call at validation.
-      const untyped = tools.value.find((t) => !TypeGuard.IsSchema(t.parameters));
-      if (untyped) {
-        reject(
-          `tool "${untyped.name}": parameters are not a TypeBox schema (build them with Type from @keel/extension-sdk)`,
-        );
-        continue;
-      }
-      const commandClash = (definition.commands ?? []).find((c) => commandOwners.has(c.name));
-      if (commandClash) {
-        reject(
-          `command "/${commandClash.name}" is already provided by ${commandOwners.get(commandClash.name)}`,
-        );
-        continue;
-      }
-      const config = resolveExtensionConfig(definition, options.config);
-      if (!config.ok) {
-        reject(config.message);
-        continue;
-      }
-      ids.add(id);
-      for (const t of tools.value) toolOwners.set(t.name, `extension ${id}`);
-      for (const c of definition.commands ?? []) commandOwners.set(c.name, `extension ${id}`);
-      accepted.push({ source, config: config.value });
-    }
-    return accepted;
+  private fail(source: ExtensionSource, message: string): void {
+    const id = source.definition.id;
+    const required = source.explicit === true || this.options.required?.has(id) === true;
+    this.failures.push({ extensionId: id, source: source.source, message, required });
+    this.reportOnce(id, "error", `${message} (${source.source}); not loaded`);
   }
 
-  /** Activation in order; a failure deactivates the already active ones in reverse and registers none. */
-  private async activate(accepted: { source: ExtensionSource; config: unknown }[]): Promise<void> {
-    const started: Active[] = [];
-    for (const { source, config } of accepted) {
-      const runtime = createRuntime(source.definition, config, this.services);
-      const activate = source.definition.lifecycle?.activate;
-      if (activate) {
-        const outcome = await withDeadline(() => activate(runtime as never), this.deadline * 2);
-        if (!outcome.ok) {
-          for (const done of [...started].reverse()) await this.deactivateOne(done);
-          this.services.report({
-            extensionId: source.definition.id,
-            level: "error",
-            message: `activation failed: ${outcome.message}; no extension of this set was loaded (${started.length} rolled back)`,
+  /** Drops (with one diagnostic each) extensions whose declaration cannot be honoured whole. */
+  private validate(): Accepted[] {
+    return validateDeclarations(this.options, {
+      commandRefusal: (name, id) => this.commandTable.refusal(name, id),
+      groupRefusal: (group) => this.registry.refusal(group),
+      reject: (source, message) => this.fail(source, message),
+    });
+  }
+
+  /**
+   * Activates one extension. Commands and catalogs it adds while activating are held back and
+   * registered only when activation succeeds, so a failure leaves nothing of it behind.
+   */
+  private async activateOne(item: { source: ExtensionSource; config: Accepted["config"] }): Promise<void> {
+    const { definition, source: where, root } = item.source;
+    const id = definition.id;
+    let live = false;
+    const staged: (() => void)[] = [];
+    const runtime: MutableRuntime = createRuntime(definition, item.config.control, this.services, {
+      commands: {
+        add: (command) => {
+          if (live) return this.commandTable.add(id, command, runtime);
+          const refused = this.commandTable.refusal(command?.name, id);
+          if (refused) return { ok: false, message: refused };
+          staged.push(() => {
+            const added = this.commandTable.add(id, command, runtime);
+            if (!added.ok) this.reportOnce(id, "error", added.message);
           });
-          return;
-        }
-        runtime.instance = outcome.value;
+          return { ok: true };
+        },
+        remove: (name) => this.commandTable.remove(id, name),
+      },
+      catalogs: {
+        add: (catalog) => {
+          const group = catalog?.group ?? catalog?.label ?? `${id}-${catalog?.id}`;
+          if (live) {
+            const refused = this.registry.add(id, catalog, runtime, group);
+            return refused ? { ok: false, message: refused } : { ok: true };
+          }
+          const refused = this.registry.refusal(group);
+          if (refused) return { ok: false, message: refused };
+          staged.push(() => {
+            const problem = this.registry.add(id, catalog, runtime, group);
+            if (problem) this.reportOnce(id, "error", problem);
+          });
+          return { ok: true };
+        },
+        remove: (catalogId) => this.registry.remove(id, catalogId),
+      },
+    });
+    const activate = definition.lifecycle?.activate;
+    if (activate) {
+      const outcome = await withDeadline(
+        (signal) => activate(Object.assign(Object.create(runtime) as object, { signal }) as never),
+        this.deadline * 2,
+      );
+      if (!outcome.ok) {
+        this.fail(
+          item.source,
+          `activation ${outcome.reason === "timeout" ? "timed out" : "failed"}: ${outcome.message}`,
+        );
+        return;
       }
-      started.push({ definition: source.definition, runtime, source: source.source });
+      runtime.instance = outcome.value;
     }
-    this.active = started;
-    for (const a of this.active)
-      for (const catalog of a.definition.catalogs ?? [])
-        this.catalogs.add(a.definition.id, catalog, a.runtime);
-    this.catalogs.subscribeAll();
+    live = true;
+    for (const c of definition.commands ?? []) {
+      const added = this.commandTable.add(id, c, runtime);
+      if (!added.ok) this.reportOnce(id, "error", added.message);
+    }
+    (definition.catalogs ?? []).forEach((catalog, i) => {
+      const problem = this.registry.add(id, catalog, runtime, CatalogRegistry.groupFor(id, catalog, i));
+      if (problem) this.reportOnce(id, "error", problem);
+    });
+    for (const register of staged) register();
+    this.active.push({ definition, runtime, source: where, ...(root ? { root } : {}) });
   }
 
   private async deactivateOne(active: Active): Promise<void> {
+    this.commandTable.removeAll(active.definition.id);
+    this.registry.removeAll(active.definition.id);
     const deactivate = active.definition.lifecycle?.deactivate;
     if (!deactivate) return;
     const outcome = await withDeadline(() => deactivate(active.runtime as never), this.deadline);
@@ -182,71 +219,97 @@ export class ExtensionHost {
     return this.active.map((a) => a.definition.id);
   }
 
+  get activeExtensions(): readonly Active[] {
+    return this.active;
+  }
+
   /** Fixed system-prompt text from extensions, in load order. */
   systemPromptText(): string[] {
     return this.active.flatMap((a) => (a.definition.systemPrompt ? [a.definition.systemPrompt] : []));
   }
 
-  /** Resident extension tools, then the catalog pair when any catalog exists. */
-  tools(): AgentTool[] {
+  /** The full tool-call context for a tool of `extensionId`, made by `caller`. */
+  contextFor(extensionId: string, loop: ToolExecutionContext, caller: Caller = {}): ToolCallContext {
+    const who: Caller = {
+      toolCallId: loop.toolCallId,
+      signal: loop.signal,
+      ...(caller.agent ? { agent: caller.agent } : {}),
+    };
+    return {
+      signal: loop.signal,
+      toolCallId: loop.toolCallId,
+      onUpdate: loop.onUpdate,
+      runAgent: (options) => this.services.runAgent(extensionId, options, who),
+      agents: () => this.services.agents(),
+      approve: (request) =>
+        this.services.approve(extensionId, request, { ...who, signal: request.signal ?? loop.signal }),
+      ...(caller.agent ? { agent: caller.agent } : {}),
+    };
+  }
+
+  /** Resident tools for the session's agent (no caller) or a child agent (its caller). */
+  toolsFor(caller: Caller = {}, view: CatalogView = this.catalogs): AgentTool[] {
     const tools: AgentTool[] = [];
     for (const a of this.active) {
-      for (const tool of listTools(a.definition)) {
+      // With the runtime: the tools this session offers (an extension may leave one out).
+      for (const tool of listTools(a.definition, a.runtime as never)) {
         tools.push({
           name: tool.name,
           ...(tool.label ? { label: tool.label } : {}),
           description: tool.description,
-          parameters: tool.parameters,
+          parameters: tool.parameters as AgentTool["parameters"],
           ...(tool.executionMode ? { executionMode: tool.executionMode } : {}),
           ...(tool.sideEffects ? { sideEffects: tool.sideEffects } : {}),
           execute: (args, context) =>
-            tool.execute(args as never, context, a.runtime) as Promise<AgentToolResult>,
+            tool.execute(
+              args as never,
+              this.contextFor(a.definition.id, context, caller),
+              a.runtime,
+            ) as Promise<AgentToolResult>,
         });
       }
     }
-    if (!this.catalogs.isEmpty) tools.push(...this.catalogs.residentTools());
+    if (!this.registry.isEmpty)
+      tools.push(...view.residentTools((extensionId, loop) => this.contextFor(extensionId, loop, caller)));
     return tools;
   }
 
-  commands(): HostedCommand[] {
-    return this.active.flatMap((a) =>
-      (a.definition.commands ?? []).map((c: ExtensionCommand) => ({
-        name: c.name,
-        description: c.description,
-        ...(c.argumentHint ? { argumentHint: c.argumentHint } : {}),
-        source: a.definition.id,
-        run: async (args: string) => {
-          const outcome = await withDeadline(() => c.run(args, a.runtime as never), 60_000);
-          if (!outcome.ok) {
-            this.reportOnce(a.definition.id, "error", `/${c.name} ${outcome.reason}: ${outcome.message}`);
-            return { message: `/${c.name} failed: ${outcome.message}` };
-          }
-          return outcome.value ?? undefined;
-        },
-      })),
-    );
+  tools(): AgentTool[] {
+    return this.toolsFor();
   }
 
-  private handlers<K extends HookName>(
-    hook: K,
-  ): { active: Active; fn: (event: unknown, runtime: unknown) => unknown }[] {
-    const list: { active: Active; fn: (event: unknown, runtime: unknown) => unknown }[] = [];
+  /** The `approval` a resident tool declares ("extension": it asks by itself). */
+  approvalOf(toolName: string): "kernel" | "extension" {
+    for (const a of this.active)
+      for (const tool of listTools(a.definition, a.runtime as never))
+        if (tool.name === toolName) return tool.approval ?? "kernel";
+    return "kernel";
+  }
+
+  commands(): HostedCommand[] {
+    return this.commandTable.list();
+  }
+
+  private handlers(hook: HookName): { active: Active; fn: HookFn }[] {
+    const list: { active: Active; fn: HookFn }[] = [];
     for (const active of this.active) {
-      const fn = active.definition.hooks?.[hook] as
-        | ((event: unknown, runtime: unknown) => unknown)
-        | undefined;
-      if (fn) list.push({ active, fn });
+      const fn = active.definition.hooks?.[hook] as HookFn | undefined;
+      if (fn) list.push({ active, fn: fn.bind(active.definition.hooks) as HookFn });
     }
     return list;
   }
 
+  private call(entry: { active: Active; fn: HookFn }, event: object) {
+    return withDeadline((signal) => entry.fn(event, entry.active.runtime, { signal }), this.deadline);
+  }
+
   /** Observer hooks: every handler runs; a failure is reported once and the run goes on. */
   async notify(hook: HookName, event: object): Promise<void> {
-    for (const { active, fn } of this.handlers(hook)) {
-      const outcome = await withDeadline(() => fn(event, active.runtime), this.deadline);
+    for (const entry of this.handlers(hook)) {
+      const outcome = await this.call(entry, event);
       if (!outcome.ok)
         this.reportOnce(
-          active.definition.id,
+          entry.active.definition.id,
           "warning",
           `${hook} hook ${outcome.reason}: ${outcome.message}`,
         );
@@ -258,11 +321,11 @@ export class ExtensionHost {
     prompt: string,
   ): Promise<{ ok: true; prompt: string } | { ok: false; reason: string }> {
     let current = prompt;
-    for (const { active, fn } of this.handlers("beforeAgentStart")) {
-      const outcome = await withDeadline(() => fn({ prompt: current }, active.runtime), this.deadline);
+    for (const entry of this.handlers("beforeAgentStart")) {
+      const outcome = await this.call(entry, { prompt: current });
       if (!outcome.ok) {
-        const reason = `extension ${active.definition.id}: beforeAgentStart ${outcome.reason}: ${outcome.message}`;
-        this.reportOnce(active.definition.id, "error", reason);
+        const reason = `extension ${entry.active.definition.id}: beforeAgentStart ${outcome.reason}: ${outcome.message}`;
+        this.reportOnce(entry.active.definition.id, "error", reason);
         return { ok: false, reason };
       }
       const value = outcome.value as { prompt?: unknown } | undefined;
@@ -274,11 +337,11 @@ export class ExtensionHost {
   /** beforeModelCall: contexts of all extensions for this one request; a failing one contributes nothing. */
   async beforeModelCall(turn: number): Promise<string | undefined> {
     const parts: string[] = [];
-    for (const { active, fn } of this.handlers("beforeModelCall")) {
-      const outcome = await withDeadline(() => fn({ turn }, active.runtime), this.deadline);
+    for (const entry of this.handlers("beforeModelCall")) {
+      const outcome = await this.call(entry, { turn });
       if (!outcome.ok) {
         this.reportOnce(
-          active.definition.id,
+          entry.active.definition.id,
           "warning",
           `beforeModelCall hook ${outcome.reason}: ${outcome.message}`,
         );
@@ -293,25 +356,28 @@ export class ExtensionHost {
   /** beforeToolCall: a policy chain; a throw or a missed deadline blocks (fail closed). */
   async beforeToolCall(event: ToolCallEvent): Promise<ToolCallDecision> {
     let args = event.args;
-    for (const { active, fn } of this.handlers("beforeToolCall")) {
-      const outcome = await withDeadline(() => fn({ ...event, args }, active.runtime), this.deadline);
+    for (const entry of this.handlers("beforeToolCall")) {
+      const id = entry.active.definition.id;
+      const outcome = await this.call(entry, { ...event, args });
       if (!outcome.ok) {
-        const reason = `Blocked: extension ${active.definition.id}'s policy ${outcome.reason === "timeout" ? "timed out" : "failed"} (${outcome.message}).`;
-        this.reportOnce(
-          active.definition.id,
-          "error",
-          `beforeToolCall ${outcome.reason}: ${outcome.message}`,
-        );
-        return { action: "block", reason };
-      }
-      const value = outcome.value as { action?: string; reason?: unknown; args?: unknown } | undefined;
-      if (value?.action === "block") {
+        this.reportOnce(id, "error", `beforeToolCall ${outcome.reason}: ${outcome.message}`);
         return {
           action: "block",
-          reason: typeof value.reason === "string" ? value.reason : `Blocked by ${active.definition.id}.`,
+          reason: `Blocked: extension ${id}'s policy ${outcome.reason === "timeout" ? "timed out" : "failed"} (${outcome.message}).`,
         };
       }
-      if (value?.action === "continue" && value.args && typeof value.args === "object")
+      const value = outcome.value as { action?: string; reason?: unknown; args?: unknown } | undefined;
+      if (value?.action === "block")
+        return {
+          action: "block",
+          reason: typeof value.reason === "string" ? value.reason : `Blocked by ${id}.`,
+        };
+      if (
+        value?.action === "continue" &&
+        value.args &&
+        typeof value.args === "object" &&
+        !Array.isArray(value.args)
+      )
         args = value.args as Record<string, unknown>;
     }
     return { action: "continue", args };
@@ -320,11 +386,11 @@ export class ExtensionHost {
   /** afterToolCall: observers that may patch the result; a failure keeps the result as it was. */
   async afterToolCall(event: AfterToolCallEvent): Promise<AfterToolCallEvent["result"]> {
     let result = event.result;
-    for (const { active, fn } of this.handlers("afterToolCall")) {
-      const outcome = await withDeadline(() => fn({ ...event, result }, active.runtime), this.deadline);
+    for (const entry of this.handlers("afterToolCall")) {
+      const outcome = await this.call(entry, { ...event, result });
       if (!outcome.ok) {
         this.reportOnce(
-          active.definition.id,
+          entry.active.definition.id,
           "warning",
           `afterToolCall hook ${outcome.reason}: ${outcome.message}`,
         );
@@ -336,19 +402,63 @@ export class ExtensionHost {
     return result;
   }
 
-  /** sessionShutdown to all, then deactivation in reverse order. */
-  async shutdown(reason: "exit" | "reload" | "switch"): Promise<void> {
+  /** A child agent's view: its own tools and catalog subset; only the policy hooks apply to it. */
+  childView(
+    caller: Required<Pick<Caller, "agent">>,
+    allowTool: (name: string) => boolean,
+    catalogs: CatalogView,
+  ): HostView {
+    const agent = caller.agent;
+    return {
+      catalogs,
+      tools: () => this.toolsFor(caller, catalogs).filter((t) => allowTool(t.name)),
+      notify: async () => {},
+      beforeAgentStart: async (prompt) => ({ ok: true, prompt }),
+      beforeModelCall: async () => undefined,
+      beforeToolCall: (event) => this.beforeToolCall({ ...event, agent }),
+      afterToolCall: (event) => this.afterToolCall({ ...event, agent }),
+      commands: () => [],
+      approvalOf: (name) => this.approvalOf(name),
+    };
+  }
+
+  /** sessionShutdown to all with its reason; on exit and reload, deactivation in reverse order too. */
+  async shutdown(reason: "exit" | "reload" | "fork" | "switch"): Promise<void> {
     await this.notify("sessionShutdown", { reason });
-    this.catalogs.close();
+    if (reason === "fork") return;
+    this.registry.close();
     for (const active of [...this.active].reverse()) await this.deactivateOne(active);
     this.active = [];
   }
-}
 
-function safeList<T>(fn: () => T): { ok: true; value: T } | { ok: false; message: string } {
-  try {
-    return { ok: true, value: fn() };
-  } catch (e) {
-    return { ok: false, message: e instanceof Error ? e.message : String(e) };
+  /**
+   * What each extension says it would read or run from the project once trusted (its
+   * trustPreview), one deadline each; a failing one says so instead of its lines.
+   */
+  async trustPreviews(project: {
+    cwd: string;
+    projectRoot: string;
+  }): Promise<{ extensionId: string; lines: string[] }[]> {
+    const out: { extensionId: string; lines: string[] }[] = [];
+    for (const a of this.active) {
+      const preview = a.definition.trustPreview;
+      if (!preview) continue;
+      const outcome = await withDeadline(
+        (signal) => preview.call(a.definition, project, { signal }),
+        this.deadline,
+      );
+      const lines = outcome.ok
+        ? (Array.isArray(outcome.value) ? outcome.value : []).filter(
+            (l): l is string => typeof l === "string",
+          )
+        : [`(could not be listed: ${outcome.message})`];
+      if (lines.length > 0) out.push({ extensionId: a.definition.id, lines });
+    }
+    return out;
+  }
+
+  /** The runtime of an active extension (tests, the kernel's own services). */
+  runtimeOf(extensionId: string): ExtensionRuntime | undefined {
+    return this.active.find((a) => a.definition.id === extensionId)?.runtime;
   }
 }

@@ -1,13 +1,37 @@
 // Capability inventories and the notices that tell the model about them. A notice carries only
-// what changed since what the model was already told (folded from the journal).
+// what changed since what the model was already told (folded from the journal): a group seen for
+// the first time is listed under its catalog's heading, later changes as Added / Removed / Updated.
+import { fitToBudget, noticeLine } from "@keel/extension-sdk";
 
-/** Catalog label → its tools, each with a digest that changes when the tool changes. */
+/** Catalog group → its entries, each with a digest that changes when the entry changes. */
 export type Inventory = Record<string, { name: string; digest: string }[]>;
+
+/** One catalog group as the notice presents it. */
+export interface GroupView {
+  group: string;
+  heading: string;
+  /** List entries with their one-line summaries (within `budgetChars`). */
+  describe: boolean;
+  budgetChars?: number;
+  /** Said with the first notice that lists the group. */
+  instructions?: string;
+  entries: { name: string; digest: string; summary: string }[];
+}
 
 export interface InventoryDiff {
   added: { group: string; name: string }[];
   removed: { group: string; name: string }[];
   updated: { group: string; name: string }[];
+}
+
+/** The most of a group's instructions a notice carries. */
+export const MAX_INSTRUCTIONS_CHARS = 2000;
+
+export function inventoryOf(views: readonly GroupView[]): Inventory {
+  const inventory: Inventory = {};
+  for (const view of views)
+    inventory[view.group] = view.entries.map(({ name, digest }) => ({ name, digest }));
+  return inventory;
 }
 
 export function diffInventory(told: Inventory, current: Inventory): InventoryDiff {
@@ -30,29 +54,72 @@ export function isEmptyDiff(diff: InventoryDiff): boolean {
   return diff.added.length + diff.removed.length + diff.updated.length === 0;
 }
 
-function grouped(items: { group: string; name: string }[]): string {
-  const byGroup = new Map<string, string[]>();
-  for (const { group, name } of items) byGroup.set(group, [...(byGroup.get(group) ?? []), name]);
-  return [...byGroup].map(([group, names]) => `  ${group}: ${names.join(", ")}`).join("\n");
+/** A group's entries as lines: names on one line, or one described entry per line within budget. */
+function listing(view: GroupView, names: readonly string[]): string[] {
+  const chosen = new Set(names);
+  const entries = view.entries.filter((e) => chosen.has(e.name));
+  if (!view.describe) return [`  ${view.group}: ${entries.map((e) => e.name).join(", ")}`];
+  const { listed, cut } = fitToBudget(entries, view.budgetChars);
+  const lines = [`  ${view.group}:`, ...listed.map((e) => noticeLine(e.name, e.summary))];
+  if (cut.length > 0)
+    lines.push(
+      `    (${cut.length} more not listed here for space; SearchTools finds them by name or purpose)`,
+    );
+  return lines;
+}
+
+function bounded(text: string): string {
+  const trimmed = text.trim();
+  return trimmed.length <= MAX_INSTRUCTIONS_CHARS
+    ? trimmed
+    : `${trimmed.slice(0, MAX_INSTRUCTIONS_CHARS)}… (cut at ${MAX_INSTRUCTIONS_CHARS} characters)`;
 }
 
 /**
- * The notice text, or undefined when nothing changed. The first notice (nothing told yet) lists
- * names grouped per catalog; later ones list only Added / Removed / Updated.
+ * The notice text, or undefined when nothing changed. Groups the model was never told about are
+ * listed whole under their heading (with their instructions); groups it knows change by diff.
  */
-export function noticeText(told: Inventory, current: Inventory): string | undefined {
+export function noticeText(told: Inventory, views: readonly GroupView[]): string | undefined {
+  const current = inventoryOf(views);
   const diff = diffInventory(told, current);
   if (isEmptyDiff(diff)) return undefined;
-  const toldNothing = Object.values(told).every((tools) => tools.length === 0);
+  const byGroup = new Map(views.map((v) => [v.group, v]));
+  const isNew = (group: string) => (told[group] ?? []).length === 0;
+
   const lines = ["<capabilities>"];
-  if (toldNothing) {
-    lines.push("On-demand tools (find one with SearchTools, run it with ExecuteTool):");
-    lines.push(grouped(diff.added));
-  } else {
-    if (diff.added.length > 0) lines.push(`Added:\n${grouped(diff.added)}`);
-    if (diff.removed.length > 0) lines.push(`Removed:\n${grouped(diff.removed)}`);
-    if (diff.updated.length > 0) lines.push(`Updated:\n${grouped(diff.updated)}`);
+  const headings = new Map<string, GroupView[]>();
+  for (const view of views) {
+    if (!isNew(view.group) || view.entries.length === 0) continue;
+    headings.set(view.heading, [...(headings.get(view.heading) ?? []), view]);
   }
+  for (const [heading, groups] of headings) {
+    lines.push(heading);
+    for (const view of groups) {
+      lines.push(
+        ...listing(
+          view,
+          view.entries.map((e) => e.name),
+        ),
+      );
+      if (view.instructions?.trim())
+        lines.push(`  Instructions from ${view.group}: ${bounded(view.instructions)}`);
+    }
+  }
+  const section = (title: string, items: { group: string; name: string }[], describe: boolean) => {
+    const known = items.filter((i) => !isNew(i.group));
+    if (known.length === 0) return;
+    lines.push(`${title}:`);
+    const groups = [...new Set(known.map((i) => i.group))];
+    for (const group of groups) {
+      const names = known.filter((i) => i.group === group).map((i) => i.name);
+      const view = byGroup.get(group);
+      if (describe && view) lines.push(...listing(view, names));
+      else lines.push(`  ${group}: ${names.join(", ")}`);
+    }
+  };
+  section("Added", diff.added, true);
+  section("Removed", diff.removed, false);
+  section("Updated", diff.updated, true);
   lines.push("</capabilities>");
   return lines.join("\n");
 }

@@ -1,27 +1,77 @@
-// Builds the runtime an extension sees: typed config, journaled session state, UI, session facts.
-import type { Model } from "@keel/ai";
+// Builds the runtime an extension sees: typed config (rewritable in the user layer), journaled
+// session state, workspace and models, and the services the kernel provides (approvals, notices,
+// child agents, usage, data dir, debug log). Everything the kernel does for it goes through here.
 import type {
+  AgentRecord,
+  ApprovalDecision,
+  ApprovalRequest,
   Diagnostic,
   ExtensionDefinition,
   ExtensionRuntime,
   ExtensionUI,
+  ExternalUsage,
+  ModelsAccess,
+  NoticeOptions,
+  Registration,
+  RunAgentOptions,
+  RunAgentOutcome,
   SessionInfo,
   StateHandle,
+  WorkspaceInfo,
 } from "@keel/extension-sdk";
 import { Value } from "@sinclair/typebox/value";
 
+/** Who makes a call: the session's own agent, or a child agent. */
+export interface Caller {
+  toolCallId?: string;
+  agent?: { agentId: string; title: string };
+  signal?: AbortSignal;
+}
+
 /** What the kernel provides to every extension runtime. */
 export interface HostServices {
-  cwd: string;
-  session: SessionInfo;
+  workspace: WorkspaceInfo;
+  /** The session now (a fork changes it). */
+  session(): SessionInfo;
   ui: ExtensionUI;
-  model(): Model;
+  models: ModelsAccess;
   sendMessage(text: string, options?: { deliverAs?: "steer" | "followUp" | "prompt" }): void;
+  persistNotice(extensionId: string, text: string, options?: NoticeOptions): void;
   /** The extension's state on the current branch (undefined → its default). */
   readState(extensionId: string): unknown;
   /** Journals a new state (an app_state entry). */
   writeState(extensionId: string, state: unknown): void;
   report(diagnostic: Diagnostic): void;
+  debug(extensionId: string, message: string): void;
+  dataDir(extensionId: string): string;
+  /** Writes `extensions.<id>.config` in the user's config file (atomically); an error message otherwise. */
+  writeUserConfig(extensionId: string, value: unknown): string | undefined;
+  approve(extensionId: string, request: ApprovalRequest, caller: Caller): Promise<ApprovalDecision>;
+  runAgent(extensionId: string, options: RunAgentOptions, caller: Caller): Promise<RunAgentOutcome>;
+  agents(): AgentRecord[];
+  recordUsage(extensionId: string, usage: ExternalUsage): void;
+  allowForRun(extensionId: string, rules: string[], reason: string): Registration;
+  extensionSkills(): { extensionId: string; path: string }[];
+}
+
+/** What the host keeps per extension so the runtime can re-resolve its config after a write. */
+export interface ConfigControl {
+  current(): unknown;
+  /** The user layer with defaults, as `updateConfig` hands it to the extension. */
+  userBase(): unknown;
+  /**
+   * Validates a new user layer, then `write`s it (an error message when that fails) and only then
+   * adopts it; returns the resolved config or why not.
+   */
+  adopt(
+    userLayer: unknown,
+    write: () => string | undefined,
+  ): { ok: true; config: unknown } | { ok: false; message: string };
+}
+
+export interface RuntimeRegistries {
+  commands: ExtensionRuntime["commands"];
+  catalogs: ExtensionRuntime["catalogs"];
 }
 
 export interface MutableRuntime extends ExtensionRuntime {
@@ -50,20 +100,55 @@ function stateHandle(definition: ExtensionDefinition, services: HostServices): S
 
 export function createRuntime(
   definition: ExtensionDefinition,
-  config: unknown,
+  config: ConfigControl,
   services: HostServices,
+  registries: RuntimeRegistries,
 ): MutableRuntime {
   const id = definition.id;
-  return {
+  const runtime: MutableRuntime = {
     id,
-    config,
+    get config() {
+      return config.current();
+    },
     state: stateHandle(definition, services),
     instance: undefined,
     ui: services.ui,
-    session: services.session,
-    cwd: services.cwd,
-    model: () => services.model(),
+    get session() {
+      return services.session();
+    },
+    workspace: services.workspace,
+    cwd: services.workspace.cwd,
+    models: services.models,
+    model: () => services.models.current(),
+    dataDir: () => services.dataDir(id),
+    debug: (message) => services.debug(id, message),
     report: (level, message) => services.report({ extensionId: id, level, message }),
     sendMessage: (text, options) => services.sendMessage(text, options),
+    persistNotice: (text, options) => services.persistNotice(id, text, options),
+    updateConfig: (scope, update) => {
+      if (scope !== "user")
+        return { ok: false, message: `only the user scope can be written (got "${scope}")` };
+      if (definition.configuration?.scope === "project")
+        return {
+          ok: false,
+          message: `${id}'s configuration is project-scoped; there is no user layer to write`,
+        };
+      let next: unknown;
+      try {
+        next = update(structuredClone(config.userBase()) as never);
+      } catch (e) {
+        return { ok: false, message: `the update threw: ${e instanceof Error ? e.message : String(e)}` };
+      }
+      const adopted = config.adopt(next, () => services.writeUserConfig(id, next));
+      return adopted.ok ? { ok: true, config: adopted.config as never } : adopted;
+    },
+    approve: (request) => services.approve(id, request, {}),
+    recordUsage: (usage) => services.recordUsage(id, usage),
+    allowForRun: (rules, reason) => services.allowForRun(id, rules, reason),
+    commands: registries.commands,
+    catalogs: registries.catalogs,
+    agents: () => services.agents(),
+    extensionSkills: () => services.extensionSkills(),
   };
+  return runtime;
 }

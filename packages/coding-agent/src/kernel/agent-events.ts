@@ -4,12 +4,12 @@ import type { AgentEvent } from "@keel/agent";
 import type { ImageContent, Message, TextContent } from "@keel/ai";
 import type { Diagnostic } from "@keel/extension-sdk";
 import type { Session } from "@keel/session";
-import type { ExtensionHost } from "../host/extension-host.js";
+import type { HostView } from "../host/extension-host.js";
 import type { CodingAgentEvent } from "./types.js";
 
 export interface EventBridgeContext {
   session(): Session;
-  host(): ExtensionHost;
+  host(): HostView;
   emit(event: CodingAgentEvent): void;
   report(level: Diagnostic["level"], message: string): void;
 }

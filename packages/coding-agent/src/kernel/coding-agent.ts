@@ -4,24 +4,31 @@
 import { rmSync } from "node:fs";
 import { Agent, type AgentTool, type RunResult } from "@keel/agent";
 import { addUsage, emptyUsage, type Message, type Model, type StreamOptions, type Usage } from "@keel/ai";
-import type { Diagnostic } from "@keel/extension-sdk";
+import type { AgentRecord, Diagnostic, ExternalUsage } from "@keel/extension-sdk";
 import { recoveryMessage, recoveryToolResults, type Session } from "@keel/session";
 import { err, ok, type Result } from "neverthrow";
 import type { CompactionSettings } from "../compaction/policy.js";
 import { errnoMessage } from "../fs/errno.js";
-import type { ExtensionHost } from "../host/extension-host.js";
+import type { ExtensionHost, HostView } from "../host/extension-host.js";
 import { trustProject } from "../trust/store.js";
 import { createAgentEventBridge } from "./agent-events.js";
+import type { AgentSupervisor } from "./agents.js";
 import { BUILTIN_COMMANDS, runBuiltinCommand } from "./commands.js";
 import { runCompaction } from "./compactor.js";
-import { contextTokens } from "./context-size.js";
+import { contextTokens, textTokens } from "./context-size.js";
+import { type DenialInput, toDenial } from "./denials.js";
+import { JournalGuard, readOnlyRefusal } from "./journal-guard.js";
+import { NoticeQueue } from "./notices.js";
+import type { KernelPermission } from "./permission.js";
 import {
+  type BegunOperations,
   createAfterToolCall,
   createBeforeToolCall,
   createPrepareRequest,
   type ToolPermission,
 } from "./seams.js";
 import { sessionTree } from "./tree.js";
+import { previewTrust, type TrustPreview } from "./trust-preview.js";
 import type {
   CodingAgent,
   CodingAgentError,
@@ -29,6 +36,7 @@ import type {
   CommandInfo,
   CompactionReason,
   ContextUsage,
+  PermissionDenial,
   RunSummary,
   SessionTreeNode,
 } from "./types.js";
@@ -41,14 +49,26 @@ export interface KernelParts {
   session: Session;
   temporaryDir?: string;
   model: Model;
-  resolveModel: (ref: Model | string) => Result<Model, CodingAgentError>;
+  resolveModel: (ref: Model | string) => Result<{ model: Model; warning?: string }, CodingAgentError>;
   systemPrompt: string;
   builtinTools: AgentTool[];
   streamOptions: StreamOptions;
   maxTurns?: number;
   compaction: CompactionSettings;
-  permission: ToolPermission;
+  permission: KernelPermission;
   diagnostics: Diagnostic[];
+  /** Set for a child agent's kernel: it names the agent in events and approvals. */
+  agent?: { agentId: string; title: string };
+}
+
+/** Usage beyond this kernel's own model calls: child agents and external services. */
+export interface UsageBreakdown {
+  /** This kernel's own model calls. */
+  own: Usage;
+  /** Each child agent's total, in the order they started. */
+  children: { agentId: string; title: string; usage: Usage }[];
+  /** Services extensions reported (search credits …), summed per source. */
+  external: ExternalUsage[];
 }
 
 function textOf(message: Message | undefined): string {
@@ -65,31 +85,53 @@ function userText(message: Message): string {
 
 export class KernelAgent implements CodingAgent {
   private session_: Session;
-  private host_!: ExtensionHost;
+  private host_!: HostView;
+  private ownHost: ExtensionHost | undefined;
   private readonly agent: Agent;
+  readonly notices: NoticeQueue;
+  private readonly begun: BegunOperations = new Map();
+  private children = new Map<string, { agentId: string; title: string; usage: Usage }>();
+  private externalUsage = new Map<string, ExternalUsage>();
+  private runChildren: { agentId: string; title: string; usage: Usage }[] = [];
+  private runDenials: PermissionDenial[] = [];
+  private closeHooks: (() => Promise<void>)[] = [];
+  private supervisor: AgentSupervisor | undefined;
   private model_: Model;
   private readonly listeners = new Set<(event: CodingAgentEvent) => void>();
   private readonly diagnostics_: Diagnostic[];
   private total: Usage = emptyUsage();
-  private fixed = 0;
+  private starting = false;
+  /** Characters of system prompt + tool schemas, counted in every request (tokens per the model). */
+  private fixedChars = 0;
   private maintenance: AbortController | undefined;
   private closed = false;
   private listenerFailed = false;
+  private readonly journal = new JournalGuard(() => this.session_);
+  private closing: Promise<void> | undefined;
 
   constructor(private readonly parts: KernelParts) {
     this.session_ = parts.session;
     this.model_ = parts.model;
     this.diagnostics_ = [...parts.diagnostics];
+    this.notices = new NoticeQueue(
+      () => this.session_,
+      (message) => this.report("error", message),
+    );
     const seams = {
       session: () => this.session_,
       host: () => this.host_,
       model: () => this.model_,
       settings: parts.compaction,
       fixedTokens: () => this.fixed,
-      permission: parts.permission,
+      permission: this.reportingDenials(parts.permission.check),
+      denied: (denial: DenialInput) => this.denied(denial),
+      ...(parts.agent ? { agent: parts.agent } : {}),
       compact: async (reason: "threshold", signal: AbortSignal) =>
         (await this.compactWith(reason, undefined, signal)).isOk(),
       syncHistory: (messages: Message[]) => this.agent.replaceMessages(messages),
+      flushNotices: async () => {
+        await this.notices.flush();
+      },
       onNotice: (text: string) => this.emit({ type: "capability_notice", text }),
       report: (message: string) => this.report("warning", message),
     };
@@ -100,9 +142,9 @@ export class KernelAgent implements CodingAgent {
       streamOptions: { ...parts.streamOptions, sessionId: parts.session.id },
       ...(parts.maxTurns !== undefined ? { maxTurns: parts.maxTurns } : {}),
       messages: parts.session.context(),
-      prepareRequest: createPrepareRequest(seams),
-      beforeToolCall: createBeforeToolCall(seams),
-      afterToolCall: createAfterToolCall(seams),
+      prepareRequest: this.journal.prepareRequest(createPrepareRequest(seams)),
+      beforeToolCall: this.journal.beforeToolCall(createBeforeToolCall(seams, this.begun)),
+      afterToolCall: createAfterToolCall(seams, this.begun),
       onListenerError: (error) => this.report("warning", `event listener failed: ${String(error)}`),
     });
     this.agent.subscribe(
@@ -115,21 +157,24 @@ export class KernelAgent implements CodingAgent {
     );
   }
 
-  /** Second construction step: the host needs the kernel's services, the kernel needs the host's tools. */
-  attachHost(host: ExtensionHost, systemPrompt: string): void {
+  /**
+   * Second construction step: the host needs the kernel's services, the kernel needs the host's
+   * tools. A session's kernel owns its ExtensionHost; a child agent's gets a view of its parent's.
+   */
+  attachHost(host: HostView, systemPrompt: string, owned?: ExtensionHost, tools?: AgentTool[]): void {
     this.host_ = host;
-    const tools = [...this.parts.builtinTools, ...host.tools()];
+    this.ownHost = owned;
+    if (!tools) tools = [...this.parts.builtinTools, ...host.tools()];
     this.agent.configure({ tools, systemPrompt });
-    this.fixed = Math.ceil(
-      (systemPrompt.length + JSON.stringify(tools.map((t) => [t.name, t.description, t.parameters])).length) /
-        4,
-    );
+    this.fixedChars =
+      systemPrompt.length + JSON.stringify(tools.map((t) => [t.name, t.description, t.parameters])).length;
   }
 
   /** Tells model and user about work a crash interrupted, then journals results for orphan calls. */
   async recover(): Promise<void> {
     const actions = this.session_.fold().recovery;
-    if (actions.length === 0) return;
+    // A read-only session is only looked at: it cannot take the results that close the calls.
+    if (actions.length === 0 || this.session_.readOnly) return;
     // The reply cut off mid-stream is journaled too: the user saw it, and the next entry
     // would otherwise supersede its checkpoint.
     const restored = actions.flatMap((a) =>
@@ -156,8 +201,20 @@ export class KernelAgent implements CodingAgent {
     return this.parts.projectRoot;
   }
 
+  /** What trusting the project would let it do, read (never run), with what each extension adds. */
+  async trustPreview(): Promise<TrustPreview> {
+    const preview = previewTrust({
+      projectRoot: this.parts.projectRoot,
+      cwd: this.parts.cwd,
+      home: this.parts.home,
+    });
+    const fromExtensions =
+      (await this.ownHost?.trustPreviews({ cwd: this.parts.cwd, projectRoot: this.parts.projectRoot })) ?? [];
+    return fromExtensions.length > 0 ? { ...preview, fromExtensions } : preview;
+  }
+
   trust(): Result<{ projectRoot: string }, CodingAgentError> {
-    const trusted = trustProject(this.parts.projectRoot, { home: this.parts.home });
+    const trusted = trustProject(this.parts.projectRoot, { home: this.parts.home, cwd: this.parts.cwd });
     if (trusted.isErr()) return err({ type: "config", message: trusted.error.message });
     return ok({ projectRoot: this.parts.projectRoot });
   }
@@ -167,8 +224,12 @@ export class KernelAgent implements CodingAgent {
   get session(): Session {
     return this.session_;
   }
-  get host(): ExtensionHost {
-    return this.host_;
+  /** The session's extension host (undefined on a child agent's kernel). */
+  get host(): ExtensionHost | undefined {
+    return this.ownHost;
+  }
+  get agentInfo(): { agentId: string; title: string } | undefined {
+    return this.parts.agent;
   }
   toolNames(): string[] {
     return this.agent.config.tools?.map((t) => t.name) ?? [];
@@ -178,9 +239,16 @@ export class KernelAgent implements CodingAgent {
     return this.model_;
   }
 
+  /** Tokens of system prompt + tool schemas at the current model's tokenizer ratio. */
+  private get fixed(): number {
+    return textTokens(this.fixedChars, this.model_);
+  }
+
   setModel(ref: Model | string): Result<Model, CodingAgentError> {
-    const resolved = this.parts.resolveModel(ref);
-    if (resolved.isErr()) return resolved;
+    const chosen = this.parts.resolveModel(ref);
+    if (chosen.isErr()) return err(chosen.error);
+    if (chosen.value.warning) this.report("warning", chosen.value.warning);
+    const resolved = ok(chosen.value.model);
     this.model_ = resolved.value;
     this.agent.configure({ model: resolved.value });
     void this.session_
@@ -191,7 +259,30 @@ export class KernelAgent implements CodingAgent {
     return ok(resolved.value);
   }
 
+  /** The gate's blocks become permission_denied events (the check is shared with child agents). */
+  private reportingDenials(check: ToolPermission): ToolPermission {
+    return async (call) => {
+      const outcome = await check(call);
+      if (outcome.action === "block") {
+        const { toolCallId, toolName, args } = call;
+        this.denied({ toolCallId, toolName, args, reason: outcome.reason, by: outcome.by ?? "rule" });
+      }
+      return outcome;
+    };
+  }
+
+  private denied(input: DenialInput): void {
+    const denial = toDenial(input);
+    this.runDenials.push(denial);
+    this.emit({ type: "permission_denied", ...denial });
+  }
+
   emit(event: CodingAgentEvent): void {
+    // A child agent's denial during this run belongs to the run's summary too.
+    if (event.type === "agent_event" && event.event.type === "permission_denied" && this.agent.isRunning) {
+      const { type: _, ...denial } = event.event;
+      this.runDenials.push({ ...denial, agentId: event.agentId });
+    }
     for (const listener of [...this.listeners]) {
       try {
         listener(event);
@@ -220,16 +311,40 @@ export class KernelAgent implements CodingAgent {
   }
 
   async prompt(text: string): Promise<Result<RunSummary, CodingAgentError>> {
-    if (this.closed) return err({ type: "closed", message: "This agent is closed." });
-    if (this.agent.isRunning)
-      return err({ type: "busy", message: "A run is in progress: steer() or followUp() it, or abort() it." });
-    const started = Date.now();
-    const admitted = await this.host_.beforeAgentStart(text);
-    if (!admitted.ok) return err({ type: "extension", message: admitted.reason });
-    await this.host_.notify("runStart", { prompt: admitted.prompt });
-    this.emit({ type: "run_start", prompt: admitted.prompt });
+    return this.run(text);
+  }
 
-    const first = await this.agent.prompt(admitted.prompt);
+  /**
+   * A run from `text`, or (null) from the history as it is — how a run starts that a notice woke
+   * (a background agent finished while the session was idle).
+   */
+  private async run(text: string | null): Promise<Result<RunSummary, CodingAgentError>> {
+    if (this.closed) return err({ type: "closed", message: "This agent is closed." });
+    if (this.agent.isRunning || this.starting)
+      return err({ type: "busy", message: "A run is in progress: steer() or followUp() it, or abort() it." });
+    const readOnly = readOnlyRefusal(this.session_);
+    if (readOnly) return err(readOnly);
+    this.starting = true;
+    const started = Date.now();
+    this.journal.begin();
+    let prompt = "";
+    try {
+      if (text !== null) {
+        const admitted = await this.host_.beforeAgentStart(text);
+        if (!admitted.ok) return err({ type: "extension", message: admitted.reason });
+        prompt = admitted.prompt;
+      }
+      await this.notices.flush();
+      this.agent.replaceMessages(this.session_.context());
+      await this.host_.notify("runStart", { prompt });
+      this.emit({ type: "run_start", prompt });
+    } finally {
+      this.starting = false;
+    }
+    this.runChildren = [];
+    this.runDenials = [];
+
+    const first = await this.agent.prompt(text === null ? [] : prompt);
     if (first.isErr()) return err({ type: "busy", message: first.error.message });
     let run: RunResult = first.value;
     if (run.stopReason === "context_overflow") {
@@ -241,9 +356,12 @@ export class KernelAgent implements CodingAgent {
       }
     }
     await this.session_.sync();
+    this.parts.permission.endRun();
+    const settled = this.journal.settle(run, (messages) => this.agent.replaceMessages(messages));
+    run = settled.run;
     this.total = addUsage(this.total, run.usage);
     const lastAssistant = [...run.messages].reverse().find((m) => m.role === "assistant");
-    const error = run.error ? { type: run.error.type, message: run.error.message } : undefined;
+    const error = settled.error;
     const summary: RunSummary = {
       stopReason: run.stopReason,
       turns: run.turns,
@@ -252,6 +370,8 @@ export class KernelAgent implements CodingAgent {
       durationMs: Date.now() - started,
       ...(error ? { error } : {}),
       unsent: run.unsent.map(userText),
+      ...(this.runChildren.length > 0 ? { children: [...this.runChildren] } : {}),
+      permissionDenials: [...this.runDenials],
     };
     if (error) await this.host_.notify("runError", { error, stopReason: run.stopReason });
     await this.host_.notify("runEnd", {
@@ -263,6 +383,74 @@ export class KernelAgent implements CodingAgent {
     });
     this.emit({ type: "run_end", summary });
     return ok(summary);
+  }
+
+  /**
+   * An extension's notice for the model: queued for the next request while a run goes on,
+   * journaled at once otherwise; `wake` starts a run from it when the session is idle.
+   */
+  persistNotice(source: string, text: string, options: { wake?: boolean } = {}): void {
+    this.notices.add(source, text);
+    if (this.agent.isRunning || this.starting || this.closed) return;
+    if (options.wake) {
+      void this.run(null);
+      return;
+    }
+    void this.notices.flush().then(() => {
+      if (!this.agent.isRunning) this.agent.replaceMessages(this.session_.context());
+    });
+  }
+
+  /** A child agent's usage, counted in this session's totals. */
+  addChildUsage(child: { agentId: string; title: string }, usage: Usage): void {
+    const known = this.children.get(child.agentId) ?? { ...child, usage: emptyUsage() };
+    known.usage = addUsage(known.usage, usage);
+    this.children.set(child.agentId, known);
+    const inRun = this.runChildren.find((c) => c.agentId === child.agentId);
+    if (inRun) inRun.usage = addUsage(inRun.usage, usage);
+    else this.runChildren.push({ ...child, usage });
+  }
+
+  recordExternalUsage(usage: ExternalUsage): void {
+    const known = this.externalUsage.get(usage.source) ?? { source: usage.source };
+    const sum = (a: number | undefined, b: number | undefined) =>
+      a === undefined && b === undefined ? undefined : (a ?? 0) + (b ?? 0);
+    const next: ExternalUsage = { source: usage.source };
+    const requests = sum(known.requests, usage.requests);
+    const credits = sum(known.credits, usage.credits);
+    const costUsd = sum(known.costUsd, usage.costUsd);
+    if (requests !== undefined) next.requests = requests;
+    if (credits !== undefined) next.credits = credits;
+    if (costUsd !== undefined) next.costUsd = costUsd;
+    this.externalUsage.set(usage.source, next);
+  }
+
+  /** Adds own model usage that did not come from a run (an extension's one-off completion). */
+  addOwnUsage(usage: Usage): void {
+    this.total = addUsage(this.total, usage);
+  }
+
+  usageBreakdown(): UsageBreakdown {
+    return {
+      own: this.total,
+      children: [...this.children.values()],
+      external: [...this.externalUsage.values()],
+    };
+  }
+
+  /** Runs before the session closes (child agents are stopped and journaled). */
+  onClose(hook: () => Promise<void>): void {
+    this.closeHooks.push(hook);
+  }
+
+  /** Child agents of this session: the supervisor runs them and is stopped when it closes. */
+  attachAgents(supervisor: AgentSupervisor): void {
+    this.supervisor = supervisor;
+    this.onClose(() => supervisor.stopAll());
+  }
+
+  agents(): AgentRecord[] {
+    return this.supervisor?.records() ?? [];
   }
 
   steer(text: string): void {
@@ -332,6 +520,7 @@ export class KernelAgent implements CodingAgent {
     if (idle.isErr()) return err(idle.error);
     const forked = await this.session_.fork(entryId ?? this.session_.headId);
     if (forked.isErr()) return err({ type: "session", message: forked.error.message });
+    await this.ownHost?.shutdown("fork");
     await this.session_.close();
     this.session_ = forked.value;
     this.agent.replaceMessages(this.session_.context());
@@ -345,7 +534,7 @@ export class KernelAgent implements CodingAgent {
     instructions?: string,
     signal?: AbortSignal,
   ): Promise<Result<{ tokensBefore: number; tokensAfter: number }, CodingAgentError>> {
-    const before = contextTokens(this.session_, this.fixed);
+    const before = contextTokens(this.session_, this.fixed, this.model_);
     this.emit({ type: "compaction_start", reason, tokensBefore: before });
     this.maintenance = new AbortController();
     const abort = () => this.maintenance?.abort();
@@ -362,7 +551,16 @@ export class KernelAgent implements CodingAgent {
     });
     signal?.removeEventListener("abort", abort);
     this.maintenance = undefined;
-    if (outcome.isOk()) this.agent.replaceMessages(this.session_.context());
+    if (outcome.isOk()) {
+      this.agent.replaceMessages(this.session_.context());
+      await this.host_.notify("compaction", {
+        reason,
+        tokensBefore: before,
+        tokensAfter: outcome.value.tokensAfter,
+      });
+      // What an extension persisted from the hook (a loaded skill's body) follows the summary.
+      if ((await this.notices.flush()) > 0) this.agent.replaceMessages(this.session_.context());
+    }
     this.emit({
       type: "compaction_end",
       reason,
@@ -385,7 +583,7 @@ export class KernelAgent implements CodingAgent {
   commands(): CommandInfo[] {
     return [
       ...BUILTIN_COMMANDS,
-      ...this.host_.commands().map((c) => ({
+      ...(this.ownHost?.commands() ?? []).map((c) => ({
         name: c.name,
         description: c.description,
         ...(c.argumentHint ? { argumentHint: c.argumentHint } : {}),
@@ -398,7 +596,7 @@ export class KernelAgent implements CodingAgent {
     name: string,
     args: string,
   ): Promise<Result<{ message?: string; prompt?: string }, CodingAgentError>> {
-    const hosted = this.host_.commands().find((c) => c.name === name);
+    const hosted = this.ownHost?.commands().find((c) => c.name === name);
     if (hosted) return ok((await hosted.run(args)) ?? {});
     return runBuiltinCommand(this, name, args);
   }
@@ -412,20 +610,30 @@ export class KernelAgent implements CodingAgent {
   }
 
   contextUsage(): ContextUsage {
-    const tokens = contextTokens(this.session_, this.fixed);
+    const tokens = contextTokens(this.session_, this.fixed, this.model_);
     const contextWindow = this.model_.contextWindow;
     return { tokens, contextWindow, percent: Math.round((tokens / contextWindow) * 1000) / 10 };
   }
 
+  /** This session's usage: its own model calls and its child agents'. */
   usage(): Usage {
-    return this.total;
+    let sum = this.total;
+    for (const child of this.children.values()) sum = addUsage(sum, child.usage);
+    return sum;
   }
 
-  async close(): Promise<void> {
-    if (this.closed) return;
+  /** Idempotent; a second caller waits for the same close (an exit must not outrun the unlock). */
+  close(options: { reason?: "exit" | "switch" | "reload" } = {}): Promise<void> {
+    this.closing ??= this.closeOnce(options.reason ?? "exit");
+    return this.closing;
+  }
+
+  private async closeOnce(reason: "exit" | "switch" | "reload"): Promise<void> {
     this.closed = true;
     this.agent.abort();
-    await this.host_?.shutdown("exit");
+    for (const hook of this.closeHooks) await hook();
+    await this.ownHost?.shutdown(reason);
+    await this.notices.flush();
     await this.session_.close();
     if (this.parts.temporaryDir) rmSync(this.parts.temporaryDir, { recursive: true, force: true });
   }

@@ -1,6 +1,6 @@
 // Runs a compaction: summarizes the history before a safe cut with the session's own model,
 // journals the compaction entry, and reports tokens before and after.
-import { complete, type Model, type StreamOptions } from "@keel/ai";
+import { charsPerToken, complete, type Message, type Model, type StreamOptions } from "@keel/ai";
 import type { Session } from "@keel/session";
 import { err, ok, type Result } from "neverthrow";
 import { type CompactionSettings, findCutIndex, keepBudget } from "../compaction/policy.js";
@@ -38,13 +38,15 @@ export async function runCompaction(
   const { session, model } = input;
   const folded = session.fold();
   const messages = folded.messages;
-  const tokensBefore = contextTokens(session, input.fixedTokens);
+  const tokensBefore = contextTokens(session, input.fixedTokens, model);
+  const ratio = charsPerToken(model);
+  const tokensOf = (m: Message) => estimateMessageTokens(m, ratio);
   // A threshold compaction keeps the usual recent budget; a manual or overflow one must shrink
   // whatever the size, so it keeps at most a quarter of the history.
   const budget = keepBudget(model, input.settings);
-  const historyTokens = messages.reduce((sum, m) => sum + estimateMessageTokens(m), 0);
+  const historyTokens = messages.reduce((sum, m) => sum + tokensOf(m), 0);
   const keep = input.reason === "threshold" ? budget : Math.min(budget, Math.floor(historyTokens / 4));
-  const cut = findCutIndex(messages, keep, estimateMessageTokens);
+  const cut = findCutIndex(messages, keep, tokensOf);
   if (cut <= 0)
     return err({ type: "session", message: "Nothing to compact yet: the history is already minimal." });
 
@@ -55,7 +57,7 @@ export async function runCompaction(
   const start = previousSummary && folded.messageSources[0] === folded.lastCompactionId ? 1 : 0;
   const summarized = messages.slice(start, cut);
   // Keep the summarizer's own request within the window.
-  const budgetChars = Math.max(4000, Math.floor(model.contextWindow * 0.5) * 4);
+  const budgetChars = Math.max(4000, Math.floor(model.contextWindow * 0.5 * ratio));
   const transcript = transcriptOf(summarized).slice(-budgetChars);
 
   const reply = await complete(
@@ -74,6 +76,9 @@ export async function runCompaction(
       ...input.streamOptions,
       ...(input.signal ? { signal: input.signal } : {}),
       maxTokens: Math.min(8192, model.maxOutput),
+      // A summary needs no deep reasoning, and models that always think would spend the
+      // answer's budget on it: the model's lowest setting (off, between_tools, or its lowest effort).
+      reasoning: "off",
     },
   );
   if (
@@ -100,6 +105,6 @@ export async function runCompaction(
     reason: input.reason,
   });
   if (appended.isErr()) return err({ type: "session", message: appended.error.message });
-  const tokensAfter = contextTokens(session, input.fixedTokens);
+  const tokensAfter = contextTokens(session, input.fixedTokens, model);
   return ok({ tokensBefore, tokensAfter });
 }

@@ -1,7 +1,8 @@
 // Command hooks from configuration ("hooks": {"runEnd": [{"command": "..."}]}), written as an
 // ordinary extension against the contract. Each command gets the event as JSON on stdin; for
 // beforeToolCall, exit code 2 blocks the call with stderr as the reason. Project hooks only
-// exist here when the project is trusted: untrusted project config is never read.
+// exist here when the project is trusted: untrusted project config is never read. Commands run
+// in the project root (also in $KEEL_PROJECT_DIR), so the files they name are the ones trust hashed.
 import { spawn } from "node:child_process";
 import { defineExtension, type ExtensionDefinition, HOOK_NAMES, type HookName } from "@keel/extension-sdk";
 import type { HookCommand } from "../config/schema.js";
@@ -18,6 +19,7 @@ function runCommand(command: HookCommand, input: unknown, cwd: string): Promise<
       ["-c", command.command],
       {
         cwd,
+        env: { ...process.env, KEEL_PROJECT_DIR: cwd },
         stdio: ["pipe", "ignore", "pipe"],
         detached: true,
       },

@@ -1,4 +1,6 @@
-// The kernel's one way to size the context of a session head (compaction checks, /session, UIs).
+// The kernel's one way to size the context of a session head (compaction checks, /session, UIs),
+// at the model's tokenizer ratio from the catalog.
+import { charsPerToken, type Model } from "@keel/ai";
 import type { Session } from "@keel/session";
 import { estimateContextTokens } from "../compaction/tokens.js";
 
@@ -14,6 +16,11 @@ function anchorStart(session: Session): number {
   return index === -1 ? folded.messages.length : index;
 }
 
-export function contextTokens(session: Session, fixedTokens: number): number {
-  return estimateContextTokens(session.context(), fixedTokens, anchorStart(session));
+export function contextTokens(session: Session, fixedTokens: number, model?: Model): number {
+  return estimateContextTokens(session.context(), fixedTokens, anchorStart(session), charsPerToken(model));
+}
+
+/** Tokens of text the model has not seen yet (system prompt, tool schemas) at its tokenizer ratio. */
+export function textTokens(chars: number, model: Model): number {
+  return Math.ceil(chars / charsPerToken(model));
 }

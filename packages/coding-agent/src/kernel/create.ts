@@ -2,50 +2,42 @@
 // the system prompt once, and hands a ready CodingAgent back. Never throws.
 import { existsSync } from "node:fs";
 import { homedir } from "node:os";
-import { join } from "node:path";
-import { preconnect } from "@keel/ai";
-import { type Diagnostic, type ExtensionUI, headlessUI } from "@keel/extension-sdk";
+import { dirname, join } from "node:path";
+import { preconnect, type StreamOptions } from "@keel/ai";
+import type { Diagnostic } from "@keel/extension-sdk";
 import { err, ok, type Result } from "neverthrow";
 import { DEFAULT_COMPACTION } from "../compaction/policy.js";
 import { loadConfig } from "../config/load.js";
+import { mergeLayers } from "../config/merge.js";
 import { resolveKeelHome } from "../config/paths.js";
+import type { KeelConfig } from "../config/schema.js";
 import { ExtensionHost, type ExtensionSource } from "../host/extension-host.js";
 import { loadExtensions } from "../loader/load-extensions.js";
-import { loadContextFiles } from "../prompt/context-files.js";
+import { packagesDir } from "../loader/packages.js";
 import { buildSystemPrompt } from "../prompt/system-prompt.js";
 import { BUILTIN_TOOL_NAMES, createBuiltinTools } from "../tools/builtin.js";
 import { TRUSTED_ROOT_FILES } from "../trust/hash.js";
 import { findProjectRoot } from "../trust/root.js";
-import { trustStatus } from "../trust/store.js";
+import { checkTrust } from "../trust/store.js";
+import { AgentSupervisor } from "./agents.js";
 import { KernelAgent } from "./coding-agent.js";
 import { BUILTIN_COMMAND_NAMES } from "./commands.js";
 import { configHooksExtension } from "./config-hooks.js";
 import { chooseModel, modelRegistry, resolveModelRef } from "./model-choice.js";
+import { cachedEndpointModels } from "./model-discovery.js";
 import { createToolPermission } from "./permission.js";
+import { createHostServices, hostUI } from "./services.js";
+import { sessionContextFiles } from "./session-context.js";
 import { defaultSessionDir, openChosenSession } from "./session-open.js";
-import type { CodingAgent, CodingAgentError, CodingAgentEvent, CodingAgentOptions, HostUI } from "./types.js";
+import type { CodingAgent, CodingAgentError, CodingAgentOptions } from "./types.js";
 
-/** The UI extensions see: the host's where it has one, and every display also as an event. */
-function hostUI(ui: HostUI | undefined, emit: (event: CodingAgentEvent) => void): ExtensionUI {
-  const fallback = headlessUI();
-  return {
-    supports: ui?.supports ?? { ...fallback.supports, status: true, widget: true, notify: true },
-    setStatus: (key, text) => {
-      ui?.setStatus?.(key, text);
-      emit({ type: "status", key, text });
-    },
-    setWidget: (key, lines) => {
-      ui?.setWidget?.(key, lines);
-      emit({ type: "widget", key, lines });
-    },
-    notify: (message, level = "info") => {
-      ui?.notify?.(message, level);
-      emit({ type: "notify", message, level });
-    },
-    confirm: ui?.confirm ?? fallback.confirm,
-    select: ui?.select ?? fallback.select,
-    input: ui?.input ?? fallback.input,
-  };
+/** Children running at once unless config (`agents.maxConcurrent`) or options say otherwise. */
+export const DEFAULT_MAX_CONCURRENT_AGENTS = 4;
+
+/** `extensions.<id>.config` of one config layer, by extension id. */
+function extensionConfigOf(layer: KeelConfig | undefined): Record<string, unknown> {
+  const extensions = (layer?.extensions ?? {}) as Record<string, { config?: unknown }>;
+  return Object.fromEntries(Object.entries(extensions).map(([id, v]) => [id, v?.config]));
 }
 
 export async function createCodingAgent(
@@ -59,15 +51,15 @@ export async function createCodingAgent(
 
   // Trust before anything from the project is read.
   const projectRoot = findProjectRoot(cwd, home);
-  const trust = trustStatus(projectRoot, { home });
-  const trusted = trust.isOk() && trust.value === "trusted";
+  const trust = checkTrust(projectRoot, { home, cwd });
+  const trusted = trust.isOk() && trust.value.status === "trusted";
   if (trust.isErr()) note("error", trust.error.message);
-  else if (trust.value === "changed")
+  else if (trust.value.status === "changed")
     note(
       "warning",
-      `${projectRoot} changed since you trusted it; its config, extensions and hooks are ignored until you /trust it again.`,
+      `${projectRoot} changed since you trusted it (${trust.value.changed}); its config, extensions, hooks and context files are ignored until you /trust it again.`,
     );
-  else if (trust.value === "untrusted") {
+  else if (trust.value.status === "untrusted") {
     // Said only when something is being ignored (a stat each, nothing is read).
     const ignored = [".keel", ...TRUSTED_ROOT_FILES]
       .filter((name) => existsSync(join(projectRoot, name)))
@@ -88,11 +80,8 @@ export async function createCodingAgent(
   const registry = modelRegistry(config.providers);
   if (registry.isErr()) return err(registry.error);
 
-  const opened = await openChosenSession(
-    options.session ?? { mode: "new" },
-    options.sessionDir ?? defaultSessionDir(home, cwd),
-    cwd,
-  );
+  const sessionDir = options.sessionDir ?? defaultSessionDir(home, cwd);
+  const opened = await openChosenSession(options.session ?? { mode: "new" }, sessionDir, cwd);
   if (opened.isErr()) return err(opened.error);
   const { session, reason, temporaryDir } = opened.value;
   for (const notice of session.notices) note("warning", notice.message);
@@ -102,12 +91,17 @@ export async function createCodingAgent(
   };
 
   const folded = session.fold().model;
-  const model = chooseModel(registry.value, [
-    options.model,
-    folded ? `${folded.provider}/${folded.modelId}` : undefined,
-    config.model,
-  ]);
-  if (model.isErr()) return fail(model.error);
+  // What providers' models endpoints listed (`keel models`), read from the cache: never waits.
+  const endpoint = cachedEndpointModels(home, registry.value);
+  const chosen = chooseModel(
+    registry.value,
+    [options.model, folded ? `${folded.provider}/${folded.modelId}` : undefined, config.model],
+    process.env,
+    endpoint,
+  );
+  if (chosen.isErr()) return fail(chosen.error);
+  if (chosen.value.warning) note("warning", chosen.value.warning);
+  const model = ok(chosen.value.model);
   // The first request's handshakes overlap the rest of the setup.
   preconnect(model.value, options.streamOptions);
 
@@ -122,6 +116,9 @@ export async function createCodingAgent(
     trusted,
     ui: options.ui,
     report: (message) => kernel.report("info", message),
+    onAnswer: (answer) => {
+      void kernel.session.appendEntry({ type: "approval", source: "permission", ...answer });
+    },
   });
   const builtinTools = createBuiltinTools({
     cwd,
@@ -133,6 +130,11 @@ export async function createCodingAgent(
     ls: { guard: permission.readGuard },
   });
 
+  const streamOptions = withStreamConfig(config.stream, options.streamOptions ?? {});
+  const compaction = {
+    ...DEFAULT_COMPACTION,
+    ...(config.compaction?.threshold ? { threshold: config.compaction.threshold } : {}),
+  };
   const kernel: KernelAgent = new KernelAgent({
     cwd,
     projectRoot,
@@ -140,15 +142,12 @@ export async function createCodingAgent(
     session,
     ...(temporaryDir ? { temporaryDir } : {}),
     model: model.value,
-    resolveModel: (ref) => resolveModelRef(registry.value, ref),
+    resolveModel: (ref) => resolveModelRef(registry.value, ref, endpoint),
     systemPrompt: "",
     builtinTools,
-    streamOptions: options.streamOptions ?? {},
+    streamOptions,
     ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}),
-    compaction: {
-      ...DEFAULT_COMPACTION,
-      ...(config.compaction?.threshold ? { threshold: config.compaction.threshold } : {}),
-    },
+    compaction,
     permission,
     diagnostics,
   });
@@ -166,83 +165,172 @@ export async function createCodingAgent(
     source: "built-in",
   }));
   if (config.hooks && Object.keys(config.hooks).length > 0) {
-    sources.push({ definition: configHooksExtension(config.hooks, cwd), source: "config hooks" });
+    // In the project root, wherever keel started: a hook's paths then name the files trust hashed.
+    sources.push({ definition: configHooksExtension(config.hooks, projectRoot), source: "config hooks" });
   }
   const discover = options.discoverExtensions !== false;
+  const where = { keelHome: home, projectRoot };
+  const installed = discover
+    ? [
+        ...(loaded.value.layers.user?.packages ?? []).map((p) =>
+          join(packagesDir("user", where), "node_modules", p.name),
+        ),
+        ...(trusted ? (loaded.value.layers.project?.packages ?? []) : []).flatMap((p) => {
+          const path = join(packagesDir("project", where), "node_modules", p.name);
+          if (existsSync(path)) return [path];
+          kernel.report(
+            "warning",
+            `This project declares the extension package ${p.name}@${p.version}; install it with: keel install --project`,
+          );
+          return [];
+        }),
+      ]
+    : [];
   const userLoaded = await loadExtensions({
     cwd,
     paths: options.extensionPaths ?? [],
     directories: discover
       ? [join(home, "extensions"), ...(trusted ? [join(projectRoot, ".keel", "extensions")] : [])]
       : [],
+    folders: installed,
   });
   for (const d of userLoaded.diagnostics) kernel.report(d.level, d.message, d.extensionId);
   sources.push(...userLoaded.extensions);
+  const required = new Set(
+    Object.entries(config.extensions ?? {}).flatMap(([id, v]) => (v?.required === true ? [id] : [])),
+  );
+  // A required or explicitly named extension that could not even be loaded fails the start.
+  const unloadable = [
+    ...userLoaded.failures.filter((f) => f.explicit || required.has(f.extensionId)),
+    ...[...required]
+      .filter(
+        (id) =>
+          !sources.some((s) => s.definition.id === id) &&
+          !userLoaded.failures.some((f) => f.extensionId === id),
+      )
+      .map((id) => ({
+        extensionId: id,
+        message: `extension "${id}" is marked required in config but was not found`,
+        explicit: false,
+      })),
+  ];
+  if (unloadable.length > 0) {
+    await kernel.close();
+    return err({
+      type: "extension",
+      message: `Required extension${unloadable.length > 1 ? "s" : ""} could not be loaded: ${unloadable.map((f) => f.message).join("; ")}`,
+    });
+  }
 
-  const extensionConfig = (layer: Record<string, unknown> | undefined) =>
-    Object.fromEntries(
-      Object.entries((layer?.extensions as Record<string, { config?: unknown }> | undefined) ?? {}).map(
-        ([id, v]) => [id, v?.config],
-      ),
-    );
-  const host = await ExtensionHost.start(
+  let supervisor: AgentSupervisor | undefined;
+  // Set once activation is over; services asked during activation see no host yet.
+  let started: ExtensionHost | undefined;
+  const ui = hostUI(options.ui, (e) => kernel.emit(e));
+  const services = createHostServices({
+    kernel,
+    home,
+    workspace: { cwd, projectRoot, trusted, keelHome: home },
+    persistent: temporaryDir === undefined,
+    ui,
+    hostUi: options.ui,
+    registry: registry.value,
+    streamOptions,
+    permission,
+    mode: () => mode,
+    supervisor: () => supervisor,
+    host: () => started,
+    userConfigFile: join(home, "config.json"),
+  });
+  const project = trusted
+    ? Object.fromEntries(
+        [
+          ...new Set([
+            ...Object.keys(extensionConfigOf(loaded.value.layers.project)),
+            ...Object.keys(extensionConfigOf(loaded.value.layers.projectLocal)),
+          ]),
+        ].map((id) => [
+          id,
+          mergeLayers(
+            extensionConfigOf(loaded.value.layers.project)[id],
+            extensionConfigOf(loaded.value.layers.projectLocal)[id],
+          ),
+        ]),
+      )
+    : undefined;
+  const host: ExtensionHost = await ExtensionHost.start(
     {
-      extensions: sources.filter((s) => enabled(s.definition.id)),
+      extensions: sources.filter((s) => s.explicit || enabled(s.definition.id)),
       reservedTools: BUILTIN_TOOL_NAMES,
       reservedCommands: BUILTIN_COMMAND_NAMES,
+      required,
       ...(options.hookDeadlineMs !== undefined ? { hookDeadlineMs: options.hookDeadlineMs } : {}),
       config: {
-        user: extensionConfig(loaded.value.layers.user),
-        project: trusted
-          ? extensionConfig({
-              extensions: {
-                ...loaded.value.layers.project?.extensions,
-                ...loaded.value.layers.projectLocal?.extensions,
-              },
-            })
-          : undefined,
+        user: extensionConfigOf(loaded.value.layers.user),
+        project,
         userFile: join(home, "config.json"),
         projectFile: join(projectRoot, ".keel", "config.json"),
       },
     },
-    {
-      cwd,
-      session: { id: session.id, cwd, persistent: temporaryDir === undefined },
-      ui: hostUI(options.ui, (e) => kernel.emit(e)),
-      model: () => kernel.model(),
-      sendMessage: (text, o) => {
-        if (o?.deliverAs === "followUp") kernel.followUp(text);
-        else kernel.steer(text);
-      },
-      readState: (id) => kernel.session.fold().extensionStates[id],
-      writeState: (id, state) => {
-        void kernel.session.appendEntry({ type: "app_state", extensionId: id, state }).then((r) => {
-          if (r.isErr()) kernel.report("error", `Could not journal ${id}'s state: ${r.error.message}`, id);
-        });
-      },
-      report: (d) => kernel.report(d.level, d.message, d.extensionId),
-    },
+    services,
   );
+  started = host;
 
-  const toolNames = [...builtinTools, ...host.tools()].map((t) => t.name);
-  const systemPrompt = buildSystemPrompt({
+  const requiredFailures = host.failures.filter((f) => f.required);
+  if (requiredFailures.length > 0) {
+    await host.shutdown("exit");
+    await kernel.close();
+    return err({
+      type: "extension",
+      message: `Required extension${requiredFailures.length > 1 ? "s" : ""} failed to load: ${requiredFailures.map((f) => `${f.extensionId} (${f.source}): ${f.message}`).join("; ")}`,
+    });
+  }
+
+  const contextFiles = await sessionContextFiles({
     cwd,
-    date: new Date().toISOString().slice(0, 10),
-    platform: `${process.platform} ${process.arch}`,
-    toolNames,
-    contextFiles: loadContextFiles({
-      cwd,
-      home,
-      projectRoot,
-      trusted,
-      report: (message) => kernel.report("warning", message),
-    }),
-    extensionText: host.systemPromptText(),
-    ...(options.appendSystemPrompt ? { append: options.appendSystemPrompt } : {}),
+    home,
+    projectRoot,
+    trusted,
+    rules: loaded.value.rules,
+    report: (message, level) => kernel.report(level, message),
   });
-  kernel.attachHost(host, systemPrompt);
+  const date = new Date().toISOString().slice(0, 10);
+  const promptFor = (toolNames: string[], instructions?: string) =>
+    buildSystemPrompt({
+      cwd,
+      date,
+      platform: `${process.platform} ${process.arch}`,
+      toolNames,
+      contextFiles,
+      extensionText: host.systemPromptText(),
+      ...(options.appendSystemPrompt ? { append: options.appendSystemPrompt } : {}),
+      ...(instructions ? { instructions } : {}),
+    });
+  const tools = [...builtinTools, ...host.tools()];
+  const toolNames = tools.map((t) => t.name);
+  kernel.attachHost(host, promptFor(toolNames), host, tools);
 
-  if (!folded || folded.provider !== model.value.provider || folded.modelId !== model.value.id) {
+  const cap = options.maxConcurrentAgents ?? config.agents?.maxConcurrent ?? DEFAULT_MAX_CONCURRENT_AGENTS;
+  supervisor = new AgentSupervisor({
+    parent: kernel,
+    host,
+    cap,
+    childrenDir: () => (kernel.sessionFile ? join(dirname(kernel.sessionFile), "children") : undefined),
+    cwd,
+    projectRoot,
+    home,
+    resolveModel: (ref) => resolveModelRef(registry.value, ref, endpoint),
+    builtinTools,
+    streamOptions,
+    compaction,
+    permission,
+    systemPromptFor: promptFor,
+  });
+  kernel.attachAgents(supervisor);
+  await supervisor.settleInterrupted();
+
+  const modelChanged =
+    !folded || folded.provider !== model.value.provider || folded.modelId !== model.value.id;
+  if (modelChanged && !session.readOnly) {
     const journaled = await session.appendEntry({
       type: "model_change",
       provider: model.value.provider,
@@ -261,4 +349,25 @@ export async function createCodingAgent(
     tools: toolNames,
   });
   return ok(kernel);
+}
+
+/** Config's stream bounds under the caller's options (which win, field by field). */
+function withStreamConfig(
+  stream: { idleTimeoutMs?: number; maxReplyChars?: number; maxRetries?: number } | undefined,
+  options: StreamOptions,
+): StreamOptions {
+  if (!stream) return options;
+  return {
+    ...(stream.idleTimeoutMs !== undefined ? { idleTimeoutMs: stream.idleTimeoutMs } : {}),
+    ...(stream.maxReplyChars !== undefined ? { maxReplyChars: stream.maxReplyChars } : {}),
+    ...options,
+    ...(stream.maxRetries !== undefined || options.retry
+      ? {
+          retry: {
+            ...(stream.maxRetries !== undefined ? { maxRetries: stream.maxRetries } : {}),
+            ...options.retry,
+          },
+        }
+      : {}),
+  };
 }

@@ -1,45 +1,74 @@
-// The kernel's three seams into the agent loop. prepareRequest: compaction check, capability
-// notice, then the one-request synthetic context. beforeToolCall: permissions, extension policy,
-// then T1. afterToolCall: extension patches, then T2.
+// The kernel's three seams into the agent loop.
+// prepareRequest: compaction check, persisted notices, capability notice, then the one-request
+//   synthetic context.
+// beforeToolCall: resolve what runs (an ExecuteTool call runs its catalog entry), extension
+//   policy (which may rewrite the arguments), the permission gate on what will actually run,
+//   then T1 under that identity.
+// afterToolCall: extension patches, then T2 (only for a call that has a T1).
 import type { AfterToolCall, BeforeToolCall, PrepareRequest } from "@keel/agent";
-import type { Message, Model, UserMessage } from "@keel/ai";
+import { charsPerToken, type Message, type Model, type UserMessage } from "@keel/ai";
 import type { Session } from "@keel/session";
 import type { CompactionSettings } from "../compaction/policy.js";
 import { compactionLimit } from "../compaction/policy.js";
 import { estimateTextTokens } from "../compaction/tokens.js";
 import { EXECUTE_TOOL } from "../host/catalogs.js";
-import type { ExtensionHost } from "../host/extension-host.js";
+import type { HostView } from "../host/extension-host.js";
 import { noticeText } from "../host/inventory.js";
 import { contextTokens } from "./context-size.js";
+import type { DenialInput } from "./denials.js";
+import type { PermissionDenialSource } from "./types.js";
 
-/** Decides whether a tool call may run (permission modes, rules, approvals). */
-export type ToolPermission = (request: {
+/** What the gate judges: the identity that runs, as declared by the tool or catalog entry. */
+export interface PermissionCall {
+  /** A resident tool's name, or a catalog entry's `group:name`. */
   toolName: string;
   toolCallId: string;
   args: Record<string, unknown>;
   sideEffects: boolean;
-}) => Promise<{ action: "continue" } | { action: "block"; reason: string }>;
+  /** Set for a catalog entry reached through ExecuteTool. */
+  catalogEntry?: { group: string; name: string; bareName: boolean };
+  /** "extension": the tool asks the user itself; the gate applies rules and modes only. */
+  approval: "kernel" | "extension";
+  /** Set when a child agent makes the call (its approvals name it). */
+  agent?: { agentId: string; title: string };
+}
+
+/** Decides whether a tool call may run (permission modes, rules, approvals). */
+export type ToolPermission = (
+  call: PermissionCall,
+) => Promise<{ action: "continue" } | { action: "block"; reason: string; by?: PermissionDenialSource }>;
 
 export interface SeamContext {
   session(): Session;
-  host(): ExtensionHost;
+  host(): HostView;
   model(): Model;
   settings: CompactionSettings;
   fixedTokens(): number;
   permission: ToolPermission;
+  /** Set for a child agent's kernel. */
+  agent?: { agentId: string; title: string };
   /** Compacts now; resolves false when it failed (the request goes out as it is). */
   compact(reason: "threshold", signal: AbortSignal): Promise<boolean>;
   /** The agent's history must follow the journal (compaction, notices). */
   syncHistory(messages: Message[]): void;
+  /** Journals the persisted notices extensions left since the last request. */
+  flushNotices(): Promise<void>;
   onNotice(text: string): void;
   report(message: string): void;
+  /** A call an extension's policy blocked (the gate reports its own blocks). */
+  denied(denial: DenialInput): void;
 }
 
 export const SYNTHETIC_OPEN = "<system-reminder>";
 export const SYNTHETIC_CLOSE = "</system-reminder>";
 
 export function syntheticMessage(text: string): UserMessage {
-  return { role: "user", content: `${SYNTHETIC_OPEN}\n${text}\n${SYNTHETIC_CLOSE}`, timestamp: Date.now() };
+  return {
+    role: "user",
+    content: `${SYNTHETIC_OPEN}\n${text}\n${SYNTHETIC_CLOSE}`,
+    timestamp: Date.now(),
+    synthetic: true,
+  };
 }
 
 export function createPrepareRequest(k: SeamContext): PrepareRequest {
@@ -47,21 +76,25 @@ export function createPrepareRequest(k: SeamContext): PrepareRequest {
     await k.host().notify("turnStart", { turn: info.turn });
     let messages = k.session().context();
     const limit = compactionLimit(k.model(), k.settings);
-    if (contextTokens(k.session(), k.fixedTokens()) > limit) {
+    if (contextTokens(k.session(), k.fixedTokens(), k.model()) > limit) {
       if (await k.compact("threshold", info.signal)) messages = k.session().context();
     }
+    await k.flushNotices();
+    messages = k.session().context();
 
     const host = k.host();
     if (!host.catalogs.isEmpty) {
       await host.catalogs.refresh();
-      const current = host.catalogs.inventory();
+      const views = host.catalogs.views();
       const told = k.session().fold().toldInventory;
-      const text = noticeText(told, current);
+      const text = noticeText(told, views);
       if (text) {
         const message: UserMessage = { role: "user", content: text, timestamp: Date.now() };
+        const inventory: Record<string, { name: string; digest: string }[]> = {};
+        for (const view of views)
+          inventory[view.group] = view.entries.map(({ name, digest }) => ({ name, digest }));
         // A group the model was told about that no longer exists is journaled empty, or the
         // fold would keep it as told and every later request would announce its removal again.
-        const inventory = { ...current };
         for (const group of Object.keys(told)) inventory[group] ??= [];
         const appended = await k
           .session()
@@ -76,63 +109,131 @@ export function createPrepareRequest(k: SeamContext): PrepareRequest {
     k.syncHistory(messages);
 
     const extra = await host.beforeModelCall(info.turn);
-    const sent = extra ? [...messages, syntheticMessage(extra)] : [...messages];
+    if (!extra) return { ...context, messages: [...messages] };
     // A synthetic message that alone would cross the limit is dropped rather than overflowing.
     if (
-      extra &&
-      contextTokens(k.session(), k.fixedTokens()) + estimateTextTokens(extra) > k.model().contextWindow
-    ) {
+      contextTokens(k.session(), k.fixedTokens(), k.model()) +
+        estimateTextTokens(extra, charsPerToken(k.model())) >
+      k.model().contextWindow
+    )
       return { ...context, messages: [...messages] };
-    }
-    return { ...context, messages: sent };
+    return { ...context, messages: [...messages, syntheticMessage(extra)] };
   };
 }
 
-export function createBeforeToolCall(k: SeamContext): BeforeToolCall {
+/**
+ * The identity each admitted call runs under, and whether it wrote a T1 (only those get a T2).
+ * Shared by the two tool seams of one kernel.
+ */
+export type BegunOperations = Map<string, { identity: string; t1: boolean }>;
+
+export function createBeforeToolCall(k: SeamContext, begun: BegunOperations): BeforeToolCall {
   return async (call, info) => {
     const host = k.host();
-    if (call.name === EXECUTE_TOOL) await host.catalogs.refresh();
-    const target = call.name === EXECUTE_TOOL ? host.catalogs.target(call.arguments) : undefined;
-    // An ExecuteTool call whose toolRef resolves to nothing runs nothing: let it through to tell
-    // the model to search again, rather than asking permission for it.
-    if (call.name === EXECUTE_TOOL && !target) return { action: "continue" };
-    const sideEffects = target ? target.sideEffects : (info.tool.sideEffects ?? false);
-    const permitted = await k.permission({
-      toolName: target?.name ?? call.name,
-      toolCallId: call.id,
-      args: target?.args ?? call.arguments,
-      sideEffects,
-    });
-    if (permitted.action === "block") return permitted;
+    let identity = call.name;
+    let sideEffects = info.tool.sideEffects ?? false;
+    let approval = host.approvalOf(call.name);
+    let args = call.arguments;
+    let catalogEntry: PermissionCall["catalogEntry"];
+    let redact: ((args: Record<string, unknown>) => Record<string, unknown>) | undefined;
+    const via = call.name === EXECUTE_TOOL;
+    if (via) {
+      await host.catalogs.refresh();
+      const target = host.catalogs.target(call.arguments);
+      // A toolRef that resolves to nothing runs nothing (ExecuteTool tells the model to search
+      // again): nothing to judge, nothing to journal.
+      if (!target.found || !target.executable) return { action: "continue" };
+      const entry = target.item.entry as {
+        sideEffects?: boolean;
+        approval?: "kernel" | "extension";
+        redact?: (args: Record<string, unknown>) => Record<string, unknown>;
+      };
+      identity = target.item.ref;
+      redact = entry.redact?.bind(entry);
+      sideEffects = entry.sideEffects ?? false;
+      approval = entry.approval ?? "kernel";
+      args = target.args;
+      catalogEntry = { group: target.item.group, name: target.item.name, bareName: target.item.bareName };
+    }
+
     const policy = await host.beforeToolCall({
       toolCallId: call.id,
-      toolName: call.name,
-      args: call.arguments,
+      toolName: identity,
+      args,
+      ...(via ? { via: "ExecuteTool" as const } : {}),
+      ...(k.agent ? { agent: k.agent } : {}),
     });
-    if (policy.action === "block") return policy;
+    if (policy.action === "block") {
+      k.denied({ toolCallId: call.id, toolName: identity, args, reason: policy.reason, by: "policy" });
+      return policy;
+    }
+    // The gate judges what will actually run: the arguments after every rewrite.
+    const permitted = await k.permission({
+      toolName: identity,
+      toolCallId: call.id,
+      args: policy.args,
+      sideEffects,
+      approval,
+      ...(catalogEntry ? { catalogEntry } : {}),
+      ...(k.agent ? { agent: k.agent } : {}),
+    });
+    if (permitted.action === "block") return permitted;
+    const runArgs = via ? { ...call.arguments, arguments: policy.args } : policy.args;
     if (sideEffects) {
-      // T1: durable before the tool touches anything.
+      // What T1 keeps of the arguments: the entry's redact() for secrets; one that throws blocks
+      // the call rather than journaling what it was meant to hide.
+      let kept = policy.args;
+      if (redact) {
+        try {
+          kept = redact(policy.args);
+        } catch (e) {
+          return {
+            action: "block",
+            reason: `Not run: ${identity} could not redact its arguments (${String(e)}).`,
+          };
+        }
+      }
+      // T1: durable before the tool touches anything, under the identity that runs.
       const t1 = await k
         .session()
-        .appendEntry({ type: "op_begin", toolCallId: call.id, toolName: call.name, args: policy.args });
+        .appendEntry({ type: "op_begin", toolCallId: call.id, toolName: identity, args: kept });
       if (t1.isErr())
         return { action: "block", reason: `Not run: the session journal failed (${t1.error.message}).` };
     }
-    return { action: "continue", args: policy.args };
+    begun.set(call.id, { identity, t1: sideEffects });
+    return { action: "continue", args: runArgs };
   };
 }
 
-export function createAfterToolCall(k: SeamContext): AfterToolCall {
-  return async (call, result, info) => {
+export function createAfterToolCall(k: SeamContext, begun: BegunOperations): AfterToolCall {
+  return async (call, result) => {
+    const begin = begun.get(call.id);
+    begun.delete(call.id);
+    const via = call.name === EXECUTE_TOOL;
+    const inner =
+      via && typeof call.arguments.arguments === "object" && call.arguments.arguments !== null
+        ? (call.arguments.arguments as Record<string, unknown>)
+        : call.arguments;
     const patched = await k.host().afterToolCall({
       toolCallId: call.id,
-      toolName: call.name,
-      args: call.arguments,
+      toolName: begin?.identity ?? call.name,
+      args: inner,
       result,
+      ...(via ? { via: "ExecuteTool" as const } : {}),
+      ...(k.agent ? { agent: k.agent } : {}),
     });
-    const target = call.name === EXECUTE_TOOL ? k.host().catalogs.target(call.arguments) : undefined;
-    const sideEffects = target ? target.sideEffects : (info.tool.sideEffects ?? false);
-    if (sideEffects) {
+    // A tool that asked the user itself (approval "extension") and was refused says so in its
+    // result; it is a denial like the gate's, listed with the run's.
+    const denial = (patched as { denial?: { reason?: unknown } }).denial;
+    if (denial && typeof denial.reason === "string")
+      k.denied({
+        toolCallId: call.id,
+        toolName: begin?.identity ?? call.name,
+        args: inner,
+        reason: denial.reason,
+        by: "policy",
+      });
+    if (begin?.t1) {
       const text = patched.content.flatMap((c) => (c.type === "text" ? [c.text] : [])).join("\n");
       const t2 = await k.session().appendEntry({
         type: "op_end",
@@ -140,7 +241,7 @@ export function createAfterToolCall(k: SeamContext): AfterToolCall {
         outcome: patched.isError ? "error" : "ok",
         summary: text.slice(0, 200),
       });
-      if (t2.isErr()) k.report(`Could not journal the outcome of ${call.name}: ${t2.error.message}`);
+      if (t2.isErr()) k.report(`Could not journal the outcome of ${begin.identity}: ${t2.error.message}`);
     }
     return patched;
   };

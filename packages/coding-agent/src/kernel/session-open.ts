@@ -3,9 +3,9 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
-import { createSession, listSessions, openSession, type Session } from "@keel/session";
+import { createSession, listSessions, openSession, type Session, type SessionError } from "@keel/session";
 import { err, ok, type Result } from "neverthrow";
-import type { CodingAgentError, SessionChoice } from "./types.js";
+import type { CodingAgentError, SessionChoice, SessionProblem } from "./types.js";
 
 export interface OpenedSession {
   session: Session;
@@ -24,7 +24,50 @@ export function defaultSessionDir(home: string, cwd: string): string {
   return join(home, "sessions", slug);
 }
 
-const sessionError = (message: string): CodingAgentError => ({ type: "session", message });
+const sessionError = (message: string, problem?: SessionProblem): CodingAgentError => ({
+  type: "session",
+  message,
+  ...(problem ? { problem } : {}),
+});
+
+/** The journal's own error, tagged with what a host can do about it. */
+function openError(error: SessionError): CodingAgentError {
+  if (error.type === "locked") return sessionError(error.message, "locked");
+  if (error.type === "corrupt") return sessionError(error.message, "damaged");
+  return sessionError(error.message);
+}
+
+async function openExisting(
+  path: string,
+  readOnly: boolean,
+): Promise<Result<OpenedSession, CodingAgentError>> {
+  const opened = await openSession(path, { readOnly });
+  return opened.isErr() ? err(openError(opened.error)) : ok({ session: opened.value, reason: "resume" });
+}
+
+/**
+ * The newest session of `dir` for --continue. A file that cannot be read but is newer than
+ * every readable one is the session the user means: it is reported, never passed over for an
+ * older one or for a silent new session.
+ */
+export function latestSessionFile(dir: string): Result<string | undefined, CodingAgentError> {
+  const listed = listSessions(dir);
+  if (listed.isErr()) return err(sessionError(listed.error.message));
+  const latest = listed.value.sessions[0];
+  const newer = listed.value.problems
+    .filter((p) => !latest || (p.modified !== undefined && p.modified > latest.lastActivity))
+    .sort((a, b) => ((a.modified ?? "") < (b.modified ?? "") ? 1 : -1))[0];
+  if (newer) {
+    return err(
+      sessionError(
+        `The most recent session file cannot be continued: ${newer.error.message} ` +
+          "Nothing was opened. Move the file aside to continue the session before it, pick one with --resume, or start a new session.",
+        "damaged",
+      ),
+    );
+  }
+  return ok(latest?.path);
+}
 
 /** A session given by id (or id prefix) in `dir`, or by path. */
 function findSessionPath(dir: string, ref: string): Result<string, CodingAgentError> {
@@ -56,24 +99,17 @@ export async function openChosenSession(
   if (choice.mode === "new")
     return (await create(dir)).map((session) => ({ session, reason: "new" as const }));
   if (choice.mode === "continue") {
-    const listed = listSessions(dir);
-    const latest = listed.isOk() ? listed.value.sessions[0] : undefined;
-    if (!latest) return (await create(dir)).map((session) => ({ session, reason: "new" as const }));
-    const opened = await openSession(latest.path);
-    return opened.isErr()
-      ? err(sessionError(opened.error.message))
-      : ok({ session: opened.value, reason: "resume" });
+    const latest = latestSessionFile(dir);
+    if (latest.isErr()) return err(latest.error);
+    if (latest.value) return openExisting(latest.value, choice.readOnly === true);
+    if (choice.readOnly) return err(sessionError(`There is no session in ${dir} to open.`));
+    return (await create(dir)).map((session) => ({ session, reason: "new" as const }));
   }
   const path = findSessionPath(dir, choice.session);
   if (path.isErr()) return err(path.error);
-  if (choice.mode === "resume") {
-    const opened = await openSession(path.value);
-    return opened.isErr()
-      ? err(sessionError(opened.error.message))
-      : ok({ session: opened.value, reason: "resume" });
-  }
+  if (choice.mode === "resume") return openExisting(path.value, choice.readOnly === true);
   const source = await openSession(path.value, { readOnly: true });
-  if (source.isErr()) return err(sessionError(source.error.message));
+  if (source.isErr()) return err(openError(source.error));
   const forked = await source.value.fork(choice.entryId ?? source.value.headId, { dir });
   await source.value.close();
   return forked.isErr()

@@ -2,21 +2,65 @@
 // Everything an agent UI does goes through this; events are JSON-safe.
 
 import type { AssistantMessageEvent, Message, Model, StreamOptions, Usage } from "@keel/ai";
-import type { Diagnostic, ExtensionDefinition, ExtensionUI, RunStopReason } from "@keel/extension-sdk";
+import type {
+  AgentRecord,
+  Diagnostic,
+  ExtensionDefinition,
+  ExtensionUI,
+  RunStopReason,
+} from "@keel/extension-sdk";
 import type { Result } from "neverthrow";
-import type { ApprovalAnswer } from "../permissions/gate.js";
+import type { GateAnswer } from "../permissions/gate.js";
+import type { TrustPreview } from "./trust-preview.js";
+
+/** The dialog's answer: the gate's answers, plus "this exact call" for extension questions that offer it. */
+export type ApprovalAnswer = GateAnswer | { decision: "allow_exact" };
 
 export type PermissionModeName = "default" | "acceptEdits" | "plan" | "dontAsk" | "bypassPermissions";
 
-/** What the host's approval dialog is asked. */
+/** What an approval dialog may show of what is about to happen. */
+export interface ApprovalPreview {
+  format: "text" | "diff" | "json" | "command";
+  text: string;
+  /** The file a diff is about. */
+  path?: string;
+}
+
+/** What the host's approval dialog is asked: a tool call the permission gate holds, or an extension's question. */
 export interface ToolApprovalRequest {
+  /** "tool": the permission gate asks about a call; "extension": an extension asks through `approve`. */
+  kind: "tool" | "extension";
+  /** The permission identity: `Bash`, `Edit`, a catalog entry's `group:name`. */
   toolName: string;
+  /** Empty when the question is not about one tool call. */
   toolCallId: string;
   args: Record<string, unknown>;
-  /** Why the kernel asks (the permission decision's reason). */
+  /** Why approval is needed (the permission decision's reason, or the extension's message). */
   reason: string;
-  /** The rule "always allow" would persist. */
-  suggestedRule?: string;
+  /** Set when a subagent asks: the dialog names it. */
+  agent?: { id: string; title: string };
+  /** The extension asking (kind "extension"). */
+  extensionId?: string;
+  /** A title an extension gave its question. */
+  title?: string;
+  preview?: ApprovalPreview;
+  /**
+   * The rules "always" may save, narrowest first; the dialog may let the user pick one and sends
+   * it back in the answer. Empty: "always" is not offered.
+   */
+  alwaysRules: string[];
+  /**
+   * Where an "always" answer is saved (a file: the project's `.keel/config.local.json`), for the
+   * dialog to say. Absent while `alwaysRules` is not empty: "always" lasts for this session only
+   * (an untrusted project's config is neither read nor written).
+   */
+  alwaysSavesTo?: string;
+  /** An extension question may offer "always" (the extension keeps it; no rule is saved). */
+  offersAlways?: boolean;
+  /** An extension may offer "allow this exact call" (bound to these arguments, expiring). */
+  offersExactCall?: boolean;
+  /** Aborted when the question no longer matters (the run or the tool was aborted). */
+  signal?: AbortSignal;
 }
 
 /** What a host (TUI, print mode, RPC) offers the kernel. Everything optional: headless by default. */
@@ -27,9 +71,12 @@ export interface HostUI extends Partial<ExtensionUI> {
 
 export type SessionChoice =
   | { mode: "new" }
-  /** The most recent session of this cwd, or a new one when there is none. */
-  | { mode: "continue" }
-  | { mode: "resume"; session: string }
+  /**
+   * The most recent session of this cwd, or a new one when there is none. `readOnly`: open it
+   * without the lock to look at it (prompts are refused; there must be one to open).
+   */
+  | { mode: "continue"; readOnly?: boolean }
+  | { mode: "resume"; session: string; readOnly?: boolean }
   | { mode: "fork"; session: string; entryId?: string }
   /** Nothing journaled. */
   | { mode: "ephemeral" };
@@ -60,17 +107,47 @@ export interface CodingAgentOptions {
   onEvent?: (event: CodingAgentEvent) => void;
   /** Deadline for each extension hook call (activation gets twice this). Default 5000 ms. */
   hookDeadlineMs?: number;
+  /** Child agents running at once (config `agents.maxConcurrent`); default 4. */
+  maxConcurrentAgents?: number;
   /** Passed to every model call (apiKey, reasoning, fetch for tests, retry policy). */
   streamOptions?: StreamOptions;
 }
 
+/** Why a session could not be used, for hosts that say how to go on (e.g. open read-only, fork). */
+export type SessionProblem =
+  /** Another live process holds the writer lock. */
+  | "locked"
+  /** The journal opened read-only (damage, unknown entry types, newer format, or asked for). */
+  | "read_only"
+  /** The file asked for (or the newest one) is damaged or empty and cannot be opened. */
+  | "damaged"
+  /** Writing to the journal failed (disk full, I/O error). */
+  | "journal";
+
 export type CodingAgentError =
   | { type: "config"; message: string }
   | { type: "model"; message: string }
-  | { type: "session"; message: string }
+  | { type: "session"; message: string; problem?: SessionProblem }
   | { type: "extension"; message: string }
   | { type: "busy"; message: string }
   | { type: "closed"; message: string };
+
+/** Who blocked a tool call: a deny rule, the mode, nobody to ask, the user, an extension's policy. */
+export type PermissionDenialSource = "rule" | "mode" | "headless" | "user" | "policy";
+
+/** A tool call that did not run because the permission gate or an extension's policy blocked it. */
+export interface PermissionDenial {
+  toolCallId: string;
+  /** The identity judged: `Bash`, `Edit`, a catalog entry's `group:name`. */
+  toolName: string;
+  /** What it would have done, at most 200 characters (the command, the path, or the arguments as JSON). */
+  input: string;
+  /** Why, as the model was told. */
+  reason: string;
+  by: PermissionDenialSource;
+  /** Set in a RunSummary for a call a child agent made during the run. */
+  agentId?: string;
+}
 
 export interface RunSummary {
   stopReason: RunStopReason;
@@ -82,6 +159,10 @@ export interface RunSummary {
   error?: { type: string; message: string };
   /** Steering or follow-up messages that never reached the model (the run ended first). */
   unsent: string[];
+  /** Child agents that used the model during this run, with what each used (not included in `usage`). */
+  children?: { agentId: string; title: string; usage: Usage }[];
+  /** Every tool call of the run that was blocked (its child agents' included, with their id), in order. */
+  permissionDenials: PermissionDenial[];
 }
 
 export type CompactionReason = "threshold" | "overflow" | "manual";
@@ -121,7 +202,30 @@ export type CodingAgentEvent =
   | { type: "status"; key: string; text: string | undefined }
   | { type: "widget"; key: string; lines: string[] | undefined }
   | { type: "notify"; message: string; level: "info" | "warning" | "error" }
-  | { type: "retry"; attempt: number; delayMs: number; message: string };
+  | { type: "retry"; attempt: number; delayMs: number; message: string }
+  /** A tool call blocked by the permission gate or an extension's policy (it did not run). */
+  | {
+      type: "permission_denied";
+      toolCallId: string;
+      toolName: string;
+      input: string;
+      reason: string;
+      by: PermissionDenialSource;
+    }
+  /** A child agent's own event, as it happens (its tool calls, text, approvals asked). */
+  | { type: "agent_event"; agentId: string; title: string; event: CodingAgentEvent }
+  /** A child agent started or ended. */
+  | {
+      type: "agent_start";
+      agentId: string;
+      title: string;
+      sessionId: string;
+      sessionFile?: string;
+      background: boolean;
+    }
+  | { type: "agent_end"; agentId: string; title: string; status: string; usage: Usage; turns: number }
+  /** A line of an extension's (or the kernel's) debug log. */
+  | { type: "debug"; source: string; message: string };
 
 export interface SessionTreeNode {
   id: string;
@@ -190,12 +294,23 @@ export interface CodingAgent {
   extensionState(extensionId: string): unknown;
   diagnostics(): Diagnostic[];
   contextUsage(): ContextUsage;
-  /** Total usage and cost of this process's runs. */
+  /** Total usage and cost of this process's runs, child agents included. */
   usage(): Usage;
+  /** The same, apart: this session's own model calls, each child agent's, and external services'. */
+  usageBreakdown(): {
+    own: Usage;
+    children: { agentId: string; title: string; usage: Usage }[];
+    external: { source: string; requests?: number; credits?: number; costUsd?: number }[];
+  };
+  /** The session's child agents, as its journal knows them (also after a resume). */
+  agents(): AgentRecord[];
+  /** What trusting the project would let it do, read from its files (nothing is run or loaded). */
+  trustPreview(): Promise<TrustPreview>;
   /**
    * Trusts the project as it is now (its config, extensions and hooks load from the next
    * agent created for it; this one keeps what it started with).
    */
   trust(): Result<{ projectRoot: string }, CodingAgentError>;
-  close(): Promise<void>;
+  /** Ends the session: "switch" when another session takes over (extensions hear the reason). */
+  close(options?: { reason?: "exit" | "switch" | "reload" }): Promise<void>;
 }

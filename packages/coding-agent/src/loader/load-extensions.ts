@@ -1,8 +1,9 @@
 // Loads user extensions: `-e` paths, ~/.keel/extensions and (trusted projects only)
 // <project>/.keel/extensions. Each module exports a definition or a factory as default; each
-// failure is one diagnostic and the others still load.
+// failure (a broken package.json, a dangling link, a module that throws) is one diagnostic and the
+// others still load. Nothing here throws.
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { basename, extname, join, resolve } from "node:path";
+import { basename, dirname, extname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import {
   type Diagnostic,
@@ -16,29 +17,60 @@ import type { ExtensionSource } from "../host/extension-host.js";
 const MODULE_EXTENSIONS = new Set([".js", ".mjs", ".ts", ".mts"]);
 
 export interface LoadOptions {
-  /** Explicit paths (files or folders), e.g. from `-e`. */
+  /** Explicit paths (files or folders), e.g. from `-e`: failing to load one fails the start. */
   paths: string[];
   /** Directories to scan, in order (user dir first, then the trusted project's). */
   directories: string[];
+  /** Extension folders loaded like scanned ones (installed packages). */
+  folders?: string[];
   cwd: string;
+}
+
+export interface LoadFailureInfo {
+  extensionId: string;
+  path: string;
+  message: string;
+  /** Named with `-e`. */
+  explicit: boolean;
 }
 
 export interface LoadResult {
   extensions: ExtensionSource[];
   diagnostics: Diagnostic[];
+  failures: LoadFailureInfo[];
+}
+
+type Manifest = {
+  name?: string;
+  main?: string;
+  exports?: string | { "."?: string | { import?: string; default?: string } };
+};
+
+/** A folder's package.json, or why it cannot be read; undefined when there is none. */
+function readManifest(
+  dir: string,
+): { ok: true; value: Manifest | undefined } | { ok: false; message: string } {
+  const path = join(dir, "package.json");
+  if (!existsSync(path)) return { ok: true, value: undefined };
+  try {
+    const parsed: unknown = JSON.parse(readFileSync(path, "utf8"));
+    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
+      return { ok: false, message: "package.json is not a JSON object" };
+    return { ok: true, value: parsed as Manifest };
+  } catch (e) {
+    return {
+      ok: false,
+      message: `package.json cannot be read: ${e instanceof Error ? e.message : String(e)}`,
+    };
+  }
 }
 
 /** The entry module of a folder extension: package.json exports/main, else index.*. */
-function folderEntry(dir: string): string | undefined {
-  const manifestPath = join(dir, "package.json");
-  if (existsSync(manifestPath)) {
-    const manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as {
-      main?: string;
-      exports?: string | { "."?: string | { import?: string; default?: string } };
-    };
+function folderEntry(dir: string, manifest: Manifest | undefined): string | undefined {
+  if (manifest) {
     const dot = typeof manifest.exports === "string" ? manifest.exports : manifest.exports?.["."];
     const entry = typeof dot === "string" ? dot : (dot?.import ?? dot?.default ?? manifest.main);
-    if (entry) return join(dir, entry);
+    if (typeof entry === "string") return join(dir, entry);
   }
   for (const name of ["index.ts", "index.mts", "index.js", "index.mjs"]) {
     if (existsSync(join(dir, name))) return join(dir, name);
@@ -46,13 +78,9 @@ function folderEntry(dir: string): string | undefined {
   return undefined;
 }
 
-function idFor(path: string): string {
-  const manifest = join(path, "package.json");
+function idFor(path: string, manifest: Manifest | undefined): string {
   let raw = basename(path, extname(path));
-  if (existsSync(manifest)) {
-    const name = (JSON.parse(readFileSync(manifest, "utf8")) as { name?: string }).name;
-    if (name) raw = name.replace(/^@[^/]+\//, "");
-  }
+  if (typeof manifest?.name === "string" && manifest.name) raw = manifest.name.replace(/^@[^/]+\//, "");
   return (
     raw
       .toLowerCase()
@@ -61,16 +89,31 @@ function idFor(path: string): string {
   );
 }
 
-function candidates(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir)
-    .sort()
-    .filter((name) => !name.startsWith("."))
-    .map((name) => join(dir, name))
-    .filter((path) => {
-      const stat = statSync(path);
-      return stat.isDirectory() ? folderEntry(path) !== undefined : MODULE_EXTENSIONS.has(extname(path));
-    });
+/** The entries of a scanned directory that look like extensions; unreadable ones are reported. */
+function candidates(dir: string, report: (path: string, message: string) => void): string[] {
+  let names: string[];
+  try {
+    if (!existsSync(dir)) return [];
+    names = readdirSync(dir).sort();
+  } catch (e) {
+    report(dir, `cannot be listed: ${e instanceof Error ? e.message : String(e)}`);
+    return [];
+  }
+  const out: string[] = [];
+  for (const name of names) {
+    if (name.startsWith(".")) continue;
+    const path = join(dir, name);
+    let isDir: boolean;
+    try {
+      isDir = statSync(path).isDirectory();
+    } catch (e) {
+      // A dangling link, or an entry that vanished: say so, and go on with the others.
+      report(path, `cannot be read (${(e as NodeJS.ErrnoException).code ?? String(e)}); skipped`);
+      continue;
+    }
+    if (isDir || MODULE_EXTENSIONS.has(extname(path))) out.push(path);
+  }
+  return out;
 }
 
 async function importModule(file: string): Promise<unknown> {
@@ -85,15 +128,26 @@ async function importModule(file: string): Promise<unknown> {
 
 async function loadOne(
   path: string,
-): Promise<{ ok: true; source: ExtensionSource } | { ok: false; diagnostic: Diagnostic }> {
-  const id = idFor(path);
+  explicit: boolean,
+): Promise<{ ok: true; source: ExtensionSource } | { ok: false; failure: LoadFailureInfo }> {
+  let isDir = false;
+  try {
+    isDir = existsSync(path) && statSync(path).isDirectory();
+  } catch {
+    // Reported below as missing.
+  }
+  const manifest = isDir ? readManifest(path) : { ok: true as const, value: undefined };
+  const id = idFor(path, manifest.ok ? manifest.value : undefined);
   const fail = (message: string) => ({
     ok: false as const,
-    diagnostic: { extensionId: id, level: "error" as const, message: `${path}: ${message}` },
+    failure: { extensionId: id, path, message: `${path}: ${message}`, explicit },
   });
   if (!existsSync(path)) return fail("no such file or folder");
-  const entry = statSync(path).isDirectory() ? folderEntry(path) : path;
+  if (!manifest.ok) return fail(manifest.message);
+  const entry = isDir ? folderEntry(path, manifest.value) : path;
   if (!entry) return fail("folder has no package.json entry or index file");
+  if (!existsSync(entry)) return fail(`its entry ${entry} does not exist`);
+  const root = isDir ? path : dirname(path);
   let mod: { default?: unknown };
   try {
     mod = (await importModule(entry)) as { default?: unknown };
@@ -104,9 +158,10 @@ async function loadOne(
   if (typeof exported === "function") {
     const result = await definitionFromFactory(id, exported as ExtensionFactory);
     if (!result.ok) return fail(`factory threw: ${result.error.message}`);
-    return { ok: true, source: { definition: result.definition, source: path } };
+    return { ok: true, source: { definition: result.definition, source: path, root, explicit } };
   }
-  if (isExtensionDefinition(exported)) return { ok: true, source: { definition: exported, source: path } };
+  if (isExtensionDefinition(exported))
+    return { ok: true, source: { definition: exported, source: path, root, explicit } };
   return fail("default export is neither defineExtension(...) nor a factory function");
 }
 
@@ -116,7 +171,7 @@ async function loadOne(
  * `{ default: { default: … } }`, so one more level is unwrapped.
  */
 function defaultExport(mod: { default?: unknown }): unknown {
-  const exported = mod.default ?? mod;
+  const exported = mod?.default ?? mod;
   if (
     typeof exported === "object" &&
     exported !== null &&
@@ -128,18 +183,44 @@ function defaultExport(mod: { default?: unknown }): unknown {
 }
 
 export async function loadExtensions(options: LoadOptions): Promise<LoadResult> {
+  const result: LoadResult = { extensions: [], diagnostics: [], failures: [] };
+  const report = (path: string, message: string) =>
+    result.diagnostics.push({ extensionId: "loader", level: "warning", message: `${path}: ${message}` });
   const paths = [
-    ...options.paths.map((p) => resolve(options.cwd, p)),
-    ...options.directories.flatMap((dir) => candidates(dir)),
+    ...options.paths.map((p) => ({ path: resolve(options.cwd, p), explicit: true })),
+    ...options.directories.flatMap((dir) =>
+      candidates(dir, report).map((path) => ({ path, explicit: false })),
+    ),
+    ...(options.folders ?? []).map((path) => ({ path, explicit: false })),
   ];
   const seen = new Set<string>();
-  const result: LoadResult = { extensions: [], diagnostics: [] };
-  for (const path of paths) {
+  for (const { path, explicit } of paths) {
     if (seen.has(path)) continue;
     seen.add(path);
-    const loaded = await loadOne(path);
+    let loaded: Awaited<ReturnType<typeof loadOne>>;
+    try {
+      loaded = await loadOne(path, explicit);
+    } catch (e) {
+      // Belt and braces: whatever an odd file system does, the start goes on.
+      loaded = {
+        ok: false,
+        failure: {
+          extensionId: "extension",
+          path,
+          message: `${path}: ${e instanceof Error ? e.message : String(e)}`,
+          explicit,
+        },
+      };
+    }
     if (loaded.ok) result.extensions.push(loaded.source);
-    else result.diagnostics.push(loaded.diagnostic);
+    else {
+      result.failures.push(loaded.failure);
+      result.diagnostics.push({
+        extensionId: loaded.failure.extensionId,
+        level: "error",
+        message: loaded.failure.message,
+      });
+    }
   }
   return result;
 }

@@ -18,6 +18,7 @@ import {
   RISKY_ENV,
 } from "./shell-state.js";
 import { expandWords, judgePathWord, judgeRedirect, resolveWord } from "./shell-words.js";
+import { applyExactCommandRule, commandPrefixRules } from "./suggest.js";
 import type { PermissionBehavior } from "./types.js";
 import { allow, ask, deny, type Verdict } from "./verdict.js";
 
@@ -44,7 +45,7 @@ export function judgeBash(
     state: initialState(ctx, options.cwd ?? ctx.workspace, env),
     guarded: guardsOf(ctx),
   };
-  return judgeScript(command, bash, 0);
+  return applyExactCommandRule(command, judgeScript(command, bash, 0), ctx.rules);
 }
 
 function judgeScript(script: string, ctx: BashContext, depth: number): Verdict[] {
@@ -127,14 +128,6 @@ function byName(layers: string[][]): string[][] {
     if (first?.includes("/")) out.push([first.slice(first.lastIndexOf("/") + 1), ...argv.slice(1)]);
   }
   return out;
-}
-
-function suggestFor(ws: ShellWord[]): string[] {
-  const [first, second] = ws;
-  if (!first?.static) return [];
-  if (second?.static && /^[a-zA-Z][\w.:-]*$/.test(second.value))
-    return [`Bash(${first.value} ${second.value}:*)`];
-  return [`Bash(${first.value}:*)`];
 }
 
 function judgeCommand(cmd: ShellCommand, ctx: BashContext, depth: number, appendsArgs = false): Verdict[] {
@@ -254,7 +247,11 @@ function judgeCommand(cmd: ShellCommand, ctx: BashContext, depth: number, append
 
   const reason = blocker ?? (note ? `needs approval: ${note}` : "needs approval");
   const opaqueOrRisky = riskyEnv || namesChanged || un.opaque || special;
-  const suggestions = opaqueOrRisky ? [] : suggestFor(un.elevated ? cmd.words : ruleWords(unwrap(cmd.words)));
+  // Candidates only (decide keeps those that alone allow the call): the innermost command
+  // that allow rules are matched against.
+  const suggestions = opaqueOrRisky
+    ? []
+    : commandPrefixRules(un.elevated ? cmd.words : ruleWords(unwrap(cmd.words)));
   return [...out, ask(`\`${full}\` ${reason}`, suggestions)];
 }
 

@@ -1,9 +1,10 @@
 // Public surface of permissions (re-exported by the package index).
 export { decide } from "./decide.js";
 export {
-  type ApprovalAnswer,
   type ApprovalRequest,
   createPermissionGate,
+  type GateAnswer,
+  type GateDenier,
   type GateOutcome,
   type PermissionGate,
   type PermissionGateOptions,

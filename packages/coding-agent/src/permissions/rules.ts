@@ -1,4 +1,5 @@
 // Permission rule syntax: `Tool` or `Tool(specifier)`, grouped into tool families for matching.
+import { domainToASCII } from "node:url";
 import type { PermissionBehavior, PermissionRuleEntry } from "./types.js";
 
 export interface ParsedRule {
@@ -6,7 +7,7 @@ export interface ParsedRule {
   specifier?: string;
 }
 
-const RULE = /^([A-Za-z0-9_.*-]+)(?:\((.*)\))?$/s;
+const RULE = /^([A-Za-z0-9_.*:-]+)(?:\((.*)\))?$/s;
 
 export function parseRule(rule: string): ParsedRule | undefined {
   const m = RULE.exec(rule.trim());
@@ -71,19 +72,42 @@ export function rulesFor(
   return out;
 }
 
+/** Rules without a specifier, by behavior: the ones that can name a catalog entry or group. */
+export function catalogRules(
+  rules: readonly PermissionRuleEntry[],
+  behavior: PermissionBehavior,
+): { tool: string; rule: string }[] {
+  const out: { tool: string; rule: string }[] = [];
+  for (const entry of rules) {
+    if (entry.behavior !== behavior) continue;
+    const parsed = parseRule(entry.rule);
+    if (parsed && !parsed.specifier) out.push({ tool: parsed.tool, rule: entry.rule });
+  }
+  return out;
+}
+
 /** `mcp__server` and `mcp__server__*` cover a server's tools; `mcp__server__tool` one tool. */
-function mcpRuleMatches(ruleTool: string, tool: string): boolean {
+export function mcpRuleMatches(ruleTool: string, tool: string): boolean {
   if (ruleTool === tool) return true;
   const base = ruleTool.endsWith("__*") ? ruleTool.slice(0, -3) : ruleTool;
   return base.split("__").length === 2 && tool.startsWith(`${base}__`);
+}
+
+/**
+ * A host as rules compare it: lower case, ASCII (punycode, as the URL parser gives hosts), no
+ * trailing dot — `evil.example.` is the same host as `evil.example` and must meet the same rules.
+ */
+export function normalizeDomain(host: string): string {
+  const trimmed = host.trim().replace(/\.+$/, "");
+  return (domainToASCII(trimmed) || trimmed).toLowerCase();
 }
 
 /** `WebFetch(domain:example.com)` covers example.com; `domain:*.example.com` its subdomains. */
 export function domainMatches(specifier: string | undefined, host: string): boolean {
   if (specifier === undefined) return true;
   if (!specifier.startsWith("domain:")) return false;
-  const domain = specifier.slice("domain:".length).toLowerCase();
-  const h = host.toLowerCase();
-  if (domain.startsWith("*.")) return h.endsWith(domain.slice(1));
-  return h === domain;
+  const raw = specifier.slice("domain:".length).trim();
+  const h = normalizeDomain(host);
+  if (raw.startsWith("*.")) return h.endsWith(`.${normalizeDomain(raw.slice(2))}`);
+  return h === normalizeDomain(raw);
 }

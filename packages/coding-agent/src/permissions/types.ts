@@ -49,6 +49,13 @@ export interface PermissionRequest {
    * allowed in every mode. Unknown tools with side effects (or undeclared) ask.
    */
   sideEffects?: boolean;
+  /**
+   * Set when the call runs a catalog entry (through ExecuteTool): it is judged as its own
+   * identity `group:name`, never as the built-in tool a bare name might spell.
+   */
+  catalogEntry?: { group: string; name: string; bareName: boolean };
+  /** "extension": the tool asks the user itself, so an ask here lets it through to its own dialog. */
+  approval?: "kernel" | "extension";
 }
 
 export interface PermissionDecision {
@@ -57,6 +64,9 @@ export interface PermissionDecision {
   reason: string;
   /** The rule that decided, when one did. */
   rule?: string;
-  /** Rules the user could add to "always allow" this (only on ask). */
+  /**
+   * Only on ask: the rules "always allow" may save, narrowest first — alternatives, each of which
+   * alone allows this call (the exact command line, then prefixes that cover every part of it).
+   */
   suggestions?: string[];
 }

@@ -1,55 +1,114 @@
-// AGENTS.md / CLAUDE.md discovery: the user's global file, then each directory from the
-// filesystem root down to cwd. Files inside an untrusted project are not read.
-import { existsSync, readFileSync } from "node:fs";
+// AGENTS.md / CLAUDE.md discovery: the user's global file (in the Keel home), then each folder
+// from the filesystem root down to cwd whose file trust approved (the trusted project's, or an
+// enclosing trusted project's). Reads are bounded, regular files only, and Read deny rules
+// apply; every file left out is said once.
+import { lstatSync, realpathSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { errnoMessage } from "../fs/errno.js";
+import { readRegularFile } from "../fs/bounded-read.js";
 import { isInside } from "../permissions/paths.js";
+import { CONTEXT_FILE_NAMES, MAX_CONTEXT_BYTES } from "../trust/nested.js";
+import { findEnclosingRoot } from "../trust/root.js";
 
 export interface ContextFile {
   path: string;
   content: string;
 }
 
-const NAMES = ["AGENTS.md", "CLAUDE.md"];
-const MAX_BYTES = 64 * 1024;
-
-function readFirst(dir: string, report: (message: string) => void): ContextFile | undefined {
-  for (const name of NAMES) {
-    const path = join(dir, name);
-    if (!existsSync(path)) continue;
-    try {
-      return { path, content: readFileSync(path, "utf8").slice(0, MAX_BYTES) };
-    } catch (error) {
-      // The user wrote it for the model: leaving it out must not go unnoticed.
-      report(`${path} could not be read (${errnoMessage(error)}); it is not in the system prompt.`);
-      return undefined;
-    }
-  }
-  return undefined;
-}
-
-export function loadContextFiles(options: {
+export interface ContextFileOptions {
   cwd: string;
   /** The Keel home: its AGENTS.md (or CLAUDE.md) applies to every project. */
   home: string;
   projectRoot: string;
+  /** Whether the project (and the context files between its root and cwd) is trusted. */
   trusted: boolean;
-  /** Told about a context file that exists but cannot be read. */
-  report?: (message: string) => void;
-}): ContextFile[] {
+  /**
+   * For a folder above the project root inside another project (a repository nested in one):
+   * that project's trust as seen from `dir`. Default: untrusted.
+   */
+  trustAbove?: (enclosingRoot: string, dir: string) => "trusted" | "untrusted" | "changed";
+  /** The Read deny rule covering `path`, if one does (its reason); the file is then left out. */
+  denied?: (path: string) => Promise<string | undefined>;
+  /** Told about a context file that exists but is left out, or cut short. */
+  report?: (message: string, level: "info" | "warning") => void;
+}
+
+const exists = (path: string) => lstatSync(path, { throwIfNoEntry: false }) !== undefined;
+
+function realOf(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+/** The first context file of `dir`, read within bounds; one that must be left out is reported. */
+async function readFirst(dir: string, options: ContextFileOptions): Promise<ContextFile | undefined> {
   const report = options.report ?? (() => {});
+  const name = CONTEXT_FILE_NAMES.find((n) => exists(join(dir, n)));
+  if (name === undefined) return undefined;
+  const path = join(dir, name);
+  // The user wrote it for the model: leaving it out must not go unnoticed.
+  for (const candidate of new Set([path, realOf(path)])) {
+    const rule = await options.denied?.(candidate);
+    if (rule !== undefined) {
+      report(`${path} is not in the system prompt: ${rule}.`, "warning");
+      return undefined;
+    }
+  }
+  const read = readRegularFile(path, MAX_CONTEXT_BYTES);
+  if (!read.ok) {
+    report(
+      `${path} is not in the system prompt: ${read.reason} (context files are read only when they are regular files).`,
+      "warning",
+    );
+    return undefined;
+  }
+  if (read.truncated)
+    report(
+      `${path} is ${read.size} bytes; only its first ${MAX_CONTEXT_BYTES} bytes are in the system prompt.`,
+      "info",
+    );
+  return { path, content: read.bytes.toString("utf8") };
+}
+
+/** Whether a folder's context file may be read, or why not (undefined: leave it out silently). */
+function admitted(dir: string, options: ContextFileOptions): { ok: true } | { ok: false; why?: string } {
+  if (isInside(dir, options.projectRoot)) return options.trusted ? { ok: true } : { ok: false };
+  const enclosing = findEnclosingRoot(dir, options.home);
+  // A folder above the project in no project: trusting the project approved its file.
+  if (enclosing === undefined) return options.trusted ? { ok: true } : { ok: false };
+  const status = options.trustAbove?.(enclosing, dir) ?? "untrusted";
+  if (status === "trusted") return { ok: true };
+  return {
+    ok: false,
+    why:
+      status === "changed"
+        ? `it belongs to ${enclosing}, which changed since you trusted it (/trust it again there)`
+        : `it belongs to ${enclosing}, a project that is not trusted`,
+  };
+}
+
+export async function loadContextFiles(options: ContextFileOptions): Promise<ContextFile[]> {
   const files: ContextFile[] = [];
-  const global = readFirst(options.home, report);
+  const global = await readFirst(options.home, options);
   if (global) files.push(global);
   const dirs: string[] = [];
-  for (let dir = resolve(options.cwd); ; dir = dirname(dir)) {
+  // Real paths, like the project root they are compared with.
+  for (let dir = realOf(resolve(options.cwd)); ; dir = dirname(dir)) {
     dirs.unshift(dir);
     if (dirname(dir) === dir) break;
   }
+  const home = realOf(resolve(options.home));
   for (const dir of dirs) {
-    if (dir === resolve(options.home)) continue;
-    if (!options.trusted && isInside(dir, options.projectRoot)) continue;
-    const file = readFirst(dir, report);
+    if (dir === home) continue;
+    const admission = admitted(dir, options);
+    if (!admission.ok) {
+      const name = admission.why && CONTEXT_FILE_NAMES.find((n) => exists(join(dir, n)));
+      if (name) options.report?.(`${join(dir, name)} is not read: ${admission.why}.`, "info");
+      continue;
+    }
+    const file = await readFirst(dir, options);
     if (file) files.push(file);
   }
   return files;

@@ -12,6 +12,8 @@ export interface SystemPromptInput {
   /** Fixed text from extensions (registerContext / systemPrompt). */
   extensionText: string[];
   append?: string;
+  /** A child agent's own instructions (its definition's body), after everything else. */
+  instructions?: string;
 }
 
 const BASE = `You are Keel, a coding agent working in the user's repository through tools.
@@ -32,5 +34,6 @@ export function buildSystemPrompt(input: SystemPromptInput): string {
   }
   parts.push(`Working directory: ${input.cwd}\nPlatform: ${input.platform}\nDate: ${input.date}`);
   if (input.append?.trim()) parts.push(input.append.trim());
+  if (input.instructions?.trim()) parts.push(input.instructions.trim());
   return parts.join("\n\n");
 }

@@ -1,9 +1,11 @@
 // Collects a command's interleaved output: keeps the tail the model will see, and once the
-// output outgrows that tail, spills everything to a log file so nothing is lost.
+// output outgrows that tail, spills everything to a log file (bounded: bash-logs.ts) so
+// nothing is lost short of a runaway command or a full disk, and then the note says so.
 import { randomBytes } from "node:crypto";
-import { createWriteStream, mkdirSync, type WriteStream } from "node:fs";
+import { createWriteStream, type WriteStream } from "node:fs";
 import { join } from "node:path";
 import { errnoMessage } from "../fs/errno.js";
+import { LOG_LIMITS, type LogLimits, prepareLogDir } from "./bash-logs.js";
 
 export interface OutputLimits {
   maxBytes: number;
@@ -22,6 +24,8 @@ export interface CollectedOutput extends OutputTail {
   /** Set once the output was truncated: the complete log. */
   logPath?: string;
   logError?: string;
+  /** Bytes the log does not hold because it reached its size cap (the tail above still shows the end). */
+  logDroppedBytes?: number;
 }
 
 export class OutputCollector {
@@ -34,13 +38,19 @@ export class OutputCollector {
   #totalBytes = 0;
   #newlines = 0;
   #endsWithNewline = true;
+  readonly #logLimits: LogLimits;
   #log: WriteStream | undefined;
   #logPath: string | undefined;
   #logError: string | undefined;
+  /** Set once a log was tried: later chunks go to it (or nowhere), never pile up in memory. */
+  #spilled = false;
+  #logBytes = 0;
+  #logDropped = 0;
 
-  constructor(limits: OutputLimits, logDir: string) {
+  constructor(limits: OutputLimits, logDir: string, logLimits: LogLimits = LOG_LIMITS) {
     this.#limits = limits;
     this.#logDir = logDir;
+    this.#logLimits = logLimits;
   }
 
   get totalBytes(): number {
@@ -60,12 +70,26 @@ export class OutputCollector {
       this.#tailBytes -= this.#tail.shift()!.length;
     }
 
-    if (this.#log !== undefined) {
-      this.#log.write(chunk);
+    if (this.#spilled) {
+      this.#writeLog(chunk);
       return;
     }
     this.#pending.push(chunk);
     if (this.#totalBytes > this.#limits.maxBytes || this.#totalLines() > this.#limits.maxLines) this.#spill();
+  }
+
+  #writeLog(chunk: Buffer): void {
+    const log = this.#log;
+    if (log === undefined) return;
+    const room = this.#logLimits.maxLogBytes - this.#logBytes;
+    if (room <= 0) {
+      this.#logDropped += chunk.length;
+      return;
+    }
+    const part = chunk.length > room ? chunk.subarray(0, room) : chunk;
+    log.write(part);
+    this.#logBytes += part.length;
+    this.#logDropped += chunk.length - part.length;
   }
 
   #totalLines(): number {
@@ -73,20 +97,27 @@ export class OutputCollector {
   }
 
   #spill(): void {
-    const path = join(this.#logDir, `bash-${Date.now()}-${randomBytes(4).toString("hex")}.log`);
+    this.#spilled = true;
+    const pending = this.#pending;
+    this.#pending = [];
+    let refused: string | undefined;
     try {
-      mkdirSync(this.#logDir, { recursive: true });
+      refused = prepareLogDir(this.#logDir, this.#logLimits);
     } catch (error) {
-      this.#logError = errnoMessage(error);
+      refused = errnoMessage(error);
     }
+    if (refused !== undefined) {
+      this.#logError = refused;
+      return;
+    }
+    const path = join(this.#logDir, `bash-${Date.now()}-${randomBytes(4).toString("hex")}.log`);
     const log = createWriteStream(path, { mode: 0o600 });
     log.on("error", (error) => {
       this.#logError = errnoMessage(error);
     });
-    for (const chunk of this.#pending) log.write(chunk);
-    this.#pending = [];
     this.#log = log;
     this.#logPath = path;
+    for (const chunk of pending) this.#writeLog(chunk);
   }
 
   /** What the model is shown: the last maxLines lines within maxBytes, cut at a line start. */
@@ -126,6 +157,7 @@ export class OutputCollector {
     };
     if (this.#logError !== undefined) result.logError = this.#logError;
     else if (this.#logPath !== undefined) result.logPath = this.#logPath;
+    if (this.#logDropped > 0) result.logDroppedBytes = this.#logDropped;
     return result;
   }
 }

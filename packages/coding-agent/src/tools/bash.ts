@@ -2,14 +2,21 @@
 // size, and never leaves a process of its tree running once it returns.
 import { spawn } from "node:child_process";
 import { accessSync, constants, statSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import type { AgentTool, AgentToolResult } from "@keel/agent";
 import { type Static, Type } from "@sinclair/typebox";
 import { errnoMessage } from "../fs/errno.js";
+import { defaultLogDir, type LogLimits } from "./bash-logs.js";
 import { type CollectedOutput, OutputCollector } from "./bash-output.js";
 import { loginEnvironment } from "./login-env.js";
-import { groupAlive, killTree } from "./process-tree.js";
+import {
+  type CommandTree,
+  killTree,
+  newTreeMarker,
+  registerTree,
+  startTicks,
+  treeAlive,
+} from "./process-tree.js";
 import { errorResult, formatBytes } from "./shared.js";
 
 export interface BashToolOptions {
@@ -28,8 +35,9 @@ export interface BashToolOptions {
   updateIntervalMs?: number;
   maxOutputBytes?: number;
   maxOutputLines?: number;
-  /** Where full logs of truncated output go; default `<tmpdir>/keel-bash`. */
+  /** Where full logs of truncated output go; default `<tmpdir>/keel-bash-<uid>` (bounded: bash-logs.ts). */
   logDir?: string;
+  logLimits?: LogLimits;
 }
 
 export interface BashDetails {
@@ -122,21 +130,33 @@ export function createBashTool(options: BashToolOptions): AgentTool<typeof bashP
       const shellArgs = wantsLogin && !loginEnv ? ["-lc"] : shell.args;
       const collector = new OutputCollector(
         { maxBytes: settings.maxOutputBytes, maxLines: settings.maxOutputLines },
-        options.logDir ?? join(tmpdir(), "keel-bash"),
+        options.logDir ?? defaultLogDir(),
+        options.logLimits,
       );
       const startedAt = Date.now();
 
+      const marker = newTreeMarker();
       let child: ReturnType<typeof spawn>;
       try {
         child = spawn(shell.file, [...shellArgs, args.command], {
           cwd: options.cwd,
-          env: { ...(loginEnv ?? process.env), PAGER: "cat", GIT_PAGER: "cat", ...options.env },
+          env: {
+            ...(loginEnv ?? process.env),
+            PAGER: "cat",
+            GIT_PAGER: "cat",
+            ...options.env,
+            // Inherited by everything the command starts, even what leaves its group or session.
+            [marker]: "1",
+          },
           detached: true,
           stdio: ["ignore", "pipe", "pipe"],
         });
       } catch (error) {
         return errorResult(`Could not start ${shell.file}: ${errnoMessage(error)}`);
       }
+      const tree: CommandTree | undefined =
+        child.pid === undefined ? undefined : { pgid: child.pid, marker, start: startTicks(child.pid) };
+      const unregister = tree ? registerTree(tree) : () => {};
 
       let updateTimer: NodeJS.Timeout | undefined;
       let lastUpdate = 0;
@@ -155,10 +175,9 @@ export function createBashTool(options: BashToolOptions): AgentTool<typeof bashP
       child.stdout?.on("data", onData);
       child.stderr?.on("data", onData);
 
-      const pgid = child.pid;
       let killing: Promise<void> | undefined;
       const terminate = () => {
-        if (pgid !== undefined) killing ??= killTree(pgid, settings.killGraceMs);
+        if (tree !== undefined) killing ??= killTree(tree, settings.killGraceMs);
         return killing ?? Promise.resolve();
       };
       let timedOut = false;
@@ -183,9 +202,10 @@ export function createBashTool(options: BashToolOptions): AgentTool<typeof bashP
       clearTimeout(timer);
       signal.removeEventListener("abort", onAbort);
 
-      // The shell is gone; anything still in its group was started in the background.
-      const killedBackground = killing === undefined && pgid !== undefined && groupAlive(pgid);
+      // The shell is gone; anything of its tree still alive was started in the background.
+      const killedBackground = killing === undefined && tree !== undefined && treeAlive(tree);
       if (killing !== undefined || killedBackground) await terminate();
+      unregister();
       await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, CLOSE_WAIT_MS))]);
       child.stdout?.destroy();
       child.stderr?.destroy();
@@ -220,7 +240,9 @@ function notes(output: CollectedOutput, details: BashDetails, timeoutSeconds: nu
   if (output.truncated) {
     const where =
       output.logPath !== undefined
-        ? `Full log: ${output.logPath}`
+        ? output.logDroppedBytes !== undefined
+          ? `Log (its first ${formatBytes(output.totalBytes - output.logDroppedBytes)}; the end is above): ${output.logPath}`
+          : `Full log: ${output.logPath}`
         : `The full log could not be saved (${output.logError ?? "unknown error"}).`;
     out.push(
       `[Output truncated: last ${output.shownLines} of ${output.totalLines} lines (${formatBytes(output.totalBytes)} total). ${where}]`,

@@ -6,6 +6,7 @@ export {
   createBashTool,
   defaultShell,
 } from "./bash.js";
+export { defaultLogDir, LOG_LIMITS, type LogLimits } from "./bash-logs.js";
 export {
   BUILTIN_TOOL_NAMES,
   type BuiltinToolName,
@@ -18,6 +19,7 @@ export { FileReadTracker, type FileStamp, type FreshnessError, hashBytes, stampO
 export { createGlobTool, type GlobDetails, type GlobParams, type GlobToolOptions } from "./glob.js";
 export { createGrepTool, type GrepDetails, type GrepParams, type GrepToolOptions } from "./grep.js";
 export { createLsTool, type LsDetails, type LsParams, type LsToolOptions } from "./ls.js";
+export { killAllCommandTrees } from "./process-tree.js";
 export {
   createReadTool,
   READ_LIMITS,

@@ -1,5 +1,8 @@
-// Ends a command's whole process tree: its process group (the shell ran detached, so it
-// leads one) plus, on Linux, descendants that moved to another group or session.
+// Ends a command's whole process tree: its process group (the shell ran detached, so it leads
+// one), descendants that moved to another group or session, and on Linux every process that
+// carries the command's marker variable — which finds `setsid` and double-fork escapes even
+// after they were re-parented to init. Live trees are registered so an exiting keel can end them.
+import { randomBytes } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { errnoCode } from "../fs/errno.js";
 
@@ -8,6 +11,54 @@ interface ProcInfo {
   ppid: number;
   pgrp: number;
   zombie: boolean;
+  /** Start time in clock ticks since boot. */
+  start: number;
+}
+
+/**
+ * Why a marker variable rather than a cgroup or a subreaper: writable cgroups are delegated to
+ * users only under a systemd user session (not in containers or CI), and PR_SET_CHILD_SUBREAPER
+ * is a prctl Node cannot make without a native addon. An environment variable is inherited
+ * through fork, exec, setsid, nohup and daemonising alike, and /proc/<pid>/environ shows it
+ * for the user's own processes. Its one gap is a program that clears its environment itself
+ * (`env -i`) and leaves the tree before the shell exits; macOS has no /proc, so there the
+ * process group and the live descendants are all that is found.
+ */
+const MARKER_PREFIX = "KEEL_TREE_";
+
+export interface CommandTree {
+  /** The shell's pid, which is also its process group id. */
+  pgid: number;
+  /** Set in the command's environment as `<marker>=1`. */
+  marker: string;
+  /** The shell's start time in ticks since boot, when /proc has it: older processes are skipped. */
+  start?: number;
+}
+
+let counter = 0;
+
+/** A marker variable name unique to one command (and to this process, for nested keels). */
+export function newTreeMarker(): string {
+  counter++;
+  return `${MARKER_PREFIX}${process.pid}_${counter}_${randomBytes(4).toString("hex")}`;
+}
+
+function procInfo(pid: number): ProcInfo | undefined {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  } catch {
+    return undefined; // exited while we looked, or no /proc
+  }
+  // The command name may hold spaces and parens: the fixed fields resume after the last ')'.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return {
+    pid,
+    ppid: Number(fields[1]),
+    pgrp: Number(fields[2]),
+    zombie: fields[0] === "Z",
+    start: Number(fields[19]),
+  };
 }
 
 /** A /proc snapshot, or undefined where there is no /proc (macOS). */
@@ -21,15 +72,8 @@ function processTable(): ProcInfo[] | undefined {
   const table: ProcInfo[] = [];
   for (const entry of entries) {
     if (!/^\d+$/.test(entry)) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-    } catch {
-      continue; // exited while we looked
-    }
-    // The command name may hold spaces and parens: the fixed fields resume after the last ')'.
-    const [state, ppid, pgrp] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    table.push({ pid: Number(entry), ppid: Number(ppid), pgrp: Number(pgrp), zombie: state === "Z" });
+    const info = procInfo(Number(entry));
+    if (info) table.push(info);
   }
   return table;
 }
@@ -41,6 +85,11 @@ function signalProbe(target: number): boolean {
   } catch (error) {
     return errnoCode(error) === "EPERM";
   }
+}
+
+/** The start time (ticks since boot) of `pid`, or undefined without /proc. */
+export function startTicks(pid: number): number | undefined {
+  return procInfo(pid)?.start;
 }
 
 /**
@@ -63,9 +112,9 @@ export function pidAlive(pid: number): boolean {
  * Descendants of `root`. Only the live tree can be walked: once a parent exits its children
  * are re-parented, so call this before killing.
  */
-export function descendantPids(root: number): number[] {
+export function descendantPids(root: number, table: ProcInfo[] | undefined = processTable()): number[] {
   const children = new Map<number, number[]>();
-  for (const p of processTable() ?? []) {
+  for (const p of table ?? []) {
     const list = children.get(p.ppid) ?? [];
     list.push(p.pid);
     children.set(p.ppid, list);
@@ -79,6 +128,48 @@ export function descendantPids(root: number): number[] {
     }
   }
   return found;
+}
+
+/** Live processes carrying the tree's marker, wherever they went (Linux; [] elsewhere). */
+export function markedPids(tree: CommandTree, table: ProcInfo[] | undefined = processTable()): number[] {
+  if (table === undefined) return [];
+  const needle = Buffer.from(`\0${tree.marker}=`);
+  const found: number[] = [];
+  for (const p of table) {
+    if (p.zombie || p.pid === process.pid) continue;
+    // Started before the command: cannot have inherited its environment.
+    if (tree.start !== undefined && p.start < tree.start) continue;
+    let environ: Buffer;
+    try {
+      environ = readFileSync(`/proc/${p.pid}/environ`);
+    } catch {
+      continue; // gone, or another user's (then it cannot carry our marker either)
+    }
+    // The first variable has no NUL before it.
+    if (environ.indexOf(needle) !== -1 || environ.subarray(0, needle.length - 1).equals(needle.subarray(1)))
+      found.push(p.pid);
+  }
+  return found;
+}
+
+/** Everything of the tree that is still alive: group members, descendants, marked processes. */
+function members(tree: CommandTree, known: readonly number[] = []): { pids: number[]; group: boolean } {
+  const table = processTable();
+  if (table === undefined) {
+    return { pids: known.filter(signalProbe), group: signalProbe(-tree.pgid) };
+  }
+  const live = new Set(table.filter((p) => !p.zombie).map((p) => p.pid));
+  const pids = new Set<number>();
+  for (const pid of [...known, ...descendantPids(tree.pgid, table), ...markedPids(tree, table)])
+    if (live.has(pid)) pids.add(pid);
+  const group = table.some((p) => p.pgrp === tree.pgid && !p.zombie);
+  return { pids: [...pids], group };
+}
+
+/** True while any process of the tree is alive (the shell's group or anything marked). */
+export function treeAlive(tree: CommandTree): boolean {
+  const { pids, group } = members(tree);
+  return group || pids.length > 0;
 }
 
 function signalAll(pgid: number, pids: readonly number[], signal: NodeJS.Signals): void {
@@ -96,18 +187,42 @@ const REAP_WAIT_MS = 2000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** SIGTERM, then SIGKILL after `graceMs` to whatever is still alive; resolves once all are gone (bounded). */
-export async function killTree(pgid: number, graceMs: number): Promise<void> {
-  const stragglers = descendantPids(pgid);
+export async function killTree(tree: CommandTree, graceMs: number): Promise<void> {
+  const first = members(tree);
+  const known = first.pids;
   const anyAlive = () => {
-    const table = processTable();
-    if (table === undefined) return signalProbe(-pgid) || stragglers.some(signalProbe);
-    const wanted = new Set(stragglers);
-    return table.some((p) => !p.zombie && (p.pgrp === pgid || wanted.has(p.pid)));
+    const now = members(tree, known);
+    for (const pid of now.pids) if (!known.includes(pid)) known.push(pid);
+    return now.group || now.pids.length > 0;
   };
-  signalAll(pgid, stragglers, "SIGTERM");
+  signalAll(tree.pgid, known, "SIGTERM");
   for (let waited = 0; waited < graceMs && anyAlive(); waited += POLL_MS) await sleep(POLL_MS);
   if (!anyAlive()) return;
-  signalAll(pgid, stragglers, "SIGKILL");
+  signalAll(tree.pgid, known, "SIGKILL");
   // SIGKILL cannot be caught; this only waits for the kernel to finish them off.
   for (let waited = 0; waited < REAP_WAIT_MS && anyAlive(); waited += POLL_MS) await sleep(POLL_MS);
+}
+
+/** Trees whose command is still running or being cleaned up, in this process. */
+const live = new Set<CommandTree>();
+
+export function registerTree(tree: CommandTree): () => void {
+  live.add(tree);
+  return () => live.delete(tree);
+}
+
+/**
+ * Kills (SIGKILL, synchronously) every process of every command tree this process still has,
+ * for exits that cannot wait for a graceful end: a signal, a run that can never finish.
+ * Returns how many processes were signalled.
+ */
+export function killAllCommandTrees(): number {
+  let signalled = 0;
+  for (const tree of live) {
+    const { pids, group } = members(tree);
+    signalAll(tree.pgid, pids, "SIGKILL");
+    signalled += pids.length + (group ? 1 : 0);
+  }
+  live.clear();
+  return signalled;
 }

@@ -4,11 +4,16 @@ export {
   EXCLUDED_KEEL_PATHS,
   type HashLimits,
   hashProject,
+  TRUSTED_PROJECT_DIRS,
   TRUSTED_ROOT_FILES,
   type TrustError,
 } from "./hash.js";
-export { findProjectRoot } from "./root.js";
+export { CONTEXT_FILE_NAMES, MAX_CONTEXT_BYTES } from "./nested.js";
+export { findEnclosingRoot, findProjectRoot } from "./root.js";
 export {
+  checkTrust,
+  renewProjectHash,
+  type TrustCheck,
   type TrustEntry,
   type TrustOptions,
   type TrustStatus,

@@ -9,14 +9,22 @@ import { pathExists, realpathOrResolved } from "../fs/paths.js";
  */
 export function findProjectRoot(cwd: string, keelHome: string = resolveKeelHome()): string {
   const start = realpathOrResolved(cwd);
+  return findEnclosingRoot(start, keelHome) ?? start;
+}
+
+/**
+ * The nearest ancestor of `dir` (itself included) holding .git or .keel, or undefined when
+ * `dir` belongs to no project. Used for folders above a project root: a nested repository
+ * inside an untrusted one must not make the outer one's files look like nobody's.
+ */
+export function findEnclosingRoot(dir: string, keelHome: string = resolveKeelHome()): string | undefined {
   const home = realpathOrResolved(keelHome);
-  let dir = start;
-  for (;;) {
-    if (pathExists(join(dir, ".git"))) return dir;
-    const keelDir = join(dir, ".keel");
-    if (pathExists(keelDir) && realpathOrResolved(keelDir) !== home) return dir;
-    const parent = dirname(dir);
-    if (parent === dir) return start;
-    dir = parent;
+  for (let at = realpathOrResolved(dir); ; ) {
+    if (pathExists(join(at, ".git"))) return at;
+    const keelDir = join(at, ".keel");
+    if (pathExists(keelDir) && realpathOrResolved(keelDir) !== home) return at;
+    const parent = dirname(at);
+    if (parent === at) return undefined;
+    at = parent;
   }
 }

@@ -1,4 +1,5 @@
-// The trust store (~/.keel/trust.json): project realpath → the content hash the user approved.
+// The trust store (~/.keel/trust.json): project realpath → the content hash the user approved
+// and the context files below the root as they were approved.
 import { readFileSync } from "node:fs";
 import { Type } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
@@ -9,8 +10,13 @@ import { writeFileAtomic } from "../fs/atomic-write.js";
 import { errnoCode } from "../fs/errno.js";
 import { realpathOrResolved } from "../fs/paths.js";
 import { DEFAULT_HASH_LIMITS, type HashLimits, hashProject, type TrustError } from "./hash.js";
+import { contextFilesOnPath, scanContextFiles, unapprovedContextFile } from "./nested.js";
 
-const TrustEntrySchema = Type.Object({ hash: Type.String(), trustedAt: Type.String() });
+const TrustEntrySchema = Type.Object({
+  hash: Type.String(),
+  trustedAt: Type.String(),
+  contextFiles: Type.Optional(Type.Record(Type.String(), Type.String())),
+});
 const TrustFileSchema = Type.Object({
   version: Type.Literal(1),
   projects: Type.Record(Type.String(), TrustEntrySchema),
@@ -19,6 +25,11 @@ const TrustFileSchema = Type.Object({
 export interface TrustEntry {
   hash: string;
   trustedAt: string;
+  /**
+   * Context files besides the root's own, as they were approved: below the root (root-relative
+   * path → digest) and above it in no project (absolute path → digest).
+   */
+  contextFiles?: Record<string, string>;
 }
 export type TrustFile = { version: 1; projects: Record<string, TrustEntry> };
 
@@ -31,6 +42,17 @@ export interface TrustOptions {
   limits?: HashLimits;
   /** Clock for `trustedAt` (tests). */
   now?: () => Date;
+  /**
+   * Where keel starts: the context files between the root and it are read, so they must match
+   * their approval too. Default: the root itself (no nested files).
+   */
+  cwd?: string;
+}
+
+export interface TrustCheck {
+  status: TrustStatus;
+  /** For "changed": what differs (a root-relative context file, or the project's trusted files). */
+  changed?: string;
 }
 
 function storePath(options: TrustOptions): string {
@@ -61,25 +83,63 @@ export function readTrustFile(path: string): Result<TrustFile, TrustError> {
 }
 
 export function trustStatus(root: string, options: TrustOptions = {}): Result<TrustStatus, TrustError> {
+  return checkTrust(root, options).map((check) => check.status);
+}
+
+/** The trust status, and for a changed project what changed. */
+export function checkTrust(root: string, options: TrustOptions = {}): Result<TrustCheck, TrustError> {
   const key = realpathOrResolved(root);
   const store = readTrustFile(storePath(options));
   if (store.isErr()) return err(store.error);
   const entry = store.value.projects[key];
-  if (!entry) return ok("untrusted");
+  if (!entry) return ok({ status: "untrusted" });
   const hash = hashProject(key, options.limits ?? DEFAULT_HASH_LIMITS);
   if (hash.isErr()) return err(hash.error);
-  return ok(hash.value === entry.hash ? "trusted" : "changed");
+  if (hash.value !== entry.hash)
+    return ok({ status: "changed", changed: "its config, extensions, hooks or context" });
+  const cwd = options.cwd === undefined ? key : realpathOrResolved(options.cwd);
+  const home = realpathOrResolved(options.home ?? resolveKeelHome());
+  const nested = unapprovedContextFile(key, cwd, home, entry.contextFiles ?? {});
+  if (nested !== undefined) return ok({ status: "changed", changed: nested });
+  return ok({ status: "trusted" });
 }
 
-/** Records the project's current content hash as approved; returns the entry. */
+/**
+ * Records the project as it is now as approved: the hash of its trusted files, every context
+ * file below the root (those between the root and `cwd` included, wherever they are), and those
+ * of the folders above it that belong to no project.
+ */
 export function trustProject(root: string, options: TrustOptions = {}): Result<TrustEntry, TrustError> {
   const key = realpathOrResolved(root);
   const hash = hashProject(key, options.limits ?? DEFAULT_HASH_LIMITS);
   if (hash.isErr()) return err(hash.error);
-  const entry: TrustEntry = { hash: hash.value, trustedAt: (options.now?.() ?? new Date()).toISOString() };
+  const cwd = options.cwd === undefined ? key : realpathOrResolved(options.cwd);
+  const entry: TrustEntry = {
+    hash: hash.value,
+    trustedAt: (options.now?.() ?? new Date()).toISOString(),
+    contextFiles: {
+      ...scanContextFiles(key),
+      ...contextFilesOnPath(key, cwd, realpathOrResolved(options.home ?? resolveKeelHome())),
+    },
+  };
   return updateStore(options, (file) => {
     file.projects[key] = entry;
   }).map(() => entry);
+}
+
+/**
+ * After Keel itself wrote to a trusted project's config (an "always allow" rule): the new hash
+ * is recorded, the approvals of context files stay as the user gave them. Does nothing for a
+ * project that is not in the store.
+ */
+export function renewProjectHash(root: string, options: TrustOptions = {}): Result<void, TrustError> {
+  const key = realpathOrResolved(root);
+  const hash = hashProject(key, options.limits ?? DEFAULT_HASH_LIMITS);
+  if (hash.isErr()) return err(hash.error);
+  return updateStore(options, (file) => {
+    const entry = file.projects[key];
+    if (entry) entry.hash = hash.value;
+  });
 }
 
 export function untrustProject(root: string, options: TrustOptions = {}): Result<void, TrustError> {

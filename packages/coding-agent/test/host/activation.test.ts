@@ -1,5 +1,5 @@
-// Activation is one transaction: extensions activate in order, and any failure (a throw or a
-// missed deadline) deactivates the already active ones in reverse and registers none of the set.
+// Activation isolates extensions: each activates alone, in order; a failure (a throw or a missed
+// deadline) rolls back that extension only — nothing of it registered — and the others work.
 import { type CatalogEntry, defineExtension, type ExtensionDefinition, Type } from "@keel/extension-sdk";
 import { describe, expect, it } from "vitest";
 import { never, simpleTool, startHost } from "./helpers.js";
@@ -39,45 +39,76 @@ function fourExtensions(failing: () => Promise<unknown>) {
   return { log, definitions: [1, 2, 3, 4].map(make) };
 }
 
-async function expectNothingRegistered(host: Awaited<ReturnType<typeof startHost>>["host"], log: string[]) {
-  expect(host.extensionIds).toEqual([]);
-  expect(host.tools()).toEqual([]);
-  expect(host.commands()).toEqual([]);
-  expect(host.systemPromptText()).toEqual([]);
-  expect(host.catalogs.isEmpty).toBe(true);
+/** Only the three healthy extensions are registered: nothing of #3 is, and the others all work. */
+async function expectAllButThree(host: Awaited<ReturnType<typeof startHost>>["host"], log: string[]) {
+  expect(host.extensionIds).toEqual(["ext-1", "ext-2", "ext-4"]);
+  expect(host.tools().map((t) => t.name)).toEqual(["Tool1", "Tool2", "Tool4", "SearchTools", "ExecuteTool"]);
+  expect(host.commands().map((c) => c.name)).toEqual(["cmd-1", "cmd-2", "cmd-4"]);
+  expect(host.systemPromptText()).toEqual(["prompt of 1", "prompt of 2", "prompt of 4"]);
+  await host.catalogs.refresh();
+  expect(Object.keys(host.catalogs.inventory())).toEqual(["ext-1", "ext-2", "ext-4"]);
   const before = log.length;
   await host.notify("runEnd", { stopReason: "stop", turns: 1 });
-  expect(log.length).toBe(before);
-  expect(await host.beforeModelCall(1)).toBeUndefined();
-  expect(await host.beforeToolCall({ toolCallId: "c1", toolName: "Read", args: { path: "x" } })).toEqual({
-    action: "continue",
-    args: { path: "x" },
-  });
+  expect(log.slice(before)).toEqual(["runEnd 1", "runEnd 2", "runEnd 4"]);
+  expect(await host.beforeModelCall(1)).toBe("context of 1\n\ncontext of 2\n\ncontext of 4");
 }
 
-describe("activation rollback", () => {
-  it("a throw in #3 deactivates #2 then #1, reports one error and registers nothing", async () => {
+describe("activation isolation", () => {
+  it("a throw in #3 rolls back #3 alone with one error; #1, #2 and #4 keep working", async () => {
     const { log, definitions } = fourExtensions(async () => {
       throw new Error("database unreachable");
     });
     const { host, diagnostics } = await startHost(definitions);
-    expect(log).toEqual(["activate 1", "activate 2", "activate 3", "deactivate 2", "deactivate 1"]);
+    expect(log).toEqual(["activate 1", "activate 2", "activate 3", "activate 4"]);
     expect(diagnostics).toHaveLength(1);
     expect(diagnostics[0]).toMatchObject({ extensionId: "ext-3", level: "error" });
     expect(diagnostics[0]!.message).toContain("database unreachable");
-    expect(diagnostics[0]!.message).toContain("2 rolled back");
-    await expectNothingRegistered(host, log);
+    expect(host.failures).toEqual([expect.objectContaining({ extensionId: "ext-3", required: false })]);
+    await expectAllButThree(host, log);
   });
 
-  it("an activate that never resolves hits the deadline and rolls back the same way", async () => {
+  it("an activate that never resolves hits the deadline and is rolled back the same way", async () => {
     const { log, definitions } = fourExtensions(() => never());
     const { host, diagnostics } = await startHost(definitions, { hookDeadlineMs: 20 });
-    expect(log).toEqual(["activate 1", "activate 2", "activate 3", "deactivate 2", "deactivate 1"]);
+    expect(log).toEqual(["activate 1", "activate 2", "activate 3", "activate 4"]);
     expect(diagnostics).toHaveLength(1);
     expect(diagnostics[0]).toMatchObject({ extensionId: "ext-3", level: "error" });
     // Activation gets twice the hook deadline.
     expect(diagnostics[0]!.message).toContain("did not finish within 40 ms");
-    await expectNothingRegistered(host, log);
+    await expectAllButThree(host, log);
+  });
+
+  it("commands and catalogs added while activating are dropped when activation then fails", async () => {
+    const failing = defineExtension({
+      id: "half",
+      lifecycle: {
+        activate: (ctx) => {
+          expect(ctx.commands.add({ name: "half-cmd", description: "d", run: () => undefined })).toEqual({
+            ok: true,
+          });
+          expect(ctx.catalogs.add({ id: "half-cat", group: "half", discover: () => [] })).toEqual({
+            ok: true,
+          });
+          throw new Error("late failure");
+        },
+      },
+    }) as ExtensionDefinition;
+    const healthy = defineExtension({
+      id: "ok",
+      lifecycle: {
+        activate: (ctx) => {
+          ctx.commands.add({ name: "ok-cmd", description: "d", run: () => ({ message: "ran" }) });
+        },
+      },
+    }) as ExtensionDefinition;
+    const { host } = await startHost([failing, healthy]);
+    expect(host.commands().map((c) => c.name)).toEqual(["ok-cmd"]);
+    expect(host.catalogs.isEmpty).toBe(true);
+    // The name half tried to take stays free for a later add.
+    const ok = host.runtimeOf("ok")!;
+    expect(ok.commands.add({ name: "half-cmd", description: "d", run: () => undefined })).toEqual({
+      ok: true,
+    });
   });
 
   it("when all activate, all are registered in order and shutdown deactivates in reverse", async () => {
@@ -103,7 +134,7 @@ describe("activation rollback", () => {
     expect(host.extensionIds).toEqual([]);
   });
 
-  it("a deactivate that throws during rollback is reported and the rollback goes on", async () => {
+  it("a deactivate that throws at shutdown is reported and the others still deactivate", async () => {
     const log: string[] = [];
     const definitions = [
       defineExtension({
@@ -121,19 +152,13 @@ describe("activation rollback", () => {
       }),
       defineExtension({
         id: "c",
-        lifecycle: {
-          activate: () => {
-            throw new Error("no");
-          },
-        },
+        lifecycle: { activate: () => undefined, deactivate: () => void log.push("c") },
       }),
     ] as ExtensionDefinition[];
     const { host, diagnostics } = await startHost(definitions);
-    expect(log).toEqual(["a"]);
-    expect(diagnostics.map((d) => [d.extensionId, d.level])).toEqual([
-      ["b", "warning"],
-      ["c", "error"],
-    ]);
+    await host.shutdown("exit");
+    expect(log).toEqual(["c", "a"]);
+    expect(diagnostics.map((d) => [d.extensionId, d.level])).toEqual([["b", "warning"]]);
     expect(diagnostics[0]!.message).toContain("stuck socket");
     expect(host.extensionIds).toEqual([]);
   });

@@ -10,7 +10,9 @@ import {
   Type,
   textResult,
 } from "@keel/extension-sdk";
+import { testToolContext } from "@keel/extension-sdk/testing";
 import { describe, expect, it } from "vitest";
+import { CatalogView } from "../../src/host/catalog-tools.js";
 import { CatalogRegistry } from "../../src/index.js";
 import { startHost } from "./helpers.js";
 
@@ -27,13 +29,22 @@ function entry(name: string, description: string, parameters = Type.Object({})):
 
 function registry(catalogs: { extensionId: string; catalog: ToolCatalog }[]) {
   const reports: string[] = [];
-  const r = new CatalogRegistry((id, message) => reports.push(`${id}: ${message}`));
-  for (const { extensionId, catalog } of catalogs) r.add(extensionId, catalog, runtime);
-  r.subscribeAll();
-  const [search, execute] = r.residentTools() as [AgentTool, AgentTool];
+  const r = new CatalogRegistry(
+    (id, message) => reports.push(`${id}: ${message}`),
+    new Set(["Bash", "Read"]),
+  );
+  catalogs.forEach(({ extensionId, catalog }, i) => {
+    r.add(extensionId, catalog, runtime, CatalogRegistry.groupFor(extensionId, catalog, i));
+  });
+  const view = new CatalogView(r);
   const context = { signal: new AbortController().signal, toolCallId: "c", onUpdate: () => {} };
+  const [search, execute] = view.residentTools((_id, loop) => testToolContext(loop)) as [
+    AgentTool,
+    AgentTool,
+  ];
   return {
     r,
+    view,
     reports,
     search: async (query: string, limit?: number) =>
       (
@@ -61,11 +72,7 @@ const github = [
 describe("SearchTools", () => {
   it("scores name over words over description, drops non-matches and breaks ties by toolRef", async () => {
     const { search } = registry([{ extensionId: "mcp", catalog: { id: "github", discover: () => github } }]);
-    expect(await search("issue")).toEqual([
-      "mcp/github:create_issue",
-      "mcp/github:list_comments",
-      "mcp/github:search_code",
-    ]);
+    expect(await search("issue")).toEqual(["mcp:create_issue", "mcp:list_comments", "mcp:search_code"]);
     expect(await search("nothing-like-this")).toEqual([]);
     // Tie: both names contain "get".
     const tie = registry([
@@ -119,7 +126,7 @@ describe("SearchTools", () => {
   });
 
   it("the result text gives toolRef, description and argument schema", async () => {
-    const { r } = registry([
+    const { view } = registry([
       {
         extensionId: "x",
         catalog: {
@@ -128,7 +135,7 @@ describe("SearchTools", () => {
         },
       },
     ]);
-    const [search] = r.residentTools();
+    const [search] = view.residentTools((_id, loop) => testToolContext(loop));
     const result = await search!.execute(
       { query: "greet" },
       { signal: new AbortController().signal, toolCallId: "c", onUpdate: () => {} },
@@ -184,7 +191,7 @@ describe("ExecuteTool", () => {
     ]);
     const result = await execute("x:greet", { name: { first: "Ada" } });
     expect(result.isError).toBe(true);
-    expect(result.text).toMatch(/^greet: /);
+    expect(result.text).toMatch(/^Invalid arguments for x:greet: /);
     expect(result.text).toContain("/name");
     expect(result.text).toContain("/times");
   });
@@ -224,14 +231,15 @@ describe("ExecuteTool", () => {
     ]);
   });
 
-  it("names groups by label, by the extension id when the catalog shares it, else extension/catalog", async () => {
+  it("names groups by group (or label), the extension id for its first catalog, else extension-catalog", async () => {
     const { r } = registry([
-      { extensionId: "mcp", catalog: { id: "github", label: "GitHub", discover: () => [entry("a", "A.")] } },
+      { extensionId: "mcp", catalog: { id: "github", group: "GitHub", discover: () => [entry("a", "A.")] } },
       { extensionId: "skills", catalog: { id: "skills", discover: () => [entry("b", "B.")] } },
       { extensionId: "mcp", catalog: { id: "linear", discover: () => [entry("c", "C.")] } },
+      { extensionId: "old", catalog: { id: "x", label: "Legacy", discover: () => [entry("d", "D.")] } },
     ]);
     await r.refresh();
-    expect(Object.keys(r.inventory())).toEqual(["GitHub", "skills", "mcp/linear"]);
+    expect(Object.keys(r.inventory())).toEqual(["GitHub", "skills", "mcp-linear", "Legacy"]);
   });
 
   it("a digest changes when the description or schema does, unless the entry pins its own", async () => {
@@ -317,7 +325,7 @@ describe("SearchTools index", () => {
       "repo",
     ];
     for (let round = 0; round < 20; round++) {
-      const groups = ["gh", "Lin", "x/y"];
+      const groups = ["gh", "Lin", "x.y"];
       const catalogs = groups.map((group) => {
         const names = new Set<string>();
         while (names.size < 15) names.add(`${pick(vocabulary)}${pick(["_", "", "-"])}${pick(vocabulary)}`);
@@ -349,7 +357,7 @@ describe("SearchTools index", () => {
         ])();
         const limit = pick([1, 3, 8, 25]);
         expect(
-          r.search(query, limit).map((h) => h.toolRef),
+          r.search(query, limit).map((h) => h.ref),
           `${query} (limit ${limit})`,
         ).toEqual(reference(flat, query, limit));
       }

@@ -17,6 +17,22 @@ function withTools(id: string, ...names: string[]): ExtensionDefinition {
 }
 
 describe("tool and command conflicts", () => {
+  it("an extension may leave a tool out once activated; its name stays reserved", async () => {
+    const optional = defineExtension({
+      id: "optional",
+      lifecycle: { activate: () => ({ searchAvailable: false }) },
+      tools: (_tool, runtime) =>
+        runtime === undefined || runtime.instance.searchAvailable
+          ? [simpleTool("Fetch"), simpleTool("Search")]
+          : [simpleTool("Fetch")],
+    }) as ExtensionDefinition;
+    const { host, diagnostics } = await startHost([optional, withTools("later", "Search")]);
+    expect(host.tools().map((t) => t.name)).toEqual(["Fetch"]);
+    expect(host.extensionIds).toEqual(["optional"]);
+    expect(diagnostics[0]!.message).toBe(
+      'tool "Search" is already provided by extension optional (test-2); not loaded',
+    );
+  });
   it("a tool named like a built-in (Read) rejects that extension, with a diagnostic naming the clash", async () => {
     const { host, diagnostics } = await startHost([
       withTools("shadow", "Lint", "Read"),
@@ -95,7 +111,7 @@ describe("tool and command conflicts", () => {
     ]);
   });
 
-  it("a tool whose parameters are plain JSON Schema (not TypeBox) is rejected at load, not at every call", async () => {
+  it("a tool with plain JSON Schema parameters loads; parameters that are no object schema are refused at load", async () => {
     const plain = defineExtension({
       id: "plain",
       tools: () => [
@@ -105,10 +121,19 @@ describe("tool and command conflicts", () => {
         },
       ],
     }) as ExtensionDefinition;
-    const { host, diagnostics } = await startHost([plain, withTools("typed", "Typed")]);
-    expect(host.extensionIds).toEqual(["typed"]);
+    const scalar = defineExtension({
+      id: "scalar",
+      tools: () => [{ ...simpleTool("Scalar"), parameters: { type: "string" } as never }],
+    }) as ExtensionDefinition;
+    const missing = defineExtension({
+      id: "missing",
+      tools: () => [{ ...simpleTool("Missing"), parameters: undefined as never }],
+    }) as ExtensionDefinition;
+    const { host, diagnostics } = await startHost([plain, scalar, missing, withTools("typed", "Typed")]);
+    expect(host.extensionIds).toEqual(["plain", "typed"]);
     expect(diagnostics.map((d) => d.message)).toEqual([
-      'tool "Plain": parameters are not a TypeBox schema (build them with Type from @keel/extension-sdk) (test-1); not loaded',
+      'tool "Scalar": parameters must describe an object (type "object") (test-2); not loaded',
+      'tool "Missing": parameters must be a schema object (TypeBox, or plain JSON Schema) (test-3); not loaded',
     ]);
   });
 

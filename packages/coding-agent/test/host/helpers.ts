@@ -21,15 +21,34 @@ export interface Recorded {
 export function recordingServices(): Recorded {
   const diagnostics: Diagnostic[] = [];
   const states = new Map<string, unknown>();
+  const model = { id: "none", provider: "none" } as unknown as Model;
   const services: HostServices = {
-    cwd: "/nowhere",
-    session: { id: "test-session", cwd: "/nowhere", persistent: false },
+    workspace: { cwd: "/nowhere", projectRoot: "/nowhere", trusted: false, keelHome: "/nowhere/.keel" },
+    session: () => ({ id: "test-session", cwd: "/nowhere", persistent: false }),
     ui: headlessUI(),
-    model: () => ({ id: "none", provider: "none" }) as unknown as Model,
+    models: {
+      current: () => model,
+      list: () => [model],
+      resolve: () => undefined,
+      complete: async () => ({
+        ok: false,
+        error: { type: "unsupported", message: "no model in host tests" },
+      }),
+    },
     sendMessage: () => {},
+    persistNotice: () => {},
     readState: (id) => states.get(id),
     writeState: (id, state) => states.set(id, state),
     report: (d) => diagnostics.push(d),
+    debug: () => {},
+    dataDir: () => "/nowhere/.keel/data",
+    writeUserConfig: () => "host tests write no config",
+    approve: async () => ({ status: "unsupported" }),
+    runAgent: async () => ({ ok: false, error: { type: "not_allowed", message: "no agents in host tests" } }),
+    agents: () => [],
+    recordUsage: () => {},
+    allowForRun: () => ({ ok: false, message: "no gate in host tests" }),
+    extensionSkills: () => [],
   };
   return { services, diagnostics, states };
 }

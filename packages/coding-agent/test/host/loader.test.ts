@@ -1,7 +1,7 @@
 // User extension loading end to end: factory files register transactionally, each failure is one
 // diagnostic and the others work; an untrusted project's extensions are never imported; user
 // extensions in <home>/extensions load, TypeScript ones through tsx.
-import { existsSync, mkdirSync, realpathSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
@@ -76,11 +76,10 @@ const toolNames = (body: Record<string, unknown>) => (body.tools as { name: stri
 describe("transactional factories", () => {
   it("a factory that registers a tool then throws leaves nothing; the other file's tool is callable", async () => {
     box = sandbox();
-    const dir = join(box.home, "..", "ext");
+    const dir = join(box.home, "extensions");
     const bad = write(join(dir, "bad.mjs"), throwingFactory);
-    const good = write(join(dir, "good.mjs"), greetFactory);
+    write(join(dir, "good.mjs"), greetFactory);
     const { agent, requests } = await start({
-      extensionPaths: [bad, good],
       scenario: {
         turns: [{ toolCalls: [{ name: "Greet", arguments: { name: "Ada" } }] }, { text: "Greeted." }],
       },
@@ -101,23 +100,89 @@ describe("transactional factories", () => {
     expect(diagnostics[0]!.message).toBe(`${bad}: factory threw: API token missing`);
   });
 
-  it("a module that fails to import, one that exports nothing usable and a missing path: one line each", async () => {
+  it("in ~/.keel/extensions a module that fails to import, one that exports nothing usable, a broken package.json and a dangling link: one line each, the rest loads", async () => {
     box = sandbox();
-    const dir = join(box.home, "..", "ext");
+    const dir = join(box.home, "extensions");
     const broken = write(join(dir, "broken.mjs"), "export default (keel) => { keel.on(\n");
-    const empty = write(join(dir, "empty.mjs"), "export const answer = 42;\n");
-    const missing = join(dir, "missing.mjs");
-    const good = write(join(dir, "good.mjs"), greetFactory);
-    const { agent, requests } = await start({ extensionPaths: [broken, empty, missing, good] });
+    write(join(dir, "empty.mjs"), "export const answer = 42;\n");
+    write(join(dir, "badpkg", "package.json"), "{ not json");
+    write(join(dir, "badpkg", "index.mjs"), greetFactory);
+    symlinkSync(join(dir, "nowhere"), join(dir, "dangling.mjs"));
+    write(join(dir, "good.mjs"), greetFactory);
+    const { agent, requests } = await start({});
     await agent.prompt("hi");
     const diagnostics = agent.diagnostics().filter((d) => d.extensionId !== "kernel");
     await agent.close();
-    expect(diagnostics.map((d) => d.extensionId)).toEqual(["broken", "empty", "missing"]);
-    expect(diagnostics[0]!.message).toContain(`${broken}: import failed`);
-    expect(diagnostics[1]!.message).toContain("neither defineExtension(...) nor a factory function");
-    expect(diagnostics[2]!.message).toBe(`${missing}: no such file or folder`);
+    expect(diagnostics.map((d) => d.extensionId).sort()).toEqual(["badpkg", "broken", "empty", "loader"]);
+    const text = diagnostics.map((d) => d.message).join("\n");
+    expect(text).toContain(`${broken}: import failed`);
+    expect(text).toContain("neither defineExtension(...) nor a factory function");
+    expect(text).toContain("package.json cannot be read");
+    expect(text).toContain(`${join(dir, "dangling.mjs")}: cannot be read (ENOENT); skipped`);
     for (const d of diagnostics) expect(d.message.split("\n")).toHaveLength(1);
     expect(toolNames(requests[0]!.body)).toContain("Greet");
+  });
+
+  it("an extension marked required in config fails the start when it cannot activate or is missing", async () => {
+    box = sandbox();
+    write(
+      join(box.home, "extensions", "needed.mjs"),
+      `export default { id: "needed", lifecycle: { activate() { throw new Error("no token"); } } };\n`,
+    );
+    for (const required of ["needed", "absent"]) {
+      write(
+        join(box.home, "config.json"),
+        JSON.stringify({ extensions: { [required]: { required: true } } }),
+      );
+      const f = faux({ turns: [{ text: "never" }] });
+      const created = await createCodingAgent({
+        cwd: box.workspace,
+        home: box.home,
+        model: f.model,
+        streamOptions: f.streamOptions,
+      });
+      expect(created.isErr(), required).toBe(true);
+      if (created.isErr()) {
+        expect(created.error.type).toBe("extension");
+        expect(created.error.message).toContain(
+          required === "needed" ? "no token" : 'extension "absent" is marked required',
+        );
+      }
+    }
+    // Not required: the same failure is one diagnostic and the session starts.
+    write(join(box.home, "config.json"), JSON.stringify({}));
+    const f = faux({ turns: [] });
+    const created = await createCodingAgent({
+      cwd: box.workspace,
+      home: box.home,
+      model: f.model,
+      streamOptions: f.streamOptions,
+    });
+    expect(created.isOk()).toBe(true);
+    await created._unsafeUnwrap().close();
+  });
+
+  it("an extension named with -e that cannot be loaded fails the start, with the reason", async () => {
+    box = sandbox();
+    const dir = join(box.home, "..", "ext");
+    const missing = join(dir, "missing.mjs");
+    const bad = write(join(dir, "bad.mjs"), throwingFactory);
+    for (const path of [missing, bad]) {
+      const f = faux({ turns: [{ text: "never" }] });
+      const created = await createCodingAgent({
+        cwd: box.workspace,
+        home: box.home,
+        model: f.model,
+        streamOptions: f.streamOptions,
+        extensionPaths: [path],
+      });
+      expect(created.isErr()).toBe(true);
+      if (created.isErr()) {
+        expect(created.error.type).toBe("extension");
+        expect(created.error.message).toContain(path);
+      }
+      expect(f.requests).toHaveLength(0);
+    }
   });
 });
 

@@ -172,15 +172,15 @@ describe("KV-cache prefix retention", () => {
 
     // Notices: the first lists names per catalog; later ones carry only the diff.
     const notices = noticeTexts(requests.at(-1)!);
-    expect(notices[0]).toContain("cache-probe/dynamic: alpha");
-    expect(notices[0]).toContain("cache-probe/static: beta");
+    expect(notices[0]).toContain("cache-probe: alpha");
+    expect(notices[0]).toContain("cache-probe-static: beta");
     const later = notices.slice(1).join("\n---\n");
     expect(notices.length).toBe(6);
-    expect(later).toContain("Added:\n  cache-probe/dynamic: gamma");
-    expect(later).toContain("Removed:\n  cache-probe/dynamic: alpha");
-    expect(later).toContain("Updated:\n  cache-probe/static: beta");
-    expect(later).toContain("Added:\n  cache-probe/dynamic: delta");
-    expect(later).toContain("Removed:\n  cache-probe/dynamic: gamma");
+    expect(later).toContain("Added:\n  cache-probe: gamma");
+    expect(later).toContain("Removed:\n  cache-probe: alpha");
+    expect(later).toContain("Updated:\n  cache-probe-static: beta");
+    expect(later).toContain("Added:\n  cache-probe: delta");
+    expect(later).toContain("Removed:\n  cache-probe: gamma");
     for (const notice of notices.slice(1)) {
       expect(notice).not.toContain("On-demand tools");
       // A diff notice never re-lists a tool that did not change.

@@ -92,7 +92,7 @@ const base = tag("base", [
   { name: "write redirect to ~/.bashrc is protected", cmd: "echo x >> ~/.bashrc", expect: HARD, reason: /protected/ },
   { name: "tee into ~/.zshrc is dangerous", cmd: "echo x | tee -a ~/.zshrc", allow: ["Bash(tee:*)"], expect: HARD, reason: /zshrc/ },
   { name: "redirect covered by an Edit deny rule", cmd: "echo x > src/out.txt", deny: ["Edit(src/**)"], expect: DENIED },
-  { name: "redirect inside the workspace is an edit", cmd: "echo x > out.txt", expect: EDITS, suggests: "Edit(**)", e2e: { creates: "ws/out.txt" } },
+  { name: "redirect inside the workspace is an edit", cmd: "echo x > out.txt", expect: EDITS, suggests: "Edit(out.txt)", e2e: { creates: "ws/out.txt" } },
   { name: "2>&1 and /dev/null are not writes", cmd: "ls 2>&1 > /dev/null", expect: READS },
   { name: "redirect to a device", cmd: "echo x > /dev/sda", expect: HARD, reason: /device/ },
   { name: "git push --force", cmd: "git push --force", expect: HARD, reason: /rewrites/ },

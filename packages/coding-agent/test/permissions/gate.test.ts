@@ -68,7 +68,7 @@ describe("createPermissionGate", () => {
     const { g, persisted } = gate({
       ask: async (r) => {
         asked.push(r);
-        return "allow_once";
+        return { decision: "allow_once" };
       },
     });
     expect((await g({ tool: "Bash", args: { command: "npm install" }, toolCallId: "t1" })).action).toBe(
@@ -78,14 +78,39 @@ describe("createPermissionGate", () => {
       "continue",
     );
     expect(asked.map((a) => a.toolCallId)).toEqual(["t1", "t2"]);
-    expect(asked[0]!.suggestions).toEqual(["Bash(npm install:*)"]);
+    expect(asked[0]!.suggestions).toEqual(["Bash(npm install)", "Bash(npm install:*)"]);
     expect(persisted).toEqual([]);
   });
 
   it("deny answer blocks", async () => {
-    const { g } = gate({ ask: async () => "deny" });
+    const { g } = gate({ ask: async () => ({ decision: "deny" }) });
     const outcome = await g({ tool: "Edit", args: { path: "src/a.ts" } });
     expect(outcome).toMatchObject({ action: "block", reason: "the user denied Edit" });
+  });
+
+  it("a deny answer's words reach the model in the block reason", async () => {
+    const { g } = gate({ ask: async () => ({ decision: "deny", reason: "use pnpm, not npm" }) });
+    const outcome = await g({ tool: "Bash", args: { command: "npm install" } });
+    expect(outcome).toMatchObject({ action: "block" });
+    if (outcome.action === "block") expect(outcome.reason).toContain("use pnpm, not npm");
+  });
+
+  it("allow_always saves the offered rule the user picked, and never one that was not offered", async () => {
+    const picked = gate({ ask: async () => ({ decision: "allow_always", rule: "Bash(npm install:*)" }) });
+    await picked.g({ tool: "Bash", args: { command: "npm install" } });
+    expect(picked.persisted).toEqual(["projectLocal:Bash(npm install:*)"]);
+    const reports: string[] = [];
+    const widened = gate({
+      ask: async () => ({ decision: "allow_always", rule: "Bash(*)" }),
+      onDiagnostic: (m) => reports.push(m),
+    });
+    // Allowed this once, nothing saved, and said so.
+    expect(await widened.g({ tool: "Bash", args: { command: "npm install" } })).toMatchObject({
+      action: "continue",
+      approvedBy: "user_once",
+    });
+    expect(widened.persisted).toEqual([]);
+    expect(reports).toEqual(['"always" named Bash(*), which was not offered; allowed once, nothing saved']);
   });
 
   it("a throwing prompt fails closed", async () => {
@@ -108,7 +133,7 @@ describe("createPermissionGate", () => {
       keelHome: fx.keelHome,
       ask: async () => {
         asks++;
-        return "allow_always";
+        return { decision: "allow_always" };
       },
       persist: async (rule, scope) => addPermissionRule(rule, "allow", scope, where),
     });
@@ -116,20 +141,26 @@ describe("createPermissionGate", () => {
     expect(first).toMatchObject({ action: "continue", approvedBy: "user_always" });
     if (first.action === "continue") {
       expect(first.decision.behavior).toBe("allow");
-      expect(first.decision.rule).toBe("Bash(npm run:*)");
+      expect(first.decision.rule).toBe("Bash(npm run build)");
     }
     const file = JSON.parse(readFileSync(join(fx.workspace, ".keel", "config.local.json"), "utf8"));
-    expect(file).toEqual({ permissions: { allow: ["Bash(npm run:*)"] } });
-    expect(g.rules()).toContainEqual({ rule: "Bash(npm run:*)", behavior: "allow", source: "projectLocal" });
-    // The saved rule now answers by itself.
-    expect((await g({ tool: "Bash", args: { command: "npm run lint" } })).action).toBe("continue");
+    expect(file).toEqual({ permissions: { allow: ["Bash(npm run build)"] } });
+    expect(g.rules()).toContainEqual({
+      rule: "Bash(npm run build)",
+      behavior: "allow",
+      source: "projectLocal",
+    });
+    // The saved rule now answers by itself, for that command and no other.
+    expect((await g({ tool: "Bash", args: { command: "npm run build" } })).action).toBe("continue");
     expect(asks).toBe(1);
+    expect((await g({ tool: "Bash", args: { command: "npm run lint" } })).action).toBe("continue");
+    expect(asks).toBe(2);
   });
 
   it("a deny inside a compound command blocks before anyone is asked", async () => {
     const { g, persisted } = gate({
       rules: [{ rule: "Edit(src/secret/**)", behavior: "deny", source: "user" }],
-      ask: async () => "allow_always",
+      ask: async () => ({ decision: "allow_always" }),
     });
     const outcome = await g({ tool: "Bash", args: { command: "echo x > src/secret/a && echo y > out.txt" } });
     expect(outcome.action).toBe("block");
@@ -139,7 +170,7 @@ describe("createPermissionGate", () => {
   it("a failed persist is reported and the approved call goes on", async () => {
     const reports: string[] = [];
     const { g } = gate({
-      ask: async () => "allow_always",
+      ask: async () => ({ decision: "allow_always" }),
       persist: async () => err({ type: "config_write_failed", message: "disk full" }),
       onDiagnostic: (m) => reports.push(m),
     });

@@ -1,5 +1,5 @@
 // The system prompt's context files: the Keel home's, then each directory from the root down to
-// cwd; inside an untrusted project none is read. Through the kernel the prompt carries them,
+// cwd; for an untrusted project none but the Keel home's is read. Through the kernel the prompt carries them,
 // with cwd and date, and stays byte-identical for the whole session.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -23,9 +23,9 @@ function layout() {
 }
 
 describe("context files", () => {
-  it("reads home, ancestors and the trusted project from the root down, AGENTS.md before CLAUDE.md", () => {
+  it("reads home, ancestors and the trusted project from the root down, AGENTS.md before CLAUDE.md", async () => {
     const cwd = layout();
-    const files = loadContextFiles({ cwd, home: box.home, projectRoot: box.workspace, trusted: true });
+    const files = await loadContextFiles({ cwd, home: box.home, projectRoot: box.workspace, trusted: true });
     expect(files.map((f) => f.content)).toEqual([
       "home rules",
       "outer rules",
@@ -34,11 +34,11 @@ describe("context files", () => {
     ]);
   });
 
-  it("says so when a context file exists but cannot be read, and leaves it out", () => {
+  it("says so when a context file exists but cannot be read, and leaves it out", async () => {
     const cwd = layout();
     mkdirSync(join(box.workspace, "pkg", "deep", "AGENTS.md")); // exists, but EISDIR on read
     const reports: string[] = [];
-    const files = loadContextFiles({
+    const files = await loadContextFiles({
       cwd,
       home: box.home,
       projectRoot: box.workspace,
@@ -56,10 +56,10 @@ describe("context files", () => {
     expect(reports[0]).toContain("not in the system prompt");
   });
 
-  it("reads nothing inside an untrusted project", () => {
+  it("reads nothing of an untrusted project, nor of the folders above it", async () => {
     const cwd = layout();
-    const files = loadContextFiles({ cwd, home: box.home, projectRoot: box.workspace, trusted: false });
-    expect(files.map((f) => f.content)).toEqual(["home rules", "outer rules"]);
+    const files = await loadContextFiles({ cwd, home: box.home, projectRoot: box.workspace, trusted: false });
+    expect(files.map((f) => f.content)).toEqual(["home rules"]);
   });
 
   it("goes into a system prompt with cwd and date that never changes mid-session", async () => {

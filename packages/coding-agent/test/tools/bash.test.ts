@@ -3,7 +3,12 @@ import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type BashDetails, createBashTool, defaultShell } from "../../src/tools/index.js";
+import {
+  type BashDetails,
+  createBashTool,
+  defaultShell,
+  killAllCommandTrees,
+} from "../../src/tools/index.js";
 import { context, isRunning, makeTempDir, textOf, waitFor } from "./helpers.js";
 
 const FAST_SHELL = { file: defaultShell().file, args: ["-c"] };
@@ -114,6 +119,52 @@ describe("Bash", () => {
     expect(textOf(result)).toContain("left running in the background were terminated");
     const pids = await readPids("pids");
     expect(await waitFor(() => pids.every((pid) => !isRunning(pid)))).toBe(true);
+  });
+
+  // Escapes from the process group: a new session, a double fork, nohup, a daemon-like launcher.
+  // Each writes the pid it leaves behind; none may outlive the tool call.
+  const ESCAPES = {
+    "setsid sleep &": "setsid sleep 30 > /dev/null 2>&1 & echo $! > pids",
+    "sleep & disown": "sleep 30 > /dev/null 2>&1 & echo $! > pids; disown",
+    "double fork": "( sleep 30 > /dev/null 2>&1 & echo $! > pids ) &",
+    "setsid double fork": "setsid sh -c 'sleep 30 > /dev/null 2>&1 & echo $! > pids' &",
+    "nohup in a new session": "nohup setsid sleep 30 > /dev/null 2>&1 & echo $! > pids",
+  };
+
+  for (const [name, command] of Object.entries(ESCAPES)) {
+    it(`leaves no process behind after "${name}"`, async () => {
+      // Wait for the escape to have started (on a loaded machine 0.2 s was not always enough).
+      const settle = "for i in $(seq 100); do [ -s pids ] && break; sleep 0.05; done";
+      const result = await bash.execute({ command: `${command}\n${settle}; echo started` }, context());
+      expect(textOf(result)).toContain("started");
+      expect(result.details).toMatchObject({ killedBackground: true });
+      const pids = await readPids("pids");
+      expect(pids).toHaveLength(1);
+      expect(await waitFor(() => pids.every((pid) => !isRunning(pid)))).toBe(true);
+    });
+  }
+
+  it("finds escapes on abort too, and ends every live tree at once when keel must exit", async () => {
+    const controller = new AbortController();
+    const aborted = bash.execute(
+      { command: "setsid sleep 30 > /dev/null 2>&1 & echo $! > pids; sleep 30" },
+      context({ signal: controller.signal }),
+    );
+    expect(await waitFor(() => existsSync(join(dir, "pids")))).toBe(true);
+    controller.abort();
+    await aborted;
+    const first = await readPids("pids");
+    expect(await waitFor(() => first.every((pid) => !isRunning(pid)))).toBe(true);
+
+    const running = bash.execute(
+      { command: "trap '' TERM; setsid sleep 30 > /dev/null 2>&1 & echo $! > pids2; sleep 30 & wait" },
+      context(),
+    );
+    expect(await waitFor(() => existsSync(join(dir, "pids2")))).toBe(true);
+    expect(killAllCommandTrees()).toBeGreaterThanOrEqual(2);
+    await running;
+    const second = await readPids("pids2");
+    expect(await waitFor(() => second.every((pid) => !isRunning(pid)))).toBe(true);
   });
 
   it("does not run at all when already aborted", async () => {

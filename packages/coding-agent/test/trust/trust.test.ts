@@ -67,17 +67,21 @@ describe("hashProject", () => {
     expect(hash()).toBe(before);
   });
 
-  it("hashes symlinks by target and does not follow them out of the project", () => {
+  it("follows a symlink out of the project, so a change where it leads counts", () => {
     const outside = join(root, "outside");
     mkdirSync(outside);
     writeFileSync(join(outside, "ext.js"), "one");
     symlinkSync(outside, join(project, ".keel", "extensions"));
     const before = hash();
     writeFileSync(join(outside, "ext.js"), "two");
-    expect(hash()).toBe(before);
-    rmSync(join(project, ".keel", "extensions"));
-    symlinkSync(join(root), join(project, ".keel", "extensions"));
     expect(hash()).not.toBe(before);
+    const two = hash();
+    rmSync(join(project, ".keel", "extensions"));
+    mkdirSync(join(root, "elsewhere"));
+    writeFileSync(join(root, "elsewhere", "ext.js"), "two");
+    symlinkSync(join(root, "elsewhere"), join(project, ".keel", "extensions"));
+    // Same content, another place: the link's target is part of what was approved.
+    expect(hash()).not.toBe(two);
   });
 
   it("follows a symlink that stays inside the project, so its content counts", () => {

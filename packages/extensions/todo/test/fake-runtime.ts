@@ -1,5 +1,6 @@
 // A small in-memory runtime for unit tests: state kept in a variable, UI calls recorded.
 import type { ExtensionRuntime, ExtensionUI, ToolCallContext } from "@keel/extension-sdk";
+import { testRuntime, testToolContext } from "@keel/extension-sdk/testing";
 
 export interface UiCall {
   method: "setStatus" | "setWidget" | "notify";
@@ -32,23 +33,17 @@ export function fakeRuntime<S>(initial: S): FakeRuntime<S> {
     input: async () => ({ status: "unsupported" }),
   };
   return {
-    id: "test",
-    config: undefined,
-    instance: undefined,
+    ...testRuntime<unknown, S>({ id: "test" }, { cwd: "/tmp" }),
     state: { get: () => state, set, update: (fn) => set(fn(state)) },
     ui,
-    session: { id: "s1", cwd: "/tmp", persistent: false },
-    cwd: "/tmp",
-    model: () => {
-      throw new Error("fake runtime has no model");
-    },
-    report: () => {},
-    sendMessage: () => {},
     uiCalls,
     history,
   };
 }
 
 export function toolContext(): ToolCallContext {
-  return { signal: new AbortController().signal, toolCallId: "call-1", onUpdate: () => {} };
+  return testToolContext({ toolCallId: "call-1" });
 }
+
+/** The third argument every hook and command gets. */
+export const hookContext: { signal: AbortSignal } = { signal: new AbortController().signal };

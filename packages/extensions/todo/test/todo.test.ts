@@ -3,7 +3,7 @@
 import { listTools } from "@keel/extension-sdk";
 import { describe, expect, it } from "vitest";
 import todoDefault, { type Todo, type TodoState, todoExtension } from "../src/index.js";
-import { fakeRuntime, toolContext } from "./fake-runtime.js";
+import { fakeRuntime, hookContext, toolContext } from "./fake-runtime.js";
 
 const updateTodos = listTools(todoExtension).find((t) => t.name === "UpdateTodos")!;
 
@@ -93,7 +93,8 @@ describe("UpdateTodos", () => {
 });
 
 describe("reminder", () => {
-  const remind = async (todos: Todo[]) => todoExtension.hooks?.beforeModelCall?.({ turn: 1 }, setup(todos));
+  const remind = async (todos: Todo[]) =>
+    todoExtension.hooks?.beforeModelCall?.({ turn: 1 }, setup(todos), hookContext);
 
   it("lists open items only, with their position and glyph", async () => {
     await expect(remind(plan)).resolves.toEqual({
@@ -133,7 +134,7 @@ describe("widget and command", () => {
 
   it("draws the stored list at session start, so a resumed session shows it", async () => {
     const runtime = setup(plan);
-    await todoExtension.hooks?.sessionStart?.({ reason: "resume", sessionId: "s1" }, runtime);
+    await todoExtension.hooks?.sessionStart?.({ reason: "resume", sessionId: "s1" }, runtime, hookContext);
     expect(runtime.uiCalls).toEqual([
       {
         method: "setWidget",
@@ -145,9 +146,9 @@ describe("widget and command", () => {
 
   it("/todos returns the checklist as its message", async () => {
     const command = todoExtension.commands?.find((c) => c.name === "todos");
-    expect(await command?.run("", setup(plan))).toEqual({
+    expect(await command?.run("", setup(plan), hookContext)).toEqual({
       message: "✓ 1. Read the spec\n▶ 2. Write the parser\n○ 3. Add tests",
     });
-    expect(await command?.run("", setup())).toEqual({ message: "No todos." });
+    expect(await command?.run("", setup(), hookContext)).toEqual({ message: "No todos." });
   });
 });

@@ -2,6 +2,7 @@
 // content blocks with text / thinking / signature / input_json deltas, and the error envelope.
 import type { PlannedReply } from "../reply.js";
 import { splitText, sseEvent } from "../sse.js";
+import { CLAUDE_RULES, claudeRequestProblem, conversationPrefix } from "./claude-rules.js";
 import { type Dialect, type ErrorSpec, pad } from "./dialect.js";
 
 const STOP_REASON = { stop: "end_turn", length: "max_tokens", toolUse: "tool_use" } as const;
@@ -43,23 +44,67 @@ function usage(reply: PlannedReply) {
   };
 }
 
-/** The finished content blocks, as both the JSON reply and the stream's blocks describe them. */
-function contentBlocks(reply: PlannedReply): Record<string, unknown>[] {
-  const blocks: Record<string, unknown>[] = [];
-  if (reply.thinking !== undefined) {
-    blocks.push({ type: "thinking", thinking: reply.thinking, signature: reply.thinkingSignature ?? "" });
+type Block =
+  | { kind: "thinking"; text: string; signature: string | undefined }
+  | { kind: "text"; text: string }
+  | { kind: "tool"; id: string; name: string; arguments: string };
+
+/**
+ * The reply's content blocks in order. On the Claude 5 family they take the shapes the API
+ * sends: thinking text only when the request asks for a display that returns it, text written
+ * before tool calls as a thinking block where the model does that, and every signature minted
+ * and remembered (model and conversation) so later requests can be checked against it.
+ */
+function blocksOf(reply: PlannedReply): Block[] {
+  const rules = CLAUDE_RULES[reply.model];
+  const thinkingConfig = reply.body.thinking as { type?: string; display?: string } | undefined;
+  const type = thinkingConfig?.type;
+  const display = thinkingConfig?.display ?? rules?.defaultDisplay ?? "summarized";
+  let minted = 0;
+  const sign = (scripted: string | undefined): string | undefined => {
+    if (!rules) return scripted;
+    const signature = scripted ?? `sig_${reply.model}_${pad(reply.index)}_${minted++}`;
+    const messages = Array.isArray(reply.body.messages) ? reply.body.messages.length : 0;
+    reply.ledger?.set(signature, { model: reply.model, prefix: conversationPrefix(reply.body, messages) });
+    return signature;
+  };
+  const blocks: Block[] = [];
+  const reasoningShown = display === "summarized";
+  if (reply.thinking !== undefined && !(rules && type === "between_tools")) {
+    blocks.push({
+      kind: "thinking",
+      text: !rules || reasoningShown ? reply.thinking : "",
+      signature: sign(reply.thinkingSignature),
+    });
   }
-  if (reply.text !== undefined) blocks.push({ type: "text", text: reply.text });
+  if (reply.text !== undefined) {
+    if (rules?.notesInThinking && reply.toolCalls.length > 0) {
+      const notesShown = reasoningShown || display === "updates" || type === "between_tools";
+      blocks.push({ kind: "thinking", text: notesShown ? reply.text : "", signature: sign(undefined) });
+    } else {
+      blocks.push({ kind: "text", text: reply.text });
+    }
+  }
   reply.toolCalls.forEach((call, i) => {
+    blocks.push({ kind: "tool", id: toolId(reply, i), name: call.name, arguments: call.arguments });
+  });
+  return blocks;
+}
+
+/** The finished content blocks of the JSON reply. */
+function contentBlocks(blocks: readonly Block[]): Record<string, unknown>[] {
+  return blocks.map((block) => {
+    if (block.kind === "thinking")
+      return { type: "thinking", thinking: block.text, signature: block.signature ?? "" };
+    if (block.kind === "text") return { type: "text", text: block.text };
     let input: unknown = {};
     try {
-      input = JSON.parse(call.arguments);
+      input = JSON.parse(block.arguments);
     } catch {
       // Deliberately invalid arguments only exist in streams; the JSON form must stay an object.
     }
-    blocks.push({ type: "tool_use", id: toolId(reply, i), name: call.name, input });
+    return { type: "tool_use", id: block.id, name: block.name, input };
   });
-  return blocks;
 }
 
 function stream(reply: PlannedReply): string[] {
@@ -86,41 +131,37 @@ function stream(reply: PlannedReply): string[] {
     }),
   );
   frames.push(sseEvent("ping", { type: "ping" }));
-  let index = 0;
-  const block = (start: unknown, deltas: unknown[]) => {
-    frames.push(
-      sseEvent("content_block_start", { type: "content_block_start", index, content_block: start }),
-    );
-    for (const delta of deltas) {
-      frames.push(sseEvent("content_block_delta", { type: "content_block_delta", index, delta }));
+  blocksOf(reply).forEach((block, index) => {
+    const frame = (start: unknown, deltas: unknown[]) => {
+      frames.push(
+        sseEvent("content_block_start", { type: "content_block_start", index, content_block: start }),
+      );
+      for (const delta of deltas) {
+        frames.push(sseEvent("content_block_delta", { type: "content_block_delta", index, delta }));
+      }
+      frames.push(sseEvent("content_block_stop", { type: "content_block_stop", index }));
+    };
+    if (block.kind === "thinking") {
+      const deltas: unknown[] = splitText(block.text, chunkSize).map((thinking) => ({
+        type: "thinking_delta",
+        thinking,
+      }));
+      if (block.signature !== undefined) deltas.push({ type: "signature_delta", signature: block.signature });
+      frame({ type: "thinking", thinking: "", signature: "" }, deltas);
+    } else if (block.kind === "text") {
+      frame(
+        { type: "text", text: "" },
+        splitText(block.text, chunkSize).map((text) => ({ type: "text_delta", text })),
+      );
+    } else {
+      frame(
+        { type: "tool_use", id: block.id, name: block.name, input: {} },
+        splitText(block.arguments, chunkSize).map((partial_json) => ({
+          type: "input_json_delta",
+          partial_json,
+        })),
+      );
     }
-    frames.push(sseEvent("content_block_stop", { type: "content_block_stop", index }));
-    index++;
-  };
-  if (reply.thinking !== undefined) {
-    const deltas: unknown[] = splitText(reply.thinking, chunkSize).map((thinking) => ({
-      type: "thinking_delta",
-      thinking,
-    }));
-    if (reply.thinkingSignature !== undefined) {
-      deltas.push({ type: "signature_delta", signature: reply.thinkingSignature });
-    }
-    block({ type: "thinking", thinking: "", signature: "" }, deltas);
-  }
-  if (reply.text !== undefined) {
-    block(
-      { type: "text", text: "" },
-      splitText(reply.text, chunkSize).map((text) => ({ type: "text_delta", text })),
-    );
-  }
-  reply.toolCalls.forEach((call, i) => {
-    block(
-      { type: "tool_use", id: toolId(reply, i), name: call.name, input: {} },
-      splitText(call.arguments, chunkSize).map((partial_json) => ({
-        type: "input_json_delta",
-        partial_json,
-      })),
-    );
   });
   frames.push(
     sseEvent("message_delta", {
@@ -148,12 +189,17 @@ export const anthropic: Dialect = {
     type: "message",
     role: "assistant",
     model: reply.model,
-    content: contentBlocks(reply),
+    content: contentBlocks(blocksOf(reply)),
     stop_reason: STOP_REASON[reply.stopReason],
     stop_sequence: null,
     usage: usage(reply),
   }),
   errorBody,
+  check: (body, ledger) => {
+    const model = typeof body.model === "string" ? body.model : "";
+    const rules = CLAUDE_RULES[model];
+    return rules ? claudeRequestProblem(model, rules, body, ledger) : undefined;
+  },
   overflow: (turn) => {
     const max = turn.maxTokens ?? 200_000;
     const prompt = turn.promptTokens ?? max + 1000;
@@ -170,4 +216,6 @@ export const anthropic: Dialect = {
   streamError: (_reply, message) =>
     sseEvent("error", { type: "error", error: { type: "overloaded_error", message } }),
   malformed: () => 'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{\n\n',
+  isTextDelta: (frame) =>
+    frame.startsWith("event: content_block_delta\n") && frame.includes('"type":"text_delta"'),
 };

@@ -2,7 +2,7 @@
 // list and a one-line text input.
 import { Box, Text } from "ink";
 import type { ReactElement } from "react";
-import { APPROVAL_CHOICES } from "../dialog-keys.js";
+import { approvalChoices } from "../dialog-keys.js";
 import { argsSummary, oneLine } from "../format.js";
 import type { Dialog, PickOption } from "../store.js";
 import { h } from "./h.js";
@@ -50,14 +50,32 @@ function body(dialog: Dialog) {
   switch (dialog.kind) {
     case "approval": {
       const { request } = dialog;
+      const asker = request.agent ? `[agent ${request.agent.title}] ` : "";
+      const title =
+        request.kind === "extension"
+          ? `${asker}${request.extensionId ?? "An extension"} asks: ${request.title ?? request.toolName}`
+          : `${asker}Allow ${request.toolName}?`;
       return [
-        h(Text, { key: "t", bold: true, color: "yellow" }, `Allow ${request.toolName}?`),
+        h(Text, { key: "t", bold: true, color: "yellow" }, title),
         h(Text, { key: "a" }, `${request.toolName}(${argsSummary(request.toolName, request.args, 200)})`),
-        h(Text, { key: "r", dimColor: true }, `Reason: ${oneLine(request.reason, 200)}`),
-        request.suggestedRule
-          ? h(Text, { key: "s", dimColor: true }, `"Always" adds the rule ${request.suggestedRule}`)
+        request.preview
+          ? h(Text, { key: "p" }, request.preview.text.split("\n").slice(0, 20).join("\n"))
           : null,
-        h(Choices, { key: "c", labels: APPROVAL_CHOICES.map((c) => c.label), selected: dialog.selected }),
+        h(Text, { key: "r", dimColor: true }, `Reason: ${oneLine(request.reason, 200)}`),
+        request.alwaysRules[0]
+          ? h(
+              Text,
+              { key: "s", dimColor: true },
+              request.alwaysSavesTo
+                ? `"Always" adds the rule ${request.alwaysRules[0]} to ${request.alwaysSavesTo}`
+                : `"Always" allows ${request.alwaysRules[0]} for this session only (not saved: the project is not trusted)`,
+            )
+          : null,
+        h(Choices, {
+          key: "c",
+          labels: approvalChoices(request).map((c) => c.label),
+          selected: dialog.selected,
+        }),
       ];
     }
     case "confirm":

@@ -1,0 +1,67 @@
+// `keel <subcommand> …`: Keel's own (install, uninstall, list) and those the composed official
+// extensions contribute through their `cli` field (keel mcp, keel connector).
+import { createInterface } from "node:readline/promises";
+import { extensionDataDir, resolveKeelHome, userExtensionConfig } from "@keel/coding-agent";
+import type { CliIO } from "@keel/extension-sdk";
+import { officialExtensions } from "../compose.js";
+import { EXIT } from "../exit-codes.js";
+import { packagesCommand } from "./packages.js";
+import { readSecret } from "./secret-input.js";
+
+export type SubcommandIO = CliIO;
+
+export function cliIO(): CliIO {
+  const interactive = process.stdin.isTTY === true && process.stdout.isTTY === true;
+  return {
+    cwd: process.cwd(),
+    keelHome: resolveKeelHome(),
+    env: process.env,
+    interactive,
+    stdout: (text) => void process.stdout.write(text),
+    stderr: (text) => void process.stderr.write(text),
+    ...(interactive
+      ? {
+          prompt: async (question: string, options?: { secret?: boolean }) => {
+            if (options?.secret) return readSecret(question);
+            const rl = createInterface({ input: process.stdin, output: process.stdout });
+            try {
+              return await rl.question(question);
+            } finally {
+              rl.close();
+            }
+          },
+        }
+      : {}),
+  };
+}
+
+export async function runSubcommand(name: string, argv: string[], io: CliIO = cliIO()): Promise<number> {
+  if (name === "install" || name === "uninstall" || name === "list") return packagesCommand(name, argv, io);
+  for (const extension of officialExtensions()) {
+    const command = extension.cli?.find((c) => c.name === name);
+    if (!command) continue;
+    if (argv[0] === "--help" || argv[0] === "-h") {
+      io.stdout(command.usage.endsWith("\n") ? command.usage : `${command.usage}\n`);
+      return EXIT.ok;
+    }
+    // The command's own data folder and user configuration, as a session would give them.
+    const config = extension.configuration ? userExtensionConfig(extension, io.keelHome) : undefined;
+    if (config && !config.ok) {
+      io.stderr(`keel ${name}: ${config.message}\n`);
+      return EXIT.failed;
+    }
+    const own: CliIO = {
+      ...io,
+      dataDir: () => extensionDataDir(io.keelHome, extension.id),
+      ...(config ? { config: config.value } : {}),
+    };
+    try {
+      return await command.run(argv, own);
+    } catch (e) {
+      io.stderr(`keel ${name}: ${e instanceof Error ? e.message : String(e)}\n`);
+      return EXIT.failed;
+    }
+  }
+  io.stderr(`keel ${name}: this command comes with an extension that is not part of this build.\n`);
+  return EXIT.usage;
+}

@@ -1,0 +1,131 @@
+// The resident SearchTools / ExecuteTool pair, over a view of the catalogs: the whole registry for
+// the session, or the part a child agent was allowed. The view also tells the seams which entry
+// an ExecuteTool call targets, so permissions and the journal use the entry's own identity.
+import type { AgentTool, AgentToolResult, ToolExecutionContext } from "@keel/agent";
+import { validateToolArguments } from "@keel/ai";
+import type { ExecutableCatalogEntry, ToolCallContext } from "@keel/extension-sdk";
+import { Type } from "@sinclair/typebox";
+import {
+  type CatalogRegistry,
+  EXECUTE_TOOL,
+  type IndexedEntry,
+  SEARCH_TOOLS,
+  type Target,
+} from "./catalogs.js";
+import type { GroupView, Inventory } from "./inventory.js";
+
+export type EntryFilter = (item: IndexedEntry) => boolean;
+
+/** Builds the full tool-call context an entry's execute gets, for the extension that owns it. */
+export type ContextFactory = (extensionId: string, loop: ToolExecutionContext) => ToolCallContext;
+
+const error = (text: string): AgentToolResult => ({ content: [{ type: "text", text }], isError: true });
+
+export class CatalogView {
+  constructor(
+    readonly registry: CatalogRegistry,
+    private readonly filter?: EntryFilter,
+  ) {}
+
+  /** A narrower view (a child agent's): entries must pass both filters. */
+  narrow(filter: EntryFilter): CatalogView {
+    const own = this.filter;
+    return new CatalogView(this.registry, own ? (e) => own(e) && filter(e) : filter);
+  }
+
+  get isEmpty(): boolean {
+    return this.registry.isEmpty;
+  }
+
+  refresh(): Promise<void> {
+    return this.registry.refresh();
+  }
+
+  views(): GroupView[] {
+    return this.registry.views(this.filter);
+  }
+
+  inventory(): Inventory {
+    return this.registry.inventory(this.filter);
+  }
+
+  resolve(ref: string): IndexedEntry | undefined {
+    const item = this.registry.resolve(ref);
+    return item && (!this.filter || this.filter(item)) ? item : undefined;
+  }
+
+  /** The entry an ExecuteTool call's arguments name (after a refresh by the caller). */
+  target(args: Record<string, unknown>): Target {
+    const ref = typeof args.toolRef === "string" ? args.toolRef : "";
+    const item = this.resolve(ref);
+    if (!item) return { found: false, ref };
+    const inner =
+      typeof args.arguments === "object" && args.arguments !== null && !Array.isArray(args.arguments)
+        ? (args.arguments as Record<string, unknown>)
+        : {};
+    return { found: true, item, executable: item.entry.executable !== false, args: inner };
+  }
+
+  residentTools(contextFor: ContextFactory): AgentTool[] {
+    const search: AgentTool = {
+      name: SEARCH_TOOLS,
+      description:
+        "Find on-demand tools (and other catalog entries) by name or purpose. Returns toolRefs and their argument schemas for ExecuteTool.",
+      parameters: Type.Object({
+        query: Type.String({ description: "A tool name (exact names match first) or what you need it for" }),
+        limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 25 })),
+      }),
+      execute: async (args) => {
+        const { query, limit } = args as { query: string; limit?: number };
+        await this.refresh();
+        const hits = this.registry.search(query, limit ?? 8, this.filter);
+        const text =
+          hits.length === 0
+            ? `No tools match "${query}".`
+            : hits
+                .map((h) =>
+                  h.entry.executable === false
+                    ? `${h.ref} (${h.kind}; not run by ExecuteTool)\n  ${h.description}`
+                    : `${h.ref}\n  ${h.description}\n  arguments: ${JSON.stringify((h.entry as ExecutableCatalogEntry).parameters)}`,
+                )
+                .join("\n\n");
+        return { content: [{ type: "text", text }], details: { hits: hits.map((h) => h.ref) } };
+      },
+    };
+    const execute: AgentTool = {
+      name: EXECUTE_TOOL,
+      description: "Run an on-demand tool found with SearchTools (its toolRef, or its exact name).",
+      parameters: Type.Object({
+        toolRef: Type.String({ description: "The toolRef from SearchTools, or the tool's exact name" }),
+        arguments: Type.Record(Type.String(), Type.Unknown(), {
+          description: "Arguments matching the tool's schema",
+        }),
+      }),
+      executionMode: "sequential",
+      sideEffects: true,
+      execute: async (args, context) => {
+        await this.refresh();
+        const target = this.target(args as Record<string, unknown>);
+        if (!target.found)
+          return error(`Unknown or removed tool "${target.ref}". Search again with SearchTools.`);
+        const { item } = target;
+        if (!target.executable)
+          return error(`${item.ref} is a ${item.kind} entry, not a tool: it is not run by ExecuteTool.`);
+        const entry = item.entry as ExecutableCatalogEntry;
+        const valid = validateToolArguments(
+          { name: item.ref, parameters: entry.parameters as never },
+          target.args,
+        );
+        if (valid.isErr())
+          return error(
+            `Invalid arguments for ${valid.error.message}. Fix them to match the tool's schema and call it again.`,
+          );
+        return entry.execute(
+          valid.value as never,
+          contextFor(item.extensionId, context),
+        ) as Promise<AgentToolResult>;
+      },
+    };
+    return [search, execute];
+  }
+}

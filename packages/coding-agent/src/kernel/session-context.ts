@@ -1,0 +1,40 @@
+// The context files of a session's system prompt, as the kernel admits them: the loader
+// (prompt/context-files.ts) given the project's trust, an enclosing project's trust, and the
+// Read deny rules of the loaded configuration.
+import { homedir } from "node:os";
+import { decide } from "../permissions/decide.js";
+import type { PermissionRuleEntry } from "../permissions/types.js";
+import { type ContextFile, loadContextFiles } from "../prompt/context-files.js";
+import { trustStatus } from "../trust/store.js";
+
+export function sessionContextFiles(options: {
+  cwd: string;
+  home: string;
+  projectRoot: string;
+  trusted: boolean;
+  rules: readonly PermissionRuleEntry[];
+  report: (message: string, level: "info" | "warning") => void;
+}): Promise<ContextFile[]> {
+  const { cwd, home, projectRoot, trusted, rules, report } = options;
+  return loadContextFiles({
+    cwd,
+    home,
+    projectRoot,
+    trusted,
+    trustAbove: (outer, dir) => trustStatus(outer, { home, cwd: dir }).unwrapOr("untrusted"),
+    // Only rules deny in this mode, which is the question: does a Read deny rule cover it?
+    denied: async (path) => {
+      const decision = await decide({
+        tool: "Read",
+        args: { path },
+        mode: "bypassPermissions",
+        rules,
+        workspace: projectRoot,
+        userHome: homedir(),
+        keelHome: home,
+      });
+      return decision.behavior === "deny" ? decision.reason : undefined;
+    },
+    report,
+  });
+}

@@ -1,0 +1,219 @@
+// Extensions from npm: `keel install <spec>` puts a package under the Keel home (or a trusted
+// project's .keel/packages) with npm, without running install scripts unless asked, and records
+// it in that scope's config with the version npm resolved; the kernel loads recorded packages
+// like any other extension folder (a project's only when the project is trusted).
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { err, ok, type Result } from "neverthrow";
+import { configPaths } from "../config/paths.js";
+import { readJsonFile } from "../config/read.js";
+import { updateConfigFile } from "../config/write.js";
+import { renewProjectHash, trustStatus } from "../trust/store.js";
+
+export type PackageScope = "user" | "project";
+
+export interface InstalledPackage {
+  name: string;
+  version: string;
+  /** What the user asked npm for (a name, name@range, a tarball path or URL). */
+  spec: string;
+  scope: PackageScope;
+  /** The package folder to load. */
+  path: string;
+}
+
+export interface PackageError {
+  type: "package";
+  message: string;
+}
+
+export interface PackageWhere {
+  keelHome: string;
+  projectRoot: string;
+}
+
+const fail = (message: string): Result<never, PackageError> => err({ type: "package", message });
+
+/**
+ * The npm prefix packages of a scope live under. A project's packages are declared in its config
+ * but installed under the Keel home (per project), never inside the repository: code a repository
+ * ships is not what the user installed, and node_modules does not belong in the trust hash.
+ */
+export function packagesDir(scope: PackageScope, where: PackageWhere): string {
+  if (scope === "user") return join(where.keelHome, "packages");
+  const slug =
+    where.projectRoot
+      .replace(/^[/\\]+/, "")
+      .replace(/[/\\:]+/g, "-")
+      .replace(/[^A-Za-z0-9._-]/g, "_") || "root";
+  return join(where.keelHome, "projects", slug, "packages");
+}
+
+function configFile(scope: PackageScope, where: PackageWhere): string {
+  const paths = configPaths(where.keelHome, where.projectRoot);
+  return scope === "user" ? paths.user : paths.project;
+}
+
+interface Recorded {
+  name: string;
+  version: string;
+  spec: string;
+}
+
+function isRecorded(v: unknown): v is Recorded {
+  const r = v as Recorded;
+  return typeof r?.name === "string" && typeof r.version === "string" && typeof r.spec === "string";
+}
+
+/** The packages a scope's config records (missing or unreadable config: none). */
+export function recordedPackages(scope: PackageScope, where: PackageWhere): InstalledPackage[] {
+  const read = readJsonFile(configFile(scope, where));
+  const list = read.isOk() ? (read.value as { packages?: unknown } | undefined)?.packages : undefined;
+  if (!Array.isArray(list)) return [];
+  const dir = packagesDir(scope, where);
+  return list.filter(isRecorded).map((p) => ({ ...p, scope, path: join(dir, "node_modules", p.name) }));
+}
+
+function npm(args: string[], cwd: string): Promise<{ code: number; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.platform === "win32" ? "npm.cmd" : "npm", args, {
+      cwd,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: {
+        ...process.env,
+        npm_config_update_notifier: "false",
+        npm_config_fund: "false",
+        npm_config_audit: "false",
+      },
+    });
+    let output = "";
+    child.stdout.on("data", (d) => (output += d));
+    child.stderr.on("data", (d) => (output += d));
+    child.on("error", (e) => resolve({ code: 127, output: `npm could not be started: ${e.message}` }));
+    child.on("close", (code) => resolve({ code: code ?? 1, output }));
+  });
+}
+
+function ensurePrefix(dir: string): void {
+  mkdirSync(dir, { recursive: true });
+  const manifest = join(dir, "package.json");
+  if (!existsSync(manifest))
+    writeFileSync(
+      manifest,
+      `${JSON.stringify({ name: "keel-extension-packages", private: true }, null, 2)}\n`,
+    );
+}
+
+function dependencies(dir: string): Record<string, string> {
+  try {
+    const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as {
+      dependencies?: Record<string, string>;
+    };
+    return manifest.dependencies ?? {};
+  } catch {
+    return {};
+  }
+}
+
+/** A trusted project's config written by Keel itself stays trusted (the user asked for it). */
+function writeRecord(scope: PackageScope, where: PackageWhere, update: (list: Recorded[]) => Recorded[]) {
+  const wasTrusted =
+    scope === "project" &&
+    trustStatus(where.projectRoot, { home: where.keelHome }).unwrapOr("untrusted") === "trusted";
+  const written = updateConfigFile(configFile(scope, where), (config) => {
+    const list = Array.isArray(config.packages) ? (config.packages as unknown[]).filter(isRecorded) : [];
+    config.packages = update(list);
+    return config;
+  });
+  if (written.isOk() && wasTrusted) renewProjectHash(where.projectRoot, { home: where.keelHome });
+  return written;
+}
+
+function projectAllowed(scope: PackageScope, where: PackageWhere): string | undefined {
+  if (scope !== "project") return undefined;
+  const status = trustStatus(where.projectRoot, { home: where.keelHome }).unwrapOr("untrusted");
+  return status === "trusted"
+    ? undefined
+    : `${where.projectRoot} is not trusted: trust it first (keel -p /trust) to install packages for the project.`;
+}
+
+/**
+ * Installs what a trusted project's config declares (a teammate's clone): each recorded package
+ * at its recorded version.
+ */
+export async function installDeclared(
+  options: PackageWhere & { allowScripts?: boolean },
+): Promise<Result<InstalledPackage[], PackageError>> {
+  const refused = projectAllowed("project", options);
+  if (refused) return fail(refused);
+  const out: InstalledPackage[] = [];
+  for (const p of recordedPackages("project", options)) {
+    const done = await installPackage(p.spec, { ...options, scope: "project" });
+    if (done.isErr()) return err(done.error);
+    out.push(done.value);
+  }
+  return ok(out);
+}
+
+export async function installPackage(
+  spec: string,
+  options: PackageWhere & { scope: PackageScope; allowScripts?: boolean },
+): Promise<Result<InstalledPackage, PackageError>> {
+  if (!spec.trim()) return fail("keel install needs a package: a name, name@version, or a tarball.");
+  const refused = projectAllowed(options.scope, options);
+  if (refused) return fail(refused);
+  const dir = packagesDir(options.scope, options);
+  ensurePrefix(dir);
+  const before = dependencies(dir);
+  const args = ["install", "--prefix", dir, "--save", "--no-audit", "--no-fund", "--loglevel=error"];
+  if (!options.allowScripts) args.push("--ignore-scripts");
+  const installed = await npm([...args, spec], dir);
+  if (installed.code !== 0)
+    return fail(
+      `npm could not install ${spec}:\n${installed.output.trim().split("\n").slice(-8).join("\n")}`,
+    );
+  const after = dependencies(dir);
+  const name =
+    Object.keys(after).find((n) => before[n] !== after[n]) ??
+    Object.keys(after).find((n) => after[n] === spec || spec === n || spec.startsWith(`${n}@`));
+  if (!name) return fail(`npm installed ${spec}, but Keel could not tell which package it is.`);
+  const path = join(dir, "node_modules", name);
+  let version: string;
+  try {
+    version = (JSON.parse(readFileSync(join(path, "package.json"), "utf8")) as { version: string }).version;
+  } catch {
+    return fail(`${name} was installed but has no readable package.json in ${path}.`);
+  }
+  const written = writeRecord(options.scope, options, (list) => [
+    ...list.filter((p) => p.name !== name),
+    { name, version, spec },
+  ]);
+  if (written.isErr()) return fail(written.error.message);
+  return ok({ name, version, spec, scope: options.scope, path });
+}
+
+export async function uninstallPackage(
+  name: string,
+  options: PackageWhere & { scope: PackageScope },
+): Promise<Result<InstalledPackage, PackageError>> {
+  const refused = projectAllowed(options.scope, options);
+  if (refused) return fail(refused);
+  const known = recordedPackages(options.scope, options).find((p) => p.name === name || p.spec === name);
+  if (!known) {
+    const all = recordedPackages(options.scope, options).map((p) => p.name);
+    return fail(
+      `${name} is not installed${options.scope === "project" ? " for this project" : ""}` +
+        (all.length > 0 ? ` (installed: ${all.join(", ")}).` : "."),
+    );
+  }
+  const dir = packagesDir(options.scope, options);
+  const removed = await npm(
+    ["uninstall", "--prefix", dir, "--no-audit", "--no-fund", "--loglevel=error", known.name],
+    dir,
+  );
+  if (removed.code !== 0) return fail(`npm could not uninstall ${known.name}:\n${removed.output.trim()}`);
+  const written = writeRecord(options.scope, options, (list) => list.filter((p) => p.name !== known.name));
+  if (written.isErr()) return fail(written.error.message);
+  return ok(known);
+}

@@ -1,0 +1,306 @@
+// Child agents through the runner on the tool context, with a subagent-style test extension: the
+// child is a real kernel agent journaled as a linked child session, under the parent's mode and
+// rules, its approvals asked in the parent's UI under its name, aborted with the parent (its Bash
+// tree too), its usage in the parent's totals, and no more of them at once than the cap.
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import {
+  defineExtension,
+  type ExtensionDefinition,
+  type RunAgentOptions,
+  Type,
+  textResult,
+} from "@keel/extension-sdk";
+import type { RecordedRequest, ScenarioTurn } from "@keel/testing";
+import { afterEach, describe, expect, it } from "vitest";
+import { type CodingAgentOptions, createCodingAgent, type ToolApprovalRequest } from "../../src/index.js";
+import { toolResultTexts } from "../host/helpers.js";
+import { faux, type Sandbox, sandbox } from "./helpers.js";
+
+let box: Sandbox;
+afterEach(() => box?.cleanup());
+
+type Json = Record<string, unknown>;
+
+/** The spawner: `Spawn { task, background? }` runs a child and answers with its result. */
+function spawner(extra: Partial<RunAgentOptions> = {}, onRun?: (id: string) => void) {
+  return defineExtension({
+    id: "spawner",
+    tools: (tool) => [
+      tool({
+        name: "Spawn",
+        description: "Run a child agent on a task.",
+        parameters: Type.Object({ task: Type.String(), background: Type.Optional(Type.Boolean()) }),
+        async execute(args, ctx) {
+          const started = await ctx.runAgent({
+            prompt: `CHILD: ${args.task}`,
+            title: args.task,
+            detached: args.background === true,
+            ...extra,
+          });
+          if (!started.ok)
+            return textResult(
+              `not started: ${started.error.type}: ${started.error.message}`,
+              undefined,
+              true,
+            );
+          onRun?.(started.run.agentId);
+          if (args.background) return textResult(`started ${started.run.agentId}`);
+          const result = await started.run.result;
+          return textResult(`${result.status}: ${result.text}`, result);
+        },
+      }),
+    ],
+  }) as ExtensionDefinition;
+}
+
+const firstUserText = (r: RecordedRequest) => {
+  const first = (r.body.messages as Json[])[0]!;
+  return typeof first.content === "string" ? first.content : String((first.content as Json[])[0]?.text ?? "");
+};
+const isChild = (r: RecordedRequest) => firstUserText(r).startsWith("CHILD:");
+
+/** Parent and child scripts on one faux transport, routed by the child's prompt marker. */
+function routed(parent: ScenarioTurn[], child: (r: RecordedRequest, n: number) => ScenarioTurn) {
+  let p = 0;
+  const counts = new Map<string, number>();
+  return {
+    turns: [],
+    fallback: (r: RecordedRequest): ScenarioTurn => {
+      if (isChild(r)) {
+        const key = firstUserText(r);
+        const n = counts.get(key) ?? 0;
+        counts.set(key, n + 1);
+        return child(r, n);
+      }
+      return parent[p++] ?? { text: "parent done" };
+    },
+  };
+}
+
+async function start(
+  scenario: ReturnType<typeof routed>,
+  extensions: ExtensionDefinition[],
+  options: Partial<CodingAgentOptions> = {},
+) {
+  box = sandbox();
+  const f = faux(scenario);
+  const created = await createCodingAgent({
+    cwd: box.workspace,
+    home: box.home,
+    model: f.model,
+    streamOptions: f.streamOptions,
+    extensions,
+    discoverExtensions: false,
+    ...options,
+  });
+  if (created.isErr()) throw new Error(created.error.message);
+  return { agent: created.value, requests: f.requests };
+}
+
+const spawn = (task: string, background = false): ScenarioTurn => ({
+  toolCalls: [{ name: "Spawn", arguments: { task, ...(background ? { background } : {}) } }],
+});
+const readJournal = (file: string) =>
+  readFileSync(file, "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as Json);
+
+describe("runAgent", () => {
+  it("runs a child as a linked child session whose result and usage reach the parent", async () => {
+    const { agent, requests } = await start(
+      routed([spawn("count files"), { text: "The child counted." }], (_r, n) =>
+        n === 0 ? { toolCalls: [{ name: "LS", arguments: { path: "." } }] } : { text: "There are no files." },
+      ),
+      [spawner()],
+      { permissionMode: "default" },
+    );
+    const summary = (await agent.prompt("delegate"))._unsafeUnwrap();
+    const parentFile = agent.sessionFile!;
+    const records = agent.agents();
+    const usage = agent.usage();
+    const breakdown = agent.usageBreakdown();
+    await agent.close();
+
+    expect(summary.text).toBe("The child counted.");
+    const result = toolResultTexts(requests.filter((r) => !isChild(r))[1]!.body)[0]!;
+    expect(result).toEqual({ isError: false, text: "completed: There are no files." });
+
+    expect(records).toHaveLength(1);
+    const child = records[0]!;
+    expect(child).toMatchObject({ status: "completed", title: "count files" });
+    expect(child.sessionFile && existsSync(child.sessionFile)).toBe(true);
+    expect(child.sessionFile!.startsWith(join(parentFile, "..", "children"))).toBe(true);
+    // Linked both ways: the child's header names parent and tool call, the parent's journal the child.
+    const [header] = readJournal(child.sessionFile!);
+    const parentJournal = readJournal(parentFile);
+    const spawnCall = parentJournal.find(
+      (e) => e.type === "message" && (e.message as Json).role === "assistant",
+    );
+    const callId = (
+      ((spawnCall!.message as Json).content as Json[]).find((c) => c.type === "toolCall") as Json
+    ).id;
+    expect(header).toMatchObject({
+      spawnedBy: { sessionId: parentJournal[0]!.id, agentId: child.agentId, toolCallId: callId },
+    });
+    const runs = parentJournal.filter((e) => e.type === "agent_run");
+    expect(runs.map((e) => e.phase)).toEqual(["start", "end"]);
+    expect(runs[1]).toMatchObject({
+      sessionFile: child.sessionFile,
+      outcome: { status: "completed", text: "There are no files." },
+    });
+
+    // The child's tools: the parent's, without its own spawner (depth 1).
+    const childFirst = requests.find(isChild)!;
+    expect((childFirst.body.tools as Json[]).map((t) => t.name)).toContain("Spawn");
+    // Usage adds up: the parent's total is its own plus the child's.
+    expect(breakdown.children).toHaveLength(1);
+    expect(usage.input).toBe(breakdown.own.input + breakdown.children[0]!.usage.input);
+    expect(usage.cost.total).toBeCloseTo(
+      breakdown.own.cost.total + breakdown.children[0]!.usage.cost.total,
+      10,
+    );
+    expect(breakdown.children[0]!.usage.input).toBeGreaterThan(0);
+    expect(summary.children?.[0]?.agentId).toBe(child.agentId);
+  });
+
+  it("a child cannot exceed a plan-mode parent: its Write is denied and nothing is written", async () => {
+    const { agent } = await start(
+      routed([spawn("write a file"), { text: "ok" }], (_r, n) =>
+        n === 0
+          ? { toolCalls: [{ name: "Write", arguments: { path: "out.txt", content: "x" } }] }
+          : { text: "tried" },
+      ),
+      [spawner()],
+      { permissionMode: "plan" },
+    );
+    await agent.prompt("delegate");
+    const child = agent.agents()[0]!;
+    await agent.close();
+    expect(existsSync(join(box.workspace, "out.txt"))).toBe(false);
+    const childJournal = readJournal(child.sessionFile!);
+    const denied = childJournal.find(
+      (e) => e.type === "message" && (e.message as Json).role === "toolResult",
+    );
+    expect(JSON.stringify(denied)).toContain("plan mode");
+  });
+
+  it("a child's approvals are asked in the parent's UI, labelled with the agent", async () => {
+    const asked: ToolApprovalRequest[] = [];
+    const { agent } = await start(
+      routed([spawn("make a file"), { text: "ok" }], (_r, n) =>
+        n === 0
+          ? { toolCalls: [{ name: "Bash", arguments: { command: "touch made.txt" } }] }
+          : { text: "made" },
+      ),
+      [spawner()],
+      {
+        permissionMode: "default",
+        ui: {
+          approve: async (request) => {
+            asked.push(request);
+            return { decision: "allow_once" };
+          },
+        },
+      },
+    );
+    await agent.prompt("delegate");
+    await agent.close();
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toMatchObject({ toolName: "Bash", agent: { title: "make a file" } });
+    expect(existsSync(join(box.workspace, "made.txt"))).toBe(true);
+  });
+
+  it("aborting the parent stops a foreground child and the Bash tree it runs", async () => {
+    const pidFile = () => join(box.workspace, "child.pid");
+    const { agent } = await start(
+      routed([spawn("wait a long time")], (_r, n) =>
+        n === 0
+          ? {
+              toolCalls: [
+                { name: "Bash", arguments: { command: `sh -c 'echo $$ > ${pidFile()}; sleep 60'` } },
+              ],
+            }
+          : { text: "never" },
+      ),
+      [spawner()],
+      { permissionMode: "bypassPermissions" },
+    );
+    const running = agent.prompt("delegate");
+    const deadline = Date.now() + 10_000;
+    while (!existsSync(pidFile()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    const pid = Number(readFileSync(pidFile(), "utf8").trim());
+    expect(alive(pid)).toBe(true);
+    agent.abort();
+    const summary = (await running)._unsafeUnwrap();
+    expect(summary.stopReason).toBe("aborted");
+    const until = Date.now() + 5000;
+    while (alive(pid) && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    expect(alive(pid)).toBe(false);
+    expect(agent.agents()[0]).toMatchObject({ status: "aborted" });
+    await agent.close();
+  });
+
+  it("past the cap a start answers at once with what runs; a child cannot start children of its own", async () => {
+    const nested = defineExtension({
+      id: "nested",
+      tools: (tool) => [
+        tool({
+          name: "Nest",
+          description: "Try to start a grandchild.",
+          parameters: Type.Object({}),
+          async execute(_args, ctx) {
+            const outcome = await ctx.runAgent({ prompt: "grandchild" });
+            return textResult(outcome.ok ? "started" : `${outcome.error.type}: ${outcome.error.message}`);
+          },
+        }),
+      ],
+    }) as ExtensionDefinition;
+    const { agent, requests } = await start(
+      routed(
+        [
+          {
+            toolCalls: [
+              { name: "Spawn", arguments: { task: "one", background: true } },
+              { name: "Spawn", arguments: { task: "two", background: true } },
+              { name: "Spawn", arguments: { task: "three" } },
+            ],
+          },
+          { text: "parent done" },
+        ],
+        // The children's first answers are slow, so both still run when the third start comes.
+        (r, n) => {
+          if (firstUserText(r).includes("one") && n === 0)
+            return { toolCalls: [{ name: "Nest", arguments: {} }], headerDelayMs: 400 };
+          return { text: `child says ${firstUserText(r)}`, headerDelayMs: n === 0 ? 400 : 0 };
+        },
+      ),
+      [spawner(), nested],
+      { permissionMode: "bypassPermissions", maxConcurrentAgents: 2 },
+    );
+    await agent.prompt("delegate");
+    const settle = Date.now() + 5000;
+    while (agent.agents().some((a) => a.status === "running") && Date.now() < settle)
+      await new Promise((r) => setTimeout(r, 20));
+    const records = agent.agents();
+    await agent.close();
+    const parentResults = toolResultTexts(requests.filter((r) => !isChild(r))[1]!.body);
+    expect(parentResults[0]!.text).toMatch(/^started /);
+    expect(parentResults[1]!.text).toMatch(/^started /);
+    expect(parentResults[2]!.text).toMatch(/^not started: capacity: 2 agents are running \(the limit is 2\)/);
+    expect(records).toHaveLength(2);
+    const childOne = requests.filter((r) => isChild(r) && firstUserText(r).includes("one"));
+    const nestResult = toolResultTexts(childOne[1]!.body)[0]!;
+    expect(nestResult.text).toBe("not_allowed: A child agent cannot start agents of its own.");
+  });
+});
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,106 @@
+// In-memory stand-ins for the host, for an extension's own unit tests: a runtime with state kept
+// in memory and a headless UI, and a tool-call context. Not used by any host.
+import type { Model } from "@keel/ai";
+import type { ExtensionCommand, ExtensionDefinition } from "./extension.js";
+import type { ExtensionRuntime } from "./runtime.js";
+import type { ToolCallContext } from "./tools.js";
+import { headlessUI } from "./ui.js";
+
+export interface TestRuntimeOptions<Config, State> {
+  config?: Config;
+  state?: State;
+  model?: Model;
+  cwd?: string;
+  /** Collects what `persistNotice` was asked to keep. */
+  notices?: string[];
+}
+
+/**
+ * A runtime for `definition` whose state lives in memory (starting at its default), whose UI is
+ * headless and whose approvals answer "unsupported", as a headless host would.
+ */
+export function testRuntime<Config = unknown, State = unknown, Instance = undefined>(
+  definition: Pick<ExtensionDefinition, "id" | "sessionState" | "configuration">,
+  options: TestRuntimeOptions<Config, State> = {},
+): ExtensionRuntime<Config, State, Instance> {
+  let state = structuredClone(options.state ?? definition.sessionState?.default) as State;
+  let config = (options.config ?? definition.configuration?.default) as Config;
+  const cwd = options.cwd ?? process.cwd();
+  const noModel = (): Model => {
+    if (options.model) return options.model;
+    throw new Error("testRuntime: no model was given");
+  };
+  const commands = new Map<string, ExtensionCommand<never>>();
+  return {
+    id: definition.id,
+    get config() {
+      return config;
+    },
+    instance: undefined as Instance,
+    state: {
+      get: () => structuredClone(state),
+      set: (next) => {
+        state = structuredClone(next);
+      },
+      update: (fn) => {
+        state = structuredClone(fn(structuredClone(state)));
+      },
+    },
+    ui: headlessUI(),
+    session: { id: "test-session", cwd, persistent: false },
+    workspace: { cwd, projectRoot: cwd, trusted: false, keelHome: cwd },
+    cwd,
+    models: {
+      current: noModel,
+      list: () => (options.model ? [options.model] : []),
+      resolve: (ref) =>
+        options.model && `${options.model.provider}/${options.model.id}` === ref ? options.model : undefined,
+      complete: async () => ({
+        ok: false,
+        error: { type: "unsupported", message: "testRuntime calls no model" },
+      }),
+    },
+    model: noModel,
+    dataDir: () => cwd,
+    debug: () => {},
+    report: () => {},
+    sendMessage: () => {},
+    persistNotice: (text) => {
+      options.notices?.push(text);
+    },
+    updateConfig: (_scope, update) => {
+      config = update(config);
+      return { ok: true, config };
+    },
+    approve: async () => ({ status: "unsupported" }),
+    recordUsage: () => {},
+    allowForRun: () => ({ ok: false, message: "testRuntime has no permission gate" }),
+    commands: {
+      add: (command) => {
+        if (commands.has(command.name)) return { ok: false, message: `/${command.name} exists` };
+        commands.set(command.name, command as ExtensionCommand<never>);
+        return { ok: true };
+      },
+      remove: (name) => commands.delete(name),
+    },
+    catalogs: { add: () => ({ ok: true }), remove: () => false },
+    agents: () => [],
+    extensionSkills: () => [],
+  };
+}
+
+/** A tool-call context with a fresh signal; child agents are refused and approvals unsupported. */
+export function testToolContext(overrides: Partial<ToolCallContext> = {}): ToolCallContext {
+  return {
+    signal: new AbortController().signal,
+    toolCallId: "test-call",
+    onUpdate: () => {},
+    runAgent: async () => ({
+      ok: false,
+      error: { type: "not_allowed", message: "testToolContext runs no child agents" },
+    }),
+    agents: () => [],
+    approve: async () => ({ status: "unsupported" }),
+    ...overrides,
+  };
+}
