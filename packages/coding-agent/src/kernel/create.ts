@@ -105,15 +105,12 @@ export async function createCodingAgent(
   // The first request's handshakes overlap the rest of the setup.
   preconnect(model.value, options.streamOptions);
 
-  const builtinTools = createBuiltinTools({
-    cwd,
-    supportsImages: () => kernel.model().input.includes("image"),
-  });
   const mode = options.permissionMode ?? config.permissions?.mode ?? "default";
   const permission = createToolPermission({
     mode,
     rules: loaded.value.rules,
     workspace: projectRoot,
+    cwd,
     keelHome: home,
     userHome: homedir(),
     trusted,
@@ -122,6 +119,15 @@ export async function createCodingAgent(
     onAnswer: (answer) => {
       void kernel.session.appendEntry({ type: "approval", source: "permission", ...answer });
     },
+  });
+  const builtinTools = createBuiltinTools({
+    cwd,
+    supportsImages: () => kernel.model().input.includes("image"),
+    // The checker judges `cd name` as ./name: CDPATH (from a profile) must not send it elsewhere.
+    bash: { env: { CDPATH: undefined } },
+    grep: { guard: permission.readGuard },
+    glob: { guard: permission.readGuard },
+    ls: { guard: permission.readGuard },
   });
 
   const streamOptions = withStreamConfig(config.stream, options.streamOptions ?? {});
