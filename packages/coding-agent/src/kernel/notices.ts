@@ -17,6 +17,7 @@ export function noticeMessage(source: string, text: string): UserMessage {
 
 export class NoticeQueue {
   private pending: { source: string; text: string }[] = [];
+  private flushing: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly session: () => Session,
@@ -31,8 +32,20 @@ export class NoticeQueue {
     return this.pending.length;
   }
 
-  /** Journals every waiting notice, in order; one that cannot be journaled stays queued. */
-  async flush(): Promise<number> {
+  /**
+   * Journals every waiting notice, in order; one that cannot be journaled stays queued. Flushes
+   * run one after another: two at once would both write the head of the queue, then each drop one.
+   */
+  flush(): Promise<number> {
+    const next = this.flushing.then(() => this.drain());
+    this.flushing = next.then(
+      () => undefined,
+      () => undefined,
+    );
+    return next;
+  }
+
+  private async drain(): Promise<number> {
     let written = 0;
     while (this.pending.length > 0) {
       const next = this.pending[0]!;

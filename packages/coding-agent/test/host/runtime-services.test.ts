@@ -240,6 +240,27 @@ describe("persisted notices", () => {
     await resumed.agent.close();
   });
 
+  it("two notices left at once on an idle session are journaled once each, in order", async () => {
+    box = sandbox();
+    const { definition, holder } = grab();
+    const { agent } = await start({ turns: [{ text: "one" }] }, [definition]);
+    // Two background agents finishing together: each starts a flush while the other's is writing.
+    holder.runtime!.persistNotice("first done");
+    holder.runtime!.persistNotice("second done");
+    holder.runtime!.persistNotice("third done");
+    const noticeTexts = () =>
+      readFileSync(agent.sessionFile!, "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l))
+        .filter((e) => e.type === "notice")
+        .map((e) => String(e.message.content).split("\n")[1]);
+    await waitFor(() => noticeTexts().length >= 3);
+    await new Promise((r) => setTimeout(r, 50));
+    await agent.close();
+    expect(noticeTexts()).toEqual(["first done", "second done", "third done"]);
+  });
+
   it("during a run it goes out with the next request; with wake an idle session runs on it", async () => {
     box = sandbox();
     const { definition, holder } = grab({
