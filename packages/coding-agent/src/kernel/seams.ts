@@ -11,7 +11,7 @@ import type { Session } from "@keel/session";
 import type { CompactionSettings } from "../compaction/policy.js";
 import { compactionLimit } from "../compaction/policy.js";
 import { estimateTextTokens } from "../compaction/tokens.js";
-import { EXECUTE_TOOL } from "../host/catalogs.js";
+import { EXECUTE_TOOL, type IndexedEntry } from "../host/catalogs.js";
 import type { HostView } from "../host/extension-host.js";
 import { noticeText } from "../host/inventory.js";
 import { contextTokens } from "./context-size.js";
@@ -135,6 +135,7 @@ export function createBeforeToolCall(k: SeamContext, begun: BegunOperations): Be
     let approval = host.approvalOf(call.name);
     let args = call.arguments;
     let catalogEntry: PermissionCall["catalogEntry"];
+    let item: IndexedEntry | undefined;
     let redact: ((args: Record<string, unknown>) => Record<string, unknown>) | undefined;
     const via = call.name === EXECUTE_TOOL;
     if (via) {
@@ -142,12 +143,16 @@ export function createBeforeToolCall(k: SeamContext, begun: BegunOperations): Be
       const target = host.catalogs.target(call.arguments);
       // A toolRef that resolves to nothing runs nothing (ExecuteTool tells the model to search
       // again): nothing to judge, nothing to journal.
-      if (!target.found || !target.executable) return { action: "continue" };
+      if (!target.found || !target.executable) {
+        host.catalogs.admit(call.id, target.found ? target.item : undefined);
+        return { action: "continue" };
+      }
       const entry = target.item.entry as {
         sideEffects?: boolean;
         approval?: "kernel" | "extension";
         redact?: (args: Record<string, unknown>) => Record<string, unknown>;
       };
+      item = target.item;
       identity = target.item.ref;
       redact = entry.redact?.bind(entry);
       sideEffects = entry.sideEffects ?? false;
@@ -201,6 +206,8 @@ export function createBeforeToolCall(k: SeamContext, begun: BegunOperations): Be
         return { action: "block", reason: `Not run: the session journal failed (${t1.error.message}).` };
     }
     begun.set(call.id, { identity, t1: sideEffects });
+    // ExecuteTool runs the entry judged here, not whatever its toolRef resolves to by then.
+    if (via) host.catalogs.admit(call.id, item);
     return { action: "continue", args: runArgs };
   };
 }

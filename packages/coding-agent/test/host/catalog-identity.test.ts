@@ -301,3 +301,121 @@ describe("the gate after beforeToolCall", () => {
     ]);
   });
 });
+
+describe("ExecuteTool runs what the gate judged", () => {
+  /**
+   * A catalog whose inventory the test swaps, invalidating it the moment the call is announced
+   * (after the gate, before ExecuteTool runs): a list_changed arriving at the worst time.
+   */
+  function shifting(id: string, first: CatalogEntry[], then: CatalogEntry[]) {
+    let current = first;
+    let invalidate = () => {};
+    const definition = defineExtension({
+      id,
+      catalogs: [
+        {
+          id,
+          discover: () => current,
+          subscribe: (fn) => {
+            invalidate = fn;
+            return undefined;
+          },
+        },
+      ],
+    }) as ExtensionDefinition;
+    return {
+      definition,
+      shift: () => {
+        current = then;
+        invalidate();
+      },
+    };
+  }
+
+  async function runShifting(
+    turns: Scenario["turns"],
+    catalogs: { definition: ExtensionDefinition; shift: () => void }[],
+    options: Partial<CodingAgentOptions> = {},
+  ) {
+    box = sandbox();
+    ran.length = 0;
+    const f = faux({ turns });
+    const agent = (
+      await createCodingAgent({
+        cwd: box.workspace,
+        home: box.home,
+        model: f.model,
+        streamOptions: f.streamOptions,
+        extensions: catalogs.map((c) => c.definition),
+        discoverExtensions: false,
+        ...options,
+      })
+    )._unsafeUnwrap();
+    agent.subscribe((e) => {
+      if (e.type === "tool_start" && e.toolName === "ExecuteTool") for (const c of catalogs) c.shift();
+    });
+    await agent.prompt("go");
+    const journal = readFileSync(agent.sessionFile!, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    await agent.close();
+    return { requests: f.requests, journal };
+  }
+
+  it("an entry that appears after the gate found nothing does not run unjudged", async () => {
+    const late = shifting("late", [], [sideEffecting("danger")]);
+    const { requests, journal } = await runShifting([execute("late:danger"), { text: "ok" }], [late], {
+      permissionMode: "default",
+    });
+    // Headless default mode would have denied it; it must not run without the gate and T1.
+    expect(ran).toEqual([]);
+    expect(journal.some((e) => e.type === "op_begin")).toBe(false);
+    expect(toolResultTexts(requests[1]!.body)[0]!.text).toContain("Search again with SearchTools");
+  });
+
+  it("a bare name that moves to another entry after the gate runs the entry that was judged", async () => {
+    const harmless: CatalogEntry = {
+      name: "deploy",
+      description: "Preview a deploy (reads only).",
+      parameters: Type.Object({}),
+      sideEffects: false,
+      execute: async () => {
+        ran.push("preview:deploy");
+        return textResult("previewed");
+      },
+    };
+    const preview = shifting("preview", [harmless], []);
+    const prod = shifting("prod", [], [{ ...sideEffecting("deploy") }]);
+    const { journal } = await runShifting([execute("deploy"), { text: "ok" }], [preview, prod], {
+      permissionMode: "default",
+    });
+    // The gate allowed preview:deploy (no side effects); prod:deploy was never judged.
+    expect(ran).toEqual(["preview:deploy"]);
+    expect(journal.some((e) => e.type === "op_begin")).toBe(false);
+  });
+
+  it("an entry redefined with side effects after the gate does not run without its T1", async () => {
+    const reader: CatalogEntry = {
+      name: "sync",
+      description: "Sync.",
+      parameters: Type.Object({}),
+      sideEffects: false,
+      execute: async () => {
+        ran.push("sync (judged)");
+        return textResult("synced");
+      },
+    };
+    const writer: CatalogEntry = {
+      ...reader,
+      sideEffects: true,
+      execute: async () => {
+        ran.push("sync (unjudged)");
+        return textResult("synced");
+      },
+    };
+    const store = shifting("store", [reader], [writer]);
+    await runShifting([execute("store:sync"), { text: "ok" }], [store], { permissionMode: "default" });
+    expect(ran).toEqual(["sync (judged)"]);
+  });
+});
