@@ -25,6 +25,7 @@ import {
   createAfterToolCall,
   createBeforeToolCall,
   createPrepareRequest,
+  createSettleUnstarted,
   type ToolPermission,
 } from "./seams.js";
 import { sessionTree } from "./tree.js";
@@ -146,6 +147,10 @@ export class KernelAgent implements CodingAgent {
       beforeToolCall: this.journal.beforeToolCall(createBeforeToolCall(seams, this.begun)),
       afterToolCall: createAfterToolCall(seams, this.begun),
       onListenerError: (error) => this.report("warning", `event listener failed: ${String(error)}`),
+    });
+    const settleUnstarted = createSettleUnstarted(seams, this.begun);
+    this.agent.subscribe((event) => {
+      if (event.type === "tool_execution_end") void settleUnstarted(event.toolCallId, event.result);
     });
     this.agent.subscribe(
       createAgentEventBridge({
