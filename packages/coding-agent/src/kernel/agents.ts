@@ -294,7 +294,11 @@ export class AgentSupervisor {
     this.live.set(agentId, { run, kernel, record });
 
     void (async () => {
-      const summary = await kernel.prompt(options.prompt);
+      const pending = kernel.prompt(options.prompt);
+      // Aborted before the child's run existed (the tool's signal during setup, stopAll): the
+      // run, now started, stops at once.
+      if (controller.signal.aborted) kernel.abort();
+      const summary = await pending;
       const stopReason = summary.isOk() ? summary.value.stopReason : "error";
       const error = summary.isOk()
         ? summary.value.error

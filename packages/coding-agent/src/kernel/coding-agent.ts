@@ -105,6 +105,8 @@ export class KernelAgent implements CodingAgent {
   /** Characters of system prompt + tool schemas, counted in every request (tokens per the model). */
   private fixedChars = 0;
   private maintenance: AbortController | undefined;
+  /** The current run's abort, from its first await on: abort() before the loop starts must count. */
+  private runAbort: AbortController | undefined;
   private closed = false;
   private listenerFailed = false;
   private readonly journal = new JournalGuard(() => this.session_);
@@ -322,6 +324,8 @@ export class KernelAgent implements CodingAgent {
     const readOnly = readOnlyRefusal(this.session_);
     if (readOnly) return err(readOnly);
     this.starting = true;
+    const aborter = new AbortController();
+    this.runAbort = aborter;
     const started = Date.now();
     this.journal.begin();
     let prompt = "";
@@ -341,17 +345,18 @@ export class KernelAgent implements CodingAgent {
     this.runChildren = [];
     this.runDenials = [];
 
-    const first = await this.agent.prompt(text === null ? [] : prompt);
+    const first = await this.agent.prompt(text === null ? [] : prompt, { signal: aborter.signal });
     if (first.isErr()) return err({ type: "busy", message: first.error.message });
     let run: RunResult = first.value;
     if (run.stopReason === "context_overflow") {
       // Overflow: compact, then retry the run once from the compacted history.
       const compacted = await this.compactWith("overflow");
       if (compacted.isOk()) {
-        const retry = await this.agent.prompt([]);
+        const retry = await this.agent.prompt([], { signal: aborter.signal });
         if (retry.isOk()) run = mergeRuns(run, retry.value);
       }
     }
+    if (this.runAbort === aborter) this.runAbort = undefined;
     await this.session_.sync();
     this.parts.permission.endRun();
     const settled = this.journal.settle(run, (messages) => this.agent.replaceMessages(messages));
@@ -459,6 +464,7 @@ export class KernelAgent implements CodingAgent {
   }
 
   abort(): void {
+    this.runAbort?.abort();
     this.agent.abort();
     this.maintenance?.abort();
   }
@@ -627,7 +633,7 @@ export class KernelAgent implements CodingAgent {
 
   private async closeOnce(reason: "exit" | "switch" | "reload"): Promise<void> {
     this.closed = true;
-    this.agent.abort();
+    this.abort();
     for (const hook of this.closeHooks) await hook();
     await this.ownHost?.shutdown(reason);
     await this.notices.flush();
