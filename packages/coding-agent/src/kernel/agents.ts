@@ -27,7 +27,7 @@ import { type AgentRunOutcome, createSession, openSession, type Session } from "
 import type { Result } from "neverthrow";
 import type { CompactionSettings } from "../compaction/policy.js";
 import { EXECUTE_TOOL, type IndexedEntry, SEARCH_TOOLS } from "../host/catalogs.js";
-import type { ExtensionHost } from "../host/extension-host.js";
+import type { ExtensionHost, HostView } from "../host/extension-host.js";
 import type { Caller } from "../host/runtime.js";
 import { KernelAgent } from "./coding-agent.js";
 import type { KernelPermission } from "./permission.js";
@@ -81,13 +81,19 @@ function listed(list: readonly string[] | undefined, ...names: string[]): boolea
 
 export class AgentSupervisor {
   private readonly live = new Map<string, Live>();
+  /** Agent ids whose start is being set up (child session, journal): counted like live ones. */
+  private readonly reserved = new Map<string, string>();
+  private readonly setups = new Set<Promise<RunAgentOutcome>>();
   private readonly interruptedText = new Map<string, string>();
   private closed = false;
 
   constructor(private readonly deps: SupervisorDeps) {}
 
   get running(): { agentId: string; title: string }[] {
-    return [...this.live.values()].map((l) => ({ agentId: l.run.agentId, title: l.run.title }));
+    return [
+      ...[...this.live.values()].map((l) => ({ agentId: l.run.agentId, title: l.run.title })),
+      ...[...this.reserved].map(([agentId, title]) => ({ agentId, title })),
+    ];
   }
 
   async run(extensionId: string, options: RunAgentOptions, caller: Caller): Promise<RunAgentOutcome> {
@@ -100,7 +106,7 @@ export class AgentSupervisor {
       };
     if (typeof options?.prompt !== "string" || !options.prompt.trim())
       return { ok: false, error: { type: "invalid", message: "runAgent needs a non-empty prompt." } };
-    if (this.live.size >= d.cap) {
+    if (this.running.length >= d.cap) {
       const running = this.running;
       return {
         ok: false,
@@ -119,7 +125,7 @@ export class AgentSupervisor {
         ok: false,
         error: { type: "invalid", message: `agentId "${agentId}" must be 1-64 letters, digits, _ or -.` },
       };
-    if (known[agentId] || this.live.has(agentId))
+    if (known[agentId] || this.live.has(agentId) || this.reserved.has(agentId))
       return {
         ok: false,
         error: { type: "invalid", message: `An agent "${agentId}" already exists in this session.` },
@@ -159,8 +165,38 @@ export class AgentSupervisor {
     const view = d.host.childView({ agent }, allowTool, catalogs);
     const tools = [...d.builtinTools.filter((t) => allowTool(t.name)), ...view.tools()];
 
+    // Reserved from here until it is live or failed, so starts made at once each count against
+    // the cap and the id; stopAll waits for reserved starts before it stops the live ones.
+    this.reserved.set(agentId, title);
+    const setup = this.launch({ options, caller, agent, model, view, tools }).finally(() =>
+      this.reserved.delete(agentId),
+    );
+    this.setups.add(setup);
+    try {
+      return await setup;
+    } finally {
+      this.setups.delete(setup);
+    }
+  }
+
+  private async launch(p: {
+    options: RunAgentOptions;
+    caller: Caller;
+    agent: { agentId: string; title: string };
+    model: Model;
+    view: HostView;
+    tools: AgentTool[];
+  }): Promise<RunAgentOutcome> {
+    const d = this.deps;
+    const { options, caller, agent, model, view, tools } = p;
+    const { agentId, title } = agent;
     const session = await this.openChildSession(agent, caller);
     if (!session.ok) return { ok: false, error: { type: "invalid", message: session.message } };
+    if (this.closed) {
+      await session.session.close();
+      session.cleanup();
+      return { ok: false, error: { type: "closed", message: "The session is closing." } };
+    }
     const start = await d.parent.session.appendEntry({
       type: "agent_run",
       agentId,
@@ -291,6 +327,7 @@ export class AgentSupervisor {
       result,
       abort,
     };
+    this.reserved.delete(agentId);
     this.live.set(agentId, { run, kernel, record });
 
     void (async () => {
@@ -475,6 +512,8 @@ export class AgentSupervisor {
   /** Stops every running child (the session closes); each is journaled as aborted. */
   async stopAll(): Promise<void> {
     this.closed = true;
+    // A start under way either gives up (closed) or goes live, and is then stopped below.
+    await Promise.allSettled([...this.setups]);
     const running = [...this.live.values()];
     for (const live of running) live.run.abort();
     await Promise.all(running.map((l) => l.run.result));
