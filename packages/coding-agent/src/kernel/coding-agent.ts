@@ -102,6 +102,8 @@ export class KernelAgent implements CodingAgent {
   private readonly diagnostics_: Diagnostic[];
   private total: Usage = emptyUsage();
   private starting = false;
+  /** From a run's start to its run_end, overflow retry included. */
+  private inRun = false;
   /** Characters of system prompt + tool schemas, counted in every request (tokens per the model). */
   private fixedChars = 0;
   private maintenance: AbortController | undefined;
@@ -323,6 +325,17 @@ export class KernelAgent implements CodingAgent {
       return err({ type: "busy", message: "A run is in progress: steer() or followUp() it, or abort() it." });
     const readOnly = readOnlyRefusal(this.session_);
     if (readOnly) return err(readOnly);
+    this.inRun = true;
+    try {
+      return await this.runOnce(text);
+    } finally {
+      this.inRun = false;
+      // Notices left after the run's last request (or while it ended) are this idle session's now.
+      this.deliverNotices();
+    }
+  }
+
+  private async runOnce(text: string | null): Promise<Result<RunSummary, CodingAgentError>> {
     this.starting = true;
     const aborter = new AbortController();
     this.runAbort = aborter;
@@ -392,9 +405,16 @@ export class KernelAgent implements CodingAgent {
    * journaled at once otherwise; `wake` starts a run from it when the session is idle.
    */
   persistNotice(source: string, text: string, options: { wake?: boolean } = {}): void {
-    this.notices.add(source, text);
-    if (this.agent.isRunning || this.starting || this.closed) return;
-    if (options.wake) {
+    this.notices.add(source, text, options.wake === true);
+    // A run (from its start to its run_end) or a compaction delivers it when it is done.
+    if (this.agent.isRunning || this.starting || this.inRun || this.maintenance || this.closed) return;
+    this.deliverNotices();
+  }
+
+  /** On an idle session: waiting notices start a run when one asked to wake it, else are journaled. */
+  private deliverNotices(): void {
+    if (this.notices.size === 0 || this.closed) return;
+    if (this.notices.wakes) {
       void this.run(null);
       return;
     }
@@ -554,6 +574,8 @@ export class KernelAgent implements CodingAgent {
     });
     signal?.removeEventListener("abort", abort);
     this.maintenance = undefined;
+    // A manual compaction held back what was left meanwhile; a run's own compaction leaves it to the run.
+    const idle = !this.inRun;
     if (outcome.isOk()) {
       this.agent.replaceMessages(this.session_.context());
       await this.host_.notify("compaction", {
@@ -572,6 +594,7 @@ export class KernelAgent implements CodingAgent {
       ok: outcome.isOk(),
       ...(outcome.isErr() ? { error: outcome.error.message } : {}),
     });
+    if (idle) this.deliverNotices();
     return outcome;
   }
 

@@ -16,7 +16,7 @@ export function noticeMessage(source: string, text: string): UserMessage {
 }
 
 export class NoticeQueue {
-  private pending: { source: string; text: string }[] = [];
+  private pending: { source: string; text: string; wake: boolean }[] = [];
   private flushing: Promise<unknown> = Promise.resolve();
 
   constructor(
@@ -24,12 +24,17 @@ export class NoticeQueue {
     private readonly report: (message: string) => void,
   ) {}
 
-  add(source: string, text: string): void {
-    if (text.trim()) this.pending.push({ source, text });
+  add(source: string, text: string, wake = false): void {
+    if (text.trim()) this.pending.push({ source, text, wake });
   }
 
   get size(): number {
     return this.pending.length;
+  }
+
+  /** Whether a waiting notice asked to start a run. */
+  get wakes(): boolean {
+    return this.pending.some((p) => p.wake);
   }
 
   /**

@@ -261,6 +261,39 @@ describe("persisted notices", () => {
     expect(noticeTexts()).toEqual(["first done", "second done", "third done"]);
   });
 
+  it("a wake left after the run's last request starts a run once that run has ended", async () => {
+    // A background agent finishing while the final reply streams (messageEnd), or as the run ends
+    // (runEnd): the notice must not wait for the user's next prompt, and the run it wakes starts
+    // only after the first one has ended.
+    for (const hook of ["messageEnd", "runEnd"] as const) {
+      box = sandbox();
+      let left = false;
+      const { definition } = grab({
+        hooks: {
+          [hook]: (event: { message?: { role: string } }, runtime: ExtensionRuntime) => {
+            if (left || (hook === "messageEnd" && event.message?.role !== "assistant")) return;
+            left = true;
+            runtime.persistNotice(`${hook}-time agent done`, { wake: true });
+          },
+        },
+      } as Partial<ExtensionDefinition>);
+      const { agent, requests } = await start({ turns: [{ text: "first reply" }, { text: "woken" }] }, [
+        definition,
+      ]);
+      const events: string[] = [];
+      agent.subscribe((e) => {
+        if (e.type === "run_start" || e.type === "run_end") events.push(e.type);
+      });
+      await agent.prompt("go");
+      await waitFor(() => events.filter((e) => e === "run_end").length >= 2);
+      await agent.close();
+      expect(events, hook).toEqual(["run_start", "run_end", "run_start", "run_end"]);
+      expect(requests, hook).toHaveLength(2);
+      expect(userTexts(requests[1]!.body).at(-1), hook).toContain(`${hook}-time agent done`);
+      box.cleanup();
+    }
+  });
+
   it("during a run it goes out with the next request; with wake an idle session runs on it", async () => {
     box = sandbox();
     const { definition, holder } = grab({
