@@ -179,15 +179,28 @@ export class ExtensionHost implements HostView {
     });
     const activate = definition.lifecycle?.activate;
     if (activate) {
-      const outcome = await withDeadline(
-        (signal) => activate(Object.assign(Object.create(runtime) as object, { signal }) as never),
-        this.deadline * 2,
-      );
+      let activation: Promise<unknown> | undefined;
+      const outcome = await withDeadline((signal) => {
+        activation = Promise.resolve(
+          activate(Object.assign(Object.create(runtime) as object, { signal }) as never),
+        );
+        return activation;
+      }, this.deadline * 2);
       if (!outcome.ok) {
         this.fail(
           item.source,
           `activation ${outcome.reason === "timeout" ? "timed out" : "failed"}: ${outcome.message}`,
         );
+        // One that ignored its signal and finishes later has opened what it meant to (connections,
+        // watchers): it is deactivated then, so nothing of it is left running.
+        if (outcome.reason === "timeout")
+          void activation?.then(
+            (instance) => {
+              runtime.instance = instance;
+              return this.deactivateOne({ definition, runtime, source: where });
+            },
+            () => undefined,
+          );
         return;
       }
       runtime.instance = outcome.value;

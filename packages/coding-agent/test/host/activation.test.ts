@@ -163,3 +163,31 @@ describe("activation isolation", () => {
     expect(host.extensionIds).toEqual([]);
   });
 });
+
+describe("an activation that finishes after its deadline", () => {
+  it("has what it opened released: deactivate runs with the instance it returned", async () => {
+    const log: string[] = [];
+    let finish!: () => void;
+    const slow = defineExtension({
+      id: "slow",
+      lifecycle: {
+        // Ignores its signal, as a connect that does not take one would.
+        activate: () =>
+          new Promise<{ connection: string }>((resolve) => {
+            finish = () => resolve({ connection: "conn-1" });
+          }),
+        deactivate: (runtime) => {
+          log.push(`deactivate ${(runtime.instance as { connection: string }).connection}`);
+        },
+      },
+    }) as ExtensionDefinition;
+    const { host, diagnostics } = await startHost([slow], { hookDeadlineMs: 10 });
+    expect(host.extensionIds).toEqual([]);
+    expect(diagnostics[0]!.message).toContain("timed out");
+    finish();
+    await new Promise((r) => setTimeout(r, 20));
+    expect(log).toEqual(["deactivate conn-1"]);
+    // Nothing of it is active, before or after.
+    expect(host.extensionIds).toEqual([]);
+  });
+});
