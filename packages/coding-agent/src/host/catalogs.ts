@@ -219,16 +219,19 @@ export class CatalogRegistry {
     const startedAt = Date.now();
     let warned = false;
     let promise: Promise<void> | undefined;
+    // Removed, or the registry closed: what the discovery ends with no longer matters to anyone.
+    const gone = () => !this.slots.includes(slot) || controller.signal.aborted;
     promise = (async () => {
       try {
         const inventory = await slot.catalog.discover(slot.runtime, { signal: controller.signal });
-        if (!this.slots.includes(slot) || controller.signal.aborted) return;
+        if (gone()) return;
         this.apply(slot, inventory);
       } catch (e) {
-        this.report(slot.extensionId, `catalog ${slot.catalog.id}: discover failed: ${message(e)}`);
+        if (!gone())
+          this.report(slot.extensionId, `catalog ${slot.catalog.id}: discover failed: ${message(e)}`);
       } finally {
         if (slot.inflight?.promise === promise) slot.inflight = undefined;
-        if (warned)
+        if (warned && !gone())
           this.report(
             slot.extensionId,
             `catalog ${slot.catalog.id}: discovery finished after ${Date.now() - startedAt} ms`,

@@ -96,6 +96,27 @@ describe("discovery deadlines", () => {
 });
 
 describe("unique groups", () => {
+  it("a discovery stopped because its catalog went away (removed, shutdown) is no failure to report", async () => {
+    // Discovers that honour their signal: they reject when it aborts.
+    const honest = (id: string) => ({
+      id,
+      deadlineMs: 10,
+      discover: (_runtime: unknown, { signal }: { signal: AbortSignal }) =>
+        new Promise<CatalogEntry[]>((_resolve, reject) => {
+          signal.addEventListener("abort", () => reject(new Error("This operation was aborted")));
+        }),
+    });
+    const ext = defineExtension({ id: "remote", catalogs: [honest("remote")] }) as ExtensionDefinition;
+    const { host, diagnostics } = await startHost([ext]);
+    host.runtimeOf("remote")!.catalogs.add(honest("later"));
+    await host.catalogs.refresh();
+    await new Promise((r) => setTimeout(r, 30));
+    expect(host.runtimeOf("remote")!.catalogs.remove("later")).toBe(true);
+    await host.shutdown("exit");
+    await new Promise((r) => setTimeout(r, 10));
+    expect(diagnostics.map((d) => d.message).filter((m) => !m.includes("takes longer than"))).toEqual([]);
+  });
+
   it("a second catalog with a group already taken is refused with a diagnostic; the first stays reachable", async () => {
     const a = defineExtension({
       id: "a",
