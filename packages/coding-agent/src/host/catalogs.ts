@@ -104,8 +104,9 @@ export class CatalogRegistry {
   }
 
   /**
-   * The group a catalog gets when it names none: the extension's id for its first catalog (or one
-   * whose id is the extension's), else `<extension>-<catalog id>`.
+   * The group a catalog gets when it names none: the extension's id for its first declared catalog
+   * (or one whose id is the extension's), else `<extension>-<catalog id>`. `index` is its place
+   * among the declared catalogs; -1 for one added after activation.
    */
   static groupFor(extensionId: string, catalog: ToolCatalog, index: number): string {
     return (

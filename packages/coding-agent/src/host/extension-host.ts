@@ -161,7 +161,10 @@ export class ExtensionHost implements HostView {
       },
       catalogs: {
         add: (catalog) => {
-          const group = catalog?.group ?? catalog?.label ?? `${id}-${catalog?.id}`;
+          // Checked here: a staged bad catalog would otherwise throw out of the host's start.
+          if (typeof catalog?.id !== "string" || typeof catalog.discover !== "function")
+            return { ok: false, message: "a catalog needs an id (a string) and a discover function" };
+          const group = CatalogRegistry.groupFor(id, catalog, -1);
           if (live) {
             const refused = this.registry.add(id, catalog, runtime, group);
             return refused ? { ok: false, message: refused } : { ok: true };

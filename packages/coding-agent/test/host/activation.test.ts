@@ -191,3 +191,25 @@ describe("an activation that finishes after its deadline", () => {
     expect(host.extensionIds).toEqual([]);
   });
 });
+
+describe("registrations made while activating", () => {
+  it("a malformed catalog passed to runtime.catalogs.add is refused as a value; the extension and the host go on", async () => {
+    const answers: unknown[] = [];
+    const sloppy = defineExtension({
+      id: "sloppy",
+      lifecycle: {
+        activate: (runtime) => {
+          answers.push(runtime.catalogs.add(undefined as never));
+          answers.push(runtime.catalogs.add({ id: "no-discover" } as never));
+        },
+      },
+    }) as ExtensionDefinition;
+    const { host } = await startHost([sloppy]);
+    expect(host.extensionIds).toEqual(["sloppy"]);
+    expect(answers).toEqual([
+      { ok: false, message: "a catalog needs an id (a string) and a discover function" },
+      { ok: false, message: "a catalog needs an id (a string) and a discover function" },
+    ]);
+    expect(host.registry.isEmpty).toBe(true);
+  });
+});

@@ -152,6 +152,13 @@ describe("unique groups", () => {
     expect(host.catalogs.resolve("b-own:e")?.name).toBe("e");
     expect(runtime.catalogs.remove("w")).toBe(true);
     expect(host.catalogs.resolve("b-own:e")).toBeUndefined();
+    // Unnamed, it is grouped by the rule declared catalogs follow: the extension id for one whose
+    // id is the extension's, else <extension>-<id>.
+    expect(runtime.catalogs.add({ id: "b", discover: () => [entry("mine")] }).ok).toBe(true);
+    expect(runtime.catalogs.add({ id: "extra", discover: () => [entry("more")] }).ok).toBe(true);
+    await host.catalogs.refresh();
+    expect(host.catalogs.resolve("b:mine")?.name).toBe("mine");
+    expect(host.catalogs.resolve("b-extra:more")?.name).toBe("more");
   });
 });
 
