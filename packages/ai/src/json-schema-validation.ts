@@ -16,7 +16,10 @@ const addFormats = ((addFormatsModule as unknown as { default?: unknown }).defau
 let draft07: Ajv | undefined;
 let draft2020: Ajv2020 | undefined;
 
-/** MCP's default dialect is 2020-12; a schema naming draft-07 (or older) gets the draft-07 validator. */
+/**
+ * MCP's default dialect is 2020-12; a schema naming draft-07 (or older) gets the draft-07 validator.
+ * The schema is compiled without its `$schema` (see `bare`), which only picked the validator here.
+ */
 function validatorFor(schema: Schema): Ajv | Ajv2020 {
   const dialect = typeof schema.$schema === "string" ? schema.$schema : "";
   const options = { allErrors: true, strict: false, validateFormats: true, verbose: true } as const;
@@ -34,6 +37,17 @@ function validatorFor(schema: Schema): Ajv | Ajv2020 {
   return draft2020;
 }
 
+/**
+ * What Ajv compiles. Without `$id`: Ajv keeps compiled schemas by id, and two tools may reuse one
+ * id for different schemas. Without `$schema`: Ajv would look the dialect's meta-schema up and
+ * refuse every schema naming one it does not bundle (draft-04, draft-06, 2019-09), leaving the
+ * tool unusable; the validator was already chosen by that dialect.
+ */
+function bare(schema: Schema): Schema {
+  const { $id: _id, $schema: _dialect, ...rest } = schema;
+  return rest;
+}
+
 const compiled = new WeakMap<object, ValidateFunction | Error>();
 
 /** Compiles once per schema object; a schema Ajv cannot compile is reported, not thrown. */
@@ -41,10 +55,7 @@ function compile(schema: Schema): ValidateFunction | Error {
   let fn = compiled.get(schema);
   if (!fn) {
     try {
-      // Ajv keeps compiled schemas by $id; a copy without it avoids clashes between two tools that
-      // reuse one id for different schemas.
-      const { $id: _id, ...rest } = schema;
-      fn = validatorFor(schema).compile(rest);
+      fn = validatorFor(schema).compile(bare(schema));
     } catch (e) {
       fn = e instanceof Error ? e : new Error(String(e));
     }
@@ -59,9 +70,7 @@ const variantChecks = new WeakMap<object, ValidateFunction | Error>();
 function compileVariant(root: Schema, variant: Schema): ValidateFunction | Error {
   let fn = variantChecks.get(variant);
   if (!fn) {
-    const { $id: _id, ...rest } = variant;
-    const wrapper: Schema = { ...rest };
-    if (root.$schema !== undefined) wrapper.$schema = root.$schema;
+    const wrapper = bare(variant);
     if (root.$defs !== undefined && wrapper.$defs === undefined) wrapper.$defs = root.$defs;
     if (root.definitions !== undefined && wrapper.definitions === undefined)
       wrapper.definitions = root.definitions;
