@@ -13,8 +13,20 @@ const addFormats = ((addFormatsModule as unknown as { default?: unknown }).defau
   ajv: Ajv | Ajv2020,
 ) => void;
 
-let draft07: Ajv | undefined;
-let draft2020: Ajv2020 | undefined;
+/**
+ * An Ajv instance keeps every schema and function it ever compiled (its code scope), and catalogs
+ * rediscovered after each list_changed bring fresh schema objects: each instance is replaced after
+ * this many compilations, so what a session holds is bounded by what is still in use (compiled
+ * functions keep working; the WeakMaps below drop them with their schemas).
+ */
+const COMPILES_PER_VALIDATOR = 200;
+
+interface Validator {
+  ajv: Ajv | Ajv2020;
+  compiles: number;
+}
+let draft07: Validator | undefined;
+let draft2020: Validator | undefined;
 
 /**
  * MCP's default dialect is 2020-12; a schema naming draft-07 (or older) gets the draft-07 validator.
@@ -23,18 +35,21 @@ let draft2020: Ajv2020 | undefined;
 function validatorFor(schema: Schema): Ajv | Ajv2020 {
   const dialect = typeof schema.$schema === "string" ? schema.$schema : "";
   const options = { allErrors: true, strict: false, validateFormats: true, verbose: true } as const;
-  if (/draft-0[467]/.test(dialect)) {
-    if (!draft07) {
-      draft07 = new Ajv(options);
-      addFormats(draft07);
+  const fresh = (current: Validator | undefined, make: () => Ajv | Ajv2020): Validator => {
+    if (current && current.compiles < COMPILES_PER_VALIDATOR) {
+      current.compiles++;
+      return current;
     }
-    return draft07;
+    const ajv = make();
+    addFormats(ajv);
+    return { ajv, compiles: 1 };
+  };
+  if (/draft-0[467]/.test(dialect)) {
+    draft07 = fresh(draft07, () => new Ajv(options));
+    return draft07.ajv;
   }
-  if (!draft2020) {
-    draft2020 = new Ajv2020(options);
-    addFormats(draft2020);
-  }
-  return draft2020;
+  draft2020 = fresh(draft2020, () => new Ajv2020(options));
+  return draft2020.ajv;
 }
 
 /**
