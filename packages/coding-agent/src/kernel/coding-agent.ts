@@ -104,6 +104,8 @@ export class KernelAgent implements CodingAgent {
   private starting = false;
   /** From a run's start to its run_end, overflow retry included. */
   private inRun = false;
+  /** The run going on, for close() to let it journal its end. */
+  private running: Promise<unknown> | undefined;
   /** Characters of system prompt + tool schemas, counted in every request (tokens per the model). */
   private fixedChars = 0;
   private maintenance: AbortController | undefined;
@@ -326,9 +328,12 @@ export class KernelAgent implements CodingAgent {
     const readOnly = readOnlyRefusal(this.session_);
     if (readOnly) return err(readOnly);
     this.inRun = true;
+    const running = this.runOnce(text);
+    this.running = running;
     try {
-      return await this.runOnce(text);
+      return await running;
     } finally {
+      if (this.running === running) this.running = undefined;
       this.inRun = false;
       // Notices left after the run's last request (or while it ended) are this idle session's now.
       this.deliverNotices();
@@ -658,6 +663,9 @@ export class KernelAgent implements CodingAgent {
     this.closed = true;
     this.abort();
     for (const hook of this.closeHooks) await hook();
+    // The aborted run still journals what it did (tool results, T2s, the cut reply); the session
+    // file must be open for that. Bounded by the loop's abort grace for tools.
+    await this.running;
     await this.ownHost?.shutdown(reason);
     await this.notices.flush();
     await this.session_.close();

@@ -92,3 +92,38 @@ describe("T1/T2 around an abort", () => {
     expect(journal().filter((e) => e.type === "op_begin" || e.type === "op_end")).toEqual([]);
   });
 });
+
+describe("close() during a run", () => {
+  it("lets the aborted run journal what it did before the session file closes", async () => {
+    box = sandbox();
+    const f = faux({
+      turns: [{ toolCalls: [{ name: "Bash", arguments: { command: "sleep 30" } }] }, { text: "never" }],
+    });
+    const agent = (
+      await createCodingAgent({
+        cwd: box.workspace,
+        home: box.home,
+        model: f.model,
+        streamOptions: f.streamOptions,
+        permissionMode: "bypassPermissions",
+        discoverExtensions: false,
+      })
+    )._unsafeUnwrap();
+    const diagnostics: string[] = [];
+    agent.subscribe((e) => {
+      if (e.type === "diagnostic") diagnostics.push(e.diagnostic.message);
+    });
+    const file = agent.sessionFile!;
+    const running = agent.prompt("go");
+    while (!readFileSync(file, "utf8").includes('"op_begin"')) await new Promise((r) => setTimeout(r, 10));
+    await agent.close();
+    await running;
+    const journal = readFileSync(file, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { type: string; message?: { role: string } });
+    expect(diagnostics).toEqual([]);
+    expect(journal.some((e) => e.type === "op_end")).toBe(true);
+    expect(journal.some((e) => e.type === "message" && e.message?.role === "toolResult")).toBe(true);
+  });
+});
