@@ -365,6 +365,27 @@ describe("models, data and debug", () => {
     await agent.close();
   });
 
+  it("a debug line that is not a string (an error a JS extension passes) becomes text, in the log and the event", async () => {
+    box = sandbox();
+    const { definition, holder } = grab();
+    const events: unknown[] = [];
+    const { agent } = await start({ turns: [] }, [definition], {
+      onEvent: (e) => {
+        if (e.type === "debug") events.push(e);
+      },
+    });
+    holder.runtime!.debug(new Error("socket hang up") as never);
+    holder.runtime!.debug({ retry: 2 } as never);
+    await agent.close();
+    expect(events).toEqual([
+      { type: "debug", source: "probe", message: "Error: socket hang up" },
+      { type: "debug", source: "probe", message: '{"retry":2}' },
+    ]);
+    expect(readFileSync(join(box.home, "logs", "debug.log"), "utf8")).toContain(
+      "[probe] Error: socket hang up\n",
+    );
+  });
+
   it("workspace says where and whether trusted", async () => {
     box = sandbox();
     trustProject(box.workspace, { home: box.home });
