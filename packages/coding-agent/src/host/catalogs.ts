@@ -10,6 +10,7 @@ import type {
   ToolCatalog,
 } from "@keel/extension-sdk";
 import { isTypeBoxSchema } from "@keel/extension-sdk";
+import { errnoMessage } from "../fs/errno.js";
 import { SearchIndex } from "./catalog-search.js";
 import { type GroupView, type Inventory, inventoryOf } from "./inventory.js";
 
@@ -76,10 +77,6 @@ function digestOf(entry: CatalogEntry, summary: string): string {
 function firstLine(text: string): string {
   const line = text.trim().split("\n")[0] ?? "";
   return line.length <= 200 ? line : `${line.slice(0, 199)}…`;
-}
-
-function message(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
 }
 
 export class CatalogRegistry {
@@ -173,7 +170,7 @@ export class CatalogRegistry {
           slot.dirty = true;
         }, slot.runtime) ?? undefined;
     } catch (e) {
-      this.report(slot.extensionId, `catalog ${slot.catalog.id}: subscribe failed: ${message(e)}`);
+      this.report(slot.extensionId, `catalog ${slot.catalog.id}: subscribe failed: ${errnoMessage(e)}`);
     }
   }
 
@@ -181,7 +178,7 @@ export class CatalogRegistry {
     try {
       slot.unsubscribe?.();
     } catch (e) {
-      this.report(slot.extensionId, `catalog ${slot.catalog.id}: unsubscribe failed: ${message(e)}`);
+      this.report(slot.extensionId, `catalog ${slot.catalog.id}: unsubscribe failed: ${errnoMessage(e)}`);
     }
     slot.inflight?.controller.abort();
   }
@@ -229,7 +226,7 @@ export class CatalogRegistry {
         this.apply(slot, inventory);
       } catch (e) {
         if (!gone())
-          this.report(slot.extensionId, `catalog ${slot.catalog.id}: discover failed: ${message(e)}`);
+          this.report(slot.extensionId, `catalog ${slot.catalog.id}: discover failed: ${errnoMessage(e)}`);
       } finally {
         if (slot.inflight?.promise === promise) slot.inflight = undefined;
         if (warned && !gone())

@@ -2,6 +2,7 @@
 // commands and catalog groups against built-ins and each other, configuration. An extension whose
 // declaration cannot be honoured whole is refused with one reason; the first in load order wins.
 import { EXTENSION_ID_PATTERN, isTypeBoxSchema, listTools } from "@keel/extension-sdk";
+import { errnoMessage } from "../fs/errno.js";
 import { CatalogRegistry, EXECUTE_TOOL, SEARCH_TOOLS } from "./catalogs.js";
 import { resolveExtensionConfig } from "./config.js";
 import type { ExtensionHostOptions, ExtensionSource } from "./extension-host.js";
@@ -98,7 +99,7 @@ function safe<T>(fn: () => T): { ok: true; value: T } | { ok: false; message: st
   try {
     return { ok: true, value: fn() };
   } catch (e) {
-    return { ok: false, message: e instanceof Error ? e.message : String(e) };
+    return { ok: false, message: errnoMessage(e) };
   }
 }
 

@@ -14,7 +14,8 @@ import { compactionLimit } from "../compaction/policy.js";
 import { estimateTextTokens } from "../compaction/tokens.js";
 import { EXECUTE_TOOL, type IndexedEntry } from "../host/catalogs.js";
 import type { HostView } from "../host/extension-host.js";
-import { noticeText } from "../host/inventory.js";
+import { inventoryOf, noticeText } from "../host/inventory.js";
+import { contentText } from "./agent-events.js";
 import { contextTokens } from "./context-size.js";
 import type { DenialInput } from "./denials.js";
 import type { PermissionDenialSource } from "./types.js";
@@ -91,9 +92,7 @@ export function createPrepareRequest(k: SeamContext): PrepareRequest {
       const text = noticeText(told, views);
       if (text) {
         const message: UserMessage = { role: "user", content: text, timestamp: Date.now() };
-        const inventory: Record<string, { name: string; digest: string }[]> = {};
-        for (const view of views)
-          inventory[view.group] = view.entries.map(({ name, digest }) => ({ name, digest }));
+        const inventory = inventoryOf(views);
         // A group the model was told about that no longer exists is journaled empty, or the
         // fold would keep it as told and every later request would announce its removal again.
         for (const group of Object.keys(told)) inventory[group] ??= [];
@@ -249,7 +248,13 @@ export function createAfterToolCall(k: SeamContext, begun: BegunOperations): Aft
         by: "policy",
       });
     if (begin?.t1)
-      await endOperation(k, call.id, begin.identity, patched.isError ? "error" : "ok", resultText(patched));
+      await endOperation(
+        k,
+        call.id,
+        begin.identity,
+        patched.isError ? "error" : "ok",
+        contentText(patched.content),
+      );
     return patched;
   };
 }
@@ -269,15 +274,11 @@ export function createSettleUnstarted(
     const begin = begun.get(toolCallId);
     if (!begin) return;
     begun.delete(toolCallId);
-    if (begin.t1) await endOperation(k, toolCallId, begin.identity, "error", resultText(result));
+    if (begin.t1) await endOperation(k, toolCallId, begin.identity, "error", contentText(result.content));
   };
 }
 
 const NOT_STARTED = "Not run: the run was aborted before this tool call started.";
-
-function resultText(result: AgentToolResult): string {
-  return result.content.flatMap((c) => (c.type === "text" ? [c.text] : [])).join("\n");
-}
 
 /** T2: the outcome of a call that has a T1. */
 async function endOperation(
