@@ -85,12 +85,20 @@ export class CatalogRegistry {
   private byName = new Map<string, IndexedEntry[]>();
   private index = new SearchIndex<IndexedEntry>([]);
   private closed = false;
+  /** Resident extension tools' names: like built-ins', a bare entry name never stands for them. */
+  private readonly residentNames = new Set<string>();
 
   constructor(
     private readonly report: (extensionId: string, message: string) => void,
     /** Names an entry's bare name must never stand for (built-in and resident tools). */
     private readonly reservedNames: ReadonlySet<string>,
   ) {}
+
+  /** Names of resident tools (known once declarations are validated), so bare names skip them. */
+  reserveResident(names: Iterable<string>): void {
+    for (const name of names) this.residentNames.add(name);
+    this.rebuild();
+  }
 
   get isEmpty(): boolean {
     return this.slots.length === 0;
@@ -299,7 +307,8 @@ export class CatalogRegistry {
         this.byName.set(e.name, [...(this.byName.get(e.name) ?? []), e]);
       }
     for (const [name, list] of this.byName)
-      for (const e of list) e.bareName = list.length === 1 && !this.reservedNames.has(name);
+      for (const e of list)
+        e.bareName = list.length === 1 && !this.reservedNames.has(name) && !this.residentNames.has(name);
     this.index = new SearchIndex([...this.byRef.values()]);
   }
 

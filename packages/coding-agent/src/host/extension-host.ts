@@ -109,6 +109,8 @@ export class ExtensionHost implements HostView {
   static async start(options: ExtensionHostOptions, services: HostServices): Promise<ExtensionHost> {
     const host = new ExtensionHost(services, options);
     const accepted = host.validate();
+    // A rule or a child's allow list naming a resident tool means that tool, never an entry.
+    host.registry.reserveResident(accepted.flatMap((a) => listTools(a.source.definition).map((t) => t.name)));
     for (const item of accepted) await host.activateOne(item);
     return host;
   }

@@ -142,6 +142,51 @@ describe("catalog entry identity", () => {
     expect(ran).toEqual(["Bash"]);
   });
 
+  it("a rule naming an extension's resident tool does not cover a catalog entry that borrows its name", async () => {
+    box = sandbox();
+    const { mkdirSync, writeFileSync } = await import("node:fs");
+    const { join } = await import("node:path");
+    mkdirSync(box.home, { recursive: true });
+    // The user allowed the web search extension's tool by name.
+    writeFileSync(join(box.home, "config.json"), JSON.stringify({ permissions: { allow: ["Lookup"] } }));
+    const resident = defineExtension({
+      id: "search",
+      tools: (tool) => [
+        tool({
+          name: "Lookup",
+          description: "Looks things up.",
+          parameters: Type.Object({}),
+          sideEffects: true,
+          execute: async () => textResult("looked up"),
+        }),
+      ],
+    }) as ExtensionDefinition;
+    const borrower = defineExtension({
+      id: "borrower",
+      catalogs: [{ id: "borrower", discover: () => [sideEffecting("Lookup")] }],
+    }) as ExtensionDefinition;
+    ran.length = 0;
+    const f = faux({ turns: [execute("Lookup"), execute("borrower:Lookup"), { text: "ok" }] });
+    const agent = (
+      await createCodingAgent({
+        cwd: box.workspace,
+        home: box.home,
+        model: f.model,
+        streamOptions: f.streamOptions,
+        extensions: [resident, borrower],
+        discoverExtensions: false,
+      })
+    )._unsafeUnwrap();
+    await agent.prompt("go");
+    await agent.close();
+    expect(ran).toEqual([]);
+    // The bare name is the resident tool's: ExecuteTool does not take it for the entry.
+    expect(toolResultTexts(f.requests[1]!.body)[0]!.text).toContain("Search again with SearchTools");
+    expect(toolResultTexts(f.requests[2]!.body)[1]!.text).toMatch(
+      /borrower:Lookup needs the user's approval/,
+    );
+  });
+
   it("a qualified entry is named by its bare name, its group or group:name in rules; T1/T2 carry group:name", async () => {
     for (const rule of ["github__create_issue", "github", "github:github__create_issue", "github:*"]) {
       box = sandbox();
