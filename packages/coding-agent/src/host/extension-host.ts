@@ -11,6 +11,7 @@ import {
   type ToolCallContext,
   type ToolCallEvent,
 } from "@keel/extension-sdk";
+import { errnoMessage } from "../fs/errno.js";
 import { CatalogView } from "./catalog-tools.js";
 import { CatalogRegistry, EXECUTE_TOOL, SEARCH_TOOLS } from "./catalogs.js";
 import { CommandTable, type HostedCommand } from "./commands.js";
@@ -57,7 +58,11 @@ export interface Active {
   runtime: MutableRuntime;
   source: string;
   root?: string;
+  /** The resident tools it offers this session, listed once after activation. */
+  tools: ExtensionTool[];
 }
+
+type ExtensionTool = ReturnType<typeof listTools>[number];
 
 export type ToolCallDecision =
   | { action: "continue"; args: Record<string, unknown> }
@@ -202,13 +207,32 @@ export class ExtensionHost implements HostView {
           void activation?.then(
             (instance) => {
               runtime.instance = instance;
-              return this.deactivateOne({ definition, runtime, source: where });
+              return this.deactivateOne({ definition, runtime, source: where, tools: [] });
             },
             () => undefined,
           );
         return;
       }
       runtime.instance = outcome.value;
+    }
+    // The session's tool list, fixed now: only declared tools (their names were checked), and a
+    // tools() that throws given the runtime rolls this extension back like a failed activation.
+    const tools: ExtensionTool[] = [];
+    try {
+      const declared = new Set(listTools(definition).map((t) => t.name));
+      for (const tool of listTools(definition, runtime as never)) {
+        if (declared.has(tool.name)) tools.push(tool);
+        else
+          this.reportOnce(
+            id,
+            "error",
+            `tool "${tool.name}" is offered but was not declared (return every tool you may offer when tools() gets no runtime); left out`,
+          );
+      }
+    } catch (e) {
+      this.fail(item.source, `tools could not be listed: ${errnoMessage(e)}`);
+      await this.deactivateOne({ definition, runtime, source: where, tools: [] });
+      return;
     }
     live = true;
     for (const c of definition.commands ?? []) {
@@ -220,7 +244,7 @@ export class ExtensionHost implements HostView {
       if (problem) this.reportOnce(id, "error", problem);
     });
     for (const register of staged) register();
-    this.active.push({ definition, runtime, source: where, ...(root ? { root } : {}) });
+    this.active.push({ definition, runtime, source: where, ...(root ? { root } : {}), tools });
   }
 
   private async deactivateOne(active: Active): Promise<void> {
@@ -269,8 +293,7 @@ export class ExtensionHost implements HostView {
   toolsFor(caller: Caller = {}, view: CatalogView = this.catalogs): AgentTool[] {
     const tools: AgentTool[] = [];
     for (const a of this.active) {
-      // With the runtime: the tools this session offers (an extension may leave one out).
-      for (const tool of listTools(a.definition, a.runtime as never)) {
+      for (const tool of a.tools) {
         tools.push({
           name: tool.name,
           ...(tool.label ? { label: tool.label } : {}),
@@ -299,8 +322,7 @@ export class ExtensionHost implements HostView {
   /** The `approval` a resident tool declares ("extension": it asks by itself). */
   approvalOf(toolName: string): "kernel" | "extension" {
     for (const a of this.active)
-      for (const tool of listTools(a.definition, a.runtime as never))
-        if (tool.name === toolName) return tool.approval ?? "kernel";
+      for (const tool of a.tools) if (tool.name === toolName) return tool.approval ?? "kernel";
     return "kernel";
   }
 

@@ -213,3 +213,39 @@ describe("registrations made while activating", () => {
     expect(host.registry.isEmpty).toBe(true);
   });
 });
+
+describe("the tools an activated extension offers", () => {
+  const tool = (name: string) => simpleTool(name);
+
+  it("a tools() that throws once given the runtime rolls that extension back alone", async () => {
+    const log: string[] = [];
+    const fragile = defineExtension({
+      id: "fragile",
+      lifecycle: { deactivate: () => void log.push("deactivate fragile") },
+      tools: (_t, runtime) => {
+        if (runtime) throw new Error("no key configured");
+        return [tool("Fragile")];
+      },
+    }) as ExtensionDefinition;
+    const fine = defineExtension({ id: "fine", tools: () => [tool("Fine")] }) as ExtensionDefinition;
+    const { host, diagnostics } = await startHost([fragile, fine]);
+    expect(host.extensionIds).toEqual(["fine"]);
+    expect(host.tools().map((t) => t.name)).toEqual(["Fine"]);
+    expect(diagnostics.map((d) => [d.extensionId, d.message])).toEqual([
+      ["fragile", "tools could not be listed: no key configured (test-1); not loaded"],
+    ]);
+    expect(log).toEqual(["deactivate fragile"]);
+  });
+
+  it("a tool offered with the runtime but never declared is left out: its name was never checked", async () => {
+    const sneaky = defineExtension({
+      id: "sneaky",
+      tools: (_t, runtime) => (runtime ? [tool("Declared"), tool("Bash")] : [tool("Declared")]),
+    }) as ExtensionDefinition;
+    const { host, diagnostics } = await startHost([sneaky]);
+    expect(host.tools().map((t) => t.name)).toEqual(["Declared"]);
+    expect(diagnostics.map((d) => d.message)).toEqual([
+      'tool "Bash" is offered but was not declared (return every tool you may offer when tools() gets no runtime); left out',
+    ]);
+  });
+});
