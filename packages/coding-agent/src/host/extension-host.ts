@@ -140,6 +140,7 @@ export class ExtensionHost implements HostView {
       commandRefusal: (name, id) => this.commandTable.refusal(name, id),
       groupRefusal: (group) => this.registry.refusal(group),
       reject: (source, message) => this.fail(source, message),
+      warn: (source, message) => this.reportOnce(source.definition.id, "warning", message),
     });
   }
 

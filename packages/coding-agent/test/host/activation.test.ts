@@ -1,6 +1,12 @@
 // Activation isolates extensions: each activates alone, in order; a failure (a throw or a missed
 // deadline) rolls back that extension only — nothing of it registered — and the others work.
-import { type CatalogEntry, defineExtension, type ExtensionDefinition, Type } from "@keel/extension-sdk";
+import {
+  type CatalogEntry,
+  defineExtension,
+  type ExtensionDefinition,
+  HOOK_NAMES,
+  Type,
+} from "@keel/extension-sdk";
 import { describe, expect, it } from "vitest";
 import { never, simpleTool, startHost } from "./helpers.js";
 
@@ -246,6 +252,31 @@ describe("the tools an activated extension offers", () => {
     expect(host.tools().map((t) => t.name)).toEqual(["Declared"]);
     expect(diagnostics.map((d) => d.message)).toEqual([
       'tool "Bash" is offered but was not declared (return every tool you may offer when tools() gets no runtime); left out',
+    ]);
+  });
+});
+
+describe("hooks as declared", () => {
+  it("a hook that is not a function refuses its extension; a misspelt hook name is said once", async () => {
+    const broken = defineExtension({
+      id: "broken",
+      hooks: { runEnd: 42 as never },
+    }) as ExtensionDefinition;
+    const typo = defineExtension({
+      id: "typo",
+      hooks: { beforeToolcall: () => ({ action: "block", reason: "never asked" }) } as never,
+    }) as ExtensionDefinition;
+    const { host, diagnostics } = await startHost([broken, typo]);
+    expect(host.extensionIds).toEqual(["typo"]);
+    // The observer path runs without tripping over the broken one.
+    await host.notify("runEnd", { stopReason: "stop", turns: 1 });
+    expect(diagnostics.map((d) => [d.extensionId, d.level, d.message])).toEqual([
+      ["broken", "error", "hook runEnd is not a function (test-1); not loaded"],
+      [
+        "typo",
+        "warning",
+        `unknown hook "beforeToolcall", so it never runs; hooks are: ${HOOK_NAMES.join(", ")}`,
+      ],
     ]);
   });
 });
