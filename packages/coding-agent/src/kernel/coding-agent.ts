@@ -42,6 +42,9 @@ import type {
   SessionTreeNode,
 } from "./types.js";
 
+/** How long close() waits for an aborted run to journal its end. */
+const RUN_END_WAIT_MS = 150;
+
 export interface KernelParts {
   cwd: string;
   projectRoot: string;
@@ -102,10 +105,11 @@ export class KernelAgent implements CodingAgent {
   private readonly diagnostics_: Diagnostic[];
   private total: Usage = emptyUsage();
   private starting = false;
-  /** From a run's start to its run_end, overflow retry included. */
-  private inRun = false;
-  /** The run going on, for close() to let it journal its end. */
-  private running: Promise<unknown> | undefined;
+  /**
+   * Runs from their start to their run_end, overflow retry included; for close() to let them
+   * journal their end. (A run may start in another's last moments: a runEnd hook's follow-up.)
+   */
+  private readonly runs = new Set<Promise<unknown>>();
   /** Characters of system prompt + tool schemas, counted in every request (tokens per the model). */
   private fixedChars = 0;
   private maintenance: AbortController | undefined;
@@ -327,16 +331,14 @@ export class KernelAgent implements CodingAgent {
       return err({ type: "busy", message: "A run is in progress: steer() or followUp() it, or abort() it." });
     const readOnly = readOnlyRefusal(this.session_);
     if (readOnly) return err(readOnly);
-    this.inRun = true;
     const running = this.runOnce(text);
-    this.running = running;
+    this.runs.add(running);
     try {
       return await running;
     } finally {
-      if (this.running === running) this.running = undefined;
-      this.inRun = false;
+      this.runs.delete(running);
       // Notices left after the run's last request (or while it ended) are this idle session's now.
-      this.deliverNotices();
+      if (!this.inRun) this.deliverNotices();
     }
   }
 
@@ -417,6 +419,10 @@ export class KernelAgent implements CodingAgent {
   }
 
   /** On an idle session: waiting notices start a run when one asked to wake it, else are journaled. */
+  private get inRun(): boolean {
+    return this.runs.size > 0;
+  }
+
   private deliverNotices(): void {
     if (this.notices.size === 0 || this.closed) return;
     if (this.notices.wakes) {
@@ -664,8 +670,16 @@ export class KernelAgent implements CodingAgent {
     this.abort();
     for (const hook of this.closeHooks) await hook();
     // The aborted run still journals what it did (tool results, T2s, the cut reply); the session
-    // file must be open for that. Bounded by the loop's abort grace for tools.
-    await this.running;
+    // file must be open for that. Briefly: a tool that ignores its abort must not hold the close
+    // (and the lock) for the loop's whole grace; a forced exit gives close() only a moment.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.all([...this.runs]),
+      new Promise((resolve) => {
+        timer = setTimeout(resolve, RUN_END_WAIT_MS);
+      }),
+    ]);
+    clearTimeout(timer);
     await this.ownHost?.shutdown(reason);
     await this.notices.flush();
     await this.session_.close();
