@@ -96,7 +96,7 @@ export class AgentSupervisor {
     ];
   }
 
-  async run(extensionId: string, options: RunAgentOptions, caller: Caller): Promise<RunAgentOutcome> {
+  async run(options: RunAgentOptions, caller: Caller): Promise<RunAgentOutcome> {
     const d = this.deps;
     if (this.closed) return { ok: false, error: { type: "closed", message: "The session is closing." } };
     if (caller.agent)

@@ -139,14 +139,14 @@ export function createHostServices(d: ServiceDeps): HostServices {
       return written.isErr() ? written.error.message : undefined;
     },
     approve,
-    runAgent: async (extensionId, options, caller) => {
+    runAgent: async (_extensionId, options, caller) => {
       const supervisor = d.supervisor();
       if (!supervisor)
         return {
           ok: false,
           error: { type: "not_allowed", message: "This session cannot run child agents yet." },
         };
-      return supervisor.run(extensionId, options, caller);
+      return supervisor.run(options, caller);
     },
     agents: () => d.supervisor()?.records() ?? [],
     recordUsage: (_extensionId, usage) => kernel.recordExternalUsage(usage),
