@@ -2,6 +2,7 @@
 // what changed since what the model was already told (folded from the journal): a group seen for
 // the first time is listed under its catalog's heading, later changes as Added / Removed / Updated.
 import { fitToBudget, noticeLine } from "@keel/extension-sdk";
+import { byCodeUnits } from "./catalog-search.js";
 
 /** Catalog group → its entries, each with a digest that changes when the entry changes. */
 export type Inventory = Record<string, { name: string; digest: string }[]>;
@@ -40,7 +41,7 @@ export function diffInventory(told: Inventory, current: Inventory): InventoryDif
   for (const group of [...groups].sort()) {
     const before = new Map((told[group] ?? []).map((t) => [t.name, t.digest]));
     const after = new Map((current[group] ?? []).map((t) => [t.name, t.digest]));
-    for (const [name, digest] of [...after].sort(([a], [b]) => a.localeCompare(b))) {
+    for (const [name, digest] of [...after].sort(([a], [b]) => byCodeUnits(a, b))) {
       const old = before.get(name);
       if (old === undefined) diff.added.push({ group, name });
       else if (old !== digest) diff.updated.push({ group, name });

@@ -299,7 +299,7 @@ describe("SearchTools index", () => {
         return { e, score };
       })
       .filter((s) => s.score > 0)
-      .sort((a, b) => b.score - a.score || a.e.ref.localeCompare(b.e.ref));
+      .sort((a, b) => b.score - a.score || (a.e.ref < b.e.ref ? -1 : a.e.ref > b.e.ref ? 1 : 0));
     return [...exact, ...scored.map((s) => s.e)].slice(0, limit).map((e) => e.ref);
   }
 
