@@ -64,7 +64,10 @@ const SHAPES: Record<string, (v: Record<string, unknown>) => boolean> = {
   capability_notice: (v) => typeof v.source === "string" && isObject(v.inventory) && isMessage(v.message),
   notice: (v) => typeof v.source === "string" && isMessage(v.message),
   op_begin: (v) =>
-    typeof v.toolCallId === "string" && typeof v.toolName === "string" && isObject(v.args) && isFileList(v.files),
+    typeof v.toolCallId === "string" &&
+    typeof v.toolName === "string" &&
+    isObject(v.args) &&
+    isFileList(v.files),
   op_end: (v) =>
     typeof v.toolCallId === "string" && (v.outcome === "ok" || v.outcome === "error") && isFileList(v.files),
   leaf: (v) => isStringOrNull(v.targetId),

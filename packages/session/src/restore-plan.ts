@@ -42,7 +42,11 @@ function pathTo(index: JournalIndex, headId: string | null): NodeEntry[] {
  * branch's last successful change left. A rewind (`toHead` an ancestor of `fromHead`) only
  * undoes.
  */
-export function restorePlan(index: JournalIndex, fromHead: string | null, toHead: string | null): RestorePlan {
+export function restorePlan(
+  index: JournalIndex,
+  fromHead: string | null,
+  toHead: string | null,
+): RestorePlan {
   const from = pathTo(index, fromHead);
   const to = pathTo(index, toHead);
   let common = 0;

@@ -116,8 +116,14 @@ describe("thinking in model changes", () => {
     const s = must(await createSession({ dir: tempDir(), cwd: "/w" }));
     must(await s.appendEntry({ type: "model_change", provider: "anthropic", modelId: "m" }));
     expect(s.fold().model).toEqual({ provider: "anthropic", modelId: "m" });
-    must(await s.appendEntry({ type: "model_change", provider: "anthropic", modelId: "m", thinking: "high" }));
-    expect(fold(s.entries(), s.headId).model).toEqual({ provider: "anthropic", modelId: "m", thinking: "high" });
+    must(
+      await s.appendEntry({ type: "model_change", provider: "anthropic", modelId: "m", thinking: "high" }),
+    );
+    expect(fold(s.entries(), s.headId).model).toEqual({
+      provider: "anthropic",
+      modelId: "m",
+      thinking: "high",
+    });
   });
 });
 
