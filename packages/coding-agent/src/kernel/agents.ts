@@ -192,7 +192,7 @@ export class AgentSupervisor {
       ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}),
       compaction: d.compaction,
       // The parent's gate: the child's calls are judged by the same mode and rules, never more.
-      permission: { check: d.permission.check, allowForRun: () => {}, endRun: () => {} },
+      permission: { ...d.permission, allowForRun: () => {}, endRun: () => {} },
       diagnostics: [],
       agent,
     });

@@ -15,6 +15,7 @@ import { EXECUTE_TOOL } from "../host/catalogs.js";
 import type { HostView } from "../host/extension-host.js";
 import { noticeText } from "../host/inventory.js";
 import { contextTokens } from "./context-size.js";
+import type { FileHistory } from "./file-history.js";
 
 /** What the gate judges: the identity that runs, as declared by the tool or catalog entry. */
 export interface PermissionCall {
@@ -34,7 +35,7 @@ export interface PermissionCall {
 /** Decides whether a tool call may run (permission modes, rules, approvals). */
 export type ToolPermission = (
   call: PermissionCall,
-) => Promise<{ action: "continue" } | { action: "block"; reason: string }>;
+) => Promise<{ action: "continue" } | { action: "block"; reason: string; stopRun?: boolean }>;
 
 export interface SeamContext {
   session(): Session;
@@ -53,6 +54,12 @@ export interface SeamContext {
   flushNotices(): Promise<void>;
   onNotice(text: string): void;
   report(message: string): void;
+  /** Keeps the files Keel's file tools change (T1: before, T2: after), for code rewind. */
+  files?: FileHistory;
+  /** The user denied a call and asked to stop (`stopRun`): the run ends after this tool batch. */
+  requestStop(): void;
+  /** While a stop is pending: why the batch's later calls do not run. */
+  stopping(): string | undefined;
 }
 
 export const SYNTHETIC_OPEN = "<system-reminder>";
@@ -121,10 +128,12 @@ export function createPrepareRequest(k: SeamContext): PrepareRequest {
  * The identity each admitted call runs under, and whether it wrote a T1 (only those get a T2).
  * Shared by the two tool seams of one kernel.
  */
-export type BegunOperations = Map<string, { identity: string; t1: boolean }>;
+export type BegunOperations = Map<string, { identity: string; t1: boolean; files?: string[] }>;
 
 export function createBeforeToolCall(k: SeamContext, begun: BegunOperations): BeforeToolCall {
   return async (call, info) => {
+    const stopping = k.stopping();
+    if (stopping) return { action: "block", reason: stopping };
     const host = k.host();
     let identity = call.name;
     let sideEffects = info.tool.sideEffects ?? false;
@@ -164,17 +173,30 @@ export function createBeforeToolCall(k: SeamContext, begun: BegunOperations): Be
       ...(catalogEntry ? { catalogEntry } : {}),
       ...(k.agent ? { agent: k.agent } : {}),
     });
-    if (permitted.action === "block") return permitted;
+    if (permitted.action === "block") {
+      if (permitted.stopRun) k.requestStop();
+      return { action: "block", reason: permitted.reason };
+    }
     const runArgs = via ? { ...call.arguments, arguments: policy.args } : policy.args;
+    // Keel's own file tools: the files as they are now, so a rewind can put them back.
+    const files = sideEffects && !via ? k.files?.before(identity, policy.args) : undefined;
     if (sideEffects) {
       // T1: durable before the tool touches anything, under the identity that runs.
-      const t1 = await k
-        .session()
-        .appendEntry({ type: "op_begin", toolCallId: call.id, toolName: identity, args: policy.args });
+      const t1 = await k.session().appendEntry({
+        type: "op_begin",
+        toolCallId: call.id,
+        toolName: identity,
+        args: policy.args,
+        ...(files ? { files } : {}),
+      });
       if (t1.isErr())
         return { action: "block", reason: `Not run: the session journal failed (${t1.error.message}).` };
     }
-    begun.set(call.id, { identity, t1: sideEffects });
+    begun.set(call.id, {
+      identity,
+      t1: sideEffects,
+      ...(files ? { files: files.map((f) => f.path) } : {}),
+    });
     return { action: "continue", args: runArgs };
   };
 }
@@ -198,11 +220,13 @@ export function createAfterToolCall(k: SeamContext, begun: BegunOperations): Aft
     });
     if (begin?.t1) {
       const text = patched.content.flatMap((c) => (c.type === "text" ? [c.text] : [])).join("\n");
+      const after = begin.files && !patched.isError ? k.files?.after(begin.files) : undefined;
       const t2 = await k.session().appendEntry({
         type: "op_end",
         toolCallId: call.id,
         outcome: patched.isError ? "error" : "ok",
         summary: text.slice(0, 200),
+        ...(after ? { files: after } : {}),
       });
       if (t2.isErr()) k.report(`Could not journal the outcome of ${begin.identity}: ${t2.error.message}`);
     }
