@@ -1,4 +1,4 @@
-// `keel <subcommand> …`: Keel's own (install, uninstall, list) and those the composed official
+// `keel <subcommand> …`: Keel's own (install, uninstall, list, sessions) and those the composed official
 // extensions contribute through their `cli` field (keel mcp, keel connector).
 import { createInterface } from "node:readline/promises";
 import { resolveKeelHome } from "@keel/coding-agent";
@@ -6,6 +6,7 @@ import type { CliIO } from "@keel/extension-sdk";
 import { officialExtensions } from "../compose.js";
 import { EXIT } from "../exit-codes.js";
 import { packagesCommand } from "./packages.js";
+import { sessionsCommand } from "./sessions.js";
 
 export type SubcommandIO = CliIO;
 
@@ -35,6 +36,7 @@ export function cliIO(): CliIO {
 
 export async function runSubcommand(name: string, argv: string[], io: CliIO = cliIO()): Promise<number> {
   if (name === "install" || name === "uninstall" || name === "list") return packagesCommand(name, argv, io);
+  if (name === "sessions") return sessionsCommand(argv, io);
   for (const extension of officialExtensions()) {
     const command = extension.cli?.find((c) => c.name === name);
     if (!command) continue;
