@@ -113,6 +113,10 @@ describe("keel TUI as a daily driver", () => {
     await t.waitFor(/ready ·.*default mode/);
     t.keys("BTab");
     await t.waitFor("⏵ acceptEdits (shift+tab)");
+    // A model whose provider has no key is refused, and the session stays on its model.
+    await t.type("/model openai/gpt-6.2-sol", "Enter");
+    await t.waitFor("openai/gpt-6.2-sol needs an API key: set OPENAI_API_KEY");
+    await t.waitFor(/ready ·.*anthropic\/claude-sonnet-4-6/);
     // acceptEdits: the Write runs without asking.
     await t.type("make it", "Enter");
     await t.waitFor("Made it.");

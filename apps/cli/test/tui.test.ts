@@ -52,8 +52,9 @@ describe("keel TUI in tmux", () => {
     await t.waitFor(/ready ·.*· runs: 1/);
 
     await t.type("make a marker file", "Enter");
-    now = await t.waitFor("Allow Bash?");
-    expect(now).toContain("Bash(touch marker.txt && echo made-the-marker)");
+    now = await t.waitFor("Allow Bash command?");
+    // The whole command, as it will run.
+    expect(now).toContain("$ touch marker.txt && echo made-the-marker");
     expect(now).toContain("[y] Allow once");
     expect(now).toContain("✓ UpdateTodos(2 items)");
     expect(now).toContain("▶ 1. Create the marker file");

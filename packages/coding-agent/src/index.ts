@@ -25,7 +25,7 @@ export { SYNTHETIC_CLOSE, SYNTHETIC_OPEN } from "./kernel/seams.js";
 export { defaultSessionDir, latestSessionFile, openChosenSession } from "./kernel/session-open.js";
 export { defaultThinking, parseThinkingLevel, type ThinkingState } from "./kernel/thinking.js";
 export type * from "./kernel/types.js";
-export { USER_SHELL_SOURCE } from "./kernel/user-shell.js";
+export { shellNoticeParts, USER_SHELL_SOURCE } from "./kernel/user-shell.js";
 export { type LoadResult, loadExtensions } from "./loader/load-extensions.js";
 export {
   type InstalledPackage,

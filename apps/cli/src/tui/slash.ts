@@ -136,6 +136,8 @@ async function rewind(c: Controller, args: string): Promise<void> {
   const rewound = await agent.rewind(count, { restore });
   if (rewound.isErr()) return c.store.note("error", rewound.error.message);
   if (rewound.value.files) reportFiles(c, rewound.value.files);
+  else if (changes.value.notRestored.length > 0)
+    c.store.note("warning", "Changes made by shell commands (Bash) are not undone.");
   if (restore === "code") return;
   c.store.editor = editorWith(rewound.value.prompt ?? "");
   c.store.note("success", `Rewound ${count} prompt${count > 1 ? "s" : ""}; the prompt is back in the input.`);

@@ -85,6 +85,8 @@ export interface KernelParts {
   files?: FileHistory;
   /** The thinking level asked for; undefined: the model's default. */
   thinking?: ThinkingLevel;
+  /** Every model the session could switch to. */
+  listModels?: () => Model[];
 }
 
 /** Usage beyond this kernel's own model calls: child agents and external services. */
@@ -323,6 +325,19 @@ export class KernelAgent implements CodingAgent {
     this.agent.configure({ model, streamOptions: this.requestOptions(this.session_.id) });
     this.journalModel();
     return ok(model);
+  }
+
+  models(): { ref: string; name: string; ready: boolean; keyEnv?: string; legacy?: boolean }[] {
+    return (this.parts.listModels?.() ?? []).map((m) => {
+      const ready = hasKey(m, this.parts.streamOptions);
+      return {
+        ref: modelRef(m),
+        name: m.name,
+        ready,
+        ...(!ready && m.apiKeyEnv ? { keyEnv: m.apiKeyEnv } : {}),
+        ...(m.legacy ? { legacy: true } : {}),
+      };
+    });
   }
 
   thinking(): ThinkingState {

@@ -144,6 +144,7 @@ export async function createCodingAgent(
     ...(temporaryDir ? { temporaryDir } : {}),
     model: model.value,
     resolveModel: (ref) => resolveModelRef(registry.value, ref, endpoint),
+    listModels: () => registry.value.list(),
     systemPrompt: "",
     builtinTools,
     streamOptions,

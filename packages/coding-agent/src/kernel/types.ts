@@ -317,6 +317,11 @@ export interface CodingAgent {
    * it (`effort`: the effort sent, "on" for a switch without levels, "off", or "default").
    */
   thinking(): { level: ThinkingLevel | undefined; effort: string; note?: string };
+  /**
+   * Models this session can switch to (the catalog and config providers), each with whether its
+   * provider's key is there (`ready`) and, when not, the variable to set.
+   */
+  models(): { ref: string; name: string; ready: boolean; keyEnv?: string; legacy?: boolean }[];
   /** Sets the thinking level from the next request on (journaled with the model); undefined: the model's default. */
   setThinking(
     level: ThinkingLevel | undefined,

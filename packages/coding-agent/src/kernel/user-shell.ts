@@ -31,6 +31,17 @@ export function shellNoticeText(command: string, exitCode: number | null, output
   ].join("\n");
 }
 
+/** The command and output of a shell notice's text (for a UI replaying the conversation), or undefined. */
+export function shellNoticeParts(
+  text: string,
+): { command: string; exitCode: string; output: string } | undefined {
+  const m =
+    /^The user ran a shell command[^\n]*\n<bash-input>([\s\S]*?)<\/bash-input>\n<bash-output exit-code="([^"]*)">\n([\s\S]*?)\n?<\/bash-output>$/.exec(
+      text,
+    );
+  return m ? { command: m[1]!, exitCode: m[2]!, output: m[3]! } : undefined;
+}
+
 export async function runUserShell(
   k: UserShellContext,
   command: string,

@@ -25,7 +25,7 @@ export function statusSegments(snapshot: Snapshot): { left: Segment[]; right: Se
             color: "cyan",
           },
         ]
-      : [{ text: "ready · /help · ctrl+o tool output", dim: true }];
+      : [{ text: "ready · /help", dim: true }];
   const mode = MODE_COLOR[status.mode];
   const right: Segment[] = [
     mode
