@@ -52,11 +52,11 @@ try {
   server.requests.forEach((r, n) => {
     const messages = JSON.parse(r.raw).messages;
     let mark;
-    messages.forEach((m, i) =>
+    messages.forEach((m, i) => {
       (Array.isArray(m.content) ? m.content : []).forEach((b, j) => {
         if (b.cache_control) mark = { i, j, block: b };
-      }),
-    );
+      });
+    });
     const onReminder = mark && text(mark.block).startsWith("<system-reminder>");
     const next = server.requests[n + 1];
     let kept = "-";

@@ -10,14 +10,17 @@ import {
   resolveKeelHome,
   type SessionChoice,
 } from "@keel/coding-agent";
+import { officialConnectorExtension } from "@keel/ext-connector";
+import { skillsExtension } from "@keel/ext-skills";
 import { todoExtension } from "@keel/ext-todo";
+import { webSearchExtension } from "@keel/ext-web-search";
 import type { ExtensionDefinition } from "@keel/extension-sdk";
 import { err, ok, type Result } from "neverthrow";
 import type { CliFlags, SessionFlag, UsageError } from "./args.js";
 
 /** The official extensions that ship with keel; config `extensions.<id>.enabled: false` turns one off. */
 export function officialExtensions(): ExtensionDefinition[] {
-  return [todoExtension];
+  return [todoExtension, skillsExtension, webSearchExtension, officialConnectorExtension];
 }
 
 const usage = (message: string): Result<never, UsageError> => err({ type: "usage", message });

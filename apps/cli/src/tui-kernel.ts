@@ -5,6 +5,7 @@ import { modelRef, THINKING_LEVELS } from "@keel/ai";
 import {
   createCodingAgent,
   defaultSessionDir,
+  formatTrustPreview,
   killAllCommandTrees,
   promptParts,
   resolveKeelHome,
@@ -24,6 +25,7 @@ export const tuiKernel = {
   shellNoticeParts,
   sniffImageMimeType,
   thinkingLevels: THINKING_LEVELS,
+  formatTrustPreview,
 };
 
 export type TuiKernel = typeof tuiKernel;

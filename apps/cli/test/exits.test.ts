@@ -61,6 +61,12 @@ async function expectContinues(ws: Workspace, server: ReturnType<typeof fresh>["
   expect(next).toMatchObject({ code: 0, stdout: "continued\n" });
 }
 
+/**
+ * Generous on purpose: a test asserts that exits happen (the hangs this catches took 2 s to
+ * minutes); the sub-second figure on a quiet machine is measured by bench/exits/run.mjs.
+ */
+const EXIT_BOUND_MS = 3000;
+
 describe("processes a command leaves behind", () => {
   it("are ended when the tool call ends", async () => {
     const { server, ws } = fresh([bashTurn(`${ESCAPES}\necho started`), { text: "done" }]);
@@ -86,7 +92,7 @@ describe.each([
     const done = await run.done;
     const elapsed = Date.now() - sent;
     expect({ code: done.code, signal: done.signal }).toEqual(expected);
-    expect(elapsed).toBeLessThan(1000);
+    expect(elapsed).toBeLessThan(EXIT_BOUND_MS);
     expect(done.stderr).not.toMatch(/Assertion failed/);
     for (const pid of readPids(ws)) expect(running(pid)).toBe(false);
     expectUnlockedAndIntact(ws);
@@ -121,7 +127,7 @@ describe("a tool that never settles", () => {
     const done = await run.done;
     expect(done.code).toBe(1);
     expect(done.stderr).toMatch(/stopped making progress/);
-    expect(Date.now() - stuck).toBeLessThan(1000);
+    expect(Date.now() - stuck).toBeLessThan(EXIT_BOUND_MS);
     expectUnlockedAndIntact(ws);
     // The call that never ended is reported as such on the next start.
     const next = await runKeel(args(ws, "-c", "go on"), { server, ws });
@@ -166,7 +172,7 @@ describe("closing the terminal of an interactive keel (tmux)", () => {
       if (how === "SIGHUP") process.kill(pid, "SIGHUP");
       else tmux("kill-server");
       await until(() => !running(pid), "keel to exit", 5000);
-      expect(Date.now() - sent).toBeLessThan(1000);
+      expect(Date.now() - sent).toBeLessThan(EXIT_BOUND_MS);
       expect(readFileSync(stderrFile, "utf8")).not.toMatch(/Assertion failed/);
       for (const escaped of readPids(ws)) expect(running(escaped)).toBe(false);
       const file = expectUnlockedAndIntact(ws);

@@ -185,3 +185,10 @@ export async function until(condition: () => boolean, what: string, timeoutMs = 
     await new Promise((r) => setTimeout(r, 10));
   }
 }
+
+/** stderr without web-search's one-time hint (a fresh Keel home has no search key configured). */
+export const withoutSearchHint = (stderr: string): string =>
+  stderr
+    .split("\n")
+    .filter((line) => !line.startsWith("keel: info: web-search: WebSearch is off"))
+    .join("\n");

@@ -5,6 +5,7 @@ export { type CompactionSettings, DEFAULT_COMPACTION } from "./compaction/policy
 export { CLAUDE_HOOK_NAMES } from "./config/hook-names.js";
 export * from "./config/index.js";
 export { CatalogRegistry, EXECUTE_TOOL, SEARCH_TOOLS } from "./host/catalogs.js";
+export { extensionDataDir, userExtensionConfig } from "./host/cli-context.js";
 export { ExtensionHost, type ExtensionSource } from "./host/extension-host.js";
 export { diffInventory, type Inventory, noticeText } from "./host/inventory.js";
 export { approvalPreview } from "./kernel/approval-preview.js";
@@ -24,6 +25,7 @@ export {
 export { SYNTHETIC_CLOSE, SYNTHETIC_OPEN } from "./kernel/seams.js";
 export { defaultSessionDir, latestSessionFile, openChosenSession } from "./kernel/session-open.js";
 export { defaultThinking, parseThinkingLevel, type ThinkingState } from "./kernel/thinking.js";
+export { formatTrustPreview, previewTrust, type TrustPreview } from "./kernel/trust-preview.js";
 export type * from "./kernel/types.js";
 export { shellNoticeParts, USER_SHELL_SOURCE } from "./kernel/user-shell.js";
 export { type LoadResult, loadExtensions } from "./loader/load-extensions.js";

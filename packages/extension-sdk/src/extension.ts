@@ -33,6 +33,13 @@ export type ConfigurationSpec<S extends TSchema> =
       resolve?(layers: ConfigLayers<Partial<Static<S>>>): Partial<Static<S>>;
     };
 
+/** The project a trust preview is about. */
+export interface TrustPreviewProject {
+  cwd: string;
+  /** The root trust would apply to. */
+  projectRoot: string;
+}
+
 export interface SessionStateSpec<S extends TSchema> {
   schema: S;
   default: Static<S>;
@@ -98,10 +105,19 @@ export interface ExtensionDefinition<
   /**
    * Resident tools: sent every request, so keep them few. Written as `(tool) => [tool({...})]` so
    * each tool's `execute` gets arguments typed from its own schema and the typed runtime.
+   *
+   * The host calls it twice. Without a runtime, when it validates the declaration: return every
+   * tool the extension may offer, so their names are reserved and checked. With the activated
+   * runtime, once, when the session's tool list is fixed: return the ones this session offers (a
+   * subset of the first list), e.g. no search tool when no provider key is configured. The list
+   * then stays as it is for the whole session (the cached prefix never changes); a config change
+   * takes effect in the next session.
    */
-  tools?: (
+  // A method, so a definition typed by its own schemas stays assignable to the general one.
+  tools?(
     tool: ToolBuilder<ExtensionRuntime<Static<ConfigSchema>, Static<StateSchema>, Instance>>,
-  ) => ExtensionToolFor<ExtensionRuntime<Static<ConfigSchema>, Static<StateSchema>, Instance>>[];
+    runtime?: ExtensionRuntime<Static<ConfigSchema>, Static<StateSchema>, Instance>,
+  ): ExtensionToolFor<ExtensionRuntime<Static<ConfigSchema>, Static<StateSchema>, Instance>>[];
   catalogs?: ToolCatalog<ExtensionRuntime<Static<ConfigSchema>, Static<StateSchema>, Instance>>[];
   commands?: ExtensionCommand<ExtensionRuntime<Static<ConfigSchema>, Static<StateSchema>, Instance>>[];
   /** Fixed text added to the system prompt when a session starts (never mid-session). */
@@ -111,6 +127,13 @@ export interface ExtensionDefinition<
    * the skills extension lists them like the user's.
    */
   skills?: string[];
+  /**
+   * What this extension would read or run from the project once it is trusted (its skills and
+   * the tools they pre-approve, its MCP servers), one line each, for the trust dialog to show
+   * before the user decides. Called only when the user is about to trust the project: it may
+   * read the project's files for that, and must never run anything from them.
+   */
+  trustPreview?(project: TrustPreviewProject, context: { signal: AbortSignal }): string[] | Promise<string[]>;
   /** `keel <name> …` subcommands (for official extensions the CLI composes). */
   cli?: ExtensionCliCommand[];
 }
@@ -128,12 +151,17 @@ export function defineExtension<
   return definition;
 }
 
-/** The identity builder the host passes to `tools`; exported so tests and hosts can list tools. */
-export function listTools<Rt>(definition: {
-  tools?: (tool: ToolBuilder<Rt>) => ExtensionToolFor<Rt>[];
-}): ExtensionToolFor<Rt>[] {
+/**
+ * The identity builder the host passes to `tools`; exported so tests and hosts can list tools.
+ * Without `runtime`: every tool the extension may offer; with it: the ones that runtime offers.
+ */
+export function listTools<Rt>(
+  definition: { tools?(tool: ToolBuilder<Rt>, runtime?: Rt): ExtensionToolFor<Rt>[] },
+  runtime?: Rt,
+): ExtensionToolFor<Rt>[] {
   const identity = ((tool: unknown) => tool) as ToolBuilder<Rt>;
-  return definition.tools ? definition.tools(identity) : [];
+  if (!definition.tools) return [];
+  return runtime === undefined ? definition.tools(identity) : definition.tools(identity, runtime);
 }
 
 /** Marker so loaders can tell a definition from a factory without running anything. */

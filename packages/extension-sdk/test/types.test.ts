@@ -50,6 +50,39 @@ describe("extension-sdk types", () => {
     expect(listTools(todoLike).map((t) => t.name)).toEqual(["Add"]);
   });
 
+  it("lists every tool for validation and the runtime's choice once activated", () => {
+    const optional = defineExtension({
+      id: "optional",
+      configuration: {
+        scope: "user",
+        schema: Type.Object({ search: Type.Boolean() }),
+        default: { search: false },
+      },
+      tools: (tool, runtime) => {
+        const fetch = tool({
+          name: "Fetch",
+          description: "Fetches.",
+          parameters: Type.Object({}),
+          execute: async () => textResult("fetched"),
+        });
+        const search = tool({
+          name: "Search",
+          description: "Searches.",
+          parameters: Type.Object({}),
+          execute: async () => textResult("searched"),
+        });
+        // Typed from the config schema; undefined while the host validates.
+        if (runtime !== undefined) expectTypeOf(runtime.config.search).toEqualTypeOf<boolean>();
+        return runtime === undefined || runtime.config.search ? [fetch, search] : [fetch];
+      },
+    });
+    const runtimeWith = (search: boolean) =>
+      ({ config: { search } }) as unknown as ExtensionRuntime<{ search: boolean }>;
+    expect(listTools(optional).map((t) => t.name)).toEqual(["Fetch", "Search"]);
+    expect(listTools(optional, runtimeWith(false)).map((t) => t.name)).toEqual(["Fetch"]);
+    expect(listTools(optional, runtimeWith(true)).map((t) => t.name)).toEqual(["Fetch", "Search"]);
+  });
+
   it("rejects hooks that do not exist at compile time", () => {
     defineExtension({
       id: "bad",

@@ -4,11 +4,9 @@
 import type { AgentTool, AgentToolResult, ToolExecutionContext } from "@keel/agent";
 import {
   type AfterToolCallEvent,
-  EXTENSION_ID_PATTERN,
   type ExtensionDefinition,
   type ExtensionRuntime,
   type HookName,
-  isTypeBoxSchema,
   listTools,
   type ToolCallContext,
   type ToolCallEvent,
@@ -16,9 +14,10 @@ import {
 import { CatalogView } from "./catalog-tools.js";
 import { CatalogRegistry, EXECUTE_TOOL, SEARCH_TOOLS } from "./catalogs.js";
 import { CommandTable, type HostedCommand } from "./commands.js";
-import { type ExtensionConfigLayers, resolveExtensionConfig } from "./config.js";
+import type { ExtensionConfigLayers } from "./config.js";
 import { withDeadline } from "./deadline.js";
 import { type Caller, createRuntime, type HostServices, type MutableRuntime } from "./runtime.js";
+import { type Accepted, validateDeclarations } from "./validation.js";
 
 export interface ExtensionSource {
   definition: ExtensionDefinition;
@@ -129,95 +128,19 @@ export class ExtensionHost implements HostView {
   }
 
   /** Drops (with one diagnostic each) extensions whose declaration cannot be honoured whole. */
-  private validate(): {
-    source: ExtensionSource;
-    config: ReturnType<typeof resolveExtensionConfig> & { ok: true };
-  }[] {
-    const toolOwners = new Map<string, string>(this.options.reservedTools.map((n) => [n, "built-in"]));
-    toolOwners.set(SEARCH_TOOLS, "built-in");
-    toolOwners.set(EXECUTE_TOOL, "built-in");
-    const commandsTaken = new Map<string, string>();
-    const groupsTaken = new Map<string, string>();
-    const ids = new Set<string>();
-    const accepted: {
-      source: ExtensionSource;
-      config: ReturnType<typeof resolveExtensionConfig> & { ok: true };
-    }[] = [];
-    for (const source of this.options.extensions) {
-      const { definition } = source;
-      const id = definition.id;
-      const reject = (message: string) => this.fail(source, message);
-      if (typeof id !== "string" || !EXTENSION_ID_PATTERN.test(id)) {
-        reject(`invalid extension id "${String(id)}": use lowercase letters, digits and dashes`);
-        continue;
-      }
-      if (ids.has(id)) {
-        reject(`duplicate extension id "${id}"`);
-        continue;
-      }
-      const tools = safe(() => listTools(definition));
-      if (!tools.ok) {
-        reject(`tools could not be listed: ${tools.message}`);
-        continue;
-      }
-      const toolProblem = tools.value
-        .map((t) => toolRefusal(t, toolOwners))
-        .find((problem): problem is string => problem !== undefined);
-      if (toolProblem) {
-        reject(toolProblem);
-        continue;
-      }
-      const commandProblem = (definition.commands ?? [])
-        .map(
-          (c) =>
-            this.commandTable.refusal(c?.name, id) ??
-            (commandsTaken.has(c.name)
-              ? `command "/${c.name}" is already provided by extension ${commandsTaken.get(c.name)}`
-              : undefined),
-        )
-        .find((problem): problem is string => problem !== undefined);
-      if (commandProblem) {
-        reject(commandProblem);
-        continue;
-      }
-      const groups = (definition.catalogs ?? []).map((c, i) => CatalogRegistry.groupFor(id, c, i));
-      const groupProblem = groups
-        .map(
-          (g, i) =>
-            this.registry.refusal(g) ??
-            (groupsTaken.has(g) || groups.indexOf(g) !== i
-              ? `catalog group "${g}" is already used by extension ${groupsTaken.get(g) ?? id}`
-              : toolOwners.get(g) === "built-in"
-                ? `catalog group "${g}" is the name of a built-in tool`
-                : undefined),
-        )
-        .find((problem): problem is string => problem !== undefined);
-      if (groupProblem) {
-        reject(groupProblem);
-        continue;
-      }
-      const config = resolveExtensionConfig(definition, this.options.config);
-      if (!config.ok) {
-        reject(config.message);
-        continue;
-      }
-      ids.add(id);
-      for (const t of tools.value) toolOwners.set(t.name, `extension ${id}`);
-      for (const c of definition.commands ?? []) commandsTaken.set(c.name, id);
-      for (const g of groups) groupsTaken.set(g, id);
-      accepted.push({ source, config });
-    }
-    return accepted;
+  private validate(): Accepted[] {
+    return validateDeclarations(this.options, {
+      commandRefusal: (name, id) => this.commandTable.refusal(name, id),
+      groupRefusal: (group) => this.registry.refusal(group),
+      reject: (source, message) => this.fail(source, message),
+    });
   }
 
   /**
    * Activates one extension. Commands and catalogs it adds while activating are held back and
    * registered only when activation succeeds, so a failure leaves nothing of it behind.
    */
-  private async activateOne(item: {
-    source: ExtensionSource;
-    config: ReturnType<typeof resolveExtensionConfig> & { ok: true };
-  }): Promise<void> {
+  private async activateOne(item: { source: ExtensionSource; config: Accepted["config"] }): Promise<void> {
     const { definition, source: where, root } = item.source;
     const id = definition.id;
     let live = false;
@@ -328,7 +251,8 @@ export class ExtensionHost implements HostView {
   toolsFor(caller: Caller = {}, view: CatalogView = this.catalogs): AgentTool[] {
     const tools: AgentTool[] = [];
     for (const a of this.active) {
-      for (const tool of listTools(a.definition)) {
+      // With the runtime: the tools this session offers (an extension may leave one out).
+      for (const tool of listTools(a.definition, a.runtime as never)) {
         tools.push({
           name: tool.name,
           ...(tool.label ? { label: tool.label } : {}),
@@ -357,7 +281,7 @@ export class ExtensionHost implements HostView {
   /** The `approval` a resident tool declares ("extension": it asks by itself). */
   approvalOf(toolName: string): "kernel" | "extension" {
     for (const a of this.active)
-      for (const tool of listTools(a.definition))
+      for (const tool of listTools(a.definition, a.runtime as never))
         if (tool.name === toolName) return tool.approval ?? "kernel";
     return "kernel";
   }
@@ -507,34 +431,34 @@ export class ExtensionHost implements HostView {
     this.active = [];
   }
 
+  /**
+   * What each extension says it would read or run from the project once trusted (its
+   * trustPreview), one deadline each; a failing one says so instead of its lines.
+   */
+  async trustPreviews(project: {
+    cwd: string;
+    projectRoot: string;
+  }): Promise<{ extensionId: string; lines: string[] }[]> {
+    const out: { extensionId: string; lines: string[] }[] = [];
+    for (const a of this.active) {
+      const preview = a.definition.trustPreview;
+      if (!preview) continue;
+      const outcome = await withDeadline(
+        (signal) => preview.call(a.definition, project, { signal }),
+        this.deadline,
+      );
+      const lines = outcome.ok
+        ? (Array.isArray(outcome.value) ? outcome.value : []).filter(
+            (l): l is string => typeof l === "string",
+          )
+        : [`(could not be listed: ${outcome.message})`];
+      if (lines.length > 0) out.push({ extensionId: a.definition.id, lines });
+    }
+    return out;
+  }
+
   /** The runtime of an active extension (tests, the kernel's own services). */
   runtimeOf(extensionId: string): ExtensionRuntime | undefined {
     return this.active.find((a) => a.definition.id === extensionId)?.runtime;
   }
-}
-
-function safe<T>(fn: () => T): { ok: true; value: T } | { ok: false; message: string } {
-  try {
-    return { ok: true, value: fn() };
-  } catch (e) {
-    return { ok: false, message: e instanceof Error ? e.message : String(e) };
-  }
-}
-
-/** Why a resident tool cannot be registered, or undefined. */
-function toolRefusal(
-  tool: { name?: unknown; parameters?: unknown; execute?: unknown },
-  owners: Map<string, string>,
-): string | undefined {
-  if (typeof tool?.name !== "string" || !/^[A-Za-z0-9_-]{1,64}$/.test(tool.name))
-    return `tool ${JSON.stringify(tool?.name)} has an invalid name (letters, digits, _ -; at most 64)`;
-  if (owners.has(tool.name)) return `tool "${tool.name}" is already provided by ${owners.get(tool.name)}`;
-  if (typeof tool.execute !== "function") return `tool "${tool.name}" has no execute()`;
-  const params = tool.parameters;
-  if (typeof params !== "object" || params === null || Array.isArray(params))
-    return `tool "${tool.name}": parameters must be a schema object (TypeBox, or plain JSON Schema)`;
-  const type = (params as { type?: unknown }).type;
-  if (!isTypeBoxSchema(params) && type !== undefined && type !== "object")
-    return `tool "${tool.name}": parameters must describe an object (type "object")`;
-  return undefined;
 }

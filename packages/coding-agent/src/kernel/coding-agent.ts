@@ -29,6 +29,7 @@ import type { AgentSupervisor } from "./agents.js";
 import { BUILTIN_COMMANDS, runBuiltinCommand } from "./commands.js";
 import { runCompaction } from "./compactor.js";
 import { contextTokens, textTokens } from "./context-size.js";
+import { type DenialInput, toDenial } from "./denials.js";
 import type { FileHistory } from "./file-history.js";
 import { JournalGuard, readOnlyRefusal } from "./journal-guard.js";
 import { expandPrompt, promptParts } from "./mentions.js";
@@ -40,9 +41,11 @@ import {
   createAfterToolCall,
   createBeforeToolCall,
   createPrepareRequest,
+  type ToolPermission,
 } from "./seams.js";
 import { requestedThinking, type ThinkingState, thinkingState } from "./thinking.js";
 import { sessionTree } from "./tree.js";
+import { previewTrust, type TrustPreview } from "./trust-preview.js";
 import type {
   CodingAgent,
   CodingAgentError,
@@ -52,6 +55,7 @@ import type {
   ContextUsage,
   FileChanges,
   FilesRestored,
+  PermissionDenial,
   PermissionModeName,
   PermissionRuleInfo,
   PermissionRuleScope,
@@ -125,6 +129,7 @@ export class KernelAgent implements CodingAgent {
   private children = new Map<string, { agentId: string; title: string; usage: Usage }>();
   private externalUsage = new Map<string, ExternalUsage>();
   private runChildren: { agentId: string; title: string; usage: Usage }[] = [];
+  private runDenials: PermissionDenial[] = [];
   private closeHooks: (() => Promise<void>)[] = [];
   private supervisor: AgentSupervisor | undefined;
   private model_: Model;
@@ -171,7 +176,8 @@ export class KernelAgent implements CodingAgent {
       model: () => this.model_,
       settings: parts.compaction,
       fixedTokens: () => this.fixed,
-      permission: parts.permission.check,
+      permission: this.reportingDenials(parts.permission.check),
+      denied: (denial: DenialInput) => this.denied(denial),
       ...(parts.agent ? { agent: parts.agent } : {}),
       compact: async (reason: "threshold", signal: AbortSignal) =>
         (await this.compactWith(reason, undefined, signal)).isOk(),
@@ -278,6 +284,18 @@ export class KernelAgent implements CodingAgent {
   }
   get projectRoot(): string {
     return this.parts.projectRoot;
+  }
+
+  /** What trusting the project would let it do, read (never run), with what each extension adds. */
+  async trustPreview(): Promise<TrustPreview> {
+    const preview = previewTrust({
+      projectRoot: this.parts.projectRoot,
+      cwd: this.parts.cwd,
+      home: this.parts.home,
+    });
+    const fromExtensions =
+      (await this.ownHost?.trustPreviews({ cwd: this.parts.cwd, projectRoot: this.parts.projectRoot })) ?? [];
+    return fromExtensions.length > 0 ? { ...preview, fromExtensions } : preview;
   }
 
   trust(): Result<{ projectRoot: string }, CodingAgentError> {
@@ -396,7 +414,30 @@ export class KernelAgent implements CodingAgent {
     return ok(this.ruleInfo(entry));
   }
 
+  /** The gate's blocks become permission_denied events (the check is shared with child agents). */
+  private reportingDenials(check: ToolPermission): ToolPermission {
+    return async (call) => {
+      const outcome = await check(call);
+      if (outcome.action === "block") {
+        const { toolCallId, toolName, args } = call;
+        this.denied({ toolCallId, toolName, args, reason: outcome.reason, by: outcome.by ?? "rule" });
+      }
+      return outcome;
+    };
+  }
+
+  private denied(input: DenialInput): void {
+    const denial = toDenial(input);
+    this.runDenials.push(denial);
+    this.emit({ type: "permission_denied", ...denial });
+  }
+
   emit(event: CodingAgentEvent): void {
+    // A child agent's denial during this run belongs to the run's summary too.
+    if (event.type === "agent_event" && event.event.type === "permission_denied" && this.agent.isRunning) {
+      const { type: _, ...denial } = event.event;
+      this.runDenials.push({ ...denial, agentId: event.agentId });
+    }
     for (const listener of [...this.listeners]) {
       try {
         listener(event);
@@ -502,6 +543,7 @@ export class KernelAgent implements CodingAgent {
     this.runChildren = [];
     this.stopRequested = false;
     this.stoppedByDenial = false;
+    this.runDenials = [];
 
     const first = await this.agent.prompt(message === undefined ? [] : [message]);
     if (first.isErr()) return err({ type: "busy", message: first.error.message });
@@ -546,6 +588,7 @@ export class KernelAgent implements CodingAgent {
       ...(this.runChildren.length > 0 ? { children: [...this.runChildren] } : {}),
       ...(stoppedByDenial ? { stoppedBy: "denial" as const } : {}),
       ...(withdrawn ? { promptWithdrawn: true } : {}),
+      permissionDenials: [...this.runDenials],
     };
     if (error) await this.host_.notify("runError", { error, stopReason: run.stopReason });
     await this.host_.notify("runEnd", {

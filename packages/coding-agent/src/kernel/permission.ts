@@ -65,9 +65,14 @@ export function createToolPermission(options: ToolPermissionOptions): KernelPerm
   const approve = options.ui?.approve;
   // Calls whose denial asked to stop the run (the answer's stopRun), until the gate's verdict is read.
   const stops = new Set<string>();
-  // Personal project rules only count in a trusted project; otherwise remember them for the user.
-  const scope = options.trusted ? "projectLocal" : "user";
-  const savesTo = configFileFor(scope, { keelHome: options.keelHome, projectRoot: options.workspace });
+  // "Always" is personal to this project: its .keel/config.local.json. An untrusted project's
+  // config is not read (and Keel writes nothing into it), so there "always" lasts for the
+  // session; never the user's config, which would allow the call in every project.
+  const scope = options.trusted ? "projectLocal" : "session";
+  const savesTo =
+    scope === "projectLocal"
+      ? configFileFor(scope, { keelHome: options.keelHome, projectRoot: options.workspace })
+      : undefined;
   const gate = createPermissionGate({
     mode: options.mode,
     rules: options.rules,
@@ -87,7 +92,7 @@ export function createToolPermission(options: ToolPermissionOptions): KernelPerm
               ...(request.agent ? { agent: { id: request.agent.agentId, title: request.agent.title } } : {}),
               ...previewOf(request.tool, request.args),
               alwaysRules: request.suggestions,
-              ...(request.suggestions.length > 0 ? { alwaysSavesTo: savesTo } : {}),
+              ...(request.suggestions.length > 0 && savesTo ? { alwaysSavesTo: savesTo } : {}),
             });
             if (
               answer.decision === "deny" &&
@@ -153,8 +158,8 @@ export function createToolPermission(options: ToolPermissionOptions): KernelPerm
     if (outcome.action === "continue") return { action: "continue" };
     const stopRun = stops.delete(call.toolCallId);
     return stopRun
-      ? { action: "block", reason: outcome.reason + STOPPED, stopRun }
-      : { action: "block", reason: outcome.reason };
+      ? { action: "block", reason: outcome.reason + STOPPED, by: outcome.by, stopRun }
+      : { action: "block", reason: outcome.reason, by: outcome.by };
   };
   return {
     check,

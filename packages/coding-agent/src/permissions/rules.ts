@@ -1,4 +1,5 @@
 // Permission rule syntax: `Tool` or `Tool(specifier)`, grouped into tool families for matching.
+import { domainToASCII } from "node:url";
 import type { PermissionBehavior, PermissionRuleEntry } from "./types.js";
 
 export interface ParsedRule {
@@ -92,12 +93,21 @@ export function mcpRuleMatches(ruleTool: string, tool: string): boolean {
   return base.split("__").length === 2 && tool.startsWith(`${base}__`);
 }
 
+/**
+ * A host as rules compare it: lower case, ASCII (punycode, as the URL parser gives hosts), no
+ * trailing dot — `evil.example.` is the same host as `evil.example` and must meet the same rules.
+ */
+export function normalizeDomain(host: string): string {
+  const trimmed = host.trim().replace(/\.+$/, "");
+  return (domainToASCII(trimmed) || trimmed).toLowerCase();
+}
+
 /** `WebFetch(domain:example.com)` covers example.com; `domain:*.example.com` its subdomains. */
 export function domainMatches(specifier: string | undefined, host: string): boolean {
   if (specifier === undefined) return true;
   if (!specifier.startsWith("domain:")) return false;
-  const domain = specifier.slice("domain:".length).toLowerCase();
-  const h = host.toLowerCase();
-  if (domain.startsWith("*.")) return h.endsWith(domain.slice(1));
-  return h === domain;
+  const raw = specifier.slice("domain:".length).trim();
+  const h = normalizeDomain(host);
+  if (raw.startsWith("*.")) return h.endsWith(`.${normalizeDomain(raw.slice(2))}`);
+  return h === normalizeDomain(raw);
 }

@@ -42,9 +42,11 @@ async function session(scenario: Scenario, extensions: ExtensionDefinition[]) {
 
 describe("discovery deadlines", () => {
   it("a discover that never resolves holds the first request only until its deadline; others are listed at once", async () => {
+    // Long enough that the bounds below stand on a loaded machine.
+    const deadline = 1500;
     const hung = defineExtension({
       id: "hung",
-      catalogs: [{ id: "hung", deadlineMs: 150, discover: () => never<CatalogEntry[]>() }],
+      catalogs: [{ id: "hung", deadlineMs: deadline, discover: () => never<CatalogEntry[]>() }],
     }) as ExtensionDefinition;
     const fine = defineExtension({
       id: "fine",
@@ -59,11 +61,12 @@ describe("discovery deadlines", () => {
     const second = Date.now() - again;
     const diagnostics = agent.diagnostics().map((d) => d.message);
     await agent.close();
-    expect(first).toBeLessThan(1500);
+    expect(first).toBeGreaterThanOrEqual(deadline - 50);
+    expect(first).toBeLessThan(deadline * 4);
     // The stuck discovery is past its deadline: the next request does not wait for it again.
-    expect(second).toBeLessThan(first);
+    expect(second).toBeLessThan(deadline);
     expect(userTexts(requests[0]!.body).join("\n")).toContain("fine: ok");
-    expect(diagnostics.some((m) => m.includes("discovery takes longer than 150 ms"))).toBe(true);
+    expect(diagnostics.some((m) => m.includes(`discovery takes longer than ${deadline} ms`))).toBe(true);
   });
 
   it("a slow discover that resolves later reaches the model in the next notice", async () => {

@@ -17,6 +17,22 @@ function withTools(id: string, ...names: string[]): ExtensionDefinition {
 }
 
 describe("tool and command conflicts", () => {
+  it("an extension may leave a tool out once activated; its name stays reserved", async () => {
+    const optional = defineExtension({
+      id: "optional",
+      lifecycle: { activate: () => ({ searchAvailable: false }) },
+      tools: (_tool, runtime) =>
+        runtime === undefined || runtime.instance.searchAvailable
+          ? [simpleTool("Fetch"), simpleTool("Search")]
+          : [simpleTool("Fetch")],
+    }) as ExtensionDefinition;
+    const { host, diagnostics } = await startHost([optional, withTools("later", "Search")]);
+    expect(host.tools().map((t) => t.name)).toEqual(["Fetch"]);
+    expect(host.extensionIds).toEqual(["optional"]);
+    expect(diagnostics[0]!.message).toBe(
+      'tool "Search" is already provided by extension optional (test-2); not loaded',
+    );
+  });
   it("a tool named like a built-in (Read) rejects that extension, with a diagnostic naming the clash", async () => {
     const { host, diagnostics } = await startHost([
       withTools("shadow", "Lint", "Read"),

@@ -60,7 +60,9 @@ function Preview({ request, scroll }: { request: ToolApprovalRequest; scroll: nu
 /** Where "always" keeps the rule, in the dialog's words. */
 function alwaysLine(request: ToolApprovalRequest): string | undefined {
   if (request.alwaysRules.length === 0) return undefined;
-  const where = request.alwaysSavesTo ? `saved to ${request.alwaysSavesTo}` : "kept for this session only";
+  const where = request.alwaysSavesTo
+    ? `saved to ${request.alwaysSavesTo}`
+    : "for this session only (not saved: the project is not trusted)";
   const rules =
     request.alwaysRules.length === 1
       ? request.alwaysRules[0]

@@ -1,0 +1,121 @@
+// Validation of extension declarations before anything runs: ids, tool names and parameters,
+// commands and catalog groups against built-ins and each other, configuration. An extension whose
+// declaration cannot be honoured whole is refused with one reason; the first in load order wins.
+import { EXTENSION_ID_PATTERN, isTypeBoxSchema, listTools } from "@keel/extension-sdk";
+import { CatalogRegistry, EXECUTE_TOOL, SEARCH_TOOLS } from "./catalogs.js";
+import { resolveExtensionConfig } from "./config.js";
+import type { ExtensionHostOptions, ExtensionSource } from "./extension-host.js";
+
+export interface Accepted {
+  source: ExtensionSource;
+  config: ReturnType<typeof resolveExtensionConfig> & { ok: true };
+}
+
+export interface ValidationChecks {
+  /** Why a command name cannot be taken (built-ins, pattern), or undefined. */
+  commandRefusal(name: unknown, extensionId: string): string | undefined;
+  /** Why a catalog group cannot be taken (pattern, built-in names), or undefined. */
+  groupRefusal(group: string): string | undefined;
+  reject(source: ExtensionSource, message: string): void;
+}
+
+export function validateDeclarations(options: ExtensionHostOptions, checks: ValidationChecks): Accepted[] {
+  const toolOwners = new Map<string, string>(options.reservedTools.map((n) => [n, "built-in"]));
+  toolOwners.set(SEARCH_TOOLS, "built-in");
+  toolOwners.set(EXECUTE_TOOL, "built-in");
+  const commandsTaken = new Map<string, string>();
+  const groupsTaken = new Map<string, string>();
+  const ids = new Set<string>();
+  const accepted: Accepted[] = [];
+  for (const source of options.extensions) {
+    const { definition } = source;
+    const id = definition.id;
+    const reject = (message: string) => checks.reject(source, message);
+    if (typeof id !== "string" || !EXTENSION_ID_PATTERN.test(id)) {
+      reject(`invalid extension id "${String(id)}": use lowercase letters, digits and dashes`);
+      continue;
+    }
+    if (ids.has(id)) {
+      reject(`duplicate extension id "${id}"`);
+      continue;
+    }
+    const tools = safe(() => listTools(definition));
+    if (!tools.ok) {
+      reject(`tools could not be listed: ${tools.message}`);
+      continue;
+    }
+    const toolProblem = tools.value
+      .map((t) => toolRefusal(t, toolOwners))
+      .find((problem): problem is string => problem !== undefined);
+    if (toolProblem) {
+      reject(toolProblem);
+      continue;
+    }
+    const commandProblem = (definition.commands ?? [])
+      .map(
+        (c) =>
+          checks.commandRefusal(c?.name, id) ??
+          (commandsTaken.has(c.name)
+            ? `command "/${c.name}" is already provided by extension ${commandsTaken.get(c.name)}`
+            : undefined),
+      )
+      .find((problem): problem is string => problem !== undefined);
+    if (commandProblem) {
+      reject(commandProblem);
+      continue;
+    }
+    const groups = (definition.catalogs ?? []).map((c, i) => CatalogRegistry.groupFor(id, c, i));
+    const groupProblem = groups
+      .map(
+        (g, i) =>
+          checks.groupRefusal(g) ??
+          (groupsTaken.has(g) || groups.indexOf(g) !== i
+            ? `catalog group "${g}" is already used by extension ${groupsTaken.get(g) ?? id}`
+            : toolOwners.get(g) === "built-in"
+              ? `catalog group "${g}" is the name of a built-in tool`
+              : undefined),
+      )
+      .find((problem): problem is string => problem !== undefined);
+    if (groupProblem) {
+      reject(groupProblem);
+      continue;
+    }
+    const config = resolveExtensionConfig(definition, options.config);
+    if (!config.ok) {
+      reject(config.message);
+      continue;
+    }
+    ids.add(id);
+    for (const t of tools.value) toolOwners.set(t.name, `extension ${id}`);
+    for (const c of definition.commands ?? []) commandsTaken.set(c.name, id);
+    for (const g of groups) groupsTaken.set(g, id);
+    accepted.push({ source, config });
+  }
+  return accepted;
+}
+
+function safe<T>(fn: () => T): { ok: true; value: T } | { ok: false; message: string } {
+  try {
+    return { ok: true, value: fn() };
+  } catch (e) {
+    return { ok: false, message: e instanceof Error ? e.message : String(e) };
+  }
+}
+
+/** Why a resident tool cannot be registered, or undefined. */
+function toolRefusal(
+  tool: { name?: unknown; parameters?: unknown; execute?: unknown },
+  owners: Map<string, string>,
+): string | undefined {
+  if (typeof tool?.name !== "string" || !/^[A-Za-z0-9_-]{1,64}$/.test(tool.name))
+    return `tool ${JSON.stringify(tool?.name)} has an invalid name (letters, digits, _ -; at most 64)`;
+  if (owners.has(tool.name)) return `tool "${tool.name}" is already provided by ${owners.get(tool.name)}`;
+  if (typeof tool.execute !== "function") return `tool "${tool.name}" has no execute()`;
+  const params = tool.parameters;
+  if (typeof params !== "object" || params === null || Array.isArray(params))
+    return `tool "${tool.name}": parameters must be a schema object (TypeBox, or plain JSON Schema)`;
+  const type = (params as { type?: unknown }).type;
+  if (!isTypeBoxSchema(params) && type !== undefined && type !== "object")
+    return `tool "${tool.name}": parameters must describe an object (type "object")`;
+  return undefined;
+}
