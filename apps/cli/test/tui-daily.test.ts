@@ -141,6 +141,7 @@ describe("keel TUI as a daily driver", () => {
     t.keys("Enter");
     now = await t.waitFor("Zeta is 26.");
     expect(now).toContain("+ src/zeta-utils.ts");
+    await t.waitFor(/ready ·/);
     expect(server.requests[0]!.raw).toContain("export const zeta = 26;");
 
     // A dragged-in file pastes its path: with bracketed paste it becomes an image, not text.

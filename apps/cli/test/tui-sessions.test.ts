@@ -113,12 +113,21 @@ describe("keel TUI sessions and screen", () => {
     t.tmux("resize-window", "-t", t.session, "-x", "70", "-y", "40");
     await t.waitFor(new RegExp(`╰${"─".repeat(68)}╯`));
     t.tmux("resize-window", "-t", t.session, "-x", "120", "-y", "40");
-    // Wait for the redraw at 120 columns: the input box's border is full width again.
-    await t.waitFor(new RegExp(`╰${"─".repeat(118)}╯`));
-    const all = t.screen(true);
-    expect(count(all, "Ask keel…")).toBe(1);
-    expect(count(all, "╭")).toBe(1);
-    expect(count(all, "› say something long")).toBe(1);
+    // The redraw at 120 columns: the input box's border is full width again, and screen and
+    // scrollback hold one copy of everything (before the fix, broken copies stayed for good).
+    const deadline = Date.now() + 15_000;
+    let all = "";
+    for (;;) {
+      all = t.screen(true);
+      const settled =
+        new RegExp(`╰${"─".repeat(118)}╯`).test(all) &&
+        count(all, "Ask keel…") === 1 &&
+        count(all, "╭") === 1 &&
+        count(all, "› say something long") === 1;
+      if (settled) break;
+      if (Date.now() > deadline) throw new Error(`the screen kept more than one input box:\n${all}`);
+      await new Promise((r) => setTimeout(r, 40));
+    }
     await t.type("/quit", "Enter");
     expect(await t.exitCode()).toBe("0");
   }, 60_000);

@@ -347,6 +347,15 @@ export class Controller {
       return;
     }
     if (this.agent.isRunning || this.store.running) {
+      if (this.store.images.some((p) => trimmed.includes(p.marker))) {
+        // Steering is text; an image goes with a prompt of its own.
+        this.store.editor = editorWith(trimmed);
+        this.store.note(
+          "warning",
+          "Images go with a new prompt: send it once the agent is done (or press Esc).",
+        );
+        return;
+      }
       if (kind === "steer") this.agent.steer(trimmed);
       else this.agent.followUp(trimmed);
       this.store.queued = [...this.store.queued, { kind, text: trimmed }];
