@@ -11,6 +11,7 @@ import {
   type SessionChoice,
 } from "@keel/coding-agent";
 import { officialConnectorExtension } from "@keel/ext-connector";
+import { mcpExtension } from "@keel/ext-mcp";
 import { skillsExtension } from "@keel/ext-skills";
 import { todoExtension } from "@keel/ext-todo";
 import { webSearchExtension } from "@keel/ext-web-search";
@@ -20,7 +21,13 @@ import type { CliFlags, SessionFlag, UsageError } from "./args.js";
 
 /** The official extensions that ship with keel; config `extensions.<id>.enabled: false` turns one off. */
 export function officialExtensions(): ExtensionDefinition[] {
-  return [todoExtension, skillsExtension, webSearchExtension, officialConnectorExtension];
+  return [
+    todoExtension,
+    skillsExtension,
+    webSearchExtension,
+    mcpExtension as unknown as ExtensionDefinition,
+    officialConnectorExtension,
+  ];
 }
 
 const usage = (message: string): Result<never, UsageError> => err({ type: "usage", message });

@@ -102,12 +102,15 @@ export interface StartOptions extends KeelEnv {
   input?: string;
   /** Node flags before the script (e.g. --import). */
   nodeArgs?: string[];
+  /** The directory keel starts in (subcommands work on it); default the test's. */
+  cwd?: string;
 }
 
 export function startKeel(args: string[], setup: StartOptions): Running {
   const child = spawn(process.execPath, [...(setup.nodeArgs ?? []), BIN, ...args], {
     env: childEnv(setup),
     stdio: "pipe",
+    ...(setup.cwd ? { cwd: setup.cwd } : {}),
   });
   let stdout = "";
   let stderr = "";
