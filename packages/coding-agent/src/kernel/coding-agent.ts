@@ -29,13 +29,14 @@ import type { AgentSupervisor } from "./agents.js";
 import { BUILTIN_COMMANDS, runBuiltinCommand } from "./commands.js";
 import { runCompaction } from "./compactor.js";
 import { contextTokens, textTokens } from "./context-size.js";
+import { hasKey, modelChoices, PermissionControls } from "./controls.js";
 import { type DenialInput, toDenial } from "./denials.js";
 import type { FileHistory } from "./file-history.js";
 import { JournalGuard, readOnlyRefusal } from "./journal-guard.js";
 import { expandPrompt, promptParts } from "./mentions.js";
 import { NoticeQueue } from "./notices.js";
 import type { KernelPermission } from "./permission.js";
-import { fileChanges, restoreFiles, rewindTarget } from "./rewind.js";
+import { fileChanges, moveTo, rewindTarget } from "./rewind.js";
 import {
   type BegunOperations,
   createAfterToolCall,
@@ -112,11 +113,6 @@ function userText(message: Message): string {
   return message.role === "user" ? promptParts(message.content).text : "";
 }
 
-/** A provider's key is there: in the options, in its environment variable, or none is needed. */
-function hasKey(model: Model, options: StreamOptions): boolean {
-  return Boolean(options.apiKey) || !model.apiKeyEnv || Boolean(process.env[model.apiKeyEnv]);
-}
-
 const STOPPED_BATCH = "Not run: the user denied an earlier call of this batch and stopped the run.";
 
 export class KernelAgent implements CodingAgent {
@@ -145,6 +141,7 @@ export class KernelAgent implements CodingAgent {
   private readonly journal = new JournalGuard(() => this.session_);
   private closing: Promise<void> | undefined;
   private thinking_: ThinkingLevel | undefined;
+  private readonly controls: PermissionControls;
   /** A denial asked to stop: the run ends after the current tool batch. */
   private stopRequested = false;
   private stoppedByDenial = false;
@@ -155,6 +152,10 @@ export class KernelAgent implements CodingAgent {
     this.session_ = parts.session;
     this.model_ = parts.model;
     this.thinking_ = parts.thinking;
+    this.controls = new PermissionControls(parts.permission, {
+      keelHome: parts.home,
+      projectRoot: parts.projectRoot,
+    });
     // Totals of earlier processes on this session: the journal keeps every reply's usage.
     const listed = parts.session.listingInfo();
     this.total = listed.usage;
@@ -346,16 +347,7 @@ export class KernelAgent implements CodingAgent {
   }
 
   models(): { ref: string; name: string; ready: boolean; keyEnv?: string; legacy?: boolean }[] {
-    return (this.parts.listModels?.() ?? []).map((m) => {
-      const ready = hasKey(m, this.parts.streamOptions);
-      return {
-        ref: modelRef(m),
-        name: m.name,
-        ready,
-        ...(!ready && m.apiKeyEnv ? { keyEnv: m.apiKeyEnv } : {}),
-        ...(m.legacy ? { legacy: true } : {}),
-      };
-    });
+    return modelChoices(this.parts.listModels?.() ?? [], this.parts.streamOptions);
   }
 
   thinking(): ThinkingState {
@@ -370,34 +362,15 @@ export class KernelAgent implements CodingAgent {
   }
 
   permissionMode(): PermissionModeName {
-    return this.parts.permission.mode();
+    return this.controls.mode();
   }
 
   setPermissionMode(mode: PermissionModeName): Result<PermissionModeName, CodingAgentError> {
-    if (!(PERMISSION_MODES as readonly string[]).includes(mode))
-      return err({
-        type: "config",
-        message: `Unknown permission mode "${mode}" (${PERMISSION_MODES.join(", ")}).`,
-      });
-    this.parts.permission.setMode(mode);
-    return ok(mode);
-  }
-
-  private ruleInfo(rule: {
-    rule: string;
-    behavior: PermissionRuleInfo["behavior"];
-    source: PermissionRuleInfo["source"];
-  }): PermissionRuleInfo {
-    const where = { keelHome: this.parts.home, projectRoot: this.parts.projectRoot };
-    const file =
-      rule.source === "user" || rule.source === "project" || rule.source === "projectLocal"
-        ? configFileFor(rule.source, where)
-        : undefined;
-    return { rule: rule.rule, behavior: rule.behavior, source: rule.source, ...(file ? { file } : {}) };
+    return this.controls.setMode(mode);
   }
 
   permissionRules(): PermissionRuleInfo[] {
-    return this.parts.permission.rules().map((r) => this.ruleInfo(r));
+    return this.controls.rules();
   }
 
   editPermissionRule(edit: {
@@ -406,12 +379,7 @@ export class KernelAgent implements CodingAgent {
     scope: PermissionRuleScope;
     remove?: boolean;
   }): Result<PermissionRuleInfo, CodingAgentError> {
-    const problem = checkRule(edit.rule);
-    if (problem) return err({ type: "config", message: problem });
-    const entry = { rule: edit.rule, behavior: edit.behavior, source: edit.scope };
-    const edited = this.parts.permission.editRule(entry, edit.remove !== true);
-    if (edited.isErr()) return err({ type: "config", message: edited.error.message });
-    return ok(this.ruleInfo(entry));
+    return this.controls.edit(edit);
   }
 
   /** The gate's blocks become permission_denied events (the check is shared with child agents). */
@@ -698,28 +666,23 @@ export class KernelAgent implements CodingAgent {
     return ok(undefined);
   }
 
-  /**
-   * Moves the conversation to `target` and/or puts the files back as Keel's tools left them
-   * there. The files go first: a failed move then leaves the journal where it was.
-   */
-  private async moveTo(
+  /** Moves the conversation to `target` and/or puts the files back (see rewind.ts). */
+  private moveTo(
     target: string | null,
     restore: RestoreChoice,
   ): Promise<Result<{ files?: FilesRestored }, CodingAgentError>> {
-    let files: FilesRestored | undefined;
-    if (restore !== "conversation") {
-      if (!this.parts.files) return err({ type: "session", message: "This session keeps no file history." });
-      const restored = restoreFiles(this.session_, this.parts.files, target);
-      if (restored.isErr()) return err(restored.error);
-      files = restored.value;
-    }
-    if (restore !== "code") {
-      const moved = await this.session_.branch(target);
-      if (moved.isErr()) return err({ type: "session", message: moved.error.message });
-      this.agent.replaceMessages(this.session_.context());
-      await this.host_.notify("sessionStart", { reason: "branch", sessionId: this.session_.id });
-    }
-    return ok(files ? { files } : {});
+    return moveTo(
+      {
+        session: this.session_,
+        ...(this.parts.files ? { files: this.parts.files } : {}),
+        moved: async () => {
+          this.agent.replaceMessages(this.session_.context());
+          await this.host_.notify("sessionStart", { reason: "branch", sessionId: this.session_.id });
+        },
+      },
+      target,
+      restore,
+    );
   }
 
   async branch(
@@ -749,14 +712,7 @@ export class KernelAgent implements CodingAgent {
   }
 
   fileChanges(target: { rewind: number } | { entryId: string }): Result<FileChanges, CodingAgentError> {
-    if (!this.parts.files) return ok({ files: [], unrestorable: [], notRestored: [] });
-    let entryId: string | null;
-    if ("rewind" in target) {
-      const found = rewindTarget(this.session_, target.rewind);
-      if (found.isErr()) return err(found.error);
-      entryId = found.value.parentId;
-    } else entryId = target.entryId;
-    return fileChanges(this.session_, this.parts.files, entryId);
+    return fileChanges(this.session_, this.parts.files, target);
   }
 
   async fork(

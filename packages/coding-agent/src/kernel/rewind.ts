@@ -4,7 +4,7 @@ import type { Session } from "@keel/session";
 import { err, ok, type Result } from "neverthrow";
 import type { FileHistory } from "./file-history.js";
 import { promptParts } from "./mentions.js";
-import type { CodingAgentError, FileChanges, FilesRestored } from "./types.js";
+import type { CodingAgentError, FileChanges, FilesRestored, RestoreChoice } from "./types.js";
 
 export interface RewindTarget {
   /** The prompt's entry: the head moves to its parent. */
@@ -39,24 +39,51 @@ export function rewindTarget(session: Session, count: number): Result<RewindTarg
   return ok(target);
 }
 
-/** What moving the head to `target` would put back in the files. */
+/** What a rewind of `count` prompts, or a move to an entry, would put back in the files. */
 export function fileChanges(
   session: Session,
-  files: FileHistory,
-  target: string | null,
+  files: FileHistory | undefined,
+  target: { rewind: number } | { entryId: string },
 ): Result<FileChanges, CodingAgentError> {
-  const plan = session.restorePlan(target);
+  if (!files) return ok({ files: [], unrestorable: [], notRestored: [] });
+  let entryId: string | null;
+  if ("rewind" in target) {
+    const found = rewindTarget(session, target.rewind);
+    if (found.isErr()) return err(found.error);
+    entryId = found.value.parentId;
+  } else entryId = target.entryId;
+  const plan = session.restorePlan(entryId);
   if (plan.isErr()) return err({ type: "session", message: plan.error.message });
   return ok(files.describe(plan.value));
 }
 
-/** Puts the files back as they were at `target` (the head does not move here). */
-export function restoreFiles(
-  session: Session,
-  files: FileHistory,
+export interface MoveContext {
+  session: Session;
+  files?: FileHistory;
+  /** The head moved: the agent's history and the extensions follow. */
+  moved(): Promise<void>;
+}
+
+/**
+ * Moves the conversation to `target` and/or puts the files back as Keel's tools left them there.
+ * The files go first: a failed move then leaves the journal where it was.
+ */
+export async function moveTo(
+  k: MoveContext,
   target: string | null,
-): Result<FilesRestored, CodingAgentError> {
-  const plan = session.restorePlan(target);
-  if (plan.isErr()) return err({ type: "session", message: plan.error.message });
-  return ok(files.restore(plan.value));
+  restore: RestoreChoice,
+): Promise<Result<{ files?: FilesRestored }, CodingAgentError>> {
+  let restored: FilesRestored | undefined;
+  if (restore !== "conversation") {
+    if (!k.files) return err({ type: "session", message: "This session keeps no file history." });
+    const plan = k.session.restorePlan(target);
+    if (plan.isErr()) return err({ type: "session", message: plan.error.message });
+    restored = k.files.restore(plan.value);
+  }
+  if (restore !== "code") {
+    const moved = await k.session.branch(target);
+    if (moved.isErr()) return err({ type: "session", message: moved.error.message });
+    await k.moved();
+  }
+  return ok(restored ? { files: restored } : {});
 }
