@@ -13,6 +13,7 @@ import {
 import { officialConnectorExtension } from "@keel/ext-connector";
 import { mcpExtension } from "@keel/ext-mcp";
 import { skillsExtension } from "@keel/ext-skills";
+import { subagentExtension } from "@keel/ext-subagent";
 import { todoExtension } from "@keel/ext-todo";
 import { webSearchExtension } from "@keel/ext-web-search";
 import type { ExtensionDefinition } from "@keel/extension-sdk";
@@ -27,6 +28,7 @@ export function officialExtensions(): ExtensionDefinition[] {
     webSearchExtension,
     mcpExtension as unknown as ExtensionDefinition,
     officialConnectorExtension,
+    subagentExtension,
   ];
 }
 

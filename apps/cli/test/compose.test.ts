@@ -37,6 +37,7 @@ describe("composeOptions", () => {
       "web-search",
       "mcp",
       "connector",
+      "subagent",
     ]);
     expect(options.discoverExtensions).toBe(true);
     expect(options.cwd).toBe(base);

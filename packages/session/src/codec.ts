@@ -62,7 +62,10 @@ const SHAPES: Record<string, (v: Record<string, unknown>) => boolean> = {
     typeof v.modelId === "string" &&
     (v.thinking === undefined || typeof v.thinking === "string"),
   capability_notice: (v) => typeof v.source === "string" && isObject(v.inventory) && isMessage(v.message),
-  notice: (v) => typeof v.source === "string" && isMessage(v.message),
+  notice: (v) =>
+    typeof v.source === "string" &&
+    isMessage(v.message) &&
+    (v.key === undefined || typeof v.key === "string"),
   op_begin: (v) =>
     typeof v.toolCallId === "string" &&
     typeof v.toolName === "string" &&

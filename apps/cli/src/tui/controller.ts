@@ -290,6 +290,10 @@ export class Controller {
         if (event.message.role === "assistant") this.refresh();
         else if (event.message.role === "user") this.dequeue(event.message);
         break;
+      case "agent_event":
+        // A child agent's usage is part of the session's totals (agent.usage()), so of the status line's.
+        if (event.event.type === "message_end" && event.event.message.role === "assistant") this.refresh();
+        break;
       case "turn_end":
         this.refresh();
         break;

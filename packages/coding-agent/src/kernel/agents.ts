@@ -82,12 +82,20 @@ function listed(list: readonly string[] | undefined, ...names: string[]): boolea
 export class AgentSupervisor {
   private readonly live = new Map<string, Live>();
   private readonly interruptedText = new Map<string, string>();
+  /**
+   * Children past their checks but not yet live (their journal is being opened): they hold a
+   * place under the cap and their id, or starts in the same tick would all pass the checks.
+   */
+  private readonly starting = new Map<string, string>();
   private closed = false;
 
   constructor(private readonly deps: SupervisorDeps) {}
 
   get running(): { agentId: string; title: string }[] {
-    return [...this.live.values()].map((l) => ({ agentId: l.run.agentId, title: l.run.title }));
+    return [
+      ...[...this.live.values()].map((l) => ({ agentId: l.run.agentId, title: l.run.title })),
+      ...[...this.starting].map(([agentId, title]) => ({ agentId, title })),
+    ];
   }
 
   async run(extensionId: string, options: RunAgentOptions, caller: Caller): Promise<RunAgentOutcome> {
@@ -100,7 +108,7 @@ export class AgentSupervisor {
       };
     if (typeof options?.prompt !== "string" || !options.prompt.trim())
       return { ok: false, error: { type: "invalid", message: "runAgent needs a non-empty prompt." } };
-    if (this.live.size >= d.cap) {
+    if (this.live.size + this.starting.size >= d.cap) {
       const running = this.running;
       return {
         ok: false,
@@ -119,7 +127,7 @@ export class AgentSupervisor {
         ok: false,
         error: { type: "invalid", message: `agentId "${agentId}" must be 1-64 letters, digits, _ or -.` },
       };
-    if (known[agentId] || this.live.has(agentId))
+    if (known[agentId] || this.live.has(agentId) || this.starting.has(agentId))
       return {
         ok: false,
         error: { type: "invalid", message: `An agent "${agentId}" already exists in this session.` },
@@ -132,7 +140,23 @@ export class AgentSupervisor {
       if (resolved.value.warning) d.parent.report("warning", resolved.value.warning);
     }
     const title = (options.title ?? options.prompt).replace(/\s+/g, " ").trim().slice(0, 80);
-    const agent = { agentId, title };
+    this.starting.set(agentId, title);
+    try {
+      return await this.launch({ agentId, title }, model, options, caller);
+    } finally {
+      this.starting.delete(agentId);
+    }
+  }
+
+  /** Opens the child's journal and starts it; its place under the cap is already held. */
+  private async launch(
+    agent: { agentId: string; title: string },
+    model: Model,
+    options: RunAgentOptions,
+    caller: Caller,
+  ): Promise<RunAgentOutcome> {
+    const d = this.deps;
+    const { agentId, title } = agent;
 
     // The child's tools: the parent's, narrowed by the allow / exclude lists.
     const { allow, exclude } = options.tools ?? {};
@@ -192,7 +216,12 @@ export class AgentSupervisor {
       ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}),
       compaction: d.compaction,
       // The parent's gate: the child's calls are judged by the same mode and rules, never more.
-      permission: { ...d.permission, allowForRun: () => {}, endRun: () => {} },
+      permission: {
+        ...d.permission,
+        allowForRun: () => {},
+        endRun: () => {},
+        readGuard: d.permission.readGuard,
+      },
       diagnostics: [],
       agent,
     });
@@ -292,6 +321,7 @@ export class AgentSupervisor {
       abort,
     };
     this.live.set(agentId, { run, kernel, record });
+    this.starting.delete(agentId);
 
     void (async () => {
       const summary = await kernel.prompt(options.prompt);
@@ -299,12 +329,14 @@ export class AgentSupervisor {
       const error = summary.isOk()
         ? summary.value.error
         : { type: summary.error.type, message: summary.error.message };
-      status = statusOf(stopReason, budgetHit);
+      // Cut off because the session closes (exit, /new, /resume): like a crash, not a choice.
+      const interrupted = this.closed && stopReason === "aborted" && !budgetHit;
+      status = interrupted ? "interrupted" : statusOf(stopReason, budgetHit);
       const ended: AgentRunResult = {
         agentId,
         title,
         status,
-        stopReason: budgetHit ? "budget" : stopReason,
+        stopReason: budgetHit ? "budget" : interrupted ? "interrupted" : stopReason,
         text: summary.isOk() ? summary.value.text : "",
         turns: summary.isOk() ? summary.value.turns : turns,
         usage,
@@ -312,7 +344,11 @@ export class AgentSupervisor {
         model: `${model.provider}/${model.id}`,
         sessionId: session.session.id,
         ...(session.file ? { sessionFile: session.file } : {}),
-        ...(error && status !== "budget" ? { error } : {}),
+        ...(interrupted
+          ? { error: { type: "interrupted", message: "The session closed while this agent was running." } }
+          : error && status !== "budget"
+            ? { error }
+            : {}),
       };
       caller.signal?.removeEventListener("abort", abort);
       await this.journalEnd(agent, session.session.id, session.file, ended);
@@ -339,6 +375,7 @@ export class AgentSupervisor {
       dir,
       cwd: this.deps.cwd,
       fsync: persistent ? "turn" : "never",
+      syncCreate: false,
       spawnedBy: {
         sessionId: parent.sessionId,
         ...(parent.sessionFile ? { path: parent.sessionFile } : {}),
@@ -468,7 +505,7 @@ export class AgentSupervisor {
     }
   }
 
-  /** Stops every running child (the session closes); each is journaled as aborted. */
+  /** Stops every running child (the session closes); each is journaled as interrupted. */
   async stopAll(): Promise<void> {
     this.closed = true;
     const running = [...this.live.values()];

@@ -18,11 +18,8 @@ import type { AgentRecord, Diagnostic, ExternalUsage } from "@keel/extension-sdk
 import { recoveryMessage, recoveryToolResults, type Session } from "@keel/session";
 import { err, ok, type Result } from "neverthrow";
 import type { CompactionSettings } from "../compaction/policy.js";
-import { PERMISSION_MODES } from "../config/schema.js";
-import { configFileFor } from "../config/write.js";
 import { errnoMessage } from "../fs/errno.js";
 import type { ExtensionHost, HostView } from "../host/extension-host.js";
-import { checkRule } from "../permissions/rules.js";
 import { trustProject } from "../trust/store.js";
 import { createAgentEventBridge } from "./agent-events.js";
 import type { AgentSupervisor } from "./agents.js";
@@ -132,7 +129,10 @@ export class KernelAgent implements CodingAgent {
   private readonly listeners = new Set<(event: CodingAgentEvent) => void>();
   private readonly diagnostics_: Diagnostic[];
   private total: Usage = emptyUsage();
-  private starting = false;
+  /** From a run's start until its result is returned (runEnd hooks included). */
+  private inRun = false;
+  /** Steering and follow-ups that came after the loop of the current run had ended. */
+  private readonly lateMessages: string[] = [];
   /** Characters of system prompt + tool schemas, counted in every request (tokens per the model). */
   private fixedChars = 0;
   private maintenance: AbortController | undefined;
@@ -439,7 +439,7 @@ export class KernelAgent implements CodingAgent {
 
   async runShell(command: string): Promise<Result<ShellRun, CodingAgentError>> {
     if (this.closed) return err({ type: "closed", message: "This agent is closed." });
-    if (this.agent.isRunning || this.starting || this.shell)
+    if (this.agent.isRunning || this.inRun || this.shell)
       return err({
         type: "busy",
         message: "Wait for the run to end (or press Esc) before running a command.",
@@ -470,44 +470,60 @@ export class KernelAgent implements CodingAgent {
    * (a background agent finished while the session was idle).
    */
   private async run(input: PromptInput | null): Promise<Result<RunSummary, CodingAgentError>> {
-    const text = input === null ? null : input.text;
     if (this.closed) return err({ type: "closed", message: "This agent is closed." });
-    if (this.agent.isRunning || this.starting)
+    if (this.agent.isRunning || this.inRun)
       return err({ type: "busy", message: "A run is in progress: steer() or followUp() it, or abort() it." });
     const readOnly = readOnlyRefusal(this.session_);
     if (readOnly) return err(readOnly);
-    this.starting = true;
+    this.inRun = true;
+    try {
+      return await this.runOnce(input);
+    } finally {
+      this.inRun = false;
+      // Messages sent after the loop ended but before the run returned (its runEnd hooks) start
+      // the next run; so does a notice that asked to wake the session and that no request of this
+      // run carried. Either after this run's caller has its result.
+      const late = this.lateMessages.splice(0);
+      const wake = this.notices.takeWake();
+      if (late.length > 0) setImmediate(() => void this.prompt(late.join("\n\n")));
+      else if (wake) setImmediate(() => this.wakeIfIdle());
+    }
+  }
+
+  private wakeIfIdle(): void {
+    if (this.closed || this.inRun || this.agent.isRunning || this.notices.size === 0) return;
+    void this.run(null);
+  }
+
+  private async runOnce(input: PromptInput | null): Promise<Result<RunSummary, CodingAgentError>> {
+    const text = input === null ? null : input.text;
     const started = Date.now();
     this.journal.begin();
     let prompt = "";
     let message: UserMessage | undefined;
-    let before: string | null = null;
-    try {
-      if (input !== null) {
-        const admitted = await this.host_.beforeAgentStart(input.text);
-        if (!admitted.ok) return err({ type: "extension", message: admitted.reason });
-        prompt = admitted.prompt;
-        const expanded = await expandPrompt(
-          { ...input, text: prompt },
-          {
-            cwd: this.parts.cwd,
-            denied: (path) => this.parts.permission.deniedRead(path),
-            supportsImages: this.model_.input.includes("image"),
-            modelName: modelRef(this.model_),
-          },
-        );
-        if (expanded.isErr()) return err({ type: "config", message: expanded.error.message });
-        for (const note of expanded.value.notes) this.report("info", note);
-        message = { role: "user", content: expanded.value.content, timestamp: Date.now() };
-      }
-      await this.notices.flush();
-      this.agent.replaceMessages(this.session_.context());
-      before = this.session_.headId;
-      await this.host_.notify("runStart", { prompt });
-      this.emit({ type: "run_start", prompt });
-    } finally {
-      this.starting = false;
+    if (input !== null) {
+      const admitted = await this.host_.beforeAgentStart(input.text);
+      if (!admitted.ok) return err({ type: "extension", message: admitted.reason });
+      prompt = admitted.prompt;
+      const expanded = await expandPrompt(
+        { ...input, text: prompt },
+        {
+          cwd: this.parts.cwd,
+          denied: (path) => this.parts.permission.deniedRead(path),
+          supportsImages: this.model_.input.includes("image"),
+          modelName: modelRef(this.model_),
+        },
+      );
+      if (expanded.isErr()) return err({ type: "config", message: expanded.error.message });
+      for (const note of expanded.value.notes) this.report("info", note);
+      message = { role: "user", content: expanded.value.content, timestamp: Date.now() };
     }
+    await this.notices.flush();
+    this.agent.replaceMessages(this.session_.context());
+    // Where the conversation stood before this prompt: a prompt the model never answers goes back there.
+    const before = this.session_.headId;
+    await this.host_.notify("runStart", { prompt });
+    this.emit({ type: "run_start", prompt });
     this.runChildren = [];
     this.stopRequested = false;
     this.stoppedByDenial = false;
@@ -572,11 +588,16 @@ export class KernelAgent implements CodingAgent {
 
   /**
    * An extension's notice for the model: queued for the next request while a run goes on,
-   * journaled at once otherwise; `wake` starts a run from it when the session is idle.
+   * journaled at once otherwise; `wake` starts a run from it when the session is idle, or when
+   * the run going on ends without having carried it. A `key` this branch already holds (or that
+   * waits in the queue) drops the notice: a delivery retried after a resume lands once.
    */
-  persistNotice(source: string, text: string, options: { wake?: boolean } = {}): void {
-    this.notices.add(source, text);
-    if (this.agent.isRunning || this.starting || this.closed) return;
+  persistNotice(source: string, text: string, options: { wake?: boolean; key?: string } = {}): void {
+    if (!this.notices.add(source, text, options.key)) return;
+    if (this.agent.isRunning || this.inRun || this.closed) {
+      if (options.wake && !this.closed) this.notices.wakeAfterRun();
+      return;
+    }
     if (options.wake) {
       void this.run(null);
       return;
@@ -639,11 +660,17 @@ export class KernelAgent implements CodingAgent {
   }
 
   steer(text: string): void {
-    if (this.agent.steer(text).isErr()) void this.prompt(text);
+    if (this.agent.steer(text).isErr()) this.promptOrKeep(text);
   }
 
   followUp(text: string): void {
-    if (this.agent.followUp(text).isErr()) void this.prompt(text);
+    if (this.agent.followUp(text).isErr()) this.promptOrKeep(text);
+  }
+
+  /** The loop took no message: a new run from it, or, while a run is still ending, the next one. */
+  private promptOrKeep(text: string): void {
+    if (this.inRun) this.lateMessages.push(text);
+    else void this.prompt(text);
   }
 
   abort(): void {

@@ -16,19 +16,44 @@ export function noticeMessage(source: string, text: string): UserMessage {
 }
 
 export class NoticeQueue {
-  private pending: { source: string; text: string }[] = [];
+  private pending: { source: string; text: string; key?: string }[] = [];
+  private wake = false;
 
   constructor(
     private readonly session: () => Session,
     private readonly report: (message: string) => void,
   ) {}
 
-  add(source: string, text: string): void {
-    if (text.trim()) this.pending.push({ source, text });
+  /** Queues a notice; false when it is empty or its key is already waiting or on the branch. */
+  add(source: string, text: string, key?: string): boolean {
+    if (!text.trim()) return false;
+    if (key !== undefined && (this.waiting(source, key) || this.delivered(source, key))) return false;
+    this.pending.push({ source, text, ...(key !== undefined ? { key } : {}) });
+    return true;
   }
 
   get size(): number {
     return this.pending.length;
+  }
+
+  /** A notice asked to wake the session once the run going on ends. */
+  wakeAfterRun(): void {
+    this.wake = true;
+  }
+
+  /** Whether the run that just ended must be followed by one (a wake was asked, notices wait). */
+  takeWake(): boolean {
+    const wake = this.wake && this.pending.length > 0;
+    this.wake = false;
+    return wake;
+  }
+
+  private waiting(source: string, key: string): boolean {
+    return this.pending.some((p) => p.source === source && p.key === key);
+  }
+
+  private delivered(source: string, key: string): boolean {
+    return this.session().fold().noticeKeys[source]?.includes(key) === true;
   }
 
   /** Journals every waiting notice, in order; one that cannot be journaled stays queued. */
@@ -36,10 +61,16 @@ export class NoticeQueue {
     let written = 0;
     while (this.pending.length > 0) {
       const next = this.pending[0]!;
+      // The head may have moved since it was queued (a rewind): the key is judged where it lands.
+      if (next.key !== undefined && this.delivered(next.source, next.key)) {
+        this.pending.shift();
+        continue;
+      }
       const appended = await this.session().appendEntry({
         type: "notice",
         source: next.source,
         message: noticeMessage(next.source, next.text),
+        ...(next.key !== undefined ? { key: next.key } : {}),
       });
       if (appended.isErr()) {
         this.report(`Could not journal a notice from ${next.source}: ${appended.error.message}`);

@@ -5,7 +5,9 @@ import type { ConfigError } from "../config/errors.js";
 import { addPermissionRule, configFileFor, removePermissionRule } from "../config/write.js";
 import { decide } from "../permissions/decide.js";
 import { createPermissionGate } from "../permissions/gate.js";
+import { readGuardFor } from "../permissions/read-scope.js";
 import type { PermissionMode, PermissionRuleEntry } from "../permissions/types.js";
+import type { WalkGuard } from "../tools/walk.js";
 import { renewProjectHash, trustStatus } from "../trust/store.js";
 import { approvalPreview } from "./approval-preview.js";
 import type { ToolPermission } from "./seams.js";
@@ -15,6 +17,8 @@ export interface ToolPermissionOptions {
   mode: PermissionMode;
   rules: readonly PermissionRuleEntry[];
   workspace: string;
+  /** Where the tools run (relative paths resolve against it); default: the workspace. */
+  cwd?: string;
   /** The Keel home (config, trust store). */
   keelHome: string;
   /** The user's home directory, for `~` in rules and paths. */
@@ -55,6 +59,8 @@ export interface KernelPermission {
    * what the user attaches to a prompt: their mention is their approval, but a deny rule holds.
    */
   deniedRead(path: string): Promise<string | undefined>;
+  /** What Grep, Glob and LS may walk into below `root`, under the rules and mode in force now. */
+  readGuard(root: string): WalkGuard;
 }
 
 /** Said to the model with a denial that stopped the run, so it waits instead of trying another way. */
@@ -77,6 +83,7 @@ export function createToolPermission(options: ToolPermissionOptions): KernelPerm
     mode: options.mode,
     rules: options.rules,
     workspace: options.workspace,
+    ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
     userHome: options.userHome,
     keelHome: options.keelHome,
     persistScope: scope,
@@ -202,5 +209,16 @@ export function createToolPermission(options: ToolPermissionOptions): KernelPerm
       gate.setRule(entry, present);
       return ok(saved.value);
     },
+    readGuard: (root) =>
+      readGuardFor(
+        {
+          mode: gate.mode,
+          rules: gate.rules(),
+          workspace: options.workspace,
+          userHome: options.userHome,
+          keelHome: options.keelHome,
+        },
+        root,
+      ),
   };
 }

@@ -274,6 +274,49 @@ describe("persisted notices", () => {
   });
 });
 
+describe("keyed notices", () => {
+  it("journal once per branch: again in the queue, again after a resume, again on another branch only", async () => {
+    box = sandbox();
+    const { definition, holder } = grab();
+    const { agent, requests } = await start(
+      { turns: [{ text: "one" }, { text: "two" }, { text: "three" }] },
+      [definition],
+    );
+    const noticeLines = (file: string) =>
+      readFileSync(file, "utf8")
+        .split("\n")
+        .filter((l) => l.includes('"type":"notice"'));
+    await agent.prompt("first");
+    const rt = holder.runtime!;
+    rt.persistNotice("Agent a1 finished.", { key: "agent:a1" });
+    rt.persistNotice("Agent a1 finished.", { key: "agent:a1" });
+    await waitFor(() => noticeLines(agent.sessionFile!).length > 0);
+    rt.persistNotice("Agent a1 finished (again).", { key: "agent:a1" });
+    await agent.prompt("second");
+    const file = agent.sessionFile!;
+    await agent.close();
+    expect(noticeLines(file)).toHaveLength(1);
+    expect(JSON.parse(noticeLines(file)[0]!)).toMatchObject({ source: "probe", key: "agent:a1" });
+    expect(userTexts(requests[1]!.body).filter((t) => t.includes("Agent a1 finished"))).toHaveLength(1);
+
+    // After a resume the extension cannot know it was delivered: it persists again, and nothing lands.
+    const again = grab();
+    const resumed = await start({ turns: [{ text: "four" }] }, [again.definition], {
+      session: { mode: "resume", session: file },
+    });
+    again.holder.runtime!.persistNotice("Agent a1 finished.", { key: "agent:a1" });
+    again.holder.runtime!.persistNotice("Agent a2 finished.", { key: "agent:a2" });
+    await waitFor(() => noticeLines(file).length > 1);
+    expect(noticeLines(file).map((l) => JSON.parse(l).key)).toEqual(["agent:a1", "agent:a2"]);
+    // Rewound to before the first notice, the branch never had it: it is delivered there.
+    expect((await resumed.agent.rewind(2)).isOk()).toBe(true);
+    again.holder.runtime!.persistNotice("Agent a1 finished.", { key: "agent:a1" });
+    await waitFor(() => noticeLines(file).length > 2);
+    await resumed.agent.close();
+    expect(noticeLines(file).map((l) => JSON.parse(l).key)).toEqual(["agent:a1", "agent:a2", "agent:a1"]);
+  });
+});
+
 describe("models, data and debug", () => {
   it("lists and resolves models, completes once through the provider layer, counts the usage", async () => {
     box = sandbox();
