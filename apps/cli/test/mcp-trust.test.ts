@@ -73,7 +73,7 @@ describe("MCP servers and trust, through the keel bin", () => {
     running.child.kill("SIGTERM");
     await running.done;
 
-    expect((await runKeel(["--cwd", ws.repo, "-p", "/trust"], { server, ws })).code).toBe(0);
+    expect((await runKeel(["--cwd", ws.repo, "-p", "/trust yes"], { server, ws })).code).toBe(0);
     const trusted = startKeel(["--cwd", ws.repo, "-p", "--model", MODEL, "hello"], { server, ws });
     await until(() => existsSync(markers.mcpJson) && existsSync(markers.keel));
     trusted.child.kill("SIGTERM");
@@ -90,7 +90,7 @@ describe("MCP servers and trust, through the keel bin", () => {
     expect(list.stdout).toMatch(/mine \(user, stdio: .*\) — connected, 1 tools/);
     expect(list.stdout).not.toContain("evil");
     expect(existsSync(markers.mcpJson)).toBe(false);
-    expect((await runKeel(["--cwd", ws.repo, "-p", "/trust"], { server, ws })).code).toBe(0);
+    expect((await runKeel(["--cwd", ws.repo, "-p", "/trust yes"], { server, ws })).code).toBe(0);
     const trusted = await runKeel(["mcp", "list"], { ws, cwd: ws.repo });
     expect(trusted.stdout).toMatch(/evil \(project, stdio: .*\) — connected, 1 tools/);
     expect(existsSync(markers.mcpJson)).toBe(true);
@@ -127,12 +127,21 @@ describe("MCP servers and trust, through the keel bin", () => {
       tmux("send-keys", "-t", "keel", "-l", "/trust");
       await screenShows(/› \/trust/);
       tmux("send-keys", "-t", "keel", "Enter");
+      // /trust shows what trusting lets the project do, and asks.
+      await screenShows(/Trust this project as it is now\?/);
+      tmux("send-keys", "-t", "keel", "y");
       await screenShows(/mcp 3\/3/);
       expect(existsSync(markers.mcpJson)).toBe(true);
       expect(existsSync(markers.keel)).toBe(true);
       tmux("send-keys", "-t", "keel", "-l", "/quit");
       await screenShows(/› \/quit/);
       tmux("send-keys", "-t", "keel", "Enter");
+      // keel has exited (the pane runs the sleep) before the workspace is removed.
+      const deadline = Date.now() + 15_000;
+      while (tmux("display-message", "-p", "-t", "keel", "#{pane_current_command}").trim() !== "sleep") {
+        if (Date.now() > deadline) throw new Error("keel did not exit after /quit");
+        await new Promise((r) => setTimeout(r, 40));
+      }
     } finally {
       spawnSync("tmux", ["-L", socket, "kill-server"]);
     }

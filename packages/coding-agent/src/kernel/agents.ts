@@ -27,7 +27,7 @@ import { type AgentRunOutcome, createSession, openSession, type Session } from "
 import type { Result } from "neverthrow";
 import type { CompactionSettings } from "../compaction/policy.js";
 import { EXECUTE_TOOL, type IndexedEntry, SEARCH_TOOLS } from "../host/catalogs.js";
-import type { ExtensionHost } from "../host/extension-host.js";
+import type { ExtensionHost, HostView } from "../host/extension-host.js";
 import type { Caller } from "../host/runtime.js";
 import { KernelAgent } from "./coding-agent.js";
 import type { KernelPermission } from "./permission.js";
@@ -81,12 +81,10 @@ function listed(list: readonly string[] | undefined, ...names: string[]): boolea
 
 export class AgentSupervisor {
   private readonly live = new Map<string, Live>();
+  /** Agent ids whose start is being set up (child session, journal): counted like live ones. */
+  private readonly reserved = new Map<string, string>();
+  private readonly setups = new Set<Promise<RunAgentOutcome>>();
   private readonly interruptedText = new Map<string, string>();
-  /**
-   * Children past their checks but not yet live (their journal is being opened): they hold a
-   * place under the cap and their id, or starts in the same tick would all pass the checks.
-   */
-  private readonly starting = new Map<string, string>();
   private closed = false;
 
   constructor(private readonly deps: SupervisorDeps) {}
@@ -94,11 +92,11 @@ export class AgentSupervisor {
   get running(): { agentId: string; title: string }[] {
     return [
       ...[...this.live.values()].map((l) => ({ agentId: l.run.agentId, title: l.run.title })),
-      ...[...this.starting].map(([agentId, title]) => ({ agentId, title })),
+      ...[...this.reserved].map(([agentId, title]) => ({ agentId, title })),
     ];
   }
 
-  async run(extensionId: string, options: RunAgentOptions, caller: Caller): Promise<RunAgentOutcome> {
+  async run(options: RunAgentOptions, caller: Caller): Promise<RunAgentOutcome> {
     const d = this.deps;
     if (this.closed) return { ok: false, error: { type: "closed", message: "The session is closing." } };
     if (caller.agent)
@@ -108,7 +106,7 @@ export class AgentSupervisor {
       };
     if (typeof options?.prompt !== "string" || !options.prompt.trim())
       return { ok: false, error: { type: "invalid", message: "runAgent needs a non-empty prompt." } };
-    if (this.live.size + this.starting.size >= d.cap) {
+    if (this.running.length >= d.cap) {
       const running = this.running;
       return {
         ok: false,
@@ -127,7 +125,7 @@ export class AgentSupervisor {
         ok: false,
         error: { type: "invalid", message: `agentId "${agentId}" must be 1-64 letters, digits, _ or -.` },
       };
-    if (known[agentId] || this.live.has(agentId) || this.starting.has(agentId))
+    if (known[agentId] || this.live.has(agentId) || this.reserved.has(agentId))
       return {
         ok: false,
         error: { type: "invalid", message: `An agent "${agentId}" already exists in this session.` },
@@ -140,28 +138,15 @@ export class AgentSupervisor {
       if (resolved.value.warning) d.parent.report("warning", resolved.value.warning);
     }
     const title = (options.title ?? options.prompt).replace(/\s+/g, " ").trim().slice(0, 80);
-    this.starting.set(agentId, title);
-    try {
-      return await this.launch({ agentId, title }, model, options, caller);
-    } finally {
-      this.starting.delete(agentId);
-    }
-  }
-
-  /** Opens the child's journal and starts it; its place under the cap is already held. */
-  private async launch(
-    agent: { agentId: string; title: string },
-    model: Model,
-    options: RunAgentOptions,
-    caller: Caller,
-  ): Promise<RunAgentOutcome> {
-    const d = this.deps;
-    const { agentId, title } = agent;
+    const agent = { agentId, title };
 
     // The child's tools: the parent's, narrowed by the allow / exclude lists.
     const { allow, exclude } = options.tools ?? {};
+    // A bare name allows an entry only where it stands for that entry alone (as in permission
+    // rules): "Read" is the built-in, not another group's entry that borrows the name. Exclusion
+    // by name is always honoured.
     const allowsEntry = (e: IndexedEntry) =>
-      (allow === undefined || listed(allow, e.ref, e.group, e.name)) &&
+      (allow === undefined || listed(allow, e.ref, e.group) || (e.bareName && listed(allow, e.name))) &&
       !listed(exclude, e.ref, e.group, e.name);
     const catalogs = d.host.catalogs.narrow(allowsEntry);
     const catalogReachable =
@@ -183,8 +168,38 @@ export class AgentSupervisor {
     const view = d.host.childView({ agent }, allowTool, catalogs);
     const tools = [...d.builtinTools.filter((t) => allowTool(t.name)), ...view.tools()];
 
+    // Reserved from here until it is live or failed, so starts made at once each count against
+    // the cap and the id; stopAll waits for reserved starts before it stops the live ones.
+    this.reserved.set(agentId, title);
+    const setup = this.launch({ options, caller, agent, model, view, tools }).finally(() =>
+      this.reserved.delete(agentId),
+    );
+    this.setups.add(setup);
+    try {
+      return await setup;
+    } finally {
+      this.setups.delete(setup);
+    }
+  }
+
+  private async launch(p: {
+    options: RunAgentOptions;
+    caller: Caller;
+    agent: { agentId: string; title: string };
+    model: Model;
+    view: HostView;
+    tools: AgentTool[];
+  }): Promise<RunAgentOutcome> {
+    const d = this.deps;
+    const { options, caller, agent, model, view, tools } = p;
+    const { agentId, title } = agent;
     const session = await this.openChildSession(agent, caller);
     if (!session.ok) return { ok: false, error: { type: "invalid", message: session.message } };
+    if (this.closed) {
+      await session.session.close();
+      session.cleanup();
+      return { ok: false, error: { type: "closed", message: "The session is closing." } };
+    }
     const start = await d.parent.session.appendEntry({
       type: "agent_run",
       agentId,
@@ -320,11 +335,15 @@ export class AgentSupervisor {
       result,
       abort,
     };
+    this.reserved.delete(agentId);
     this.live.set(agentId, { run, kernel, record });
-    this.starting.delete(agentId);
 
     void (async () => {
-      const summary = await kernel.prompt(options.prompt);
+      const pending = kernel.prompt(options.prompt);
+      // Aborted before the child's run existed (the tool's signal during setup, stopAll): the
+      // run, now started, stops at once.
+      if (controller.signal.aborted) kernel.abort();
+      const summary = await pending;
       const stopReason = summary.isOk() ? summary.value.stopReason : "error";
       const error = summary.isOk()
         ? summary.value.error
@@ -508,6 +527,8 @@ export class AgentSupervisor {
   /** Stops every running child (the session closes); each is journaled as interrupted. */
   async stopAll(): Promise<void> {
     this.closed = true;
+    // A start under way either gives up (closed) or goes live, and is then stopped below.
+    await Promise.allSettled([...this.setups]);
     const running = [...this.live.values()];
     for (const live of running) live.run.abort();
     await Promise.all(running.map((l) => l.run.result));

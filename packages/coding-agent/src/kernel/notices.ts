@@ -16,8 +16,8 @@ export function noticeMessage(source: string, text: string): UserMessage {
 }
 
 export class NoticeQueue {
-  private pending: { source: string; text: string; key?: string }[] = [];
-  private wake = false;
+  private pending: { source: string; text: string; wake: boolean; key?: string }[] = [];
+  private flushing: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly session: () => Session,
@@ -25,10 +25,11 @@ export class NoticeQueue {
   ) {}
 
   /** Queues a notice; false when it is empty or its key is already waiting or on the branch. */
-  add(source: string, text: string, key?: string): boolean {
+  add(source: string, text: string, options: { wake?: boolean; key?: string | undefined } = {}): boolean {
     if (!text.trim()) return false;
+    const { key } = options;
     if (key !== undefined && (this.waiting(source, key) || this.delivered(source, key))) return false;
-    this.pending.push({ source, text, ...(key !== undefined ? { key } : {}) });
+    this.pending.push({ source, text, wake: options.wake === true, ...(key !== undefined ? { key } : {}) });
     return true;
   }
 
@@ -36,16 +37,9 @@ export class NoticeQueue {
     return this.pending.length;
   }
 
-  /** A notice asked to wake the session once the run going on ends. */
-  wakeAfterRun(): void {
-    this.wake = true;
-  }
-
-  /** Whether the run that just ended must be followed by one (a wake was asked, notices wait). */
-  takeWake(): boolean {
-    const wake = this.wake && this.pending.length > 0;
-    this.wake = false;
-    return wake;
+  /** Whether a waiting notice asked to start a run. */
+  get wakes(): boolean {
+    return this.pending.some((p) => p.wake);
   }
 
   private waiting(source: string, key: string): boolean {
@@ -56,8 +50,20 @@ export class NoticeQueue {
     return this.session().fold().noticeKeys[source]?.includes(key) === true;
   }
 
-  /** Journals every waiting notice, in order; one that cannot be journaled stays queued. */
-  async flush(): Promise<number> {
+  /**
+   * Journals every waiting notice, in order; one that cannot be journaled stays queued. Flushes
+   * run one after another: two at once would both write the head of the queue, then each drop one.
+   */
+  flush(): Promise<number> {
+    const next = this.flushing.then(() => this.drain());
+    this.flushing = next.then(
+      () => undefined,
+      () => undefined,
+    );
+    return next;
+  }
+
+  private async drain(): Promise<number> {
     let written = 0;
     while (this.pending.length > 0) {
       const next = this.pending[0]!;

@@ -101,6 +101,13 @@ describe("MCP and the prompt cache", () => {
     process.kill(pid, "SIGKILL");
     await down;
     await status((t) => t === "mcp 1/1");
+    // The new server's stderr reaches its log file on its own schedule; the connection may be first.
+    const restarted = Date.now() + 10_000;
+    while ((readFileSync(log, "utf8").match(/fixture server \d+ starting/g) ?? []).length < 2) {
+      if (Date.now() > restarted)
+        throw new Error(`the server was not restarted:\n${readFileSync(log, "utf8")}`);
+      await new Promise((r) => setTimeout(r, 25));
+    }
     expect(readFileSync(log, "utf8").match(/fixture server \d+ starting/g)).toHaveLength(2);
 
     expect((await agent.prompt("Go on.")).isOk()).toBe(true);
