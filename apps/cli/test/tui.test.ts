@@ -156,8 +156,8 @@ describe("keel TUI in tmux", () => {
     });
     await t.waitFor(/ready ·/);
     await t.type("delegate the marker", "Enter");
-    const now = await t.waitFor("[agent make the marker] Allow Bash?");
-    expect(now).toContain("Bash(touch child-marker.txt)");
+    const now = await t.waitFor("[agent make the marker] Allow Bash command?");
+    expect(now).toContain("$ touch child-marker.txt");
     // The tool is announced once approved; until then the widget says the child is working.
     expect(now).toMatch(/◆ make the marker · working · turn 1 · [\d.]+k tok · \$0\.\d{4}/);
     t.keys("Enter");
