@@ -110,7 +110,7 @@ describe("keel TUI commands", () => {
       args: "--permission-mode bypassPermissions",
       scenario: { turns: [{ text: "First answer." }, { text: "Fresh answer." }] },
     });
-    let now = await t.waitFor("⏵ bypassPermissions (shift+tab)");
+    const now = await t.waitFor("⏵ bypassPermissions (shift+tab)");
     const first = /session ([0-9a-f]{8})/.exec(now)![1]!;
     t.keys("BTab");
     await t.waitFor(/ready ·.*default mode/);
