@@ -89,7 +89,7 @@ describe("keel TUI in tmux", () => {
 
     await t.type("/quit", "Enter");
     expect(await t.exitCode()).toBe("0");
-  }, 30_000);
+  }, 60_000);
 
   it("shows Claude Sonnet 5.5's notes between tool calls, which arrive as thinking blocks", async () => {
     const t = launch(
@@ -117,7 +117,7 @@ describe("keel TUI in tmux", () => {
     expect(server.requests.at(-2)?.body.thinking).toMatchObject({ type: "adaptive", display: "summarized" });
     await t.type("/quit", "Enter");
     expect(await t.exitCode()).toBe("0");
-  }, 30_000);
+  }, 60_000);
 
   it("asks a sub-agent's approval in the parent's dialog labelled with the agent, beside its widget; a background one wakes the idle session", async () => {
     // A child's first message is its task; the parent's later requests carry the task too, inside the call.
@@ -175,7 +175,7 @@ describe("keel TUI in tmux", () => {
     await t.waitFor(/ready ·/);
     await t.type("/quit", "Enter");
     expect(await t.exitCode()).toBe("0");
-  }, 30_000);
+  }, 60_000);
 
   it("Enter steers and Alt+Enter queues a follow-up mid-run, Esc interrupts, and Ctrl+C twice mid-run exits with 130", async () => {
     const slow = (word: string) => ({
@@ -208,5 +208,5 @@ describe("keel TUI in tmux", () => {
     await t.waitFor("Press Ctrl+C again to exit.");
     t.keys("C-c");
     expect(await t.exitCode()).toBe("130");
-  }, 30_000);
+  }, 60_000);
 });
