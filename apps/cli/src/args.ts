@@ -9,6 +9,10 @@ export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 export const PERMISSION_MODES = ["default", "acceptEdits", "plan", "dontAsk", "bypassPermissions"] as const;
 export type PermissionMode = (typeof PERMISSION_MODES)[number];
 
+/** `--thinking`: the kernel's levels (the bin loads no kernel, so the list is repeated here; a test compares). */
+export const THINKING_FLAG_LEVELS = ["off", "minimal", "low", "medium", "high", "xhigh", "max"] as const;
+export type ThinkingFlag = (typeof THINKING_FLAG_LEVELS)[number];
+
 /** Which session a run works in, as the user asked for it. */
 export type SessionFlag =
   | { kind: "new" }
@@ -28,6 +32,8 @@ export interface CliFlags {
   provider: string | undefined;
   session: SessionFlag;
   permissionMode: PermissionMode | undefined;
+  /** How hard the model thinks; undefined: the session's last choice or the model's default. */
+  thinking: ThinkingFlag | undefined;
   maxTurns: number | undefined;
   appendSystemPrompt: string | undefined;
   extensions: string[];
@@ -41,7 +47,7 @@ export interface CliFlags {
  * Words that, as the first argument, name a subcommand rather than start a prompt: Keel's own and
  * those the official extensions contribute (their `cli` field).
  */
-export const SUBCOMMANDS = ["install", "uninstall", "list", "mcp", "connector"] as const;
+export const SUBCOMMANDS = ["install", "uninstall", "list", "sessions", "mcp", "connector"] as const;
 /** `keel models [--provider p] [--refresh] [--json]`: what the catalog and the endpoints offer. */
 export interface ModelsFlags {
   provider: string | undefined;
@@ -76,6 +82,7 @@ const OPTIONS = {
   "read-only": { type: "boolean" },
   "no-session": { type: "boolean" },
   "permission-mode": { type: "string" },
+  thinking: { type: "string" },
   "max-turns": { type: "string" },
   "append-system-prompt": { type: "string" },
   extension: { type: "string", short: "e", multiple: true },
@@ -212,6 +219,10 @@ export function parseCliArgs(argv: readonly string[]): Result<CliCommand, UsageE
       : oneOf("permission-mode", values["permission-mode"], PERMISSION_MODES);
   if (permissionMode.isErr()) return err(permissionMode.error);
 
+  const thinking =
+    values.thinking === undefined ? ok(undefined) : oneOf("thinking", values.thinking, THINKING_FLAG_LEVELS);
+  if (thinking.isErr()) return err(thinking.error);
+
   const maxTurns = values["max-turns"] === undefined ? ok(undefined) : parseMaxTurns(values["max-turns"]);
   if (maxTurns.isErr()) return err(maxTurns.error);
 
@@ -242,6 +253,7 @@ export function parseCliArgs(argv: readonly string[]): Result<CliCommand, UsageE
       provider: values.provider,
       session: session.value,
       permissionMode: permissionMode.value,
+      thinking: thinking.value,
       maxTurns: maxTurns.value,
       appendSystemPrompt: values["append-system-prompt"],
       extensions: values.extension ?? [],

@@ -119,6 +119,7 @@ export function composeOptions(
     extensionPaths: flags.extensions.map((p) => resolve(base, p)),
     ...(model.value !== undefined ? { model: model.value } : {}),
     ...(flags.permissionMode !== undefined ? { permissionMode: flags.permissionMode } : {}),
+    ...(flags.thinking !== undefined ? { thinking: flags.thinking } : {}),
     ...(flags.maxTurns !== undefined ? { maxTurns: flags.maxTurns } : {}),
     ...(flags.appendSystemPrompt !== undefined ? { appendSystemPrompt: flags.appendSystemPrompt } : {}),
   });

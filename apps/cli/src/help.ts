@@ -17,6 +17,8 @@ Subcommands
   keel install --project           install the packages this project declares
   keel uninstall <name> [--project]
   keel list [--project]            installed extension packages
+  keel sessions [--all] [--json]   this directory's sessions (--all: every project's), newest
+                                   first: id, date, messages, cost, first prompt, forks
   keel mcp …, keel connector …     the MCP and connector extensions' own commands
 
 Print mode
@@ -50,6 +52,11 @@ Sessions
 
 Behaviour
       --permission-mode <mode>     default | acceptEdits | plan | dontAsk | bypassPermissions
+                                   (in the TUI Shift+Tab cycles default, acceptEdits, plan;
+                                   bypassPermissions too when keel started in it)
+      --thinking <level>           off | minimal | low | medium | high | xhigh | max: how hard
+                                   the model thinks, mapped onto what it accepts (default:
+                                   the session's last choice, else the model's own default)
       --max-turns <n>              stop after n model turns
       --append-system-prompt <t>   add text to the end of the system prompt
   -e, --extension <path>           load an extension file or folder (repeatable)

@@ -1,13 +1,16 @@
 // The kernel functions the TUI calls, handed to it by the CLI core that has them loaded already:
 // the TUI is a separate ESM bundle (ink and react are ESM only) and must not carry a second copy
 // of the kernel next to the core's.
-import { modelRef } from "@keel/ai";
+import { modelRef, THINKING_LEVELS } from "@keel/ai";
 import {
   createCodingAgent,
   defaultSessionDir,
   formatTrustPreview,
   killAllCommandTrees,
+  promptParts,
   resolveKeelHome,
+  shellNoticeParts,
+  sniffImageMimeType,
 } from "@keel/coding-agent";
 import { listSessions } from "@keel/session";
 
@@ -18,6 +21,10 @@ export const tuiKernel = {
   listSessions,
   modelRef,
   killAllCommandTrees,
+  promptParts,
+  shellNoticeParts,
+  sniffImageMimeType,
+  thinkingLevels: THINKING_LEVELS,
   formatTrustPreview,
 };
 

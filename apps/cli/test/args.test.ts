@@ -1,6 +1,8 @@
 // The command line: every flag parsed, contradictions and bad values refused, help complete.
+
+import { THINKING_LEVELS } from "@keel/ai";
 import { describe, expect, it } from "vitest";
-import { type CliFlags, parseCliArgs } from "../src/args.js";
+import { type CliFlags, parseCliArgs, THINKING_FLAG_LEVELS } from "../src/args.js";
 import { HELP } from "../src/help.js";
 
 function flags(argv: string[]): CliFlags {
@@ -181,5 +183,13 @@ describe("parseCliArgs", () => {
       flags: { prompt: "models" },
     });
     expect(parseCliArgs(["models are great"])._unsafeUnwrap()).toMatchObject({ kind: "run" });
+  });
+});
+
+describe("--thinking", () => {
+  it("takes the kernel's levels (repeated in the bin, which loads no kernel)", () => {
+    expect([...THINKING_FLAG_LEVELS]).toEqual(THINKING_LEVELS.filter((l) => l !== "none"));
+    const parsed = parseCliArgs(["--thinking", "high", "-p", "hi"])._unsafeUnwrap();
+    expect(parsed.kind === "run" && parsed.flags.thinking).toBe("high");
   });
 });

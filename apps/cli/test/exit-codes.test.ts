@@ -1,6 +1,6 @@
 // Every exit code of the bin: 0 ok, 1 failed, 2 usage / nothing configured / refused, 130 interrupted
 // (and the interrupted session resumes with -c).
-import { NO_MODEL_MESSAGE } from "@keel/coding-agent";
+import { noModelMessage } from "@keel/coding-agent";
 import { describe, expect, it } from "vitest";
 import { lines, MODEL, mockSuite, runKeel, startKeel, until } from "./helpers.js";
 
@@ -56,7 +56,10 @@ describe("exit codes", () => {
     const r = await runKeel(["-p", "hi", "--cwd", ws.repo], { ws });
     expect(r.code).toBe(2);
     expect(r.stdout).toBe("");
-    expect(r.stderr).toContain(NO_MODEL_MESSAGE);
+    expect(r.stderr).toContain(noModelMessage(ws.home));
+    // The file named is the one of this Keel home (KEEL_HOME), not ~/.keel's.
+    expect(r.stderr).toContain(`${ws.home}/config.json`);
+    expect(r.stderr).not.toContain("~/.keel/config.json");
   });
 
   it("2 when the session to resume does not exist", async () => {

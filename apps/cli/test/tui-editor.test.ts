@@ -18,6 +18,9 @@ import {
   verticalMove,
 } from "../src/tui/editor.js";
 import { keyAction, keyActions } from "../src/tui/keys.js";
+import { completeMention, mentionAt, rankPaths } from "../src/tui/mention.js";
+import { pastedImagePath, pasteStep } from "../src/tui/paste.js";
+import { fitStatus } from "../src/tui/status-text.js";
 
 describe("editor", () => {
   it("inserts at the cursor and deletes before it, surrogate pairs as one", () => {
@@ -108,8 +111,40 @@ describe("key bindings", () => {
     expect(keyAction("", { escape: true })).toEqual({ type: "escape" });
   });
 
-  it("inserts a paste with its line breaks as text", () => {
-    expect(keyAction("a\r\nb", {})).toEqual({ type: "insert", text: "a\nb" });
+  it("a burst of typed text and Enter (as tmux sends it) is text, then a submit", () => {
+    expect(keyActions("say hello\r", {})).toEqual([
+      { type: "insert", text: "say hello" },
+      { type: "submit" },
+    ]);
+    expect(keyActions("one\r\ntwo", {})).toEqual([
+      { type: "insert", text: "one" },
+      { type: "submit" },
+      { type: "insert", text: "two" },
+    ]);
+    expect(keyAction("", { tab: true, shift: true })).toEqual({ type: "cycleMode" });
+  });
+
+  it("keeps a bracketed paste's line breaks as text and hands it over whole", () => {
+    let buffer: string | undefined;
+    const feed = (input: string, key = {}) => {
+      const step = pasteStep(buffer, input, key);
+      if (step.kind === "more") buffer = step.buffer;
+      return step;
+    };
+    expect(feed("x")).toEqual({ kind: "key" });
+    expect(feed("[200~").kind).toBe("more");
+    feed("line one\r\nline two");
+    feed("", { return: true });
+    expect(feed("[201~")).toEqual({ kind: "done", text: "line one\nline two\n" });
+  });
+
+  it("recognises a pasted image path: quoted, with escaped spaces, or a file URL", () => {
+    expect(pastedImagePath("/tmp/shot.png")).toBe("/tmp/shot.png");
+    expect(pastedImagePath("'/tmp/my shot.PNG' ")).toBe("/tmp/my shot.PNG");
+    expect(pastedImagePath("/tmp/my\\ shot.jpg")).toBe("/tmp/my shot.jpg");
+    expect(pastedImagePath("file:///tmp/a%20b.webp")).toBe("/tmp/a b.webp");
+    expect(pastedImagePath("see /tmp/shot.png\nand more")).toBeUndefined();
+    expect(pastedImagePath("notes.txt")).toBeUndefined();
   });
 
   it("splits a burst of control keys into separate keys", () => {
@@ -120,5 +155,57 @@ describe("key bindings", () => {
       { type: "backspace" },
     ]);
     expect(keyActions("plain text", {})).toEqual([{ type: "insert", text: "plain text" }]);
+  });
+});
+
+describe("@file mentions", () => {
+  it("finds the mention at the cursor, ranks paths fuzzily and completes", () => {
+    const editor = editorWith("look at @sr/zt");
+    const token = mentionAt(editor)!;
+    expect(token).toEqual({ start: 8, query: "sr/zt" });
+    expect(mentionAt(editorWith("mail me@example.com"))).toBeUndefined();
+    const paths = ["src/", "src/zeta.ts", "src/alpha.ts", "docs/zeta.md", "package.json"];
+    expect(rankPaths(paths, "zeta")).toEqual(["src/zeta.ts", "docs/zeta.md"]);
+    expect(rankPaths(paths, "sr/zt")).toEqual(["src/zeta.ts"]);
+    expect(completeMention(editor, token, "src/zeta.ts")).toEqual({
+      text: "look at @src/zeta.ts ",
+      cursor: 21,
+    });
+    // A folder keeps the menu open (no space), a path with spaces is quoted.
+    expect(completeMention(editorWith("@s"), { start: 0, query: "s" }, "src/").text).toBe("@src/");
+    expect(completeMention(editorWith("@m"), { start: 0, query: "m" }, "my notes.md").text).toBe(
+      '@"my notes.md" ',
+    );
+  });
+});
+
+describe("status line", () => {
+  const text = (width: number, right: string[]) =>
+    fitStatus(
+      [{ text: "ready · /help" }],
+      right.map((t) => ({ text: t })),
+      width,
+    )
+      .map((s) => s.text)
+      .join("");
+
+  it("fits one row: the right side is cut from its end, never wrapped", () => {
+    const right = [
+      "default mode",
+      "anthropic/claude-sonnet-4-6",
+      "↑1.2k ↓300",
+      "$0.0123",
+      "ctx 4%",
+      "runs: 1",
+    ];
+    const wide = text(120, right);
+    expect(wide).toContain("runs: 1");
+    expect(wide.length).toBeLessThan(120);
+    for (const width of [90, 70, 50, 30]) {
+      const narrow = text(width, right);
+      expect(narrow.length).toBeLessThanOrEqual(width - 1);
+      expect(narrow.startsWith("ready · /help")).toBe(true);
+    }
+    expect(text(70, right)).not.toContain("runs: 1");
   });
 });

@@ -1,8 +1,8 @@
 // The transcript fold (events → printed items + live tail) and the dialog keys, without a terminal.
 import { type AssistantMessage, emptyUsage } from "@keel/ai";
-import type { CodingAgentEvent, ToolApprovalRequest } from "@keel/coding-agent";
+import type { ApprovalAnswer, CodingAgentEvent, ToolApprovalRequest } from "@keel/coding-agent";
 import { describe, expect, it } from "vitest";
-import { dialogKey } from "../src/tui/dialog-keys.js";
+import { approvalChoices, dialogKey } from "../src/tui/dialog-keys.js";
 import type { Dialog } from "../src/tui/store.js";
 import { Transcript } from "../src/tui/transcript.js";
 
@@ -185,7 +185,7 @@ describe("dialog keys", () => {
   };
 
   function approval(answers: string[], selected = 0): Dialog {
-    return { id: 1, kind: "approval", request, selected, answer: (a) => answers.push(a.decision) };
+    return { id: 1, kind: "approval", request, selected, scroll: 0, answer: (a) => answers.push(a.decision) };
   }
 
   it("answers with y / a / n and Esc, and Enter takes the selected choice", () => {
@@ -207,6 +207,59 @@ describe("dialog keys", () => {
     const step = dialogKey(approval(answers, 2), "\r", { return: true });
     if (step.type === "answer") step.resolve();
     expect(answers).toEqual(["deny"]);
+  });
+
+  it("denies and stops by default; t takes words for the model (Enter stops, Alt+Enter lets it go on)", () => {
+    const got: ApprovalAnswer[] = [];
+    const dialog: Dialog = {
+      id: 1,
+      kind: "approval",
+      request,
+      selected: 0,
+      scroll: 0,
+      answer: (a) => got.push(a),
+    };
+    const no = dialogKey(dialog, "n", {});
+    if (no.type === "answer") no.resolve();
+    expect(got.pop()).toEqual({ decision: "deny", stopRun: true });
+
+    let step = dialogKey(dialog, "t", {});
+    expect(step.type === "move" && step.dialog.kind === "approval" && step.dialog.reason).toEqual({
+      text: "",
+      cursor: 0,
+    });
+    let open = step.type === "move" ? step.dialog : dialog;
+    // Letters typed now are the reason, not answers ("y" does not allow).
+    for (const ch of "use yarn") {
+      step = dialogKey(open, ch, {});
+      if (step.type === "move") open = step.dialog;
+    }
+    expect(open.kind === "approval" && open.reason?.text).toBe("use yarn");
+    const stop = dialogKey(open, "\r", { return: true });
+    if (stop.type === "answer") stop.resolve();
+    expect(got.pop()).toEqual({ decision: "deny", reason: "use yarn", stopRun: true });
+    const goOn = dialogKey(open, "\r", { return: true, meta: true });
+    if (goOn.type === "answer") goOn.resolve();
+    expect(got.pop()).toEqual({ decision: "deny", reason: "use yarn" });
+  });
+
+  it("offers one always choice per rule, narrowest first, and scrolls a long preview", () => {
+    const wide: ToolApprovalRequest = { ...request, alwaysRules: ["Bash(npm test)", "Bash(npm test:*)"] };
+    expect(approvalChoices(wide).map((c) => c.key)).toEqual(["y", "a", "2", "n", "t"]);
+    const got: ApprovalAnswer[] = [];
+    const dialog: Dialog = {
+      id: 1,
+      kind: "approval",
+      request: wide,
+      selected: 0,
+      scroll: 0,
+      answer: (a) => got.push(a),
+    };
+    const second = dialogKey(dialog, "2", {});
+    if (second.type === "answer") second.resolve();
+    expect(got).toEqual([{ decision: "allow_always", rule: "Bash(npm test:*)" }]);
+    const down = dialogKey(dialog, "", { pageDown: true });
+    expect(down.type === "move" && down.dialog.kind === "approval" && down.dialog.scroll).toBe(10);
   });
 
   it("moves a picker with wrap-around and cancels with Esc", () => {

@@ -2,14 +2,18 @@
 // kernel's building blocks (tools, permissions, trust, configuration) for other hosts.
 
 export { type CompactionSettings, DEFAULT_COMPACTION } from "./compaction/policy.js";
+export { CLAUDE_HOOK_NAMES } from "./config/hook-names.js";
 export * from "./config/index.js";
 export { CatalogRegistry, EXECUTE_TOOL, SEARCH_TOOLS } from "./host/catalogs.js";
 export { extensionDataDir, userExtensionConfig } from "./host/cli-context.js";
 export { ExtensionHost, type ExtensionSource } from "./host/extension-host.js";
 export { diffInventory, type Inventory, noticeText } from "./host/inventory.js";
+export { approvalPreview } from "./kernel/approval-preview.js";
 export { BUILTIN_COMMANDS } from "./kernel/commands.js";
 export { createCodingAgent } from "./kernel/create.js";
-export { environmentDefaults, NO_MODEL_MESSAGE } from "./kernel/model-choice.js";
+export { FILE_HISTORY_LIMITS, type FileHistoryLimits } from "./kernel/file-history.js";
+export { MAX_MENTION_BYTES, promptParts } from "./kernel/mentions.js";
+export { environmentDefaults, NO_MODEL_MESSAGE, noModelMessage } from "./kernel/model-choice.js";
 export {
   DISCOVERY_TTL_MS,
   type DiscoverOptions,
@@ -20,8 +24,10 @@ export {
 } from "./kernel/model-discovery.js";
 export { SYNTHETIC_CLOSE, SYNTHETIC_OPEN } from "./kernel/seams.js";
 export { defaultSessionDir, latestSessionFile, openChosenSession } from "./kernel/session-open.js";
+export { defaultThinking, parseThinkingLevel, type ThinkingState } from "./kernel/thinking.js";
 export { formatTrustPreview, previewTrust, type TrustPreview } from "./kernel/trust-preview.js";
 export type * from "./kernel/types.js";
+export { shellNoticeParts, USER_SHELL_SOURCE } from "./kernel/user-shell.js";
 export { type LoadResult, loadExtensions } from "./loader/load-extensions.js";
 export {
   type InstalledPackage,

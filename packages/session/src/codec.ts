@@ -42,6 +42,9 @@ function parseLine(text: string): LineResult {
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
 const isStringOrNull = (v: unknown): boolean => v === null || typeof v === "string";
+const isFileList = (v: unknown): boolean =>
+  v === undefined ||
+  (Array.isArray(v) && v.every((f) => isObject(f) && typeof f.path === "string" && isStringOrNull(f.blob)));
 const isMessage = (v: unknown): boolean =>
   isObject(v) && typeof v.role === "string" && (typeof v.content === "string" || Array.isArray(v.content));
 
@@ -54,14 +57,22 @@ const SHAPES: Record<string, (v: Record<string, unknown>) => boolean> = {
   app_state: (v) => typeof v.extensionId === "string",
   compaction: (v) => typeof v.summary === "string" && isStringOrNull(v.firstKeptEntryId),
   branch_summary: (v) => typeof v.summary === "string",
-  model_change: (v) => typeof v.provider === "string" && typeof v.modelId === "string",
+  model_change: (v) =>
+    typeof v.provider === "string" &&
+    typeof v.modelId === "string" &&
+    (v.thinking === undefined || typeof v.thinking === "string"),
   capability_notice: (v) => typeof v.source === "string" && isObject(v.inventory) && isMessage(v.message),
   notice: (v) =>
     typeof v.source === "string" &&
     isMessage(v.message) &&
     (v.key === undefined || typeof v.key === "string"),
-  op_begin: (v) => typeof v.toolCallId === "string" && typeof v.toolName === "string" && isObject(v.args),
-  op_end: (v) => typeof v.toolCallId === "string" && (v.outcome === "ok" || v.outcome === "error"),
+  op_begin: (v) =>
+    typeof v.toolCallId === "string" &&
+    typeof v.toolName === "string" &&
+    isObject(v.args) &&
+    isFileList(v.files),
+  op_end: (v) =>
+    typeof v.toolCallId === "string" && (v.outcome === "ok" || v.outcome === "error") && isFileList(v.files),
   leaf: (v) => isStringOrNull(v.targetId),
   label: (v) => typeof v.targetId === "string" && typeof v.label === "string",
   info: (v) => v.name === undefined || typeof v.name === "string",

@@ -159,7 +159,11 @@ export function foldIndexed(index: JournalIndex, headId: string | null): FoldedS
         extensionStates[entry.extensionId] = entry.state;
         break;
       case "model_change":
-        model = { provider: entry.provider, modelId: entry.modelId };
+        model = {
+          provider: entry.provider,
+          modelId: entry.modelId,
+          ...(entry.thinking !== undefined ? { thinking: entry.thinking } : {}),
+        };
         break;
       case "op_begin":
       case "op_end":

@@ -1,9 +1,10 @@
 // @keel/session public API: the session journal, its pure fold, recovery and listing.
 
-export { branchSummaryMessage, compactionSummaryMessage, fold } from "./fold.js";
+export { branchSummaryMessage, compactionSummaryMessage, fold, indexEntries } from "./fold.js";
 export type { JournalFileSystem, WriterStats } from "./journal-writer.js";
 export { listSessions, type SessionInfo, type SessionListing, sessionInfo } from "./listing.js";
 export { recoveryMessage, recoveryToolResults } from "./recovery.js";
+export { type FileRestore, type RestorePlan, restorePlan } from "./restore-plan.js";
 export {
   type CreateSessionOptions,
   createSession,

@@ -12,6 +12,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
+import type { Usage } from "@keel/ai";
 import { err, ok, type Result } from "neverthrow";
 import { parseJournal, toEntry } from "./codec.js";
 import { ioError } from "./errors.js";
@@ -29,11 +30,20 @@ export interface SessionInfo {
   /** The first user prompt, cut to 200 characters. */
   firstPrompt: string | null;
   entryCount: number;
+  /** User prompts and assistant replies journaled, on every branch. */
+  messageCount: number;
+  /** What the session's own model calls used, on every branch (a rewind does not refund). */
+  usage: Usage;
+  /** What its child agents used, as their journaled outcomes say. */
+  childUsage: Usage;
   parentSessionId: string | null;
 }
 
+/** Version 2 added messageCount, usage and childUsage: an older sidecar is rebuilt. */
+const SIDECAR_VERSION = 2;
+
 interface Sidecar extends Omit<SessionInfo, "path"> {
-  version: 1;
+  version: typeof SIDECAR_VERSION;
   /** Size of the session file this sidecar describes. */
   fileSize: number;
 }
@@ -54,8 +64,42 @@ export function emptyInfo(path: string, header: SessionHeader): SessionInfo {
     lastActivity: header.created,
     firstPrompt: null,
     entryCount: 0,
+    messageCount: 0,
+    usage: zeroUsage(),
+    childUsage: zeroUsage(),
     parentSessionId: header.parentSession?.id ?? null,
   };
+}
+
+function zeroUsage(): Usage {
+  return {
+    input: 0,
+    output: 0,
+    cacheRead: 0,
+    cacheWrite: 0,
+    reasoning: 0,
+    totalTokens: 0,
+    cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+  };
+}
+
+/** Adds `more` into `sum` (in place); missing fields of an old or foreign entry count as 0. */
+function addInto(sum: Usage, more: Partial<Usage> | undefined): void {
+  if (!more) return;
+  const n = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : 0);
+  sum.input += n(more.input);
+  sum.output += n(more.output);
+  sum.cacheRead += n(more.cacheRead);
+  sum.cacheWrite += n(more.cacheWrite);
+  sum.reasoning += n(more.reasoning);
+  sum.totalTokens += n(more.totalTokens);
+  const c = more.cost;
+  if (!c) return;
+  sum.cost.input += n(c.input);
+  sum.cost.output += n(c.output);
+  sum.cost.cacheRead += n(c.cacheRead);
+  sum.cost.cacheWrite += n(c.cacheWrite);
+  sum.cost.total += n(c.total);
 }
 
 /** Folds one more entry into the listing info (in place). */
@@ -64,6 +108,12 @@ export function noteEntry(info: SessionInfo, entry: SessionEntry): void {
   if (entry.timestamp) info.lastActivity = entry.timestamp;
   if (isUnknownEntry(entry)) return;
   if (entry.type === "info" && entry.name !== undefined) info.name = entry.name;
+  if (entry.type === "message") {
+    const { role } = entry.message;
+    if (role === "user" || role === "assistant") info.messageCount++;
+    if (role === "assistant") addInto(info.usage, entry.message.usage);
+  }
+  if (entry.type === "agent_run" && entry.phase === "end") addInto(info.childUsage, entry.outcome?.usage);
   if (info.firstPrompt === null && entry.type === "message" && entry.message.role === "user") {
     const c = entry.message.content;
     const text = typeof c === "string" ? c : c.find((b) => b.type === "text")?.text;
@@ -74,7 +124,7 @@ export function noteEntry(info: SessionInfo, entry: SessionEntry): void {
 /** Best effort: a sidecar is a cache, and a failure to write it costs only speed. */
 export function writeSidecar(info: SessionInfo, fileSize: number): void {
   const { path, ...rest } = info;
-  const data: Sidecar = { version: 1, ...rest, fileSize };
+  const data: Sidecar = { version: SIDECAR_VERSION, ...rest, fileSize };
   const target = sidecarPath(path);
   const tmp = `${target}.${process.pid}.tmp`;
   try {
@@ -88,7 +138,7 @@ export function writeSidecar(info: SessionInfo, fileSize: number): void {
 function readSidecar(path: string): Sidecar | null {
   try {
     const v = JSON.parse(readFileSync(sidecarPath(path), "utf8")) as Sidecar;
-    return v.version === 1 && typeof v.fileSize === "number" ? v : null;
+    return v.version === SIDECAR_VERSION && typeof v.fileSize === "number" ? v : null;
   } catch {
     return null;
   }
@@ -180,18 +230,18 @@ interface IndexRow {
 }
 
 interface DirIndex {
-  version: 1;
+  version: typeof SIDECAR_VERSION;
   sessions: Record<string, IndexRow>;
 }
 
 function readIndex(dir: string): DirIndex {
   try {
     const v = JSON.parse(readFileSync(join(dir, INDEX_FILE), "utf8")) as DirIndex;
-    if (v.version === 1 && typeof v.sessions === "object" && v.sessions !== null) return v;
+    if (v.version === SIDECAR_VERSION && typeof v.sessions === "object" && v.sessions !== null) return v;
   } catch {
     // Missing or damaged index: start empty, every session is read again and the index rebuilt.
   }
-  return { version: 1, sessions: {} };
+  return { version: SIDECAR_VERSION, sessions: {} };
 }
 
 function writeIndex(dir: string, index: DirIndex): void {
@@ -213,7 +263,7 @@ export function listSessions(dir: string): Result<SessionListing, SessionError> 
     return err(ioError("list", dir, e));
   }
   const cached = readIndex(dir);
-  const fresh: DirIndex = { version: 1, sessions: {} };
+  const fresh: DirIndex = { version: SIDECAR_VERSION, sessions: {} };
   let changed = false;
   const sessions: SessionInfo[] = [];
   const problems: SessionListing["problems"] = [];

@@ -15,6 +15,7 @@ import type { JournalFileSystem, JournalWriter, WriterStats } from "./journal-wr
 import { emptyInfo, noteEntry, type SessionInfo, writeSidecar } from "./listing.js";
 import type { HeldLock } from "./lock.js";
 import { openFile } from "./open.js";
+import { type RestorePlan, restorePlan } from "./restore-plan.js";
 import {
   type FoldedSession,
   type FsyncPolicy,
@@ -213,9 +214,19 @@ export class Session {
     return this.fold().messages;
   }
 
+  /**
+   * The files to put back so the working tree matches `targetId` as Keel's file tools left it
+   * (see `restorePlan`), starting from the current head.
+   */
+  restorePlan(targetId: string | null): Result<RestorePlan, SessionError> {
+    const target = this.resolveNode(targetId);
+    if (target.isErr()) return err(target.error);
+    return ok(restorePlan(this.index, this.head, target.value));
+  }
+
   /** Listing info as of now. */
   listingInfo(): SessionInfo {
-    return { ...this.info };
+    return structuredClone(this.info);
   }
 
   private refusal(): SessionError | null {

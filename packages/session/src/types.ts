@@ -57,6 +57,8 @@ export interface ModelChangeEntry extends EntryBase {
   type: "model_change";
   provider: string;
   modelId: string;
+  /** The thinking level asked for ("off", "low", …); absent: the model's own default. */
+  thinking?: string;
 }
 
 /** One told item: a tool name and a digest of what was said about it. */
@@ -139,12 +141,26 @@ export interface ApprovalEntry extends EntryBase {
   reason?: string;
 }
 
+/**
+ * A file as it was at one moment, kept so a rewind can put it back: `blob` names its content in
+ * the session folder's file store, null when the file did not exist. `skipped` says why no copy
+ * was kept (too large, unreadable); such a file cannot be restored.
+ */
+export interface FileVersion {
+  /** Absolute path. */
+  path: string;
+  blob: string | null;
+  skipped?: string;
+}
+
 /** T1: written durably before a tool with side effects runs. */
 export interface OpBeginEntry extends EntryBase {
   type: "op_begin";
   toolCallId: string;
   toolName: string;
   args: Record<string, unknown>;
+  /** The files the call changes, as they were before it ran (Keel's own file tools). */
+  files?: FileVersion[];
 }
 
 /** T2: the outcome of the operation started by the matching op_begin. */
@@ -153,6 +169,8 @@ export interface OpEndEntry extends EntryBase {
   toolCallId: string;
   outcome: "ok" | "error";
   summary?: string;
+  /** The files the call changed, as it left them (set when it succeeded and its T1 listed files). */
+  files?: FileVersion[];
 }
 
 /** Head moved without new content. Never itself the head: the head becomes `targetId`. */
@@ -274,8 +292,8 @@ export interface FoldedSession {
   noticeKeys: Record<string, string[]>;
   /** What the model has been told about on-demand capabilities, per source, in the current context. */
   toldInventory: Record<string, ToldCapability[]>;
-  /** Latest model_change on the path. */
-  model: { provider: string; modelId: string } | null;
+  /** Latest model_change on the path (with the thinking level it asked for, if any). */
+  model: { provider: string; modelId: string; thinking?: string } | null;
   /** Session-wide labels by target entry id. */
   labels: Record<string, string>;
   /** Session-wide name (latest info entry). */

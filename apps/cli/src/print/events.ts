@@ -5,7 +5,8 @@ import type { CodingAgent, CodingAgentEvent, RunSummary } from "@keel/coding-age
 
 export interface InitLine {
   type: "init";
-  sessionId: string;
+  /** null with --no-session: nothing is saved, so there is no session to resume. */
+  sessionId: string | null;
   model: string;
   tools: string[];
   cwd: string;
@@ -19,7 +20,8 @@ export interface ResultLine {
   cost: number;
   stopReason: RunSummary["stopReason"];
   turns: number;
-  sessionId: string;
+  /** null with --no-session. */
+  sessionId: string | null;
   durationMs: number;
   error?: { type: string; message: string };
   /** Child agents that ran during this run, each with its own usage (not in `usage`). */
@@ -31,14 +33,14 @@ export interface ResultLine {
 export function initLine(agent: CodingAgent): InitLine {
   return {
     type: "init",
-    sessionId: agent.sessionId,
+    sessionId: agent.sessionFile ? agent.sessionId : null,
     model: modelRef(agent.model()),
     tools: agent.toolNames(),
     cwd: agent.cwd,
   };
 }
 
-export function resultLine(summary: RunSummary, sessionId: string): ResultLine {
+export function resultLine(summary: RunSummary, sessionId: string | null): ResultLine {
   return {
     type: "result",
     text: summary.text,

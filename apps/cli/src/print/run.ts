@@ -122,14 +122,14 @@ async function runPrompt(
     // An extension vetoed the prompt, the session is read-only, or the agent was busy/closed:
     // nothing ran.
     output.note(result.error.message);
-    const hint = refusalHint(result.error, agent.sessionId);
+    const hint = refusalHint(result.error, agent.sessionFile ? agent.sessionId : undefined);
     if (hint) output.note(hint);
     return EXIT.usage;
   }
   const summary = result.value;
   if (format === "text") {
     if (summary.text !== "") output.text(summary.text);
-  } else output.json(resultLine(summary, agent.sessionId));
+  } else output.json(resultLine(summary, agent.sessionFile ? agent.sessionId : null));
 
   const stopped = signal();
   if (stopped) return SIGNAL_EXIT[stopped];

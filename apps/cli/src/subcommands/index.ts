@@ -1,3 +1,5 @@
+// `keel <subcommand> …`: Keel's own (install, uninstall, list, sessions) and those the composed official
+// extensions contribute through their `cli` field (keel mcp, keel connector).
 import { createInterface } from "node:readline/promises";
 import {
   extensionDataDir,
@@ -11,6 +13,7 @@ import { officialExtensions } from "../compose.js";
 import { EXIT } from "../exit-codes.js";
 import { packagesCommand } from "./packages.js";
 import { readSecret } from "./secret-input.js";
+import { sessionsCommand } from "./sessions.js";
 
 export type SubcommandIO = CliIO;
 
@@ -46,6 +49,7 @@ export function cliIO(): CliIO {
 
 export async function runSubcommand(name: string, argv: string[], io: CliIO = cliIO()): Promise<number> {
   if (name === "install" || name === "uninstall" || name === "list") return packagesCommand(name, argv, io);
+  if (name === "sessions") return sessionsCommand(argv, io);
   for (const extension of officialExtensions()) {
     const command = extension.cli?.find((c) => c.name === name);
     if (!command) continue;

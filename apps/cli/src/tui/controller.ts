@@ -1,12 +1,14 @@
 // The TUI's side of the agent: creates and swaps CodingAgents, turns their events into store
-// updates, answers the kernel's UI questions with dialogs, and sends prompts, steering and aborts.
-import type { Message, Usage } from "@keel/ai";
+// updates, answers the kernel's UI questions with dialogs, and sends prompts, shell commands,
+// steering, mode changes and aborts.
+import type { Message } from "@keel/ai";
 import type {
   CodingAgent,
   CodingAgentError,
   CodingAgentEvent,
   CodingAgentOptions,
   HostUI,
+  PermissionModeName,
   SessionChoice,
 } from "@keel/coding-agent";
 import { err, ok, type Result } from "neverthrow";
@@ -14,6 +16,7 @@ import { refusalHint } from "../refusal-hint.js";
 import type { TuiKernel } from "../tui-kernel.js";
 import type { CommandChoice } from "./completion.js";
 import { editorWith } from "./editor.js";
+import { FileIndex } from "./file-index.js";
 import { runSlash } from "./slash.js";
 import type { UiStore } from "./store.js";
 
@@ -26,22 +29,33 @@ const TUI_COMMANDS: CommandChoice[] = [
 const DOUBLE_PRESS_MS = 2000;
 const REPLAY_MESSAGES = 200;
 
+/** Shift+Tab's order; bypassPermissions joins only when keel started in it. */
+const MODE_CYCLE: PermissionModeName[] = ["default", "acceptEdits", "plan"];
+
 export class Controller {
   agent: CodingAgent | undefined;
   commands: CommandChoice[] = [];
+  /** The project's files, for @-completion. */
+  readonly files: FileIndex;
   private unsubscribe: (() => void) | undefined;
   private subscribed = false;
   private lastInterrupt = 0;
   private interruptedRun = false;
   private hintTimer: NodeJS.Timeout | undefined;
   private current: Promise<void> | undefined;
+  /** The mode keel started in, if it is outside the cycle (bypassPermissions, dontAsk). */
+  private startMode: PermissionModeName | undefined;
 
   constructor(
     readonly store: UiStore,
     readonly options: CodingAgentOptions,
     readonly kernel: TuiKernel,
     private readonly onExit: (code: number) => void,
-  ) {}
+  ) {
+    this.files = new FileIndex(options.cwd);
+    store.transcript.promptParts = kernel.promptParts;
+    store.transcript.shellParts = kernel.shellNoticeParts;
+  }
 
   get home(): string {
     return this.options.home ?? this.kernel.resolveKeelHome();
@@ -69,7 +83,8 @@ export class Controller {
       notify: (message, level = "info") => {
         if (!this.subscribed) store.note(level, message);
       },
-      approve: (request) => store.ask((answer) => ({ kind: "approval", request, selected: 0, answer })),
+      approve: (request) =>
+        store.ask((answer) => ({ kind: "approval", request, selected: 0, scroll: 0, answer })),
       confirm: async (title, message) => {
         const yes = await store.ask<boolean | undefined>((answer) => ({
           kind: "confirm",
@@ -88,13 +103,7 @@ export class Controller {
         return index === undefined ? { status: "cancelled" } : { status: "ok", value: options[index]! };
       },
       input: async (title, placeholder) => {
-        const text = await store.ask<string | undefined>((answer) => ({
-          kind: "input",
-          title,
-          ...(placeholder !== undefined ? { placeholder } : {}),
-          editor: editorWith(""),
-          answer,
-        }));
+        const text = await this.ask(title, placeholder);
         return text === undefined ? { status: "cancelled" } : { status: "ok", value: text };
       },
     };
@@ -114,6 +123,16 @@ export class Controller {
     }));
   }
 
+  ask(title: string, placeholder?: string): Promise<string | undefined> {
+    return this.store.ask<string | undefined>((answer) => ({
+      kind: "input",
+      title,
+      ...(placeholder !== undefined ? { placeholder } : {}),
+      editor: editorWith(""),
+      answer,
+    }));
+  }
+
   /** Creates an agent for `session` (the options' choice when absent) and shows it. */
   async open(session?: SessionChoice): Promise<Result<CodingAgent, CodingAgentError>> {
     const created = await this.kernel.createCodingAgent({
@@ -128,6 +147,7 @@ export class Controller {
 
   private attach(agent: CodingAgent): void {
     this.agent = agent;
+    this.startMode ??= agent.permissionMode();
     this.unsubscribe = agent.subscribe((event) => this.onEvent(event));
     this.subscribed = true;
     const { store } = this;
@@ -138,9 +158,10 @@ export class Controller {
       store.transcript.notesInThinking = agent.model().thinking?.notesInThinking === true;
       store.transcript.replay(history.slice(-REPLAY_MESSAGES));
     }
+    const session = agent.sessionFile ? `session ${agent.sessionId.slice(0, 8)}` : "not saved (--no-session)";
     store.transcript.note(
       "dim",
-      `keel · ${store.status.model} · session ${agent.sessionId.slice(0, 8)} · ${agent.cwd}  (/help for commands)`,
+      `keel · ${store.status.model} · ${session} · ${agent.cwd}  (/help for commands)`,
     );
     for (const d of agent.diagnostics()) {
       const who = d.extensionId === "kernel" ? "" : `${d.extensionId}: `;
@@ -151,7 +172,7 @@ export class Controller {
     store.publish();
   }
 
-  /** Closes the current agent and opens another (/new, /resume, after /trust). */
+  /** Closes the current agent and opens another (/new, /clear, /resume, after /trust). */
   async swap(session: SessionChoice): Promise<boolean> {
     if (this.agent?.isRunning) {
       this.store.note("warning", "A run is in progress: wait for it or press Esc first.");
@@ -171,6 +192,19 @@ export class Controller {
       this.exit(1);
     }
     return false;
+  }
+
+  /** The session to name on exit, so the user can come back to it (saved, and with a prompt). */
+  resumeLine(): string | undefined {
+    return this.lastSession?.hasPrompt
+      ? `Resume this session with: keel -r ${this.lastSession.id}${this.cwdFlag()}`
+      : undefined;
+  }
+
+  private lastSession: { id: string; hasPrompt: boolean } | undefined;
+
+  private cwdFlag(): string {
+    return this.options.cwd === process.cwd() ? "" : ` --cwd ${JSON.stringify(this.options.cwd)}`;
   }
 
   /**
@@ -203,37 +237,62 @@ export class Controller {
     this.subscribed = false;
     const agent = this.agent;
     this.agent = undefined;
+    if (agent?.sessionFile)
+      this.lastSession = {
+        id: agent.sessionId,
+        hasPrompt: agent.tree().some((n) => n.type === "message" && n.text.startsWith("user:")),
+      };
     this.store.statuses.clear();
     this.store.widgets.clear();
     this.store.dismissDialogs();
     await agent?.close({ reason });
   }
 
-  /** Re-reads the model and context use (after a run, a turn, or a command such as /model). */
+  /** Re-reads model, thinking, mode, usage and context (after a run, a turn, or a command). */
   refresh(): void {
-    if (!this.agent) return;
+    const agent = this.agent;
+    if (!agent) return;
+    const usage = agent.usage();
+    const thinking = agent.thinking();
     this.store.status = {
       ...this.store.status,
-      model: this.kernel.modelRef(this.agent.model()),
-      contextPercent: this.agent.contextUsage().percent,
+      model: this.kernel.modelRef(agent.model()),
+      contextPercent: agent.contextUsage().percent,
+      mode: agent.permissionMode(),
+      thinking: thinking.effort === "none" ? "" : thinking.effort,
+      tokensIn: usage.input + usage.cacheRead + usage.cacheWrite,
+      tokensOut: usage.output,
+      cost: usage.cost.total,
     };
+  }
+
+  /** Shift+Tab: the next permission mode, from the next tool call on. */
+  cycleMode(): void {
+    const agent = this.agent;
+    if (!agent) return;
+    const cycle =
+      this.startMode === "bypassPermissions" ? [...MODE_CYCLE, "bypassPermissions" as const] : MODE_CYCLE;
+    const at = cycle.indexOf(agent.permissionMode());
+    const next = cycle[(at + 1) % cycle.length]!;
+    agent.setPermissionMode(next);
+    this.refresh();
+    this.store.publish();
   }
 
   private onEvent(event: CodingAgentEvent): void {
     const { store } = this;
     switch (event.type) {
+      case "run_start":
+        // Also runs nobody typed: a hook that keeps the agent going, a finished background agent.
+        store.running = true;
+        break;
       case "message_end":
-        if (event.message.role === "assistant") this.count(event.message.usage);
+        if (event.message.role === "assistant") this.refresh();
         else if (event.message.role === "user") this.dequeue(event.message);
         break;
       case "agent_event":
-        // A child agent's usage is part of the session's totals, so of the status line's too.
-        if (event.event.type === "message_end" && event.event.message.role === "assistant")
-          this.count(event.event.message.usage);
-        break;
-      case "run_start":
-        // Also a run nobody typed: a notice woke the session (a background agent finished).
-        store.running = true;
+        // A child agent's usage is part of the session's totals (agent.usage()), so of the status line's.
+        if (event.event.type === "message_end" && event.event.message.role === "assistant") this.refresh();
         break;
       case "turn_end":
         this.refresh();
@@ -247,7 +306,12 @@ export class Controller {
           // Messages the run never delivered go back to the prompt rather than vanish.
           const before = store.editor.text ? `${store.editor.text}\n` : "";
           store.editor = editorWith(before + event.summary.unsent.join("\n"));
-          store.transcript.note("dim", "Queued messages were not sent; they are back in the prompt.");
+          store.transcript.note(
+            "dim",
+            event.summary.promptWithdrawn
+              ? "The model never answered, so the prompt is out of the conversation again and back in the input."
+              : "Queued messages were not sent; they are back in the prompt.",
+          );
         }
         break;
       case "status":
@@ -268,22 +332,13 @@ export class Controller {
     store.changed(event.type === "status" || event.type === "widget" ? "structural" : change);
   }
 
-  private count(u: Usage): void {
-    this.store.status = {
-      ...this.store.status,
-      tokensIn: this.store.status.tokensIn + u.input + u.cacheRead + u.cacheWrite,
-      tokensOut: this.store.status.tokensOut + u.output,
-      cost: this.store.status.cost + u.cost.total,
-    };
-  }
-
   private dequeue(message: Message): void {
     const text = typeof message.content === "string" ? message.content : "";
     const index = this.store.queued.findIndex((q) => q.text === text);
     if (index !== -1) this.store.queued = this.store.queued.filter((_, i) => i !== index);
   }
 
-  /** Enter: a slash command, a new prompt, or (mid-run) steering. */
+  /** Enter: a slash command, a shell command, a new prompt, or (mid-run) steering. */
   submit(text: string, kind: "steer" | "followUp" = "steer"): void {
     const trimmed = text.trim();
     if (!trimmed || !this.agent) return;
@@ -291,7 +346,20 @@ export class Controller {
       void runSlash(this, trimmed);
       return;
     }
+    if (trimmed.startsWith("!") && trimmed.length > 1) {
+      void this.shell(trimmed.slice(1).trim());
+      return;
+    }
     if (this.agent.isRunning || this.store.running) {
+      if (this.store.images.some((p) => trimmed.includes(p.marker))) {
+        // Steering is text; an image goes with a prompt of its own.
+        this.store.editor = editorWith(trimmed);
+        this.store.note(
+          "warning",
+          "Images go with a new prompt: send it once the agent is done (or press Esc).",
+        );
+        return;
+      }
       if (kind === "steer") this.agent.steer(trimmed);
       else this.agent.followUp(trimmed);
       this.store.queued = [...this.store.queued, { kind, text: trimmed }];
@@ -299,6 +367,27 @@ export class Controller {
       return;
     }
     void this.run(trimmed);
+  }
+
+  /** `!cmd`: through the permission gate, shown as a tool call, its output kept for the model. */
+  async shell(command: string): Promise<void> {
+    const agent = this.agent;
+    if (!agent || !command) return;
+    if (agent.isRunning || this.store.running) {
+      this.store.note(
+        "warning",
+        "A run is in progress: wait for it (or press Esc) before running a command.",
+      );
+      return;
+    }
+    this.store.running = true;
+    this.store.publish();
+    const ran = await agent.runShell(command);
+    if (agent !== this.agent) return;
+    this.store.running = false;
+    if (ran.isErr()) this.store.note("error", ran.error.message);
+    else
+      this.store.note("dim", "The output is in the conversation: the model sees it with your next prompt.");
   }
 
   run(prompt: string): Promise<void> {
@@ -315,12 +404,15 @@ export class Controller {
     this.interruptedRun = false;
     this.store.running = true;
     this.store.publish();
-    const result = await agent.prompt(prompt);
+    // Images pasted into this prompt go with it while their markers are still in the text.
+    const images = this.store.images.filter((p) => prompt.includes(p.marker)).map((p) => p.image);
+    this.store.images = [];
+    const result = await agent.prompt(images.length > 0 ? { text: prompt, images } : prompt);
     if (agent !== this.agent) return;
     this.store.running = false;
     if (result.isErr()) {
       this.store.transcript.note("error", result.error.message);
-      const hint = refusalHint(result.error, agent.sessionId);
+      const hint = refusalHint(result.error, agent.sessionFile ? agent.sessionId : undefined);
       if (hint) this.store.transcript.note("info", hint);
     }
     this.store.publish();

@@ -1,28 +1,53 @@
 // Keys inside a dialog: a pure step from (dialog, key) to either the moved dialog or its answer.
 import type { ApprovalAnswer, ToolApprovalRequest } from "@keel/coding-agent";
 import type { Key } from "ink";
-import { backspace, deleteForward, insert, left, lineEnd, lineStart, right } from "./editor.js";
+import {
+  backspace,
+  deleteForward,
+  type EditorState,
+  emptyEditor,
+  insert,
+  left,
+  lineEnd,
+  lineStart,
+  right,
+} from "./editor.js";
 import { keyAction } from "./keys.js";
 import type { Dialog } from "./store.js";
 
 export interface ApprovalChoice {
   key: string;
   label: string;
-  answer: ApprovalAnswer;
+  /** Undefined for "tell keel what to do instead": it opens the reason input. */
+  answer: ApprovalAnswer | undefined;
 }
 
-/** The answers a request offers: "always" only where a rule (or the extension) can keep it. */
+/**
+ * The answers a request offers: "always" only where a rule (or the extension) can keep it, one
+ * per offered rule (narrowest first: `a`, then `2`, `3` …). Denying stops the run so the user
+ * can steer; `t` denies with words for the model.
+ */
 export function approvalChoices(request: ToolApprovalRequest): ApprovalChoice[] {
-  const always = request.alwaysRules.length > 0 || request.offersAlways === true;
+  const rules = request.alwaysRules.map(
+    (rule, i): ApprovalChoice => ({
+      key: i === 0 ? "a" : String(i + 1),
+      label: i === 0 ? "[a] Always allow" : `[${i + 1}] Always: ${rule}`,
+      answer: { decision: "allow_always", rule },
+    }),
+  );
+  const extensionAlways: ApprovalChoice[] =
+    rules.length === 0 && request.offersAlways === true
+      ? [{ key: "a", label: "[a] Always allow", answer: { decision: "allow_always" } }]
+      : [];
   return [
     { key: "y", label: "[y] Allow once", answer: { decision: "allow_once" } },
     ...(request.offersExactCall
       ? [{ key: "e", label: "[e] Allow this exact call", answer: { decision: "allow_exact" } } as const]
       : []),
-    ...(always
-      ? [{ key: "a", label: "[a] Always allow", answer: { decision: "allow_always" } } as const]
-      : []),
-    { key: "n", label: "[n] Deny", answer: { decision: "deny" } },
+    ...rules,
+    ...extensionAlways,
+    { key: "n", label: "[n] Deny", answer: { decision: "deny", stopRun: true } },
+    { key: "t", label: "[t] Deny, tell keel what to do", answer: undefined },
   ];
 }
 
@@ -33,6 +58,73 @@ export type DialogStep =
 
 const clamp = (n: number, size: number) => (size === 0 ? 0 : (n + size) % size);
 
+/** Typing into a one-line text field (line breaks become spaces). */
+function editLine(e: EditorState, input: string, key: Partial<Key>): EditorState | undefined {
+  const action = keyAction(input, key);
+  switch (action.type) {
+    case "insert":
+      return insert(e, action.text.replace(/[\r\n]+/g, " "));
+    case "backspace":
+      return backspace(e);
+    case "deleteForward":
+      return deleteForward(e);
+    case "left":
+      return left(e);
+    case "right":
+      return right(e);
+    case "lineStart":
+      return lineStart(e);
+    case "lineEnd":
+      return lineEnd(e);
+    default:
+      return undefined;
+  }
+}
+
+const PAGE = 10;
+
+function approvalKey(
+  dialog: Extract<Dialog, { kind: "approval" }>,
+  input: string,
+  key: Partial<Key>,
+): DialogStep {
+  const answer = (a: ApprovalAnswer): DialogStep => ({ type: "answer", resolve: () => dialog.answer(a) });
+  const move = (patch: Partial<typeof dialog>): DialogStep => ({
+    type: "move",
+    dialog: { ...dialog, ...patch },
+  });
+  if (dialog.reason) {
+    if (key.escape) return move({ reason: undefined });
+    if (key.return) {
+      const said = dialog.reason.text.trim();
+      // Alt+Enter: deny with the words and let the model go on; Enter: deny and stop.
+      return answer({
+        decision: "deny",
+        ...(said ? { reason: said } : {}),
+        ...(key.meta ? {} : { stopRun: true }),
+      });
+    }
+    if (key.ctrl && input === "c") return answer({ decision: "deny", stopRun: true });
+    const edited = editLine(dialog.reason, input, key);
+    return edited ? move({ reason: edited }) : { type: "none" };
+  }
+  const choices = approvalChoices(dialog.request);
+  const pick = (choice: ApprovalChoice): DialogStep =>
+    choice.answer ? answer(choice.answer) : move({ reason: emptyEditor });
+  const chosen = choices.find((c) => c.key === input.toLowerCase() && !key.ctrl);
+  if (chosen) return pick(chosen);
+  if (key.escape || (key.ctrl && input === "c")) return answer({ decision: "deny", stopRun: true });
+  if (key.return) return pick(choices[dialog.selected]!);
+  if (key.leftArrow || (key.tab && key.shift))
+    return move({ selected: clamp(dialog.selected - 1, choices.length) });
+  if (key.rightArrow || key.tab) return move({ selected: clamp(dialog.selected + 1, choices.length) });
+  if (key.upArrow) return move({ scroll: Math.max(0, dialog.scroll - 1) });
+  if (key.downArrow) return move({ scroll: dialog.scroll + 1 });
+  if (key.pageUp) return move({ scroll: Math.max(0, dialog.scroll - PAGE) });
+  if (key.pageDown) return move({ scroll: dialog.scroll + PAGE });
+  return { type: "none" };
+}
+
 export function dialogKey(dialog: Dialog, input: string, key: Partial<Key>): DialogStep {
   const move = (selected: number): DialogStep => ({
     type: "move",
@@ -42,16 +134,8 @@ export function dialogKey(dialog: Dialog, input: string, key: Partial<Key>): Dia
   const back = key.upArrow || key.leftArrow || (key.tab && key.shift);
   const forward = key.downArrow || key.rightArrow || (key.tab && !key.shift);
   switch (dialog.kind) {
-    case "approval": {
-      const choices = approvalChoices(dialog.request);
-      const chosen = choices.find((c) => c.key === input.toLowerCase() && !key.ctrl);
-      if (chosen) return answer(() => dialog.answer(chosen.answer));
-      if (key.escape || (key.ctrl && input === "c")) return answer(() => dialog.answer({ decision: "deny" }));
-      if (key.return) return answer(() => dialog.answer(choices[dialog.selected]!.answer));
-      if (back) return move(clamp(dialog.selected - 1, choices.length));
-      if (forward) return move(clamp(dialog.selected + 1, choices.length));
-      return { type: "none" };
-    }
+    case "approval":
+      return approvalKey(dialog, input, key);
     case "confirm": {
       if (input.toLowerCase() === "y") return answer(() => dialog.answer(true));
       if (input.toLowerCase() === "n") return answer(() => dialog.answer(false));
@@ -73,24 +157,7 @@ export function dialogKey(dialog: Dialog, input: string, key: Partial<Key>): Dia
     case "input": {
       if (key.escape || (key.ctrl && input === "c")) return answer(() => dialog.answer(undefined));
       if (key.return) return answer(() => dialog.answer(dialog.editor.text));
-      const action = keyAction(input, key);
-      const e = dialog.editor;
-      const editor =
-        action.type === "insert"
-          ? insert(e, action.text.replace(/\n/g, " "))
-          : action.type === "backspace"
-            ? backspace(e)
-            : action.type === "deleteForward"
-              ? deleteForward(e)
-              : action.type === "left"
-                ? left(e)
-                : action.type === "right"
-                  ? right(e)
-                  : action.type === "lineStart"
-                    ? lineStart(e)
-                    : action.type === "lineEnd"
-                      ? lineEnd(e)
-                      : undefined;
+      const editor = editLine(dialog.editor, input, key);
       return editor ? { type: "move", dialog: { ...dialog, editor } } : { type: "none" };
     }
   }

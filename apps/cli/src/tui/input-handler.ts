@@ -1,6 +1,8 @@
-// Routes every key: to the open dialog if there is one, otherwise to the prompt editor, the
-// completion menu, the history, or the controller (submit, steer, follow-up, abort, exit).
+// Routes every key: a bracketed paste into the prompt (or an image paste into an attachment), the
+// open dialog if there is one, otherwise the prompt editor, the /command or @file menu, the
+// history, or the controller (submit, steer, follow-up, mode, abort, exit).
 import type { Key } from "ink";
+import { clipboardImage, imageFile } from "./clipboard.js";
 import { completeCommand, matchingCommands } from "./completion.js";
 import type { Controller } from "./controller.js";
 import { dialogKey } from "./dialog-keys.js";
@@ -23,17 +25,33 @@ import {
   verticalMove,
 } from "./editor.js";
 import { type KeyAction, keyActions } from "./keys.js";
+import { completeMention, mentionAt, rankPaths } from "./mention.js";
+import { pastedImagePath, pasteStep } from "./paste.js";
 
 function refreshCompletions(c: Controller): void {
   const { store } = c;
-  store.completions = matchingCommands(store.editor.text, c.commands);
+  const mention = mentionAt(store.editor);
+  if (mention) {
+    const paths = c.files.current(() => {
+      // The index landed after the key: show what it found for what is typed now.
+      if (mentionAt(store.editor)) {
+        refreshCompletions(c);
+        store.publish();
+      }
+    });
+    store.completionKind = "file";
+    store.completions = rankPaths(paths, mention.query).map((path) => ({ name: path, description: "" }));
+  } else {
+    store.completionKind = "command";
+    store.completions = matchingCommands(store.editor.text, c.commands);
+  }
   if (store.completionIndex >= store.completions.length) store.completionIndex = 0;
 }
 
 function send(c: Controller, kind: "steer" | "followUp"): void {
   const { store } = c;
-  // Enter on an open menu runs the highlighted command rather than a half-typed name.
-  const chosen = store.completions[store.completionIndex];
+  // Enter on an open /command menu runs the highlighted command rather than a half-typed name.
+  const chosen = store.completionKind === "command" ? store.completions[store.completionIndex] : undefined;
   let text = store.editor.text;
   if (chosen && !c.commands.some((cmd) => `/${cmd.name}` === text.trim())) text = `/${chosen.name}`;
   store.history = remember(store.history, text);
@@ -42,6 +60,17 @@ function send(c: Controller, kind: "steer" | "followUp"): void {
   store.completionIndex = 0;
   store.publish();
   c.submit(text, kind);
+}
+
+/** Tab (or Enter on the @file menu): the chosen path replaces the mention being typed. */
+function completeFile(c: Controller): boolean {
+  const { store } = c;
+  const mention = mentionAt(store.editor);
+  const chosen = store.completions[store.completionIndex];
+  if (store.completionKind !== "file" || !mention || !chosen) return false;
+  store.editor = completeMention(store.editor, mention, chosen.name);
+  store.completionIndex = 0;
+  return true;
 }
 
 function vertical(c: Controller, direction: -1 | 1): void {
@@ -63,13 +92,50 @@ function vertical(c: Controller, direction: -1 | 1): void {
   }
 }
 
-export function handleKey(c: Controller, input: string, key: Key): void {
+/** A finished paste: its text into the prompt, or, when it names an image file, the image. */
+function pasted(c: Controller, text: string): void {
   const { store } = c;
+  const path = pastedImagePath(text);
+  const image = path ? imageFile(path, c.options.cwd, c.kernel.sniffImageMimeType) : undefined;
   const dialog = store.dialogs[0];
   if (dialog) {
-    const step = dialogKey(dialog, input, key);
+    // Only a text field takes a paste: pasted letters must never answer an approval.
+    const typing = dialog.kind === "input" || (dialog.kind === "approval" && dialog.reason !== undefined);
+    if (!typing) return;
+    const step = dialogKey(dialog, text, {});
     if (step.type === "move") store.updateDialog(step.dialog);
-    else if (step.type === "answer") step.resolve();
+    return;
+  }
+  if (image) attachImage(c, image);
+  else store.editor = insert(store.editor, text);
+  refreshCompletions(c);
+  store.publish();
+}
+
+function attachImage(c: Controller, image: NonNullable<ReturnType<typeof imageFile>>): void {
+  const { store } = c;
+  const marker = `[Image #${store.images.length + 1}]`;
+  store.images = [...store.images, { marker, image }];
+  store.editor = insert(store.editor, `${marker} `);
+}
+
+export function handleKey(c: Controller, input: string, key: Key): void {
+  const { store } = c;
+  const step = pasteStep(store.paste, input, key);
+  if (step.kind === "more") {
+    store.paste = step.buffer;
+    return;
+  }
+  if (step.kind === "done") {
+    store.paste = undefined;
+    pasted(c, step.text);
+    return;
+  }
+  const dialog = store.dialogs[0];
+  if (dialog) {
+    const moved = dialogKey(dialog, input, key);
+    if (moved.type === "move") store.updateDialog(moved.dialog);
+    else if (moved.type === "answer") moved.resolve();
     if (key.ctrl && input === "c" && store.running) c.interrupt();
     return;
   }
@@ -100,7 +166,17 @@ function apply(c: Controller, action: KeyAction): void {
     case "toggleOutput":
       store.outputExpanded = !store.outputExpanded;
       break;
+    case "cycleMode":
+      c.cycleMode();
+      return;
+    case "pasteImage": {
+      const image = clipboardImage(c.kernel.sniffImageMimeType);
+      if (image.ok) attachImage(c, image.image);
+      else c.flash(image.reason);
+      break;
+    }
     case "submit":
+      if (completeFile(c)) break;
       if (continuesLine(e)) store.editor = replaceTrailingBackslash(e);
       else if (e.text.trim()) {
         send(c, "steer");
@@ -120,6 +196,8 @@ function apply(c: Controller, action: KeyAction): void {
       store.editor = insert(e, action.text);
       break;
     case "tab": {
+      if (completeFile(c)) break;
+      if (store.completionKind !== "command") break;
       const completed = completeCommand(e.text, store.completions, store.completionIndex);
       if (completed !== undefined) store.editor = editorWith(completed);
       break;

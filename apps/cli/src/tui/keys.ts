@@ -8,13 +8,18 @@ export const KEY_HELP = [
   "  Alt+Enter        queue a follow-up for when the agent finishes",
   "  \\ then Enter     new line (also Ctrl+J, or Shift+Enter where the terminal reports it)",
   "  Up / Down        history (inside a multi-line prompt: move between lines)",
-  "  Tab              complete a /command",
+  "  Tab              complete a /command or an @file",
+  "  Shift+Tab        permission mode: default → acceptEdits → plan (→ bypassPermissions if started in it)",
+  "  @path            attach a file (its content), a folder (its listing) or an image",
+  "  !command         run a shell command; its output goes into the conversation",
+  "  Ctrl+V           paste an image from the clipboard (needs wl-paste or xclip)",
   "  Esc              interrupt the run",
   "  Ctrl+C           interrupt the run / clear the prompt; twice within 2 s: exit",
   "  Ctrl+D           exit (on an empty prompt)",
   "  Ctrl+O           show / hide the last tool's full output",
   "  Ctrl+A / Ctrl+E  line start / end;  Ctrl+W delete word;  Ctrl+U delete to line start",
-  "  Approvals        y allow once · a always allow · n deny (or arrows + Enter; Esc denies)",
+  "  Approvals        y once · a always (2, 3: a wider rule) · n deny and stop · t deny and say why",
+  "                   (arrows + Enter; PgUp/PgDn or ↑/↓ scroll a long diff; Esc denies)",
 ].join("\n");
 
 export type KeyAction =
@@ -37,6 +42,8 @@ export type KeyAction =
   | { type: "interrupt" }
   | { type: "eof" }
   | { type: "toggleOutput" }
+  | { type: "cycleMode" }
+  | { type: "pasteImage" }
   | { type: "none" };
 
 export function keyAction(input: string, key: Partial<Key>): KeyAction {
@@ -54,6 +61,8 @@ export function keyAction(input: string, key: Partial<Key>): KeyAction {
         return { type: "eof" };
       case "o":
         return { type: "toggleOutput" };
+      case "v":
+        return { type: "pasteImage" };
       case "a":
         return { type: "lineStart" };
       case "e":
@@ -71,7 +80,7 @@ export function keyAction(input: string, key: Partial<Key>): KeyAction {
     }
   }
   if (key.escape) return { type: "escape" };
-  if (key.tab) return key.shift ? { type: "none" } : { type: "tab" };
+  if (key.tab) return key.shift ? { type: "cycleMode" } : { type: "tab" };
   // Most terminals send DEL (0x7f) for Backspace and ink names it `delete`: both erase backwards.
   if (key.backspace || key.delete) return key.meta ? { type: "deleteWord" } : { type: "backspace" };
   if (key.leftArrow) return { type: "left" };
@@ -81,8 +90,7 @@ export function keyAction(input: string, key: Partial<Key>): KeyAction {
   if (key.home) return { type: "lineStart" };
   if (key.end) return { type: "lineEnd" };
   if (input === "" || key.meta) return { type: "none" };
-  // A paste (or a fast burst) arrives as one string; its line breaks are text, never a submit.
-  return { type: "insert", text: input.replace(/\r\n?/g, "\n") };
+  return { type: "insert", text: input };
 }
 
 // Control characters other than tab and line breaks.
@@ -90,18 +98,26 @@ const CONTROL = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/;
 
 /**
  * ink splits input only at escape sequences, so keys typed faster than a read (or sent by a
- * script) arrive as one string: "\x15\x15" is two Ctrl+U, not text. Bursts become one action per
- * control key and one insert per run of text; line breaks stay text, as in a paste.
+ * script, as tmux does) arrive as one string: "\x15\x15" is two Ctrl+U, "hello\r" is text and
+ * Enter. Bursts become one action per control key and one insert per run of text. A paste is
+ * told apart by the terminal's bracketed-paste markers (paste.ts), never by timing.
  */
 export function keyActions(input: string, key: Partial<Key>): KeyAction[] {
-  if (input.length <= 1 || !CONTROL.test(input)) return [keyAction(input, key)];
+  if (input.length <= 1 || !(CONTROL.test(input) || input.includes("\r"))) return [keyAction(input, key)];
   const actions: KeyAction[] = [];
   let text = "";
   const flush = () => {
-    if (text) actions.push({ type: "insert", text: text.replace(/\r\n?/g, "\n") });
+    if (text) actions.push({ type: "insert", text });
     text = "";
   };
-  for (const ch of input) {
+  for (let i = 0; i < input.length; i++) {
+    const ch = input[i]!;
+    if (ch === "\r") {
+      flush();
+      if (input[i + 1] === "\n") i++;
+      actions.push({ type: "submit" });
+      continue;
+    }
     if (!CONTROL.test(ch)) {
       text += ch;
       continue;

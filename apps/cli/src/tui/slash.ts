@@ -1,10 +1,13 @@
 // Slash commands: the TUI carries out the ones that need a screen or the process (/quit, /new,
-// /resume, /tree picker, /rewind into the prompt, /trust); every other one goes to the kernel.
+// /clear, /resume, the /tree, /rewind, /model, /thinking and /permissions pickers, /trust);
+// every other one goes to the kernel.
+import type { FileChanges, RestoreChoice } from "@keel/coding-agent";
 import { parseSlash } from "../slash-command.js";
 import type { Controller } from "./controller.js";
 import { editorWith } from "./editor.js";
-import { oneLine } from "./format.js";
+import { formatCost, oneLine } from "./format.js";
 import { KEY_HELP } from "./keys.js";
+import { permissionsDialog } from "./permissions-dialog.js";
 
 function ago(iso: string, now = Date.now()): string {
   const s = Math.max(0, Math.round((now - Date.parse(iso)) / 1000));
@@ -12,6 +15,13 @@ function ago(iso: string, now = Date.now()): string {
   if (s < 3600) return `${Math.round(s / 60)}m ago`;
   if (s < 86_400) return `${Math.round(s / 3600)}h ago`;
   return `${Math.round(s / 86_400)}d ago`;
+}
+
+/** Date and time to the minute, local. */
+function stamp(iso: string): string {
+  const d = new Date(iso);
+  const p = (n: number) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
 }
 
 /** Lets the user choose one of this project's sessions; undefined when cancelled or none. */
@@ -30,43 +40,106 @@ export async function pickSession(c: Controller): Promise<string | undefined> {
   const index = await c.pick(
     "Resume which session?",
     sessions.map((s) => ({
-      label: oneLine(s.name ?? s.firstPrompt ?? "(no prompt yet)", 70),
-      detail: `${ago(s.lastActivity)} · ${s.entryCount} entries · ${s.id.slice(0, 8)}`,
+      label: `${s.parentSessionId ? `↳ fork of ${s.parentSessionId.slice(0, 8)}: ` : ""}${oneLine(s.name ?? s.firstPrompt ?? "(no prompt yet)", 60)}`,
+      detail: `${stamp(s.lastActivity)} (${ago(s.lastActivity)}) · ${s.messageCount} messages · ${formatCost(s.usage.cost.total + s.childUsage.cost.total)} · ${s.id.slice(0, 8)}`,
     })),
   );
   return index === undefined ? undefined : sessions[index]!.path;
 }
 
-async function tree(c: Controller): Promise<void> {
+/** What to undo when the files changed too; undefined: cancelled. */
+async function restoreChoice(
+  c: Controller,
+  what: string,
+  changes: FileChanges,
+): Promise<RestoreChoice | undefined> {
+  if (changes.files.length === 0 && changes.unrestorable.length === 0) return "conversation";
+  const files = changes.files.map((f) => `${f.action === "delete" ? "remove" : "restore"} ${f.path}`);
+  const notes = [
+    ...(changes.unrestorable.length > 0
+      ? [
+          `not kept, left as they are: ${changes.unrestorable.map((u) => `${u.path} (${u.reason})`).join(", ")}`,
+        ]
+      : []),
+    ...(changes.notRestored.length > 0
+      ? [
+          `${changes.notRestored.length} ${[...new Set(changes.notRestored)].join("/")} call${changes.notRestored.length === 1 ? "" : "s"} ran after that point: what ${changes.notRestored.length === 1 ? "it" : "they"} changed is not undone`,
+        ]
+      : []),
+  ];
+  const detail = [files.join(", "), ...notes].filter(Boolean).join(" · ");
+  const choices: { label: string; detail?: string; value: RestoreChoice }[] = [
+    { label: `${what}: conversation and code`, detail, value: "both" },
+    { label: `${what}: conversation only (files stay as they are)`, value: "conversation" },
+    { label: "Code only (the conversation stays)", detail, value: "code" },
+  ];
+  const index = await c.pick(
+    `Keel changed ${changes.files.length} file(s) since then. Restore which?`,
+    choices,
+  );
+  return index === undefined ? undefined : choices[index]!.value;
+}
+
+function reportFiles(
+  c: Controller,
+  files: FileChanges & { failed: { path: string; reason: string }[] },
+): void {
+  if (files.files.length > 0)
+    c.store.note(
+      "success",
+      `Restored ${files.files.map((f) => (f.action === "delete" ? `${f.path} (removed)` : f.path)).join(", ")}.`,
+    );
+  for (const f of files.failed) c.store.note("error", `Could not restore ${f.path}: ${f.reason}`);
+  if (files.notRestored.length > 0)
+    c.store.note("warning", "Changes made by shell commands (Bash) are not undone.");
+}
+
+async function tree(c: Controller, args: string): Promise<void> {
   const agent = c.agent!;
-  const nodes = agent.tree();
+  const all = args === "all";
+  const nodes = agent.tree().filter((n) => all || !n.internal);
   if (nodes.length === 0) return c.store.note("info", "The session is empty.");
   const head = Math.max(
     0,
-    nodes.findIndex((n) => n.isHead),
+    nodes.findIndex((n) => n.isHead || (n.onCurrentBranch && !nodes.some((m) => m.isHead))),
   );
   const index = await c.pick(
-    "Continue from which entry?",
+    all
+      ? "Continue from which entry? (every journal entry)"
+      : "Continue from which entry? (/tree all: every journal entry)",
     nodes.map((n) => ({
       label: `${n.isHead ? "▶" : n.onCurrentBranch ? "│" : " "} ${oneLine(n.text, 80)}`,
-      detail: `${n.id.slice(0, 8)}${n.label ? ` [${n.label}]` : ""}`,
+      detail: `${stamp(n.timestamp).slice(11)} · ${n.id.slice(0, 8)}${n.label ? ` [${n.label}]` : ""}`,
     })),
     head,
   );
   if (index === undefined) return;
   const node = nodes[index]!;
-  const moved = await agent.branch(node.id);
+  const changes = agent.fileChanges({ entryId: node.id });
+  const restore = changes.isOk() ? await restoreChoice(c, "Move", changes.value) : "conversation";
+  if (!restore) return;
+  const moved = await agent.branch(node.id, { restore });
   if (moved.isErr()) return c.store.note("error", moved.error.message);
-  c.store.note("success", `Continuing from ${node.id.slice(0, 8)}: ${oneLine(node.text, 60)}`);
+  if (moved.value.files) reportFiles(c, moved.value.files);
+  if (restore !== "code")
+    c.store.note("success", `Continuing from ${node.id.slice(0, 8)}: ${oneLine(node.text, 60)}`);
 }
 
 async function rewind(c: Controller, args: string): Promise<void> {
   const count = args ? Number.parseInt(args, 10) : 1;
   if (!Number.isInteger(count) || count < 1) return c.store.note("error", "Usage: /rewind [count ≥ 1]");
-  const rewound = await c.agent!.rewind(count);
+  const agent = c.agent!;
+  const changes = agent.fileChanges({ rewind: count });
+  if (changes.isErr()) return c.store.note("error", changes.error.message);
+  const restore = await restoreChoice(c, `Rewind ${count} prompt${count > 1 ? "s" : ""}`, changes.value);
+  if (!restore) return;
+  const rewound = await agent.rewind(count, { restore });
   if (rewound.isErr()) return c.store.note("error", rewound.error.message);
-  const prompt = rewound.value.prompt ?? "";
-  c.store.editor = editorWith(prompt);
+  if (rewound.value.files) reportFiles(c, rewound.value.files);
+  else if (changes.value.notRestored.length > 0)
+    c.store.note("warning", "Changes made by shell commands (Bash) are not undone.");
+  if (restore === "code") return;
+  c.store.editor = editorWith(rewound.value.prompt ?? "");
   c.store.note("success", `Rewound ${count} prompt${count > 1 ? "s" : ""}; the prompt is back in the input.`);
 }
 
@@ -93,6 +166,56 @@ async function trust(c: Controller, args: string): Promise<void> {
   await c.swap(file ? { mode: "resume", session: file } : { mode: "new" });
 }
 
+/** /model without an argument: a picker; models whose provider has no key say what to set. */
+async function model(c: Controller): Promise<void> {
+  const agent = c.agent!;
+  const current = c.kernel.modelRef(agent.model());
+  const models = agent.models().filter((m) => !m.legacy || m.ref === current);
+  const index = await c.pick(
+    `Model (now ${current})`,
+    models.map((m) => ({
+      label: `${m.ref === current ? "● " : ""}${m.ref}`,
+      detail: m.ready ? m.name : `${m.name} · no key: set ${m.keyEnv}`,
+    })),
+    Math.max(
+      0,
+      models.findIndex((m) => m.ref === current),
+    ),
+  );
+  if (index === undefined) return;
+  const set = agent.setModel(models[index]!.ref);
+  c.refresh();
+  if (set.isErr()) return c.store.note("error", set.error.message);
+  c.store.note("success", `Model: ${c.kernel.modelRef(set.value)}`);
+}
+
+/** /thinking without an argument: a picker of levels, the model's default first. */
+async function thinking(c: Controller): Promise<void> {
+  const agent = c.agent!;
+  const now = agent.thinking();
+  type Level = Exclude<(typeof c.kernel.thinkingLevels)[number], "none">;
+  const levels: (Level | undefined)[] = [
+    undefined,
+    ...c.kernel.thinkingLevels.filter((l): l is Level => l !== "none"),
+  ];
+  const index = await c.pick(
+    `Thinking for ${agent.model().id} (now ${now.level ?? "default"}: ${now.effort})`,
+    levels.map((l) => ({
+      label: `${l === now.level ? "● " : ""}${l ?? "default"}`,
+      ...(l ? {} : { detail: "the model's own" }),
+    })),
+    Math.max(0, levels.indexOf(now.level as Level | undefined)),
+  );
+  if (index === undefined) return;
+  const set = agent.setThinking(levels[index]);
+  c.refresh();
+  if (set.isErr()) return c.store.note("error", set.error.message);
+  c.store.note(
+    "success",
+    `Thinking: ${set.value.level ?? "default"} (${set.value.effort})${set.value.note ? `. ${set.value.note}` : ""}`,
+  );
+}
+
 export async function runSlash(c: Controller, text: string): Promise<void> {
   const parsed = parseSlash(text);
   const agent = c.agent;
@@ -104,6 +227,7 @@ export async function runSlash(c: Controller, text: string): Promise<void> {
     case "exit":
       return c.exit(0);
     case "new":
+    case "clear":
       if (await c.swap({ mode: "new" })) c.store.note("success", "Started a new session.");
       return;
     case "resume": {
@@ -112,12 +236,21 @@ export async function runSlash(c: Controller, text: string): Promise<void> {
       return;
     }
     case "tree":
-      if (!args) return tree(c);
+      if (!args || args === "all") return tree(c, args);
       break;
     case "rewind":
       return rewind(c, args);
     case "trust":
       return trust(c, args);
+    case "model":
+      if (!args) return model(c);
+      break;
+    case "thinking":
+      if (!args) return thinking(c);
+      break;
+    case "permissions":
+      if (!args) return permissionsDialog(c);
+      break;
     default:
       break;
   }
@@ -126,7 +259,8 @@ export async function runSlash(c: Controller, text: string): Promise<void> {
   if (result.isErr()) return c.store.note("error", result.error.message);
   const message =
     name === "help" && result.value.message ? `${result.value.message}\n\n${KEY_HELP}` : result.value.message;
-  if (message) c.store.note("info", message);
+  // /compact's outcome is on screen already: the compaction events said it.
+  if (message && name !== "compact") c.store.note("info", message);
   else c.store.publish();
   if (result.value.prompt) await c.run(result.value.prompt);
 }

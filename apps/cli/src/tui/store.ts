@@ -1,5 +1,6 @@
 // Everything the screen shows, in one observable store. Streaming deltas are coalesced into at most
 // one published snapshot per frame; keystrokes and finished items publish at once.
+import type { ImageContent } from "@keel/ai";
 import type { ApprovalAnswer, ToolApprovalRequest } from "@keel/coding-agent";
 import type { CommandChoice } from "./completion.js";
 import { type EditorState, emptyEditor, emptyHistory, type History } from "./editor.js";
@@ -21,7 +22,16 @@ export interface PickOption {
 export type Dialog = { id: number } & DialogBody;
 
 export type DialogBody =
-  | { kind: "approval"; request: ToolApprovalRequest; selected: number; answer: (a: ApprovalAnswer) => void }
+  | {
+      kind: "approval";
+      request: ToolApprovalRequest;
+      selected: number;
+      /** First line of the preview shown (a long diff scrolls). */
+      scroll: number;
+      /** Set while the user types what keel should do instead (deny with a reason). */
+      reason?: EditorState;
+      answer: (a: ApprovalAnswer) => void;
+    }
   | {
       kind: "confirm";
       title: string;
@@ -50,6 +60,16 @@ export interface StatusInfo {
   tokensOut: number;
   cost: number;
   contextPercent: number | undefined;
+  /** The permission mode. */
+  mode: string;
+  /** What the model gets for thinking ("high", "off", "on"); "" for a model that does not reason. */
+  thinking: string;
+}
+
+/** An image pasted into the prompt, shown there as its `[Image #n]` marker until it is sent. */
+export interface PastedImage {
+  marker: string;
+  image: ImageContent;
 }
 
 export interface Queued {
@@ -68,9 +88,12 @@ export interface Snapshot {
   editor: EditorState;
   completions: CommandChoice[];
   completionIndex: number;
+  completionKind: "command" | "file";
   queued: Queued[];
   outputPanel: ToolItem | undefined;
   hint: string | undefined;
+  /** Bumped when the screen is redrawn from scratch (after a resize): the transcript prints again. */
+  epoch: number;
 }
 
 /** ~40 fps: smooth streaming, bounded work per second. */
@@ -81,7 +104,15 @@ export class UiStore {
   /** --debug: debug-log lines appear in the transcript. */
   showDebug = false;
   running = false;
-  status: StatusInfo = { model: "", tokensIn: 0, tokensOut: 0, cost: 0, contextPercent: undefined };
+  status: StatusInfo = {
+    model: "",
+    tokensIn: 0,
+    tokensOut: 0,
+    cost: 0,
+    contextPercent: undefined,
+    mode: "default",
+    thinking: "",
+  };
   readonly statuses = new Map<string, string>();
   readonly widgets = new Map<string, string[]>();
   dialogs: Dialog[] = [];
@@ -89,9 +120,15 @@ export class UiStore {
   history: History = emptyHistory;
   completions: CommandChoice[] = [];
   completionIndex = 0;
+  /** What the menu under the prompt completes: a /command or an @file. */
+  completionKind: "command" | "file" = "command";
   queued: Queued[] = [];
   outputExpanded = false;
   hint: string | undefined;
+  epoch = 0;
+  /** The paste being received (bracketed paste), undefined when none. */
+  paste: string | undefined;
+  images: PastedImage[] = [];
 
   private nextDialog = 1;
   private snapshot: Snapshot;
@@ -121,9 +158,11 @@ export class UiStore {
       editor: this.editor,
       completions: this.completions,
       completionIndex: this.completionIndex,
+      completionKind: this.completionKind,
       queued: this.queued,
       outputPanel: this.outputExpanded ? this.transcript.lastTool : undefined,
       hint: this.hint,
+      epoch: this.epoch,
     };
   }
 
@@ -143,6 +182,12 @@ export class UiStore {
   changed(change: Change): void {
     if (change === "structural") this.publish();
     else if (change === "delta") this.schedule();
+  }
+
+  /** The screen was cleared: print the conversation again (a new Static) and redraw. */
+  redraw(): void {
+    this.epoch++;
+    this.publish();
   }
 
   note(level: NoticeLevel, text: string): void {
@@ -173,7 +218,7 @@ export class UiStore {
   /** Answers open approvals with "deny" (the run is over) and, unless only approvals, cancels the rest. */
   dismissDialogs(which: "all" | "approvals" = "all"): void {
     for (const d of [...this.dialogs]) {
-      if (d.kind === "approval") d.answer({ decision: "deny" });
+      if (d.kind === "approval") d.answer({ decision: "deny", stopRun: true });
       else if (which === "all") d.answer(undefined as never);
     }
   }

@@ -36,11 +36,17 @@ export type Change = "structural" | "delta" | "none";
 
 const MAX_TOOL_OUTPUT = 256 * 1024;
 
-function userText(message: Message): string {
-  if (message.role !== "user") return "";
-  return typeof message.content === "string"
-    ? message.content
-    : message.content.flatMap((c) => (c.type === "text" ? [c.text] : [])).join("\n");
+type Content = Extract<Message, { role: "user" }>["content"];
+
+/** Fallback for tests: every text block is the prompt. The controller installs the kernel's. */
+function allText(content: Content): { text: string; attached: string[] } {
+  return {
+    text:
+      typeof content === "string"
+        ? content
+        : content.flatMap((c) => (c.type === "text" ? [c.text] : [])).join("\n"),
+    attached: [],
+  };
 }
 
 /** The assistant message streaming now: how much of each block is printed, how far each is scanned. */
@@ -65,6 +71,11 @@ export class Transcript {
    * thinking block right before a tool call is shown as text, the way other models' notes are.
    */
   notesInThinking = false;
+  /** A prompt's own text and what was attached to it (the kernel's promptParts). */
+  promptParts: (content: Content) => { text: string; attached: string[] } = allText;
+  /** A `!cmd` notice's parts, when a user message is one (the kernel's shellNoticeParts). */
+  shellParts: (text: string) => { command: string; exitCode: string; output: string } | undefined = () =>
+    undefined;
   private nextId = 1;
   private stream: Stream | undefined;
   private tools: ToolItem[] = [];
@@ -85,6 +96,28 @@ export class Transcript {
     this.push({ kind: "user", id: this.id(), text });
   }
 
+  /** A user message as the screen shows it: the prompt with its attachments named, or a `!cmd`. */
+  private userMessage(message: Message): void {
+    if (message.role !== "user") return;
+    const { text, attached } = this.promptParts(message.content);
+    const shell = this.shellParts(text);
+    if (shell) {
+      const item: ToolItem = {
+        kind: "tool",
+        id: this.id(),
+        toolCallId: "",
+        name: "!",
+        args: { command: shell.command },
+        state: shell.exitCode === "0" ? "ok" : "error",
+        output: shell.output,
+      };
+      this.push(item);
+      this.lastTool = item;
+      return;
+    }
+    this.user(attached.length > 0 ? `${text}\n  + ${attached.join(", ")}` : text);
+  }
+
   /** Prints earlier conversation (resume): prompts, answers and one line per tool call. */
   replay(messages: readonly Message[]): void {
     const results = new Map<string, { isError: boolean; text: string }>();
@@ -95,7 +128,7 @@ export class Transcript {
           text: m.content.flatMap((c) => (c.type === "text" ? [c.text] : [])).join("\n"),
         });
     for (const m of messages) {
-      if (m.role === "user") this.user(userText(m));
+      if (m.role === "user") this.userMessage(m);
       if (m.role !== "assistant") continue;
       for (const [i, block] of m.content.entries()) {
         if (block.type === "text" && block.text.trim())
@@ -211,7 +244,7 @@ export class Transcript {
       }
       case "message_end":
         if (event.message.role === "user") {
-          this.user(userText(event.message));
+          this.userMessage(event.message);
           return "structural";
         }
         if (event.message.role !== "assistant") return "none";
@@ -254,7 +287,9 @@ export class Transcript {
         this.tools = this.tools.map((t) => (t.state === "running" ? { ...t, state: "error" } : t));
         this.flushTools(true);
         const { summary } = event;
-        if (summary.stopReason === "aborted") this.note("warning", "Interrupted.");
+        if (summary.stoppedBy === "denial")
+          this.note("warning", "Stopped after your denial: tell keel what to do instead.");
+        else if (summary.stopReason === "aborted") this.note("warning", "Interrupted.");
         else if (summary.error) this.note("error", `Run failed: ${summary.error.message}`);
         else if (summary.stopReason === "max_turns")
           this.note("warning", `Stopped after ${summary.turns} turns (max turns).`);

@@ -22,5 +22,6 @@ export {
   type ConfigObject,
   ensureLocalConfigIgnored,
   type RuleScope,
+  removePermissionRule,
   updateConfigFile,
 } from "./write.js";

@@ -7,6 +7,7 @@ import { checkRule } from "../permissions/rules.js";
 import type { PermissionBehavior, PermissionRuleEntry, RuleSource } from "../permissions/types.js";
 import { findProjectRoot } from "../trust/root.js";
 import type { ConfigDiagnostic, ConfigError } from "./errors.js";
+import { checkHookNames } from "./hook-names.js";
 import { isPlainObject, mergeLayers } from "./merge.js";
 import { configPaths, displayPath, PROJECT_DIR, resolveKeelHome } from "./paths.js";
 import { readJsonFile, validateAgainst } from "./read.js";
@@ -77,6 +78,8 @@ export function loadConfig(options: LoadConfigOptions): Result<LoadedConfig, Con
     }
     const valid = validateAgainst<KeelConfig>(KeelConfigSchema, read.value, path, userHome);
     if (valid.isErr()) return err(valid.error);
+    const badHooks = checkHookNames(valid.value, path, userHome);
+    if (badHooks) return err(badHooks);
     sources.push({ layer, path, status: "loaded" });
     layerValues[layer] = valid.value;
     diagnostics.push(...unknownKeyWarnings(valid.value, displayPath(path, userHome)));

@@ -19,6 +19,18 @@ export const HookCommandSchema = Type.Object({
   timeoutMs: Type.Optional(Type.Integer({ minimum: 1 })),
 });
 
+/** Claude Code's shape: a matcher and its commands (`timeout` in seconds), copied from settings.json as is. */
+export const ClaudeHookGroupSchema = Type.Object({
+  matcher: Type.Optional(Type.String()),
+  hooks: Type.Array(
+    Type.Object({
+      type: Type.Literal("command", { errorMessage: 'must be "command" (the only hook type Keel runs)' }),
+      command: Type.String({ minLength: 1 }),
+      timeout: Type.Optional(Type.Number({ exclusiveMinimum: 0 })),
+    }),
+  ),
+});
+
 export const KeelConfigSchema = Type.Object({
   model: Type.Optional(
     Type.String({ pattern: "^[^/\\s]+/\\S+$", errorMessage: 'must look like "provider/model-id"' }),
@@ -42,7 +54,9 @@ export const KeelConfigSchema = Type.Object({
   ),
   env: Type.Optional(Type.Record(Type.String(), Type.String())),
   /** Event name → commands to run. Exactly what an untrusted project must never get to run. */
-  hooks: Type.Optional(Type.Record(Type.String(), Type.Array(HookCommandSchema))),
+  hooks: Type.Optional(
+    Type.Record(Type.String(), Type.Array(Type.Union([HookCommandSchema, ClaudeHookGroupSchema]))),
+  ),
   compaction: Type.Optional(
     Type.Object({ threshold: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1 })) }),
   ),
@@ -69,6 +83,7 @@ export const KeelConfigSchema = Type.Object({
 export type KeelConfig = Static<typeof KeelConfigSchema> & Record<string, unknown>;
 export type PermissionsConfig = Static<typeof PermissionsConfigSchema>;
 export type HookCommand = Static<typeof HookCommandSchema>;
+export type ClaudeHookGroup = Static<typeof ClaudeHookGroupSchema>;
 
 /** Keys the kernel understands, per object path; others are kept but reported. */
 export const KNOWN_KEYS: Record<string, readonly string[]> = {

@@ -76,6 +76,23 @@ export function addPermissionRule(
   }).map(() => path);
 }
 
+/** Takes every copy of a permission rule out of the config file of `scope` (none there: no change). */
+export function removePermissionRule(
+  rule: string,
+  behavior: PermissionBehavior,
+  scope: RuleScope,
+  where: { keelHome: string; projectRoot: string },
+): Result<string, ConfigError> {
+  const path = configFileFor(scope, where);
+  return updateConfigFile(path, (config) => {
+    const permissions = (isObject(config.permissions) ? config.permissions : {}) as Record<string, unknown>;
+    if (!Array.isArray(permissions[behavior])) return config;
+    permissions[behavior] = (permissions[behavior] as unknown[]).filter((r) => r !== rule);
+    config.permissions = permissions;
+    return config;
+  }).map(() => path);
+}
+
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }

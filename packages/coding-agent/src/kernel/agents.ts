@@ -232,7 +232,7 @@ export class AgentSupervisor {
       compaction: d.compaction,
       // The parent's gate: the child's calls are judged by the same mode and rules, never more.
       permission: {
-        check: d.permission.check,
+        ...d.permission,
         allowForRun: () => {},
         endRun: () => {},
         readGuard: d.permission.readGuard,

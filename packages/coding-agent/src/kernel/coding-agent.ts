@@ -3,7 +3,17 @@
 // the fold of the journal.
 import { rmSync } from "node:fs";
 import { Agent, type AgentTool, type RunResult } from "@keel/agent";
-import { addUsage, emptyUsage, type Message, type Model, type StreamOptions, type Usage } from "@keel/ai";
+import {
+  addUsage,
+  emptyUsage,
+  type Message,
+  type Model,
+  modelRef,
+  type StreamOptions,
+  type ThinkingLevel,
+  type Usage,
+  type UserMessage,
+} from "@keel/ai";
 import type { AgentRecord, Diagnostic, ExternalUsage } from "@keel/extension-sdk";
 import { recoveryMessage, recoveryToolResults, type Session } from "@keel/session";
 import { err, ok, type Result } from "neverthrow";
@@ -16,10 +26,14 @@ import type { AgentSupervisor } from "./agents.js";
 import { BUILTIN_COMMANDS, runBuiltinCommand } from "./commands.js";
 import { runCompaction } from "./compactor.js";
 import { contextTokens, textTokens } from "./context-size.js";
+import { hasKey, modelChoices, PermissionControls } from "./controls.js";
 import { type DenialInput, toDenial } from "./denials.js";
+import type { FileHistory } from "./file-history.js";
 import { JournalGuard, readOnlyRefusal } from "./journal-guard.js";
+import { expandPrompt, promptParts } from "./mentions.js";
 import { NoticeQueue } from "./notices.js";
 import type { KernelPermission } from "./permission.js";
+import { fileChanges, moveTo, rewindTarget } from "./rewind.js";
 import {
   type BegunOperations,
   createAfterToolCall,
@@ -28,6 +42,7 @@ import {
   createSettleUnstarted,
   type ToolPermission,
 } from "./seams.js";
+import { requestedThinking, type ThinkingState, thinkingState } from "./thinking.js";
 import { sessionTree } from "./tree.js";
 import { previewTrust, type TrustPreview } from "./trust-preview.js";
 import type {
@@ -37,10 +52,19 @@ import type {
   CommandInfo,
   CompactionReason,
   ContextUsage,
+  FileChanges,
+  FilesRestored,
   PermissionDenial,
+  PermissionModeName,
+  PermissionRuleInfo,
+  PermissionRuleScope,
+  PromptInput,
+  RestoreChoice,
   RunSummary,
   SessionTreeNode,
+  ShellRun,
 } from "./types.js";
+import { runUserShell } from "./user-shell.js";
 
 /** How long close() waits for an aborted run to journal its end. */
 const RUN_END_WAIT_MS = 150;
@@ -63,6 +87,12 @@ export interface KernelParts {
   diagnostics: Diagnostic[];
   /** Set for a child agent's kernel: it names the agent in events and approvals. */
   agent?: { agentId: string; title: string };
+  /** Keeps what Keel's file tools change, for code rewind (absent: nothing is kept). */
+  files?: FileHistory;
+  /** The thinking level asked for; undefined: the model's default. */
+  thinking?: ThinkingLevel;
+  /** Every model the session could switch to. */
+  listModels?: () => Model[];
 }
 
 /** Usage beyond this kernel's own model calls: child agents and external services. */
@@ -81,11 +111,10 @@ function textOf(message: Message | undefined): string {
 }
 
 function userText(message: Message): string {
-  if (message.role !== "user") return "";
-  return typeof message.content === "string"
-    ? message.content
-    : message.content.flatMap((c) => (c.type === "text" ? [c.text] : [])).join("\n");
+  return message.role === "user" ? promptParts(message.content).text : "";
 }
+
+const STOPPED_BATCH = "Not run: the user denied an earlier call of this batch and stopped the run.";
 
 export class KernelAgent implements CodingAgent {
   private session_: Session;
@@ -120,10 +149,32 @@ export class KernelAgent implements CodingAgent {
   private listenerFailed = false;
   private readonly journal = new JournalGuard(() => this.session_);
   private closing: Promise<void> | undefined;
+  private thinking_: ThinkingLevel | undefined;
+  private readonly controls: PermissionControls;
+  /** A denial asked to stop: the run ends after the current tool batch. */
+  private stopRequested = false;
+  private stoppedByDenial = false;
+  /** The user's `!cmd` while it runs (abort() stops it too). */
+  private shell: AbortController | undefined;
 
   constructor(private readonly parts: KernelParts) {
     this.session_ = parts.session;
     this.model_ = parts.model;
+    this.thinking_ = parts.thinking;
+    this.controls = new PermissionControls(parts.permission, {
+      keelHome: parts.home,
+      projectRoot: parts.projectRoot,
+    });
+    // Totals of earlier processes on this session: the journal keeps every reply's usage.
+    const listed = parts.session.listingInfo();
+    this.total = listed.usage;
+    for (const child of Object.values(parts.session.fold().agents))
+      if (child.outcome)
+        this.children.set(child.agentId, {
+          agentId: child.agentId,
+          title: child.title,
+          usage: child.outcome.usage,
+        });
     this.diagnostics_ = [...parts.diagnostics];
     this.notices = new NoticeQueue(
       () => this.session_,
@@ -146,12 +197,17 @@ export class KernelAgent implements CodingAgent {
       },
       onNotice: (text: string) => this.emit({ type: "capability_notice", text }),
       report: (message: string) => this.report("warning", message),
+      ...(parts.files ? { files: parts.files } : {}),
+      requestStop: () => {
+        this.stopRequested = true;
+      },
+      stopping: () => (this.stopRequested ? STOPPED_BATCH : undefined),
     };
     this.agent = new Agent({
       model: parts.model,
       systemPrompt: parts.systemPrompt,
       tools: parts.builtinTools,
-      streamOptions: { ...parts.streamOptions, sessionId: parts.session.id },
+      streamOptions: this.requestOptions(parts.session.id),
       ...(parts.maxTurns !== undefined ? { maxTurns: parts.maxTurns } : {}),
       messages: parts.session.context(),
       prepareRequest: this.journal.prepareRequest(createPrepareRequest(seams)),
@@ -171,6 +227,33 @@ export class KernelAgent implements CodingAgent {
         report: (level, message) => this.report(level, message),
       }),
     );
+    // A denial that asked to stop ends the run once its tool batch is done (results journaled).
+    this.agent.subscribe((event) => {
+      if (event.type !== "turn_end" || !this.stopRequested) return;
+      this.stoppedByDenial = true;
+      this.agent.abort();
+    });
+  }
+
+  /** What every model request carries: the session for caching, the thinking level for the model. */
+  private requestOptions(sessionId: string): StreamOptions {
+    const reasoning = requestedThinking(this.model_, this.thinking_ ?? this.parts.streamOptions.reasoning);
+    const { reasoning: _given, ...rest } = this.parts.streamOptions;
+    return { ...rest, sessionId, ...(reasoning !== undefined ? { reasoning } : {}) };
+  }
+
+  private journalModel(): void {
+    const level = this.thinking_;
+    void this.session_
+      .appendEntry({
+        type: "model_change",
+        provider: this.model_.provider,
+        modelId: this.model_.id,
+        ...(level !== undefined ? { thinking: level } : {}),
+      })
+      .then((r) => {
+        if (r.isErr()) this.report("error", `Could not journal the model change: ${r.error.message}`);
+      });
   }
 
   /**
@@ -263,16 +346,53 @@ export class KernelAgent implements CodingAgent {
   setModel(ref: Model | string): Result<Model, CodingAgentError> {
     const chosen = this.parts.resolveModel(ref);
     if (chosen.isErr()) return err(chosen.error);
-    if (chosen.value.warning) this.report("warning", chosen.value.warning);
-    const resolved = ok(chosen.value.model);
-    this.model_ = resolved.value;
-    this.agent.configure({ model: resolved.value });
-    void this.session_
-      .appendEntry({ type: "model_change", provider: resolved.value.provider, modelId: resolved.value.id })
-      .then((r) => {
-        if (r.isErr()) this.report("error", `Could not journal the model change: ${r.error.message}`);
+    const model = chosen.value.model;
+    if (!hasKey(model, this.parts.streamOptions))
+      return err({
+        type: "model",
+        message: `${modelRef(model)} needs an API key: set ${model.apiKeyEnv} and start keel again. Still on ${modelRef(this.model_)}.`,
       });
-    return ok(resolved.value);
+    if (chosen.value.warning) this.report("warning", chosen.value.warning);
+    this.model_ = model;
+    this.agent.configure({ model, streamOptions: this.requestOptions(this.session_.id) });
+    this.journalModel();
+    return ok(model);
+  }
+
+  models(): { ref: string; name: string; ready: boolean; keyEnv?: string; legacy?: boolean }[] {
+    return modelChoices(this.parts.listModels?.() ?? [], this.parts.streamOptions);
+  }
+
+  thinking(): ThinkingState {
+    return thinkingState(this.model_, this.thinking_);
+  }
+
+  setThinking(level: ThinkingLevel | undefined): Result<ThinkingState, CodingAgentError> {
+    this.thinking_ = level;
+    this.agent.configure({ streamOptions: this.requestOptions(this.session_.id) });
+    this.journalModel();
+    return ok(this.thinking());
+  }
+
+  permissionMode(): PermissionModeName {
+    return this.controls.mode();
+  }
+
+  setPermissionMode(mode: PermissionModeName): Result<PermissionModeName, CodingAgentError> {
+    return this.controls.setMode(mode);
+  }
+
+  permissionRules(): PermissionRuleInfo[] {
+    return this.controls.rules();
+  }
+
+  editPermissionRule(edit: {
+    rule: string;
+    behavior: PermissionRuleInfo["behavior"];
+    scope: PermissionRuleScope;
+    remove?: boolean;
+  }): Result<PermissionRuleInfo, CodingAgentError> {
+    return this.controls.edit(edit);
   }
 
   /** The gate's blocks become permission_denied events (the check is shared with child agents). */
@@ -326,21 +446,49 @@ export class KernelAgent implements CodingAgent {
     return () => this.listeners.delete(listener);
   }
 
-  async prompt(text: string): Promise<Result<RunSummary, CodingAgentError>> {
-    return this.run(text);
+  async prompt(input: string | PromptInput): Promise<Result<RunSummary, CodingAgentError>> {
+    return this.run(typeof input === "string" ? { text: input } : input);
+  }
+
+  async runShell(command: string): Promise<Result<ShellRun, CodingAgentError>> {
+    if (this.closed) return err({ type: "closed", message: "This agent is closed." });
+    if (this.agent.isRunning || this.inRun || this.shell)
+      return err({
+        type: "busy",
+        message: "Wait for the run to end (or press Esc) before running a command.",
+      });
+    const readOnly = readOnlyRefusal(this.session_);
+    if (readOnly) return err(readOnly);
+    this.shell = new AbortController();
+    try {
+      const ran = await runUserShell(
+        {
+          bash: this.parts.builtinTools.find((t) => t.name === "Bash"),
+          permission: this.parts.permission.check,
+          session: this.session_,
+          emit: (event) => this.emit(event),
+          signal: this.shell.signal,
+        },
+        command,
+      );
+      if (ran.isOk()) this.agent.replaceMessages(this.session_.context());
+      return ran;
+    } finally {
+      this.shell = undefined;
+    }
   }
 
   /**
    * A run from `text`, or (null) from the history as it is — how a run starts that a notice woke
    * (a background agent finished while the session was idle).
    */
-  private async run(text: string | null): Promise<Result<RunSummary, CodingAgentError>> {
+  private async run(input: PromptInput | null): Promise<Result<RunSummary, CodingAgentError>> {
     if (this.closed) return err({ type: "closed", message: "This agent is closed." });
     if (this.agent.isRunning || this.inRun)
       return err({ type: "busy", message: "A run is in progress: steer() or followUp() it, or abort() it." });
     const readOnly = readOnlyRefusal(this.session_);
     if (readOnly) return err(readOnly);
-    const running = this.runOnce(text);
+    const running = this.runOnce(input);
     this.runs.add(running);
     try {
       return await running;
@@ -355,25 +503,43 @@ export class KernelAgent implements CodingAgent {
     }
   }
 
-  private async runOnce(text: string | null): Promise<Result<RunSummary, CodingAgentError>> {
+  private async runOnce(input: PromptInput | null): Promise<Result<RunSummary, CodingAgentError>> {
+    const text = input === null ? null : input.text;
     const aborter = new AbortController();
     this.runAbort = aborter;
     const started = Date.now();
     this.journal.begin();
     let prompt = "";
-    if (text !== null) {
-      const admitted = await this.host_.beforeAgentStart(text);
+    let message: UserMessage | undefined;
+    if (input !== null) {
+      const admitted = await this.host_.beforeAgentStart(input.text);
       if (!admitted.ok) return err({ type: "extension", message: admitted.reason });
       prompt = admitted.prompt;
+      const expanded = await expandPrompt(
+        { ...input, text: prompt },
+        {
+          cwd: this.parts.cwd,
+          denied: (path) => this.parts.permission.deniedRead(path),
+          supportsImages: this.model_.input.includes("image"),
+          modelName: modelRef(this.model_),
+        },
+      );
+      if (expanded.isErr()) return err({ type: "config", message: expanded.error.message });
+      for (const note of expanded.value.notes) this.report("info", note);
+      message = { role: "user", content: expanded.value.content, timestamp: Date.now() };
     }
     await this.notices.flush();
     this.agent.replaceMessages(this.session_.context());
+    // Where the conversation stood before this prompt: a prompt the model never answers goes back there.
+    const before = this.session_.headId;
     await this.host_.notify("runStart", { prompt });
     this.emit({ type: "run_start", prompt });
     this.runChildren = [];
+    this.stopRequested = false;
+    this.stoppedByDenial = false;
     this.runDenials = [];
 
-    const first = await this.agent.prompt(text === null ? [] : prompt, { signal: aborter.signal });
+    const first = await this.agent.prompt(message === undefined ? [] : [message], { signal: aborter.signal });
     if (first.isErr()) return err({ type: "busy", message: first.error.message });
     let run: RunResult = first.value;
     if (run.stopReason === "context_overflow") {
@@ -392,6 +558,20 @@ export class KernelAgent implements CodingAgent {
     this.total = addUsage(this.total, run.usage);
     const lastAssistant = [...run.messages].reverse().find((m) => m.role === "assistant");
     const error = settled.error;
+    // The model never answered (a bad key, a refused request): the prompt leaves the
+    // conversation again, so sending it once more does not put it there twice.
+    const withdrawn =
+      text !== null &&
+      run.stopReason === "error" &&
+      error?.type !== "journal" &&
+      !run.messages.some(
+        (m) => (m.role === "assistant" && m.content.length > 0) || m.role === "toolResult",
+      ) &&
+      (await this.session_.branch(before)).isOk();
+    if (withdrawn) this.agent.replaceMessages(this.session_.context());
+    const stoppedByDenial = this.stoppedByDenial;
+    this.stopRequested = false;
+    this.stoppedByDenial = false;
     const summary: RunSummary = {
       stopReason: run.stopReason,
       turns: run.turns,
@@ -399,8 +579,10 @@ export class KernelAgent implements CodingAgent {
       text: textOf(lastAssistant),
       durationMs: Date.now() - started,
       ...(error ? { error } : {}),
-      unsent: run.unsent.map(userText),
+      unsent: [...(withdrawn ? [text] : []), ...run.unsent.map(userText)],
       ...(this.runChildren.length > 0 ? { children: [...this.runChildren] } : {}),
+      ...(stoppedByDenial ? { stoppedBy: "denial" as const } : {}),
+      ...(withdrawn ? { promptWithdrawn: true } : {}),
       permissionDenials: [...this.runDenials],
     };
     if (error) await this.host_.notify("runError", { error, stopReason: run.stopReason });
@@ -519,6 +701,7 @@ export class KernelAgent implements CodingAgent {
     this.runAbort?.abort();
     this.agent.abort();
     this.maintenance?.abort();
+    this.shell?.abort();
   }
 
   messages(): Message[] {
@@ -535,37 +718,53 @@ export class KernelAgent implements CodingAgent {
     return ok(undefined);
   }
 
-  async branch(entryId: string): Promise<Result<void, CodingAgentError>> {
+  /** Moves the conversation to `target` and/or puts the files back (see rewind.ts). */
+  private moveTo(
+    target: string | null,
+    restore: RestoreChoice,
+  ): Promise<Result<{ files?: FilesRestored }, CodingAgentError>> {
+    return moveTo(
+      {
+        session: this.session_,
+        ...(this.parts.files ? { files: this.parts.files } : {}),
+        moved: async () => {
+          this.agent.replaceMessages(this.session_.context());
+          await this.host_.notify("sessionStart", { reason: "branch", sessionId: this.session_.id });
+        },
+      },
+      target,
+      restore,
+    );
+  }
+
+  async branch(
+    entryId: string,
+    options: { restore?: RestoreChoice } = {},
+  ): Promise<Result<{ files?: FilesRestored }, CodingAgentError>> {
     const idle = this.idle();
     if (idle.isErr()) return err(idle.error);
-    const moved = await this.session_.branch(entryId);
-    if (moved.isErr()) return err({ type: "session", message: moved.error.message });
-    this.agent.replaceMessages(this.session_.context());
-    await this.host_.notify("sessionStart", { reason: "branch", sessionId: this.session_.id });
-    return ok(undefined);
+    if (!this.session_.getEntry(entryId))
+      return err({ type: "session", message: `No entry ${entryId} in session ${this.session_.id}.` });
+    return this.moveTo(entryId, options.restore ?? "conversation");
   }
 
   async rewind(
     count = 1,
-  ): Promise<Result<{ entryId: string | null; prompt: string | undefined }, CodingAgentError>> {
+    options: { restore?: RestoreChoice } = {},
+  ): Promise<
+    Result<{ entryId: string | null; prompt: string | undefined; files?: FilesRestored }, CodingAgentError>
+  > {
     const idle = this.idle();
     if (idle.isErr()) return err(idle.error);
-    const folded = this.session_.fold();
-    const prompts: { entryId: string; text: string }[] = [];
-    folded.messages.forEach((m, i) => {
-      const source = folded.messageSources[i]!;
-      const entry = this.session_.getEntry(source);
-      if (m.role === "user" && entry?.type === "message")
-        prompts.push({ entryId: source, text: userText(m) });
-    });
-    const target = prompts[prompts.length - count];
-    if (!target)
-      return err({ type: "session", message: `There are only ${prompts.length} prompts to rewind.` });
-    const rewound = await this.session_.rewind(target.entryId);
-    if (rewound.isErr()) return err({ type: "session", message: rewound.error.message });
-    this.agent.replaceMessages(this.session_.context());
-    await this.host_.notify("sessionStart", { reason: "branch", sessionId: this.session_.id });
-    return ok({ entryId: rewound.value.parentId, prompt: target.text });
+    const target = rewindTarget(this.session_, count);
+    if (target.isErr()) return err(target.error);
+    const moved = await this.moveTo(target.value.parentId, options.restore ?? "conversation");
+    if (moved.isErr()) return err(moved.error);
+    return ok({ entryId: target.value.parentId, prompt: target.value.text, ...moved.value });
+  }
+
+  fileChanges(target: { rewind: number } | { entryId: string }): Result<FileChanges, CodingAgentError> {
+    return fileChanges(this.session_, this.parts.files, target);
   }
 
   async fork(
@@ -579,7 +778,7 @@ export class KernelAgent implements CodingAgent {
     await this.session_.close();
     this.session_ = forked.value;
     this.agent.replaceMessages(this.session_.context());
-    this.agent.configure({ streamOptions: { ...this.parts.streamOptions, sessionId: this.session_.id } });
+    this.agent.configure({ streamOptions: this.requestOptions(this.session_.id) });
     await this.host_.notify("sessionStart", { reason: "fork", sessionId: this.session_.id });
     return ok({ sessionFile: this.session_.path, sessionId: this.session_.id });
   }

@@ -3,7 +3,7 @@
 import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
-import { preconnect, type StreamOptions } from "@keel/ai";
+import { preconnect, type StreamOptions, type ThinkingLevel } from "@keel/ai";
 import type { Diagnostic } from "@keel/extension-sdk";
 import { err, ok, type Result } from "neverthrow";
 import { DEFAULT_COMPACTION } from "../compaction/policy.js";
@@ -23,6 +23,7 @@ import { AgentSupervisor } from "./agents.js";
 import { KernelAgent } from "./coding-agent.js";
 import { BUILTIN_COMMAND_NAMES } from "./commands.js";
 import { configHooksExtension } from "./config-hooks.js";
+import { createFileHistory } from "./file-history.js";
 import { chooseModel, modelRegistry, resolveModelRef } from "./model-choice.js";
 import { cachedEndpointModels } from "./model-discovery.js";
 import { createToolPermission } from "./permission.js";
@@ -98,6 +99,7 @@ export async function createCodingAgent(
     [options.model, folded ? `${folded.provider}/${folded.modelId}` : undefined, config.model],
     process.env,
     endpoint,
+    home,
   );
   if (chosen.isErr()) return fail(chosen.error);
   if (chosen.value.warning) note("warning", chosen.value.warning);
@@ -135,14 +137,20 @@ export async function createCodingAgent(
     ...DEFAULT_COMPACTION,
     ...(config.compaction?.threshold ? { threshold: config.compaction.threshold } : {}),
   };
+  // The thinking level: asked for now, else the session's last choice, else the host's default.
+  const thinking = options.thinking ?? (folded?.thinking as ThinkingLevel | undefined);
   const kernel: KernelAgent = new KernelAgent({
     cwd,
     projectRoot,
     home,
     session,
+    ...(thinking !== undefined ? { thinking } : {}),
+    // Next to the session file, in the session's folder: kept with it, found again on resume.
+    files: createFileHistory(cwd, () => join(dirname(kernel.session.path), "file-history")),
     ...(temporaryDir ? { temporaryDir } : {}),
     model: model.value,
     resolveModel: (ref) => resolveModelRef(registry.value, ref, endpoint),
+    listModels: () => registry.value.list(),
     systemPrompt: "",
     builtinTools,
     streamOptions,
@@ -166,7 +174,13 @@ export async function createCodingAgent(
   }));
   if (config.hooks && Object.keys(config.hooks).length > 0) {
     // In the project root, wherever keel started: a hook's paths then name the files trust hashed.
-    sources.push({ definition: configHooksExtension(config.hooks, projectRoot), source: "config hooks" });
+    sources.push({
+      definition: configHooksExtension(config.hooks, projectRoot, {
+        mode: () => permission.mode(),
+        sessionFile: () => kernel.sessionFile,
+      }),
+      source: "config hooks",
+    });
   }
   const discover = options.discoverExtensions !== false;
   const where = { keelHome: home, projectRoot };
@@ -329,12 +343,16 @@ export async function createCodingAgent(
   await supervisor.settleInterrupted();
 
   const modelChanged =
-    !folded || folded.provider !== model.value.provider || folded.modelId !== model.value.id;
+    !folded ||
+    folded.provider !== model.value.provider ||
+    folded.modelId !== model.value.id ||
+    folded.thinking !== thinking;
   if (modelChanged && !session.readOnly) {
     const journaled = await session.appendEntry({
       type: "model_change",
       provider: model.value.provider,
       modelId: model.value.id,
+      ...(thinking !== undefined ? { thinking } : {}),
     });
     // Like setModel: a resumed session would otherwise silently come back on another model.
     if (journaled.isErr())

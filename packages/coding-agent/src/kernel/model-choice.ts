@@ -1,16 +1,26 @@
 // Which model a session uses: explicit option > the session's last model > config > whichever
 // provider has a key in the environment (on its catalog default). No choice possible → an error
 // naming what to set. Ids the catalog does not know run on their provider's defaults, with a warning.
+import { join } from "node:path";
 import { createModelRegistry, type EndpointModel, type Model, type ModelRegistry } from "@keel/ai";
 import { err, ok, type Result } from "neverthrow";
+import { displayPath } from "../config/paths.js";
 import type { CodingAgentError } from "./types.js";
 
 /** Providers tried, in order, when nothing names a model; each runs on its catalog default. */
 const ENV_PROVIDERS = ["anthropic", "openai"] as const;
 
-export const NO_MODEL_MESSAGE =
-  "No model provider is configured. Set ANTHROPIC_API_KEY or OPENAI_API_KEY, " +
-  'or set "model": "provider/id" (with a custom provider under "providers") in ~/.keel/config.json.';
+/** What to set when no model can be chosen, naming the config file of this Keel home. */
+export function noModelMessage(home?: string): string {
+  const file = home === undefined ? "~/.keel/config.json" : displayPath(join(home, "config.json"));
+  return (
+    "No model provider is configured. Set ANTHROPIC_API_KEY or OPENAI_API_KEY, " +
+    `or set "model": "provider/id" (with a custom provider under "providers") in ${file}.`
+  );
+}
+
+/** The message for the default home (~/.keel); `noModelMessage(home)` names another home's file. */
+export const NO_MODEL_MESSAGE = noModelMessage();
 
 export interface ChosenModel {
   model: Model;
@@ -49,6 +59,7 @@ export function chooseModel(
   candidates: (Model | string | undefined)[],
   env: NodeJS.ProcessEnv = process.env,
   endpoint: Readonly<Record<string, readonly EndpointModel[]>> = {},
+  home?: string,
 ): Result<ChosenModel, CodingAgentError> {
   for (const candidate of candidates)
     if (candidate !== undefined) return resolveModelRef(registry, candidate, endpoint);
@@ -56,7 +67,7 @@ export function chooseModel(
     const model = registry.defaultModel(provider);
     if (model?.apiKeyEnv && env[model.apiKeyEnv]) return ok({ model });
   }
-  return err({ type: "model", message: NO_MODEL_MESSAGE });
+  return err({ type: "model", message: noModelMessage(home) });
 }
 
 /** The environment-picked default of each provider `chooseModel` tries, for help texts and tests. */

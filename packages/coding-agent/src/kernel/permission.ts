@@ -1,12 +1,15 @@
 // Bridges the permission gate to the kernel: the host's approval dialog, persistence of
 // "always allow" rules, and trust kept valid across the kernel's own writes to project config.
-import { ok } from "neverthrow";
-import { addPermissionRule, configFileFor } from "../config/write.js";
+import { err, ok, type Result } from "neverthrow";
+import type { ConfigError } from "../config/errors.js";
+import { addPermissionRule, configFileFor, removePermissionRule } from "../config/write.js";
+import { decide } from "../permissions/decide.js";
 import { createPermissionGate } from "../permissions/gate.js";
 import { readGuardFor } from "../permissions/read-scope.js";
 import type { PermissionMode, PermissionRuleEntry } from "../permissions/types.js";
 import type { WalkGuard } from "../tools/walk.js";
 import { renewProjectHash, trustStatus } from "../trust/store.js";
+import { approvalPreview } from "./approval-preview.js";
 import type { ToolPermission } from "./seams.js";
 import type { HostUI } from "./types.js";
 
@@ -42,12 +45,32 @@ export interface KernelPermission {
   /** Allows `rules` until the current run ends (`endRun`). */
   allowForRun(rules: readonly string[]): void;
   endRun(): void;
+  mode(): PermissionMode;
+  setMode(mode: PermissionMode): void;
+  /** The rules in force, with where each came from. */
+  rules(): readonly PermissionRuleEntry[];
+  /**
+   * Puts a rule in force and into its source's config file (`present`), or takes it out of
+   * both. "session" rules live in this process only. Resolves to the file written, if any.
+   */
+  editRule(entry: PermissionRuleEntry, present: boolean): Result<string | undefined, ConfigError>;
+  /**
+   * The reason when a deny rule (or the mode) forbids reading `path`; undefined otherwise. For
+   * what the user attaches to a prompt: their mention is their approval, but a deny rule holds.
+   */
+  deniedRead(path: string): Promise<string | undefined>;
   /** What Grep, Glob and LS may walk into below `root`, under the rules and mode in force now. */
   readGuard(root: string): WalkGuard;
 }
 
+/** Said to the model with a denial that stopped the run, so it waits instead of trying another way. */
+const STOPPED =
+  " The user stopped the run to tell you what to do instead: do not try another way, wait for their next message.";
+
 export function createToolPermission(options: ToolPermissionOptions): KernelPermission {
   const approve = options.ui?.approve;
+  // Calls whose denial asked to stop the run (the answer's stopRun), until the gate's verdict is read.
+  const stops = new Set<string>();
   // "Always" is personal to this project: its .keel/config.local.json. An untrusted project's
   // config is not read (and Keel writes nothing into it), so there "always" lasts for the
   // session; never the user's config, which would allow the call in every project.
@@ -74,9 +97,17 @@ export function createToolPermission(options: ToolPermissionOptions): KernelPerm
               args: (request.args ?? {}) as Record<string, unknown>,
               reason: request.reason,
               ...(request.agent ? { agent: { id: request.agent.agentId, title: request.agent.title } } : {}),
+              ...previewOf(request.tool, request.args),
               alwaysRules: request.suggestions,
               ...(request.suggestions.length > 0 && savesTo ? { alwaysSavesTo: savesTo } : {}),
             });
+            if (
+              answer.decision === "deny" &&
+              "stopRun" in answer &&
+              answer.stopRun === true &&
+              request.toolCallId
+            )
+              stops.add(request.toolCallId);
             // "This exact call" is an extension-question answer; for a tool call it means once.
             const gateAnswer =
               answer.decision === "allow_exact" ? ({ decision: "allow_once" } as const) : answer;
@@ -94,20 +125,32 @@ export function createToolPermission(options: ToolPermissionOptions): KernelPerm
           },
         }
       : {}),
-    persist: async (rule, scope) => {
-      const where = { keelHome: options.keelHome, projectRoot: options.workspace };
-      const wasTrusted =
-        scope !== "user" &&
-        trustStatus(options.workspace, { home: options.keelHome }).unwrapOr("untrusted") === "trusted";
-      const written = addPermissionRule(rule, "allow", scope, where);
-      if (written.isErr()) return written;
-      // The kernel's own write of an approved rule must not make a trusted project untrusted
-      // (nor approve anything else that changed: the context files keep their approvals).
-      if (wasTrusted) renewProjectHash(options.workspace, { home: options.keelHome });
-      return ok(written.value);
-    },
+    persist: async (rule, scope) => save(rule, "allow", scope, true),
     onDiagnostic: options.report,
   });
+  function save(
+    rule: string,
+    behavior: PermissionRuleEntry["behavior"],
+    scope: "user" | "project" | "projectLocal",
+    present: boolean,
+  ): Result<string, ConfigError> {
+    const where = { keelHome: options.keelHome, projectRoot: options.workspace };
+    const wasTrusted =
+      scope !== "user" &&
+      trustStatus(options.workspace, { home: options.keelHome }).unwrapOr("untrusted") === "trusted";
+    const written = present
+      ? addPermissionRule(rule, behavior, scope, where)
+      : removePermissionRule(rule, behavior, scope, where);
+    if (written.isErr()) return written;
+    // The kernel's own write of a rule must not make a trusted project untrusted (nor approve
+    // anything else that changed: the context files keep their approvals).
+    if (wasTrusted) renewProjectHash(options.workspace, { home: options.keelHome });
+    return ok(written.value);
+  }
+  const previewOf = (tool: string, args: unknown) => {
+    const preview = approvalPreview(tool, args, options.workspace);
+    return preview ? { preview } : {};
+  };
   let grants: (() => void)[] = [];
   const check: ToolPermission = async (call) => {
     const outcome = await gate({
@@ -119,8 +162,10 @@ export function createToolPermission(options: ToolPermissionOptions): KernelPerm
       ...(call.catalogEntry ? { catalogEntry: call.catalogEntry } : {}),
       ...(call.agent ? { agent: call.agent } : {}),
     });
-    return outcome.action === "continue"
-      ? { action: "continue" }
+    if (outcome.action === "continue") return { action: "continue" };
+    const stopRun = stops.delete(call.toolCallId);
+    return stopRun
+      ? { action: "block", reason: outcome.reason + STOPPED, by: outcome.by, stopRun }
       : { action: "block", reason: outcome.reason, by: outcome.by };
   };
   return {
@@ -131,6 +176,38 @@ export function createToolPermission(options: ToolPermissionOptions): KernelPerm
     endRun: () => {
       for (const takeBack of grants) takeBack();
       grants = [];
+    },
+    deniedRead: async (path) => {
+      const decision = await decide({
+        tool: "Read",
+        args: { path },
+        mode: gate.mode,
+        rules: gate.rules(),
+        workspace: options.workspace,
+        userHome: options.userHome,
+        keelHome: options.keelHome,
+      });
+      return decision.behavior === "deny" ? decision.reason : undefined;
+    },
+    mode: () => gate.mode,
+    setMode: (mode) => gate.setMode(mode),
+    rules: () => gate.rules(),
+    editRule: (entry, present) => {
+      if (entry.source === "session" || entry.source === "cli") {
+        gate.setRule(entry, present);
+        return ok(undefined);
+      }
+      if (entry.source !== "user" && !options.trusted)
+        return err({
+          type: "config_write_failed",
+          file: configFileFor(entry.source, { keelHome: options.keelHome, projectRoot: options.workspace }),
+          message:
+            "This project is not trusted, so its config is not read: a rule there would do nothing. Trust it with /trust, or add the rule for yourself (user) or for this session.",
+        });
+      const saved = save(entry.rule, entry.behavior, entry.source, present);
+      if (saved.isErr()) return err(saved.error);
+      gate.setRule(entry, present);
+      return ok(saved.value);
     },
     readGuard: (root) =>
       readGuardFor(

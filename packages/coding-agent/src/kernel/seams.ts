@@ -8,7 +8,7 @@
 //   never run (aborted before it started) gets its T2 when the loop finishes it.
 import type { AfterToolCall, AgentToolResult, BeforeToolCall, PrepareRequest } from "@keel/agent";
 import { charsPerToken, type Message, type Model, type UserMessage } from "@keel/ai";
-import type { Session } from "@keel/session";
+import type { FileVersion, Session } from "@keel/session";
 import type { CompactionSettings } from "../compaction/policy.js";
 import { compactionLimit } from "../compaction/policy.js";
 import { estimateTextTokens } from "../compaction/tokens.js";
@@ -18,6 +18,7 @@ import { inventoryOf, noticeText } from "../host/inventory.js";
 import { contentText } from "./agent-events.js";
 import { contextTokens } from "./context-size.js";
 import type { DenialInput } from "./denials.js";
+import type { FileHistory } from "./file-history.js";
 import type { PermissionDenialSource } from "./types.js";
 
 /** What the gate judges: the identity that runs, as declared by the tool or catalog entry. */
@@ -38,7 +39,9 @@ export interface PermissionCall {
 /** Decides whether a tool call may run (permission modes, rules, approvals). */
 export type ToolPermission = (
   call: PermissionCall,
-) => Promise<{ action: "continue" } | { action: "block"; reason: string; by?: PermissionDenialSource }>;
+) => Promise<
+  { action: "continue" } | { action: "block"; reason: string; by?: PermissionDenialSource; stopRun?: boolean }
+>;
 
 export interface SeamContext {
   session(): Session;
@@ -57,6 +60,12 @@ export interface SeamContext {
   flushNotices(): Promise<void>;
   onNotice(text: string): void;
   report(message: string): void;
+  /** Keeps the files Keel's file tools change (T1: before, T2: after), for code rewind. */
+  files?: FileHistory;
+  /** The user denied a call and asked to stop (`stopRun`): the run ends after this tool batch. */
+  requestStop(): void;
+  /** While a stop is pending: why the batch's later calls do not run. */
+  stopping(): string | undefined;
   /** A call an extension's policy blocked (the gate reports its own blocks). */
   denied(denial: DenialInput): void;
 }
@@ -125,10 +134,12 @@ export function createPrepareRequest(k: SeamContext): PrepareRequest {
  * The identity each admitted call runs under, and whether it wrote a T1 (only those get a T2).
  * Shared by the two tool seams of one kernel.
  */
-export type BegunOperations = Map<string, { identity: string; t1: boolean }>;
+export type BegunOperations = Map<string, { identity: string; t1: boolean; files?: string[] }>;
 
 export function createBeforeToolCall(k: SeamContext, begun: BegunOperations): BeforeToolCall {
   return async (call, info) => {
+    const stopping = k.stopping();
+    if (stopping) return { action: "block", reason: stopping };
     const host = k.host();
     let identity = call.name;
     let sideEffects = info.tool.sideEffects ?? false;
@@ -182,11 +193,16 @@ export function createBeforeToolCall(k: SeamContext, begun: BegunOperations): Be
       ...(catalogEntry ? { catalogEntry } : {}),
       ...(k.agent ? { agent: k.agent } : {}),
     });
-    if (permitted.action === "block") return permitted;
+    if (permitted.action === "block") {
+      if (permitted.stopRun) k.requestStop();
+      return { action: "block", reason: permitted.reason, ...(permitted.by ? { by: permitted.by } : {}) };
+    }
     // The run was aborted while this call waited (an approval answered too late): it will not
     // run, so nothing of it is journaled.
     if (info.signal.aborted) return { action: "block", reason: NOT_STARTED };
     const runArgs = via ? { ...call.arguments, arguments: policy.args } : policy.args;
+    // Keel's own file tools: the files as they are now, so a rewind can put them back.
+    const files = sideEffects && !via ? k.files?.before(identity, policy.args) : undefined;
     if (sideEffects) {
       // What T1 keeps of the arguments: the entry's redact() for secrets; one that throws blocks
       // the call rather than journaling what it was meant to hide.
@@ -202,9 +218,13 @@ export function createBeforeToolCall(k: SeamContext, begun: BegunOperations): Be
         }
       }
       // T1: durable before the tool touches anything, under the identity that runs.
-      const t1 = await k
-        .session()
-        .appendEntry({ type: "op_begin", toolCallId: call.id, toolName: identity, args: kept });
+      const t1 = await k.session().appendEntry({
+        type: "op_begin",
+        toolCallId: call.id,
+        toolName: identity,
+        args: kept,
+        ...(files ? { files } : {}),
+      });
       if (t1.isErr())
         return { action: "block", reason: `Not run: the session journal failed (${t1.error.message}).` };
       if (info.signal.aborted) {
@@ -212,7 +232,11 @@ export function createBeforeToolCall(k: SeamContext, begun: BegunOperations): Be
         return { action: "block", reason: NOT_STARTED };
       }
     }
-    begun.set(call.id, { identity, t1: sideEffects });
+    begun.set(call.id, {
+      identity,
+      t1: sideEffects,
+      ...(files ? { files: files.map((f) => f.path) } : {}),
+    });
     // ExecuteTool runs the entry judged here, not whatever its toolRef resolves to by then.
     if (via) host.catalogs.admit(call.id, item);
     return { action: "continue", args: runArgs };
@@ -247,14 +271,18 @@ export function createAfterToolCall(k: SeamContext, begun: BegunOperations): Aft
         reason: denial.reason,
         by: "policy",
       });
-    if (begin?.t1)
+    if (begin?.t1) {
+      // The files as the tool left them: the versions a code rewind can move forward to again.
+      const after = begin.files && !patched.isError ? k.files?.after(begin.files) : undefined;
       await endOperation(
         k,
         call.id,
         begin.identity,
         patched.isError ? "error" : "ok",
         contentText(patched.content),
+        after,
       );
+    }
     return patched;
   };
 }
@@ -287,9 +315,14 @@ async function endOperation(
   identity: string,
   outcome: "ok" | "error",
   text: string,
+  files?: readonly FileVersion[],
 ): Promise<void> {
-  const t2 = await k
-    .session()
-    .appendEntry({ type: "op_end", toolCallId, outcome, summary: text.slice(0, 200) });
+  const t2 = await k.session().appendEntry({
+    type: "op_end",
+    toolCallId,
+    outcome,
+    summary: text.slice(0, 200),
+    ...(files ? { files: [...files] } : {}),
+  });
   if (t2.isErr()) k.report(`Could not journal the outcome of ${identity}: ${t2.error.message}`);
 }

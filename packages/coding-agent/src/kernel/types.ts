@@ -1,7 +1,15 @@
 // The kernel's public surface: options, the CodingAgent handle, its events and errors.
 // Everything an agent UI does goes through this; events are JSON-safe.
 
-import type { AssistantMessageEvent, Message, Model, StreamOptions, Usage } from "@keel/ai";
+import type {
+  AssistantMessageEvent,
+  ImageContent,
+  Message,
+  Model,
+  StreamOptions,
+  ThinkingLevel,
+  Usage,
+} from "@keel/ai";
 import type {
   AgentRecord,
   Diagnostic,
@@ -11,10 +19,19 @@ import type {
 } from "@keel/extension-sdk";
 import type { Result } from "neverthrow";
 import type { GateAnswer } from "../permissions/gate.js";
+import type { PermissionBehavior, RuleSource } from "../permissions/types.js";
 import type { TrustPreview } from "./trust-preview.js";
 
-/** The dialog's answer: the gate's answers, plus "this exact call" for extension questions that offer it. */
-export type ApprovalAnswer = GateAnswer | { decision: "allow_exact" };
+/**
+ * The dialog's answer: the gate's answers, plus "this exact call" for extension questions that
+ * offer it. A denial of a tool call may stop the run (`stopRun`): the call's result carries the
+ * reason and tells the model to wait, and the run ends once the tool batch is done, so the user
+ * can say what to do instead.
+ */
+export type ApprovalAnswer =
+  | GateAnswer
+  | { decision: "allow_exact" }
+  | { decision: "deny"; reason?: string; stopRun?: boolean };
 
 export type PermissionModeName = "default" | "acceptEdits" | "plan" | "dontAsk" | "bypassPermissions";
 
@@ -111,6 +128,12 @@ export interface CodingAgentOptions {
   maxConcurrentAgents?: number;
   /** Passed to every model call (apiKey, reasoning, fetch for tests, retry policy). */
   streamOptions?: StreamOptions;
+  /**
+   * How hard the model thinks ("off", "low", "medium", "high", …), mapped onto what the model
+   * accepts. Absent: the session's last choice, else `streamOptions.reasoning`, else the
+   * model's default (see `CodingAgent.thinking`).
+   */
+  thinking?: ThinkingLevel;
 }
 
 /** Why a session could not be used, for hosts that say how to go on (e.g. open read-only, fork). */
@@ -163,6 +186,56 @@ export interface RunSummary {
   children?: { agentId: string; title: string; usage: Usage }[];
   /** Every tool call of the run that was blocked (its child agents' included, with their id), in order. */
   permissionDenials: PermissionDenial[];
+  /** "denial": the user denied a tool call and asked to stop the run (stopReason is "aborted"). */
+  stoppedBy?: "denial";
+  /**
+   * The run failed before the model answered anything: its prompt was taken back out of the
+   * conversation (it is in `unsent`), so a retry does not send it twice.
+   */
+  promptWithdrawn?: boolean;
+}
+
+/** A permission rule in force and where it came from (`file` for rules read from config). */
+export interface PermissionRuleInfo {
+  rule: string;
+  behavior: PermissionBehavior;
+  source: RuleSource;
+  file?: string;
+}
+
+/** Where a rule added from a UI is kept: a config file, or this session only. */
+export type PermissionRuleScope = "user" | "project" | "projectLocal" | "session";
+
+/** What a rewind or tree move may restore: the conversation, the files Keel's tools changed, or both. */
+export type RestoreChoice = "conversation" | "code" | "both";
+
+/** The files a move would put back, before it happens (for a dialog to show). */
+export interface FileChanges {
+  /** Display paths; "delete": the file did not exist then and is removed. */
+  files: { path: string; action: "restore" | "delete" }[];
+  /** Changed by Keel but not kept (too large, unreadable): left as they are. */
+  unrestorable: { path: string; reason: string }[];
+  /** Calls on the branch left behind whose effects Keel cannot undo (Bash, extension tools). */
+  notRestored: string[];
+}
+
+/** What a code restore did. */
+export interface FilesRestored extends FileChanges {
+  /** Files that could not be written back, with why. */
+  failed: { path: string; reason: string }[];
+}
+
+/** A shell command the user ran (`!cmd`): its output is in the conversation from now on. */
+export interface ShellRun {
+  command: string;
+  exitCode: number | null;
+  output: string;
+}
+
+/** A prompt with what comes with it: images, as image blocks (refused for models without vision). */
+export interface PromptInput {
+  text: string;
+  images?: ImageContent[];
 }
 
 export type CompactionReason = "threshold" | "overflow" | "manual";
@@ -236,6 +309,10 @@ export interface SessionTreeNode {
   label?: string;
   onCurrentBranch: boolean;
   isHead: boolean;
+  /** Journal bookkeeping (T1/T2, extension state, model changes, tool results): hidden by default. */
+  internal: boolean;
+  /** ISO 8601. */
+  timestamp: string;
 }
 
 export interface CommandInfo {
@@ -263,9 +340,48 @@ export interface CodingAgent {
   model(): Model;
   /** Names of the tools the model is offered, in order (fixed for the session). */
   toolNames(): string[];
+  /**
+   * Switches the model for the next request (journaled). Refused, with nothing changed, when the
+   * model's provider has no API key in the environment or the options.
+   */
   setModel(model: Model | string): Result<Model, CodingAgentError>;
-  /** Runs the agent to its natural end. Provider failures are a summary with that stop reason. */
-  prompt(text: string): Promise<Result<RunSummary, CodingAgentError>>;
+  /**
+   * The thinking level asked for (undefined: the model's default) and what the model gets for
+   * it (`effort`: the effort sent, "on" for a switch without levels, "off", or "default").
+   */
+  thinking(): { level: ThinkingLevel | undefined; effort: string; note?: string };
+  /**
+   * Models this session can switch to (the catalog and config providers), each with whether its
+   * provider's key is there (`ready`) and, when not, the variable to set.
+   */
+  models(): { ref: string; name: string; ready: boolean; keyEnv?: string; legacy?: boolean }[];
+  /** Sets the thinking level from the next request on (journaled with the model); undefined: the model's default. */
+  setThinking(
+    level: ThinkingLevel | undefined,
+  ): Result<{ level: ThinkingLevel | undefined; effort: string; note?: string }, CodingAgentError>;
+  permissionMode(): PermissionModeName;
+  /** Changes the mode from the next tool call on (this process; child agents follow). */
+  setPermissionMode(mode: PermissionModeName): Result<PermissionModeName, CodingAgentError>;
+  /** The permission rules in force, with the config file each came from. */
+  permissionRules(): PermissionRuleInfo[];
+  /** Adds (or, `remove`, takes out) a rule, in force at once and saved where `scope` says. */
+  editPermissionRule(edit: {
+    rule: string;
+    behavior: PermissionBehavior;
+    scope: PermissionRuleScope;
+    remove?: boolean;
+  }): Result<PermissionRuleInfo, CodingAgentError>;
+  /**
+   * Runs the agent to its natural end. Provider failures are a summary with that stop reason.
+   * `@path` mentions of files attach their content (bounded), of folders their listing, of
+   * images an image block.
+   */
+  prompt(input: string | PromptInput): Promise<Result<RunSummary, CodingAgentError>>;
+  /**
+   * Runs a shell command for the user (`!cmd`) through the permission gate (it may ask) and puts
+   * the command with its output in the conversation, for the model to see with the next prompt.
+   */
+  runShell(command: string): Promise<Result<ShellRun, CodingAgentError>>;
   /** Delivered after the current tool batch, before the next model call; when idle, starts a run. */
   steer(text: string): void;
   /** Delivered when the agent would otherwise stop; when idle, starts a run. */
@@ -275,12 +391,23 @@ export interface CodingAgent {
   /** The model context of the current head. */
   messages(): Message[];
   tree(): SessionTreeNode[];
-  /** Continues from `entryId` (the head moves; nothing is deleted). */
-  branch(entryId: string): Promise<Result<void, CodingAgentError>>;
-  /** Moves the head back before the `count`-th most recent user prompt (default 1). */
+  /**
+   * Continues from `entryId` (the head moves; nothing is deleted). `restore`: "code" puts back
+   * only the files Keel's tools changed (the head stays), "both" does both; default "conversation".
+   */
+  branch(
+    entryId: string,
+    options?: { restore?: RestoreChoice },
+  ): Promise<Result<{ files?: FilesRestored }, CodingAgentError>>;
+  /** Moves the head back before the `count`-th most recent user prompt (default 1); `restore` as for branch. */
   rewind(
     count?: number,
-  ): Promise<Result<{ entryId: string | null; prompt: string | undefined }, CodingAgentError>>;
+    options?: { restore?: RestoreChoice },
+  ): Promise<
+    Result<{ entryId: string | null; prompt: string | undefined; files?: FilesRestored }, CodingAgentError>
+  >;
+  /** What a rewind of `count` prompts, or a move to `entryId`, would put back in the files. */
+  fileChanges(target: { rewind: number } | { entryId: string }): Result<FileChanges, CodingAgentError>;
   /** A new session file starting with this one's path up to `entryId` (default head). */
   fork(entryId?: string): Promise<Result<{ sessionFile: string; sessionId: string }, CodingAgentError>>;
   compact(

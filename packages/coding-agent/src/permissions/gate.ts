@@ -85,6 +85,11 @@ export interface PermissionGate {
   rules(): readonly PermissionRuleEntry[];
   /** Adds rules for this process only (source "session"); returns a function that takes them back. */
   addSessionRules(rules: readonly string[]): () => void;
+  /**
+   * Puts a rule in force (`present`) or takes it out, from now on (a UI's rule editor; the
+   * caller saves it in its config file). Taking out removes every copy from that source.
+   */
+  setRule(entry: PermissionRuleEntry, present: boolean): void;
 }
 
 const SCOPE_SOURCE: Record<PersistScope | "session", RuleSource> = {
@@ -195,6 +200,15 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
         if (at >= 0) rules.splice(at, 1);
       }
     };
+  };
+  gate.setRule = (entry, present) => {
+    const same = (r: PermissionRuleEntry) =>
+      r.rule === entry.rule && r.behavior === entry.behavior && r.source === entry.source;
+    if (present) {
+      if (!rules.some(same)) rules.push({ ...entry });
+      return;
+    }
+    for (let i = rules.length - 1; i >= 0; i--) if (same(rules[i]!)) rules.splice(i, 1);
   };
   return gate;
 }

@@ -106,7 +106,7 @@ export function createEditTool(options: EditToolOptions): AgentTool<typeof editP
 }
 
 /** Normalises both argument shapes to a list, or says what is wrong with them. */
-function editsOf(args: EditParams): EditSpec[] | string {
+export function editsOf(args: EditParams): EditSpec[] | string {
   const shorthand = args.old_string !== undefined || args.new_string !== undefined;
   if (args.edits !== undefined && shorthand) {
     return "Give either edits or old_string/new_string, not both.";
@@ -166,7 +166,7 @@ function describeCandidates(candidates: Candidate[], after: string): string {
   return `${blocks.join("\n")}\nCopy the text exactly as it is in the file (without the line-number prefix) and retry.`;
 }
 
-function unifiedDiff(
+export function unifiedDiff(
   shown: string,
   before: string,
   after: string,

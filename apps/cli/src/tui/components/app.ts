@@ -1,7 +1,7 @@
 // The whole screen: finished conversation (static), live tail, tool output panel, queued messages,
 // widgets, then either a dialog or the prompt box, completions and the status line.
-import { Box, useInput } from "ink";
-import { type ReactElement, useCallback, useSyncExternalStore } from "react";
+import { Box, useInput, useStdout } from "ink";
+import { type ReactElement, useCallback, useEffect, useSyncExternalStore } from "react";
 import type { Controller } from "../controller.js";
 import { handleKey } from "../input-handler.js";
 import { DialogView } from "./dialog-view.js";
@@ -12,6 +12,34 @@ import { StatusLine } from "./status-line.js";
 import { Finished, Live } from "./transcript-view.js";
 import { Widgets } from "./widgets-view.js";
 
+/** Clears the screen and scrollback of a resized terminal, then redraws (debounced). */
+const CLEAR_SCREEN = "\x1b[2J\x1b[3J\x1b[H";
+const RESIZE_SETTLE_MS = 60;
+
+/**
+ * A terminal that changes width rewraps what is on screen, so ink's erase-and-redraw of the live
+ * area leaves broken copies of the input box behind. Instead, once the size settles, the screen
+ * and scrollback are cleared and everything is printed again at the new width.
+ */
+function redrawOnResize(stdout: NodeJS.WriteStream, redraw: () => void): () => void {
+  let timer: NodeJS.Timeout | undefined;
+  let width = stdout.columns;
+  const onResize = () => {
+    if (stdout.columns === width) return;
+    width = stdout.columns;
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      stdout.write(CLEAR_SCREEN);
+      redraw();
+    }, RESIZE_SETTLE_MS);
+  };
+  stdout.on("resize", onResize);
+  return () => {
+    clearTimeout(timer);
+    stdout.off("resize", onResize);
+  };
+}
+
 export function App({ controller }: { controller: Controller }): ReactElement | null {
   const { store } = controller;
   const snapshot = useSyncExternalStore(store.subscribe, store.getSnapshot);
@@ -20,12 +48,15 @@ export function App({ controller }: { controller: Controller }): ReactElement | 
     [controller],
   );
   useInput(onKey);
+  const { stdout } = useStdout();
+  useEffect(() => redrawOnResize(stdout, () => store.redraw()), [stdout, store]);
   const widgetRows = snapshot.widgets.reduce((n, [, lines]) => n + lines.length, 0);
   const reserved = 8 + widgetRows + snapshot.queued.length + snapshot.editor.text.split("\n").length;
   return h(
     Box,
     { flexDirection: "column" },
-    h(Finished, { items: snapshot.done }),
+    // A new key after a resize prints the whole conversation again at the new width.
+    h(Finished, { key: snapshot.epoch, items: snapshot.done }),
     h(Live, { live: snapshot.live, reserved }),
     snapshot.outputPanel ? h(OutputPanel, { tool: snapshot.outputPanel }) : null,
     h(QueuedView, { queued: snapshot.queued }),
@@ -35,7 +66,11 @@ export function App({ controller }: { controller: Controller }): ReactElement | 
       : h(InputBox, { editor: snapshot.editor, running: snapshot.running, focused: true }),
     snapshot.dialog
       ? null
-      : h(Completions, { items: snapshot.completions, selected: snapshot.completionIndex }),
+      : h(Completions, {
+          items: snapshot.completions,
+          selected: snapshot.completionIndex,
+          kind: snapshot.completionKind,
+        }),
     h(StatusLine, { snapshot }),
   );
 }

@@ -1,6 +1,8 @@
-// Questions that take the keyboard: tool approval (allow once / always / deny), confirm, a picker
-// list and a one-line text input.
-import { Box, Text } from "ink";
+// Questions that take the keyboard: tool approval (what it approves — a diff, a command — then
+// allow once / always / deny, or deny with words for the model), confirm, a picker list and a
+// one-line text input.
+import type { ToolApprovalRequest } from "@keel/coding-agent";
+import { Box, Text, useStdout } from "ink";
 import type { ReactElement } from "react";
 import { approvalChoices } from "../dialog-keys.js";
 import { argsSummary, oneLine } from "../format.js";
@@ -8,10 +10,116 @@ import type { Dialog, PickOption } from "../store.js";
 import { h } from "./h.js";
 import { EditorText } from "./input-view.js";
 
+/** Rows of a preview shown at once: what the screen leaves after the dialog's other lines. */
+function usePreviewRows(): number {
+  const { stdout } = useStdout();
+  return Math.max(5, (stdout.rows || 24) - 16);
+}
+
+function diffColor(line: string): string | undefined {
+  if (line.startsWith("+++") || line.startsWith("---")) return undefined;
+  if (line.startsWith("+")) return "green";
+  if (line.startsWith("-")) return "red";
+  if (line.startsWith("@@")) return "cyan";
+  return undefined;
+}
+
+/** The preview's visible window, coloured for diffs, with how much is above and below it. */
+function Preview({ request, scroll }: { request: ToolApprovalRequest; scroll: number }): ReactElement | null {
+  const rows = usePreviewRows();
+  const preview = request.preview;
+  if (!preview) return null;
+  const lines = preview.text.replace(/\s+$/, "").split("\n");
+  const start = Math.max(0, Math.min(scroll, lines.length - rows));
+  const shown = lines.slice(start, start + rows);
+  const below = lines.length - start - shown.length;
+  return h(
+    Box,
+    { flexDirection: "column", marginY: 1 },
+    start > 0
+      ? h(Text, { dimColor: true }, `  ↑ ${start} more line${start === 1 ? "" : "s"} (↑/PgUp)`)
+      : null,
+    shown.map((line, i) =>
+      h(
+        Text,
+        {
+          key: start + i,
+          ...(preview.format === "diff" ? { color: diffColor(line), bold: /^(\+\+\+|---) /.test(line) } : {}),
+          ...(preview.format === "command" ? { color: "cyan" } : {}),
+          wrap: preview.format === "command" ? "wrap" : "truncate-end",
+        },
+        preview.format === "command" && start + i === 0 ? `$ ${line}` : line || " ",
+      ),
+    ),
+    below > 0
+      ? h(Text, { dimColor: true }, `  ↓ ${below} more line${below === 1 ? "" : "s"} (↓/PgDn)`)
+      : null,
+  );
+}
+
+/** Where "always" keeps the rule, in the dialog's words. */
+function alwaysLine(request: ToolApprovalRequest): string | undefined {
+  if (request.alwaysRules.length === 0) return undefined;
+  const where = request.alwaysSavesTo
+    ? `saved to ${request.alwaysSavesTo}`
+    : "for this session only (not saved: the project is not trusted)";
+  const rules =
+    request.alwaysRules.length === 1
+      ? request.alwaysRules[0]
+      : request.alwaysRules.map((r, i) => `[${i === 0 ? "a" : i + 1}] ${r}`).join("  ");
+  return `"Always" allows ${rules} — ${where}`;
+}
+
+function approvalBody(dialog: Extract<Dialog, { kind: "approval" }>) {
+  const { request } = dialog;
+  const asker = request.agent ? `[agent ${request.agent.title}] ` : "";
+  const subject =
+    request.preview?.path !== undefined
+      ? `${request.toolName} ${request.preview.path}`
+      : request.preview?.format === "command"
+        ? `${request.toolName} command`
+        : `${request.toolName}(${argsSummary(request.toolName, request.args, 200)})`;
+  const title =
+    request.kind === "extension"
+      ? `${asker}${request.extensionId ?? "An extension"} asks: ${request.title ?? request.toolName}`
+      : `${asker}Allow ${subject}?`;
+  const always = alwaysLine(request);
+  return [
+    h(Text, { key: "t", bold: true, color: "yellow" }, title),
+    request.preview
+      ? h(Preview, { key: "p", request, scroll: dialog.scroll })
+      : h(Text, { key: "a" }, `${request.toolName}(${argsSummary(request.toolName, request.args, 200)})`),
+    h(Text, { key: "r", dimColor: true }, `Reason: ${oneLine(request.reason, 200)}`),
+    always ? h(Text, { key: "s", dimColor: true }, always) : null,
+    dialog.reason
+      ? h(
+          Box,
+          { key: "w", flexDirection: "column", marginTop: 1 },
+          h(Text, { bold: true }, "Tell keel what to do instead:"),
+          h(
+            Box,
+            null,
+            h(Text, { color: "cyan" }, "› "),
+            h(EditorText, { editor: dialog.reason, placeholder: "", focused: true }),
+          ),
+          h(
+            Text,
+            { dimColor: true },
+            "enter: deny and stop so you can steer · alt+enter: deny and let it go on · esc: back",
+          ),
+        )
+      : h(Choices, {
+          key: "c",
+          labels: approvalChoices(request).map((c) => c.label),
+          selected: dialog.selected,
+        }),
+  ];
+}
+
 function Choices({ labels, selected }: { labels: string[]; selected: number }): ReactElement | null {
   return h(
     Box,
-    { gap: 2 },
+    { columnGap: 2, flexWrap: "wrap" },
     labels.map((label, i) =>
       h(
         Text,
@@ -48,36 +156,8 @@ function Picker({ options, selected }: { options: PickOption[]; selected: number
 
 function body(dialog: Dialog) {
   switch (dialog.kind) {
-    case "approval": {
-      const { request } = dialog;
-      const asker = request.agent ? `[agent ${request.agent.title}] ` : "";
-      const title =
-        request.kind === "extension"
-          ? `${asker}${request.extensionId ?? "An extension"} asks: ${request.title ?? request.toolName}`
-          : `${asker}Allow ${request.toolName}?`;
-      return [
-        h(Text, { key: "t", bold: true, color: "yellow" }, title),
-        h(Text, { key: "a" }, `${request.toolName}(${argsSummary(request.toolName, request.args, 200)})`),
-        request.preview
-          ? h(Text, { key: "p" }, request.preview.text.split("\n").slice(0, 20).join("\n"))
-          : null,
-        h(Text, { key: "r", dimColor: true }, `Reason: ${oneLine(request.reason, 200)}`),
-        request.alwaysRules[0]
-          ? h(
-              Text,
-              { key: "s", dimColor: true },
-              request.alwaysSavesTo
-                ? `"Always" adds the rule ${request.alwaysRules[0]} to ${request.alwaysSavesTo}`
-                : `"Always" allows ${request.alwaysRules[0]} for this session only (not saved: the project is not trusted)`,
-            )
-          : null,
-        h(Choices, {
-          key: "c",
-          labels: approvalChoices(request).map((c) => c.label),
-          selected: dialog.selected,
-        }),
-      ];
-    }
+    case "approval":
+      return approvalBody(dialog);
     case "confirm":
       return [
         h(Text, { key: "t", bold: true }, dialog.title),

@@ -87,28 +87,41 @@ const MAX_COMPLETIONS = 8;
 export function Completions({
   items,
   selected,
+  kind,
 }: {
   items: CommandChoice[];
   selected: number;
+  kind: "command" | "file";
 }): ReactElement | null {
   if (items.length === 0) return null;
   const start = Math.max(0, Math.min(selected - MAX_COMPLETIONS + 1, items.length - MAX_COMPLETIONS));
+  const shown = items.slice(start, start + MAX_COMPLETIONS);
+  const above = start;
+  const below = items.length - start - shown.length;
   return h(
     Box,
     { flexDirection: "column", paddingX: 2 },
-    items
-      .slice(start, start + MAX_COMPLETIONS)
-      .map((c, i) =>
+    above > 0 ? h(Text, { dimColor: true }, `  ↑ ${above} more`) : null,
+    shown.map((c, i) =>
+      h(
+        Text,
+        { key: c.name, wrap: "truncate-end" },
         h(
           Text,
-          { key: c.name, wrap: "truncate-end" },
-          h(
-            Text,
-            { color: start + i === selected ? "cyan" : undefined, bold: start + i === selected },
-            `/${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ""}`.padEnd(24),
-          ),
-          h(Text, { dimColor: true }, ` ${c.description}`),
+          { color: start + i === selected ? "cyan" : undefined, bold: start + i === selected },
+          kind === "file"
+            ? `@${c.name}`
+            : `/${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ""}`.padEnd(24),
         ),
+        kind === "file" ? null : h(Text, { dimColor: true }, ` ${c.description}`),
       ),
+    ),
+    below > 0
+      ? h(
+          Text,
+          { dimColor: true },
+          `  ↓ ${below} more ${kind === "file" ? "files" : "commands"} (keep typing, or ↓)${kind === "command" ? " · /help lists all" : ""}`,
+        )
+      : null,
   );
 }

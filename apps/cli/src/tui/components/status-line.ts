@@ -1,34 +1,60 @@
-// The bottom line: activity or hint on the left; model, tokens, cost, context and extension
-// statuses on the right.
-import { Box, Text } from "ink";
+// The bottom line: activity or hint on the left; permission mode, model, thinking, tokens, cost,
+// context and extension statuses on the right; always one row (cut to the terminal's width).
+import { Text, useStdout } from "ink";
 import type { ReactElement } from "react";
 import { compactNumber, formatCost } from "../format.js";
+import { fitStatus, type Segment } from "../status-text.js";
 import type { Snapshot } from "../store.js";
 import { h } from "./h.js";
 
-export function StatusLine({ snapshot }: { snapshot: Snapshot }): ReactElement | null {
+const MODE_COLOR: Record<string, string> = {
+  acceptEdits: "magenta",
+  plan: "cyan",
+  dontAsk: "yellow",
+  bypassPermissions: "red",
+};
+
+export function statusSegments(snapshot: Snapshot): { left: Segment[]; right: Segment[] } {
   const { status, statuses, running, hint, queued } = snapshot;
-  const left = hint
-    ? h(Text, { color: "yellow" }, hint)
+  const left: Segment[] = hint
+    ? [{ text: hint, color: "yellow" }]
     : running
-      ? h(
-          Text,
-          { color: "cyan" },
-          `● working · esc to interrupt${queued.length > 0 ? ` · ${queued.length} queued` : ""}`,
-        )
-      : h(Text, { dimColor: true }, "ready · /help · ctrl+o tool output");
-  if (!status.model) return h(Text, { dimColor: true }, "starting…");
-  const parts = [
-    status.model,
-    `↑${compactNumber(status.tokensIn)} ↓${compactNumber(status.tokensOut)}`,
-    formatCost(status.cost),
-    ...(status.contextPercent !== undefined ? [`ctx ${status.contextPercent}%`] : []),
-    ...statuses.map(([, text]) => text),
+      ? [
+          {
+            text: `● working · esc to interrupt${queued.length > 0 ? ` · ${queued.length} queued` : ""}`,
+            color: "cyan",
+          },
+        ]
+      : [{ text: "ready · /help", dim: true }];
+  const mode = MODE_COLOR[status.mode];
+  const right: Segment[] = [
+    mode
+      ? { text: `⏵ ${status.mode} (shift+tab)`, color: mode, bold: true }
+      : { text: "default mode", dim: true },
+    { text: status.model, dim: true },
+    ...(status.thinking ? [{ text: `thinking ${status.thinking}`, dim: true }] : []),
+    { text: `↑${compactNumber(status.tokensIn)} ↓${compactNumber(status.tokensOut)}`, dim: true },
+    { text: formatCost(status.cost), dim: true },
+    ...(status.contextPercent !== undefined ? [{ text: `ctx ${status.contextPercent}%`, dim: true }] : []),
+    ...statuses.map(([, text]) => ({ text: text.replace(/\s+/g, " "), dim: true })),
   ];
+  return { left, right };
+}
+
+export function StatusLine({ snapshot }: { snapshot: Snapshot }): ReactElement | null {
+  const { stdout } = useStdout();
+  if (!snapshot.status.model) return h(Text, { dimColor: true }, "starting…");
+  const { left, right } = statusSegments(snapshot);
+  const fitted = fitStatus(left, right, stdout.columns || 80);
   return h(
-    Box,
-    { justifyContent: "space-between" },
-    left,
-    h(Text, { dimColor: true, wrap: "truncate-start" }, parts.join(" · ")),
+    Text,
+    { wrap: "truncate-end" },
+    fitted.map((s, i) =>
+      h(
+        Text,
+        { key: i, ...(s.color ? { color: s.color } : {}), dimColor: s.dim === true, bold: s.bold === true },
+        s.text,
+      ),
+    ),
   );
 }

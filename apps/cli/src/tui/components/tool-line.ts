@@ -21,8 +21,9 @@ export function ToolLine({ item }: { item: ToolItem }): ReactElement | null {
     { wrap: "truncate-end" },
     h(Text, { color }, glyph),
     " ",
+    // "!": a command the user ran (`!cmd`), not a tool call of the model's.
     h(Text, { bold: true }, item.name),
-    args ? `(${args})` : "",
+    item.name === "!" ? ` ${args}` : args ? `(${args})` : "",
     h(Text, { dimColor: true }, ` · ${hint}`),
   );
 }

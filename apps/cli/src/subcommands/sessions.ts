@@ -1,0 +1,120 @@
+// keel sessions: the sessions of this directory (or of every project with --all), newest first,
+// without opening any: id, last activity, messages, cost, first prompt or name, forks marked with
+// their parent. Read from the listing sidecars, so it is fast and takes no lock.
+import { readdirSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { defaultSessionDir, resolveKeelHome } from "@keel/coding-agent";
+import { listSessions, type SessionInfo } from "@keel/session";
+import { EXIT } from "../exit-codes.js";
+import type { SubcommandIO } from "./index.js";
+
+const USAGE = `keel sessions [--all] [--json] [--cwd DIR]
+  The sessions of this directory, newest first: id, last activity, messages, cost, first
+  prompt (or name); forks are marked with their parent. --all: every project's. Resume one
+  with keel -r <id>.
+`;
+
+const OPTIONS = {
+  all: { type: "boolean" },
+  json: { type: "boolean" },
+  cwd: { type: "string" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+/** Local date and time to the minute, e.g. 2026-12-01 09:05. */
+export function when(iso: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  const p = (n: number) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
+}
+
+export function costText(usd: number): string {
+  return `$${usd < 1 ? usd.toFixed(4) : usd.toFixed(2)}`;
+}
+
+const oneLine = (text: string, max: number) => {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+};
+
+export function sessionLine(s: SessionInfo): string {
+  const cost = s.usage.cost.total + s.childUsage.cost.total;
+  const title = s.name ?? s.firstPrompt ?? "(no prompt yet)";
+  const fork = s.parentSessionId ? `↳ fork of ${s.parentSessionId.slice(0, 8)}: ` : "";
+  return `${s.id.slice(0, 8)}  ${when(s.lastActivity)}  ${String(s.messageCount).padStart(4)} msgs  ${costText(cost).padStart(8)}  ${fork}${oneLine(title, 70)}`;
+}
+
+export async function sessionsCommand(argv: string[], io: SubcommandIO): Promise<number> {
+  let parsed: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>;
+  try {
+    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (e) {
+    io.stderr(`keel sessions: ${e instanceof Error ? e.message : String(e)}\n`);
+    return EXIT.usage;
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    io.stdout(USAGE);
+    return EXIT.ok;
+  }
+  if (positionals.length > 0) {
+    io.stderr(`keel sessions takes no arguments (got "${positionals.join(" ")}").\n${USAGE}`);
+    return EXIT.usage;
+  }
+  const home = resolveKeelHome();
+  const cwd = resolve(io.cwd, values.cwd ?? ".");
+  let dirs = [defaultSessionDir(home, cwd)];
+  if (values.all) {
+    try {
+      dirs = readdirSync(join(home, "sessions"), { withFileTypes: true })
+        .filter((d) => d.isDirectory())
+        .map((d) => join(home, "sessions", d.name));
+    } catch {
+      dirs = [];
+    }
+  }
+  const sessions: SessionInfo[] = [];
+  for (const dir of dirs) {
+    const listed = listSessions(dir);
+    if (listed.isErr()) {
+      io.stderr(`keel sessions: ${listed.error.message}\n`);
+      return EXIT.failed;
+    }
+    // Children of subagents live in their own folders; only sessions a person started are listed.
+    sessions.push(...listed.value.sessions);
+    for (const problem of listed.value.problems)
+      io.stderr(`keel: ${problem.path} cannot be read: ${problem.error.message}\n`);
+  }
+  sessions.sort((a, b) => (a.lastActivity < b.lastActivity ? 1 : a.lastActivity > b.lastActivity ? -1 : 0));
+  if (values.json) {
+    io.stdout(
+      `${JSON.stringify({
+        type: "sessions",
+        ...(values.all ? {} : { cwd }),
+        sessions: sessions.map((s) => ({
+          id: s.id,
+          path: s.path,
+          cwd: s.cwd,
+          name: s.name,
+          created: s.created,
+          lastActivity: s.lastActivity,
+          firstPrompt: s.firstPrompt,
+          messageCount: s.messageCount,
+          cost: s.usage.cost.total + s.childUsage.cost.total,
+          parentSessionId: s.parentSessionId,
+        })),
+      })}\n`,
+    );
+    return EXIT.ok;
+  }
+  if (sessions.length === 0) {
+    io.stdout(values.all ? "No sessions yet.\n" : `No sessions in ${cwd} yet.\n`);
+    return EXIT.ok;
+  }
+  const header = values.all ? `${sessions.length} sessions:` : `${sessions.length} sessions in ${cwd}:`;
+  const lines = sessions.map((s) => `  ${sessionLine(s)}${values.all ? `  (${s.cwd})` : ""}`);
+  io.stdout(`${header}\n${lines.join("\n")}\nResume one with: keel -r <id>\n`);
+  return EXIT.ok;
+}

@@ -1,0 +1,118 @@
+// The tmux harness of the TUI tests: the BUILT keel bin in a real terminal, against a mock model
+// server; keys go in with `tmux send-keys`, every assertion reads the captured screen, polled with
+// generous deadlines (a loaded 2-core machine is slow), never after a fixed sleep.
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import type { MockServer, Scenario } from "@keel/testing";
+import { BIN, MODEL, type Workspace } from "./helpers.js";
+
+export const tmuxMissing = spawnSync("tmux", ["-V"]).error !== undefined;
+
+export interface Terminal {
+  session: string;
+  exitFile: string;
+  /** Runs a tmux command against this test's own server. */
+  tmux(...args: string[]): string;
+  /** The visible screen; `history` adds the scrollback. */
+  screen(history?: boolean): string;
+  keys(...keys: string[]): void;
+  /** Polls the screen until `expected` shows; fails with the screen it last saw. */
+  waitFor(expected: string | RegExp, timeoutMs?: number): Promise<string>;
+  waitGone(text: string, timeoutMs?: number): Promise<string>;
+  /** Types literally, waits until the prompt box shows it, then presses the keys. */
+  type(text: string, ...keys: string[]): Promise<void>;
+  /** keel's exit code, once it exited. */
+  exitCode(timeoutMs?: number): Promise<string>;
+  kill(): void;
+}
+
+let counter = 0;
+
+export interface LaunchOptions {
+  server: MockServer;
+  ws: Workspace;
+  scenario: Scenario;
+  args?: string;
+  /** CI=true for keel, as CI runners set it. */
+  ci?: boolean;
+  width?: number;
+  height?: number;
+  /** Extra environment, as `NAME='value'` words. */
+  env?: string;
+  model?: string;
+}
+
+/** Starts keel in a fresh tmux server and session; its exit code lands in a file. */
+export function launch(o: LaunchOptions): Terminal {
+  o.server.setScenario(o.scenario);
+  const n = ++counter;
+  const session = `keel${n}`;
+  const socket = `keel-tui-${process.pid}-${n}`;
+  const tmux = (...args: string[]) => execFileSync("tmux", ["-L", socket, ...args], { encoding: "utf8" });
+  const exitFile = `${o.ws.home}/${session}.exit`;
+  const command = [
+    "env -u OPENAI_API_KEY -u OPENAI_BASE_URL -u CI -u CONTINUOUS_INTEGRATION",
+    o.ci ? "CI=true" : "",
+    `ANTHROPIC_BASE_URL='${o.server.anthropicBaseUrl}' ANTHROPIC_API_KEY=test`,
+    `KEEL_HOME='${o.ws.home}' NO_PROXY=127.0.0.1`,
+    o.env ?? "",
+    `'${process.execPath}' '${BIN}' --cwd '${o.ws.repo}' --model ${o.model ?? MODEL} ${o.args ?? ""};`,
+    `echo $? > '${exitFile}'; sleep 60`,
+  ].join(" ");
+  tmux(
+    "new-session",
+    "-d",
+    "-s",
+    session,
+    "-x",
+    String(o.width ?? 120),
+    "-y",
+    String(o.height ?? 40),
+    command,
+  );
+  const screen = (history = false) =>
+    history
+      ? tmux("capture-pane", "-p", "-t", session, "-S", "-")
+      : tmux("capture-pane", "-p", "-t", session);
+  const waitFor = async (expected: string | RegExp, timeoutMs = 15_000) => {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const now = screen();
+      if (typeof expected === "string" ? now.includes(expected) : expected.test(now)) return now;
+      if (Date.now() > deadline)
+        throw new Error(`timed out waiting for ${String(expected)}; the screen was:\n${now}`);
+      await new Promise((r) => setTimeout(r, 40));
+    }
+  };
+  return {
+    session,
+    exitFile,
+    tmux,
+    screen,
+    keys: (...keys) => void tmux("send-keys", "-t", session, ...keys),
+    waitFor,
+    async waitGone(text, timeoutMs = 15_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const now = screen();
+        if (!now.includes(text)) return now;
+        if (Date.now() > deadline) throw new Error(`"${text}" stayed on screen:\n${now}`);
+        await new Promise((r) => setTimeout(r, 40));
+      }
+    },
+    async type(text, ...keys) {
+      tmux("send-keys", "-t", session, "-l", text);
+      await waitFor(`› ${text}`);
+      if (keys.length > 0) tmux("send-keys", "-t", session, ...keys);
+    },
+    async exitCode(timeoutMs = 15_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (!existsSync(exitFile) || readFileSync(exitFile, "utf8").trim() === "") {
+        if (Date.now() > deadline) throw new Error(`keel never exited; the screen was:\n${screen()}`);
+        await new Promise((r) => setTimeout(r, 40));
+      }
+      return readFileSync(exitFile, "utf8").trim();
+    },
+    kill: () => void spawnSync("tmux", ["-L", socket, "kill-server"]),
+  };
+}

@@ -1,0 +1,145 @@
+// The TUI's pickers and session commands in a real terminal (tmux): /model marks and refuses a
+// provider without a key, /thinking sets the level on the status line, an "always" answer says the
+// file it is saved to and /permissions lists and removes it there; /clear starts a new session,
+// the slash menu says more commands exist, and Shift+Tab reaches bypass only when keel started in it.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { type MockServer, startMockServer } from "@keel/testing";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { MODEL, runKeel, type Workspace, workspace } from "./helpers.js";
+import { type LaunchOptions, launch, type Terminal, tmuxMissing } from "./tmux.js";
+
+let server: MockServer;
+let ws: Workspace;
+let term: Terminal | undefined;
+const workspaces: Workspace[] = [];
+
+function fresh(): Workspace {
+  const made = workspace();
+  workspaces.push(made);
+  return made;
+}
+
+function start(o: Omit<LaunchOptions, "server" | "ws">): Terminal {
+  server.requests.length = 0;
+  term = launch({ server, ws, ...o });
+  return term;
+}
+
+describe("keel TUI commands", () => {
+  beforeAll(async () => {
+    if (tmuxMissing) throw new Error("tmux is not installed: apt-get install -y tmux");
+    server = await startMockServer();
+  });
+  afterEach(() => {
+    term?.kill();
+    term = undefined;
+  });
+  afterAll(async () => {
+    await server?.close();
+    for (const w of workspaces) w.dispose();
+  });
+
+  it("/model and /thinking pick; an always rule says its file, and /permissions lists and removes it there", async () => {
+    ws = fresh();
+    server.setScenario({ turns: [] });
+    const trusted = await runKeel(["-p", "/trust yes", "--model", MODEL, "--cwd", ws.repo], { server, ws });
+    expect(trusted.code).toBe(0);
+    const local = join(ws.repo, ".keel", "config.local.json");
+    const t = start({
+      scenario: {
+        turns: [
+          { toolCalls: [{ name: "Bash", arguments: { command: "touch made.txt" } }] },
+          { text: "Done." },
+        ],
+      },
+    });
+    await t.waitFor(/ready ·.*thinking medium/);
+
+    // /model: the picker marks the models whose provider has no key; choosing one is refused.
+    await t.type("/model", "Enter");
+    let now = await t.waitFor("Model (now anthropic/claude-sonnet-4-6)");
+    expect(now).toContain("❯ ● anthropic/claude-sonnet-4-6");
+    expect(now).toContain("openai/gpt-6.2-astra  GPT-6.2 Astra · no key: set OPENAI_API_KEY");
+    t.keys("Down");
+    await t.waitFor("❯ openai/gpt-6.2-astra");
+    t.keys("Enter");
+    await t.waitFor("openai/gpt-6.2-astra needs an API key: set OPENAI_API_KEY");
+    await t.waitFor(/ready ·.*anthropic\/claude-sonnet-4-6/);
+
+    // /thinking: a picker of levels; the one chosen shows on the status line.
+    await t.type("/thinking", "Enter");
+    now = await t.waitFor("Thinking for claude-sonnet-4-6 (now default: medium)");
+    expect(now).toContain("❯ ● default  the model's own");
+    t.keys("Down", "Down", "Down", "Down", "Down");
+    await t.waitFor("❯ high");
+    t.keys("Enter");
+    await t.waitFor(/ready ·.*thinking high/);
+
+    // A trusted project: "always" says the file the rule goes to.
+    await t.type("make it", "Enter");
+    now = await t.waitFor("Allow Bash command?");
+    // The dialog wraps the line inside its box: read it with the borders out.
+    expect(now.replace(/[│\s]+/g, " ")).toContain(`— saved to ${local}`);
+    t.keys("a");
+    await t.waitFor("Done.");
+    expect(readFileSync(local, "utf8")).toContain("Bash(touch made.txt)");
+    // The request carried the level picked (the default would have asked for medium).
+    expect(server.requests[0]!.body.thinking).toMatchObject({ type: "adaptive" });
+    expect(server.requests[0]!.body.output_config).toEqual({ effort: "high" });
+
+    // /permissions: the rule with its file; choosing it removes it from there.
+    await t.waitFor(/ready ·/);
+    await t.type("/permissions", "Enter");
+    now = await t.waitFor("Permissions · mode default");
+    expect(now).toMatch(new RegExp(`allow Bash\\(touch made\\.txt\\)\\s+${local.replace(/[.]/g, "\\.")}`));
+    t.keys("Down");
+    await t.waitFor("❯ allow Bash(touch made.txt)");
+    t.keys("Enter");
+    await t.waitFor("Remove allow Bash(touch made.txt)?");
+    t.keys("y");
+    await t.waitFor(`Removed allow Bash(touch made.txt) from ${local}.`);
+    expect(readFileSync(local, "utf8")).not.toContain("touch made.txt");
+    await t.type("/quit", "Enter");
+    expect(await t.exitCode()).toBe("0");
+  }, 90_000);
+
+  it("/clear starts a new session, the slash menu says more commands exist, Shift+Tab reaches bypass when started in it", async () => {
+    ws = fresh();
+    const t = start({
+      args: "--permission-mode bypassPermissions",
+      scenario: { turns: [{ text: "First answer." }, { text: "Fresh answer." }] },
+    });
+    const now = await t.waitFor("⏵ bypassPermissions (shift+tab)");
+    const first = /session ([0-9a-f]{8})/.exec(now)![1]!;
+    t.keys("BTab");
+    await t.waitFor(/ready ·.*default mode/);
+    t.keys("BTab");
+    await t.waitFor("⏵ acceptEdits (shift+tab)");
+    t.keys("BTab");
+    await t.waitFor("⏵ plan (shift+tab)");
+    t.keys("BTab");
+    await t.waitFor("⏵ bypassPermissions (shift+tab)");
+
+    // The menu shows some commands and says how many more there are.
+    t.keys("-l", "/");
+    await t.waitFor(/↓ \d+ more commands \(keep typing, or ↓\) · \/help lists all/);
+    t.keys("C-u");
+    await t.waitGone("more commands");
+
+    await t.type("remember the first question", "Enter");
+    await t.waitFor("First answer.");
+    await t.waitFor(/ready ·/);
+    await t.type("/clear", "Enter");
+    await t.waitFor("Started a new session.");
+    const ids = [...t.screen(true).matchAll(/session ([0-9a-f]{8})/g)].map((m) => m[1]);
+    expect(ids.at(-1)).not.toBe(first);
+    await t.type("and now?", "Enter");
+    await t.waitFor("Fresh answer.");
+    // The new session's request holds none of the old conversation.
+    expect(server.requests[1]!.raw).toContain("and now?");
+    expect(server.requests[1]!.raw).not.toContain("remember the first question");
+    await t.type("/quit", "Enter");
+    expect(await t.exitCode()).toBe("0");
+  }, 90_000);
+});

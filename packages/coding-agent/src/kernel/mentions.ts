@@ -1,0 +1,175 @@
+// A prompt's attachments: `@path` mentions of files (their content, bounded), folders (a listing)
+// and images (image blocks), plus images handed in directly. Read deny rules still apply; a
+// model that cannot see images gets the prompt refused rather than silently stripped.
+import { readdirSync, statSync } from "node:fs";
+import type { ImageContent, TextContent } from "@keel/ai";
+import { err, ok, type Result } from "neverthrow";
+import { readRegularFile } from "../fs/bounded-read.js";
+import { imageMimeTypeForPath, looksBinary, sniffImageMimeType } from "../tools/file-kind.js";
+import { READ_LIMITS } from "../tools/read.js";
+import { displayPath, formatBytes, resolvePath } from "../tools/shared.js";
+import type { PromptInput } from "./types.js";
+
+/** Bytes of one mentioned file sent at most (the rest is left out, and the model told so). */
+export const MAX_MENTION_BYTES = 256 * 1024;
+/** Entries of a mentioned folder listed at most. */
+const MAX_LISTING = 200;
+
+export interface MentionContext {
+  cwd: string;
+  /** A deny rule's reason when reading `path` is denied. */
+  denied(path: string): Promise<string | undefined>;
+  supportsImages: boolean;
+  modelName: string;
+}
+
+export interface ExpandedPrompt {
+  content: string | (TextContent | ImageContent)[];
+  /** One line each, for the user: what was attached, and what was not (with why). */
+  notes: string[];
+}
+
+/** `@path` or `@"path with spaces"`, at the start or after whitespace (so mail addresses stay text). */
+const MENTION = /(^|\s)@(?:"([^"]+)"|(\S+))/g;
+
+function mentionedPaths(text: string, cwd: string): string[] {
+  const paths: string[] = [];
+  for (const m of text.matchAll(MENTION)) {
+    const raw = m[2] ?? m[3]!;
+    // A mention at the end of a sentence: "look at @a.ts." names a.ts.
+    const candidates = m[2] ? [raw] : [raw, raw.replace(/[.,;:!?)\]}'"]+$/, "")];
+    for (const candidate of candidates) {
+      if (!candidate) continue;
+      const path = resolvePath(cwd, candidate);
+      try {
+        statSync(path);
+      } catch {
+        continue;
+      }
+      if (!paths.includes(path)) paths.push(path);
+      break;
+    }
+  }
+  return paths;
+}
+
+const escapeAttr = (s: string) => s.replace(/&/g, "&amp;").replace(/"/g, "&quot;");
+
+function listing(path: string): string {
+  const entries = readdirSync(path, { withFileTypes: true })
+    .filter((e) => e.name !== ".git")
+    .map((e) => (e.isDirectory() ? `${e.name}/` : e.name))
+    .sort();
+  const shown = entries.slice(0, MAX_LISTING);
+  const more = entries.length > shown.length ? `\n… and ${entries.length - shown.length} more` : "";
+  return shown.join("\n") + more;
+}
+
+const noImages = (ctx: MentionContext, what: string) =>
+  `${ctx.modelName} does not accept images, so the prompt was not sent (${what}). Switch to a model that does with /model, or leave the image out.`;
+
+/** The prompt's content with its attachments; an error when it cannot be sent as the user meant it. */
+export async function expandPrompt(
+  input: PromptInput,
+  ctx: MentionContext,
+): Promise<Result<ExpandedPrompt, { message: string }>> {
+  const blocks: (TextContent | ImageContent)[] = [];
+  const notes: string[] = [];
+  for (const path of mentionedPaths(input.text, ctx.cwd)) {
+    const shown = displayPath(ctx.cwd, path);
+    const denied = await ctx.denied(path);
+    if (denied) {
+      notes.push(`not attached: ${shown} (${denied})`);
+      continue;
+    }
+    let info: ReturnType<typeof statSync>;
+    try {
+      info = statSync(path);
+      if (info.isDirectory()) {
+        blocks.push({
+          type: "text",
+          text: `<directory path="${escapeAttr(shown)}">\n${listing(path)}\n</directory>`,
+        });
+        notes.push(`attached the listing of ${shown}/`);
+        continue;
+      }
+      if (!info.isFile()) {
+        notes.push(`not attached: ${shown} (not a regular file)`);
+        continue;
+      }
+    } catch (e) {
+      notes.push(`not attached: ${shown} (${(e as Error).message})`);
+      continue;
+    }
+    if (imageMimeTypeForPath(path)) {
+      if (!ctx.supportsImages) return err({ message: noImages(ctx, `@${shown} is an image`) });
+      if (info.size > READ_LIMITS.maxImageBytes)
+        return err({
+          message: `@${shown} is ${formatBytes(info.size)}, over the ${formatBytes(READ_LIMITS.maxImageBytes)} image limit; the prompt was not sent.`,
+        });
+      const read = readRegularFile(path, READ_LIMITS.maxImageBytes);
+      if (!read.ok) {
+        notes.push(`not attached: ${shown} (${read.reason})`);
+        continue;
+      }
+      const bytes = read.bytes;
+      const mimeType = sniffImageMimeType(bytes);
+      if (!mimeType) {
+        notes.push(`not attached: ${shown} (not a png, jpeg, gif or webp image)`);
+        continue;
+      }
+      blocks.push({ type: "image", data: bytes.toString("base64"), mimeType });
+      notes.push(`attached the image ${shown}`);
+      continue;
+    }
+    const read = readRegularFile(path, MAX_MENTION_BYTES);
+    if (!read.ok) {
+      notes.push(`not attached: ${shown} (${read.reason})`);
+      continue;
+    }
+    const { bytes } = read;
+    if (looksBinary(bytes)) {
+      notes.push(`not attached: ${shown} (a binary file)`);
+      continue;
+    }
+    const cut = read.truncated;
+    const text = new TextDecoder().decode(bytes);
+    const lines = text.split("\n").length - (text.endsWith("\n") ? 1 : 0);
+    const note = cut ? ` truncated="first ${bytes.length} of ${read.size} bytes"` : "";
+    blocks.push({
+      type: "text",
+      text: `<file path="${escapeAttr(shown)}"${note}>\n${text}${text.endsWith("\n") ? "" : "\n"}</file>`,
+    });
+    notes.push(`attached ${shown} (${lines} lines${cut ? `, the first ${formatBytes(bytes.length)}` : ""})`);
+  }
+  for (const image of input.images ?? []) {
+    if (!ctx.supportsImages) return err({ message: noImages(ctx, "it has an image attached") });
+    blocks.push(image);
+    notes.push(`attached an image (${image.mimeType})`);
+  }
+  if (blocks.length === 0) return ok({ content: input.text, notes });
+  return ok({ content: [{ type: "text", text: input.text }, ...blocks], notes });
+}
+
+/**
+ * A user message's own text and what was attached to it (names), for UIs that show the prompt
+ * without the attached content, and for putting the prompt back in an editor.
+ */
+export function promptParts(content: string | readonly (TextContent | ImageContent)[]): {
+  text: string;
+  attached: string[];
+} {
+  if (typeof content === "string") return { text: content, attached: [] };
+  const attached: string[] = [];
+  const texts: string[] = [];
+  for (const block of content) {
+    if (block.type === "image") {
+      attached.push("an image");
+      continue;
+    }
+    const tag = /^<(file|directory) path="([^"]*)"/.exec(block.text);
+    if (tag && texts.length > 0) attached.push(tag[1] === "directory" ? `${tag[2]}/` : tag[2]!);
+    else texts.push(block.text);
+  }
+  return { text: texts.join("\n"), attached };
+}

@@ -1,0 +1,60 @@
+// The session's thinking level: what the user asked for (or the default for the model), what the
+// model gets for it per the catalog (`resolveThinking`), and the words for a status line.
+import { type Model, resolveThinking, THINKING_LEVELS, type ThinkingLevel, thinkingSpecOf } from "@keel/ai";
+
+export interface ThinkingState {
+  /** What was asked for; undefined: the default for the model. */
+  level: ThinkingLevel | undefined;
+  /** What the model gets: an effort, "on" (a switch without levels), "off", or "none" (it does not reason). */
+  effort: string;
+  /** Set when the model could not take the level as asked (the nearest it takes is used). */
+  note?: string;
+}
+
+/**
+ * The level sent when the user chose none. A model that thinks by default keeps its vendor's
+ * default; a catalog model that reasons only when asked (Claude 4.x, Qwen's switch) is asked for
+ * medium effort, as Claude Code and Codex think by default. Models the catalog has no thinking
+ * facts for (custom ones) keep their provider's default.
+ */
+export function defaultThinking(model: Model): ThinkingLevel | undefined {
+  const spec = model.reasoning ? model.thinking : undefined;
+  if (!spec || spec.defaultOn) return undefined;
+  return "medium";
+}
+
+/** The level each request carries (`StreamOptions.reasoning`). */
+export function requestedThinking(model: Model, level: ThinkingLevel | undefined): ThinkingLevel | undefined {
+  return level ?? defaultThinking(model);
+}
+
+export function thinkingState(model: Model, level: ThinkingLevel | undefined): ThinkingState {
+  const spec = thinkingSpecOf(model);
+  if (!spec)
+    return {
+      level,
+      effort: "none",
+      ...(level && level !== "off" ? { note: `${model.name} does not reason.` } : {}),
+    };
+  const resolved = resolveThinking(model, requestedThinking(model, level));
+  const { choice } = resolved;
+  const effort =
+    choice.kind === "off"
+      ? "off"
+      : choice.kind === "on"
+        ? (choice.effort ?? "on")
+        : spec.defaultOn
+          ? (spec.defaultEffort ?? "on")
+          : "off";
+  return { level, effort, ...(resolved.adjusted ? { note: resolved.adjusted } : {}) };
+}
+
+/** A level as the user typed it ("none" is "off"), or undefined when it is not one. */
+export function parseThinkingLevel(text: string): ThinkingLevel | undefined {
+  const t = text.trim().toLowerCase();
+  return (THINKING_LEVELS as readonly string[]).includes(t)
+    ? (t as ThinkingLevel)
+    : t === "none"
+      ? "off"
+      : undefined;
+}

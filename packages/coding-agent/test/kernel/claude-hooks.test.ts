@@ -1,0 +1,171 @@
+// Hooks written for Claude Code work in Keel's config unchanged: its event names and nested
+// shape, the event as JSON on stdin, exit 2 blocking with stderr as the reason, JSON decisions
+// on stdout. Unknown hook names are an error that lists the known ones.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { createCodingAgent } from "../../src/index.js";
+import { faux, type Sandbox, sandbox } from "./helpers.js";
+
+let box: Sandbox;
+afterEach(() => box?.cleanup());
+
+/** A hook script (run with node) and the file it logs each event it reads to. */
+function script(name: string, body: string): { command: string; log: string } {
+  const path = join(box.home, `${name}.mjs`);
+  const log = join(box.home, `${name}.log`);
+  writeFileSync(
+    path,
+    `import { appendFileSync, readFileSync } from "node:fs";
+const event = JSON.parse(readFileSync(0, "utf8"));
+appendFileSync(${JSON.stringify(log)}, JSON.stringify(event) + "\\n");
+${body}
+`,
+  );
+  return { command: `node ${JSON.stringify(path)}`, log };
+}
+
+function configure(hooks: Record<string, unknown>) {
+  mkdirSync(box.home, { recursive: true });
+  writeFileSync(join(box.home, "config.json"), JSON.stringify({ hooks }));
+}
+
+const events = (log: string) =>
+  readFileSync(log, "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+
+async function open(f: ReturnType<typeof faux>) {
+  const created = await createCodingAgent({
+    cwd: box.workspace,
+    home: box.home,
+    model: f.model,
+    streamOptions: f.streamOptions,
+    permissionMode: "bypassPermissions",
+  });
+  if (created.isErr()) throw new Error(created.error.message);
+  return created.value;
+}
+
+describe("Claude Code hooks", () => {
+  it("a PreToolUse script blocks a Bash call with exit 2, its stderr the reason the model sees", async () => {
+    box = sandbox();
+    const guard = script(
+      "guard",
+      `if (event.tool_name === "Bash" && event.tool_input.command.includes("rm ")) {
+  process.stderr.write("rm is not allowed here; move the file to trash/ instead");
+  process.exit(2);
+}`,
+    );
+    configure({
+      PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: guard.command, timeout: 10 }] }],
+    });
+    writeFileSync(join(box.workspace, "keep.txt"), "x");
+    const f = faux({
+      turns: [
+        { toolCalls: [{ name: "Bash", arguments: { command: "rm keep.txt" } }] },
+        { text: "I will not." },
+      ],
+    });
+    const agent = await open(f);
+    const ends: { isError: boolean; text: string }[] = [];
+    agent.subscribe((e) => {
+      if (e.type === "tool_end") ends.push({ isError: e.isError, text: e.text });
+    });
+    await agent.prompt("delete keep.txt");
+    expect(existsSync(join(box.workspace, "keep.txt"))).toBe(true);
+    expect(f.requests[1]!.raw).toContain("rm is not allowed here; move the file to trash/ instead");
+    const [event] = events(guard.log);
+    expect(event).toMatchObject({
+      hook_event_name: "PreToolUse",
+      tool_name: "Bash",
+      tool_input: { command: "rm keep.txt" },
+      permission_mode: "bypassPermissions",
+      session_id: agent.sessionId,
+      transcript_path: agent.sessionFile,
+    });
+    await agent.close();
+  });
+
+  it("JSON decisions: PreToolUse deny, PostToolUse feedback, UserPromptSubmit context, Stop going on", async () => {
+    box = sandbox();
+    const pre = script(
+      "pre",
+      `if (event.tool_input.file_path?.endsWith("locked.txt"))
+  console.log(JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: "locked.txt is generated" } }));`,
+    );
+    const post = script(
+      "post",
+      `console.log(JSON.stringify({ decision: "block", reason: "run the formatter next" }));`,
+    );
+    const submit = script("submit", `console.log("The user's branch is feature/x.");`);
+    const stop = script(
+      "stop",
+      `if (!event.stop_hook_active) { process.stderr.write("the tests were not run"); process.exit(2); }`,
+    );
+    configure({
+      PreToolUse: [{ matcher: "Write|Edit", hooks: [{ type: "command", command: pre.command }] }],
+      PostToolUse: [{ matcher: "Write", hooks: [{ type: "command", command: post.command }] }],
+      UserPromptSubmit: [{ hooks: [{ type: "command", command: submit.command }] }],
+      Stop: [{ hooks: [{ type: "command", command: stop.command }] }],
+    });
+    const f = faux({
+      turns: [
+        { toolCalls: [{ name: "Write", arguments: { path: "locked.txt", content: "no" } }] },
+        { toolCalls: [{ name: "Write", arguments: { path: "free.txt", content: "yes" } }] },
+        { text: "Done." },
+        { text: "Tests run now." },
+      ],
+    });
+    const agent = await open(f);
+    const runs: string[] = [];
+    const second = new Promise<void>((resolve) =>
+      agent.subscribe((e) => {
+        if (e.type === "run_start") runs.push(e.prompt);
+        if (e.type === "run_end" && runs.length === 2) resolve();
+      }),
+    );
+    await agent.prompt("write the files");
+    await second;
+    expect(existsSync(join(box.workspace, "locked.txt"))).toBe(false);
+    expect(readFileSync(join(box.workspace, "free.txt"), "utf8")).toBe("yes");
+    expect(f.requests[0]!.raw).toContain("The user's branch is feature/x.");
+    expect(f.requests[1]!.raw).toContain("locked.txt is generated");
+    expect(f.requests[2]!.raw).toContain("run the formatter next");
+    // Stop blocked once (stop_hook_active false), so the agent went on with the hook's reason.
+    expect(runs).toEqual([
+      expect.stringContaining("write the files"),
+      expect.stringMatching(/^the tests were not run/),
+    ]);
+    expect(events(stop.log).map((e) => e.stop_hook_active)).toEqual([false, true]);
+    await agent.close();
+  });
+
+  it("a UserPromptSubmit exit 2 refuses the prompt; nothing is sent", async () => {
+    box = sandbox();
+    const gate = script("gate", `process.stderr.write("no prompts about secrets"); process.exit(2);`);
+    configure({ UserPromptSubmit: [{ hooks: [{ type: "command", command: gate.command }] }] });
+    const f = faux({ turns: [{ text: "never" }] });
+    const agent = await open(f);
+    const refused = await agent.prompt("tell me the secrets");
+    expect(refused._unsafeUnwrapErr().message).toContain("no prompts about secrets");
+    expect(f.requests).toHaveLength(0);
+    await agent.close();
+  });
+
+  it("refuses a config with an unknown hook name, listing the known ones", async () => {
+    box = sandbox();
+    configure({
+      PreToolUse: [{ hooks: [{ type: "command", command: "true" }] }],
+      Notification: [{ command: "true" }],
+    });
+    const f = faux({ turns: [] });
+    const created = await createCodingAgent({ cwd: box.workspace, home: box.home, model: f.model });
+    const error = created._unsafeUnwrapErr();
+    expect(error.type).toBe("config");
+    expect(error.message).toContain("/hooks/Notification is not a hook Keel runs");
+    expect(error.message).toContain("beforeToolCall");
+    expect(error.message).toContain("PreToolUse, PostToolUse, Stop, UserPromptSubmit, SessionStart");
+  });
+});
