@@ -26,7 +26,11 @@ export function workspace(): Workspace {
   mkdirSync(home);
   mkdirSync(repo);
   execFileSync("git", ["init", "-q", repo]);
-  return { home, repo, dispose: () => rmSync(base, { recursive: true, force: true }) };
+  return {
+    home,
+    repo,
+    dispose: () => rmSync(base, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }),
+  };
 }
 
 export interface MockSuite {

@@ -96,6 +96,31 @@ describe("MCP servers and trust, through the keel bin", () => {
     expect(existsSync(markers.mcpJson)).toBe(true);
   });
 
+  it("print mode attaches an @server:uri resource named in the prompt, connecting the server for it", async () => {
+    ws = workspace();
+    writeFileSync(
+      join(ws.home, "config.json"),
+      JSON.stringify({
+        extensions: {
+          mcp: {
+            config: {
+              servers: { notes: { command: process.execPath, args: [SERVER], env: { RESOURCES: "1" } } },
+            },
+          },
+        },
+      }),
+    );
+    const before = server.requests.length;
+    const r = await runKeel(["-p", "--model", MODEL, "how do I restart? @notes:notes://team/runbook"], {
+      server,
+      ws,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const sent = server.requests.slice(before).find((q) => q.raw.includes("how do I restart"))!.raw;
+    expect(sent).toContain('<mention ref=\\"@notes:notes://team/runbook\\">');
+    expect(sent).toContain("Restart with make bounce.");
+  });
+
   it("the TUI starts no server of an untrusted project until /trust", async () => {
     if (spawnSync("tmux", ["-V"]).error) throw new Error("tmux is not installed: apt-get install -y tmux");
     const markers = hostile();

@@ -3,6 +3,7 @@
 // @file completion, images, !cmd, typed bursts and pastes.
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { type MockServer, startMockServer } from "@keel/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type Workspace, workspace } from "./helpers.js";
@@ -160,6 +161,42 @@ describe("keel TUI as a daily driver", () => {
       media_type: "image/png",
       data: PNG.toString("base64"),
     });
+    await t.type("/quit", "Enter");
+    expect(await t.exitCode()).toBe("0");
+  }, 60_000);
+
+  it("@ completes an MCP server's resource as @server:uri and attaches what it reads", async () => {
+    ws = fresh();
+    const server_ = fileURLToPath(new URL("./mcp-fixtures/marker-server.mjs", import.meta.url));
+    writeFileSync(
+      join(ws.home, "config.json"),
+      JSON.stringify({
+        extensions: {
+          mcp: {
+            config: {
+              servers: { notes: { command: process.execPath, args: [server_], env: { RESOURCES: "1" } } },
+            },
+          },
+        },
+      }),
+    );
+    const t = start({ scenario: { turns: [{ text: "Use make bounce." }] } });
+    await t.waitFor(/mcp 1\/1/);
+    t.keys("-l", "how do I restart? see @no");
+    await t.waitFor("@notes:");
+    t.keys("Tab");
+    await t.waitFor("› how do I restart? see @notes:");
+    t.keys("-l", "run");
+    await t.waitFor("@notes:notes://team/runbook");
+    t.keys("Tab");
+    await t.waitFor("› how do I restart? see @notes:notes://team/runbook");
+    t.keys("Enter");
+    const now = await t.waitFor("Use make bounce.");
+    expect(now).toContain("+ @notes:notes://team/runbook");
+    expect(server.requests[0]!.raw).toContain("Restart with make bounce.");
+    expect(server.requests[0]!.raw).toContain(
+      '<mention ref=\\"@notes:notes://team/runbook\\" title=\\"runbook\\">',
+    );
     await t.type("/quit", "Enter");
     expect(await t.exitCode()).toBe("0");
   }, 60_000);

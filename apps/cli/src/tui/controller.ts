@@ -16,6 +16,7 @@ import { refusalHint } from "../refusal-hint.js";
 import type { TuiKernel } from "../tui-kernel.js";
 import type { CommandChoice } from "./completion.js";
 import { editorWith } from "./editor.js";
+import { ExtensionMentions } from "./extension-mentions.js";
 import { FileIndex } from "./file-index.js";
 import { runSlash } from "./slash.js";
 import type { UiStore } from "./store.js";
@@ -37,6 +38,8 @@ export class Controller {
   commands: CommandChoice[] = [];
   /** The project's files, for @-completion. */
   readonly files: FileIndex;
+  /** Extensions' `@prefix:ref` mentions, for @-completion. */
+  readonly mentions = new ExtensionMentions(() => this.agent?.completeMention.bind(this.agent));
   private unsubscribe: (() => void) | undefined;
   private subscribed = false;
   private lastInterrupt = 0;
@@ -146,6 +149,7 @@ export class Controller {
   }
 
   private attach(agent: CodingAgent): void {
+    this.mentions.reset();
     this.agent = agent;
     this.startMode ??= agent.permissionMode();
     this.unsubscribe = agent.subscribe((event) => this.onEvent(event));

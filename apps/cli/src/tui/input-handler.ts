@@ -39,8 +39,17 @@ function refreshCompletions(c: Controller): void {
         store.publish();
       }
     });
+    const fromExtensions = c.mentions.current(mention.query, () => {
+      if (mentionAt(store.editor)) {
+        refreshCompletions(c);
+        store.publish();
+      }
+    });
     store.completionKind = "file";
-    store.completions = rankPaths(paths, mention.query).map((path) => ({ name: path, description: "" }));
+    store.completions = [
+      ...fromExtensions,
+      ...rankPaths(paths, mention.query).map((path) => ({ name: path, description: "" })),
+    ];
   } else {
     store.completionKind = "command";
     store.completions = matchingCommands(store.editor.text, c.commands);

@@ -54,10 +54,13 @@ export function rankPaths(paths: readonly string[], query: string, limit = 50): 
   return scored.slice(0, limit).map((s) => s.path);
 }
 
-/** The text with the mention replaced by the chosen path (a folder keeps the menu open: no space). */
+/**
+ * The text with the mention replaced by the chosen path; a folder, or an extension's prefix
+ * (`docs:`), keeps the menu open (no space after it).
+ */
 export function completeMention(editor: EditorState, token: MentionToken, path: string): EditorState {
   const quoted = /\s/.test(path) ? `"${path}"` : path;
-  const insert = `@${quoted}${path.endsWith("/") ? "" : " "}`;
+  const insert = `@${quoted}${path.endsWith("/") || path.endsWith(":") ? "" : " "}`;
   const text = editor.text.slice(0, token.start) + insert + editor.text.slice(editor.cursor);
   return { text, cursor: token.start + insert.length };
 }

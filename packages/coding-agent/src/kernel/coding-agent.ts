@@ -14,7 +14,7 @@ import {
   type Usage,
   type UserMessage,
 } from "@keel/ai";
-import type { AgentRecord, Diagnostic, ExternalUsage } from "@keel/extension-sdk";
+import type { AgentRecord, Diagnostic, ExternalUsage, Mention } from "@keel/extension-sdk";
 import { recoveryMessage, recoveryToolResults, type Session } from "@keel/session";
 import { err, ok, type Result } from "neverthrow";
 import type { CompactionSettings } from "../compaction/policy.js";
@@ -54,6 +54,7 @@ import type {
   ContextUsage,
   FileChanges,
   FilesRestored,
+  MentionCompletionInfo,
   PermissionDenial,
   PermissionModeName,
   PermissionRuleInfo,
@@ -522,6 +523,14 @@ export class KernelAgent implements CodingAgent {
           denied: (path) => this.parts.permission.deniedRead(path),
           supportsImages: this.model_.input.includes("image"),
           modelName: modelRef(this.model_),
+          ...(this.ownHost && !this.ownHost.mentions.isEmpty
+            ? {
+                extensions: {
+                  answers: (prefix: string) => this.ownHost!.mentions.answers(prefix),
+                  resolve: (mention: Mention) => this.ownHost!.mentions.resolve(mention, aborter.signal),
+                },
+              }
+            : {}),
         },
       );
       if (expanded.isErr()) return err({ type: "config", message: expanded.error.message });
@@ -835,6 +844,11 @@ export class KernelAgent implements CodingAgent {
     const idle = this.idle();
     if (idle.isErr()) return err(idle.error);
     return this.compactWith("manual", instructions);
+  }
+
+  async completeMention(token: string, signal?: AbortSignal): Promise<MentionCompletionInfo[]> {
+    if (!this.ownHost || this.ownHost.mentions.isEmpty || this.closed) return [];
+    return this.ownHost.mentions.complete(token, signal);
   }
 
   commands(): CommandInfo[] {

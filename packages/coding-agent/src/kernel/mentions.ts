@@ -3,8 +3,10 @@
 // model that cannot see images gets the prompt refused rather than silently stripped.
 import { readdirSync, statSync } from "node:fs";
 import type { ImageContent, TextContent } from "@keel/ai";
+import type { Mention, MentionResolution } from "@keel/extension-sdk";
 import { err, ok, type Result } from "neverthrow";
 import { readRegularFile } from "../fs/bounded-read.js";
+import { splitMention } from "../host/mentions.js";
 import { imageMimeTypeForPath, looksBinary, sniffImageMimeType } from "../tools/file-kind.js";
 import { READ_LIMITS } from "../tools/read.js";
 import { displayPath, formatBytes, resolvePath } from "../tools/shared.js";
@@ -21,6 +23,11 @@ export interface MentionContext {
   denied(path: string): Promise<string | undefined>;
   supportsImages: boolean;
   modelName: string;
+  /** Extensions' `@<prefix>:<ref>` sources (an MCP server's resources). */
+  extensions?: {
+    answers(prefix: string): boolean;
+    resolve(mention: Mention): Promise<MentionResolution | undefined>;
+  };
 }
 
 export interface ExpandedPrompt {
@@ -32,28 +39,41 @@ export interface ExpandedPrompt {
 /** `@path` or `@"path with spaces"`, at the start or after whitespace (so mail addresses stay text). */
 const MENTION = /(^|\s)@(?:"([^"]+)"|(\S+))/g;
 
-function mentionedPaths(text: string, cwd: string): string[] {
-  const paths: string[] = [];
+type Mentioned = { kind: "path"; path: string } | { kind: "extension"; mention: Mention };
+
+/** The prompt's mentions in order: an extension's `@prefix:ref` where a source answers, else paths that exist. */
+function mentioned(text: string, ctx: MentionContext): Mentioned[] {
+  const found: Mentioned[] = [];
+  const seen = new Set<string>();
   for (const m of text.matchAll(MENTION)) {
     const raw = m[2] ?? m[3]!;
     // A mention at the end of a sentence: "look at @a.ts." names a.ts.
     const candidates = m[2] ? [raw] : [raw, raw.replace(/[.,;:!?)\]}'"]+$/, "")];
+    const asExtension = splitMention(m[2] ? raw : raw.replace(/[.,;!?]+$/, ""));
+    if (asExtension && ctx.extensions?.answers(asExtension.prefix)) {
+      const key = `@${asExtension.prefix}:${asExtension.ref}`;
+      if (!seen.has(key)) found.push({ kind: "extension", mention: asExtension });
+      seen.add(key);
+      continue;
+    }
     for (const candidate of candidates) {
       if (!candidate) continue;
-      const path = resolvePath(cwd, candidate);
+      const path = resolvePath(ctx.cwd, candidate);
       try {
         statSync(path);
       } catch {
         continue;
       }
-      if (!paths.includes(path)) paths.push(path);
+      if (!seen.has(path)) found.push({ kind: "path", path });
+      seen.add(path);
       break;
     }
   }
-  return paths;
+  return found;
 }
 
 const escapeAttr = (s: string) => s.replace(/&/g, "&amp;").replace(/"/g, "&quot;");
+const unescapeAttr = (s: string) => s.replace(/&quot;/g, '"').replace(/&amp;/g, "&");
 
 function listing(path: string): string {
   const entries = readdirSync(path, { withFileTypes: true })
@@ -68,6 +88,46 @@ function listing(path: string): string {
 const noImages = (ctx: MentionContext, what: string) =>
   `${ctx.modelName} does not accept images, so the prompt was not sent (${what}). Switch to a model that does with /model, or leave the image out.`;
 
+/** What an extension's mention attaches: its text (bounded) in a `<mention>` block, its images. */
+async function attachExtension(
+  mention: Mention,
+  ctx: MentionContext,
+  blocks: (TextContent | ImageContent)[],
+): Promise<{ ok: true; note: string } | { ok: false; message: string }> {
+  const shown = `@${mention.prefix}:${mention.ref}`;
+  const resolved = await ctx.extensions!.resolve(mention);
+  if (!resolved)
+    return { ok: true, note: `not attached: ${shown} (nothing answers @${mention.prefix}: now)` };
+  if (!resolved.ok) return { ok: true, note: `not attached: ${shown} (${resolved.message})` };
+  const images = resolved.content.filter((b): b is ImageContent => b.type === "image");
+  if (images.length > 0 && !ctx.supportsImages)
+    return { ok: false, message: noImages(ctx, `${shown} is an image`) };
+  let text = resolved.content
+    .filter((b): b is TextContent => b.type === "text")
+    .map((b) => b.text)
+    .join("\n");
+  const size = Buffer.byteLength(text);
+  const cut = size > MAX_MENTION_BYTES;
+  if (cut)
+    text = new TextDecoder().decode(Buffer.from(text).subarray(0, MAX_MENTION_BYTES)).replace(/\uFFFD$/, "");
+  const title = resolved.title ? ` title="${escapeAttr(resolved.title)}"` : "";
+  const note = cut ? ` truncated="first ${MAX_MENTION_BYTES} of ${size} bytes"` : "";
+  if (text || images.length === 0)
+    blocks.push({
+      type: "text",
+      text: `<mention ref="${escapeAttr(shown)}"${title}${note}>\n${text}${text.endsWith("\n") ? "" : "\n"}</mention>`,
+    });
+  blocks.push(...images);
+  const what = [
+    ...(text ? [`${formatBytes(Math.min(size, MAX_MENTION_BYTES))}${cut ? ", cut" : ""}`] : []),
+    ...(images.length > 0 ? [`${images.length} image${images.length > 1 ? "s" : ""}`] : []),
+  ].join(", ");
+  return {
+    ok: true,
+    note: `attached ${shown}${resolved.title ? ` (${resolved.title}, ${what})` : ` (${what})`}`,
+  };
+}
+
 /** The prompt's content with its attachments; an error when it cannot be sent as the user meant it. */
 export async function expandPrompt(
   input: PromptInput,
@@ -75,7 +135,14 @@ export async function expandPrompt(
 ): Promise<Result<ExpandedPrompt, { message: string }>> {
   const blocks: (TextContent | ImageContent)[] = [];
   const notes: string[] = [];
-  for (const path of mentionedPaths(input.text, ctx.cwd)) {
+  for (const item of mentioned(input.text, ctx)) {
+    if (item.kind === "extension") {
+      const attached = await attachExtension(item.mention, ctx, blocks);
+      if (!attached.ok) return err({ message: attached.message });
+      notes.push(attached.note);
+      continue;
+    }
+    const { path } = item;
     const shown = displayPath(ctx.cwd, path);
     const denied = await ctx.denied(path);
     if (denied) {
@@ -167,8 +234,11 @@ export function promptParts(content: string | readonly (TextContent | ImageConte
       attached.push("an image");
       continue;
     }
-    const tag = /^<(file|directory) path="([^"]*)"/.exec(block.text);
-    if (tag && texts.length > 0) attached.push(tag[1] === "directory" ? `${tag[2]}/` : tag[2]!);
+    const tag = /^<(file|directory) path="([^"]*)"|^<mention ref="([^"]*)"/.exec(block.text);
+    if (tag && texts.length > 0)
+      attached.push(
+        tag[3] !== undefined ? unescapeAttr(tag[3]) : tag[1] === "directory" ? `${tag[2]}/` : tag[2]!,
+      );
     else texts.push(block.text);
   }
   return { text: texts.join("\n"), attached };

@@ -15,6 +15,7 @@ import type {
   Diagnostic,
   ExtensionDefinition,
   ExtensionUI,
+  MentionCompletion,
   RunStopReason,
 } from "@keel/extension-sdk";
 import type { Result } from "neverthrow";
@@ -315,6 +316,13 @@ export interface SessionTreeNode {
   timestamp: string;
 }
 
+/** One completion of an extension's mention: `@<prefix>:<ref>`. */
+export interface MentionCompletionInfo extends MentionCompletion {
+  prefix: string;
+  /** The extension that answered. */
+  source: string;
+}
+
 export interface CommandInfo {
   name: string;
   description: string;
@@ -377,6 +385,12 @@ export interface CodingAgent {
    * images an image block.
    */
   prompt(input: string | PromptInput): Promise<Result<RunSummary, CodingAgentError>>;
+  /**
+   * Completions for an extension's mention being typed, `token` being what follows the `@`:
+   * without a colon the prefixes that start with it (`ref` ""), with one the source's candidates
+   * (an MCP server's resources for `@docs:`). Empty when no extension answers.
+   */
+  completeMention(token: string, signal?: AbortSignal): Promise<MentionCompletionInfo[]>;
   /**
    * Runs a shell command for the user (`!cmd`) through the permission gate (it may ask) and puts
    * the command with its output in the conversation, for the model to see with the next prompt.

@@ -38,8 +38,14 @@ export class McpSession {
       const added = this.runtime.catalogs.add(this.catalogOf(spec));
       if (!added.ok) this.runtime.report("error", `MCP server "${spec.name}": ${added.message}`);
     }
-    // `@server:uri` in the prompt: answered once a server with resources is connected.
-    const mentions = this.runtime.mentions.add(mentionSource(() => this.loaded));
+    // `@server:uri` in the prompt: every enabled server's name, connected when one is resolved.
+    const mentions = this.runtime.mentions.add(
+      mentionSource({
+        parts: () => this.specs.filter((s) => s.enabled).map((s) => this.parts.get(s.name)!),
+        loaded: () => this.loaded,
+        load: () => this.load(),
+      }),
+    );
     if (!mentions.ok) this.runtime.report("warning", `MCP resource mentions: ${mentions.message}`);
     this.idle = setTimeout(() => this.load(), IDLE_LOAD_MS);
     this.idle.unref();

@@ -95,6 +95,42 @@ describe("MCP client features in the kernel", () => {
     expect(missing._unsafeUnwrap().message).toContain("missing city");
   });
 
+  it("completes and attaches @server:uri mentions of resources in the user's prompt", async () => {
+    const { agent, provider } = await session(
+      { everything },
+      { turns: [{ text: "Read it." }, { text: "ok" }] },
+    );
+    expect(await agent.completeMention("ever")).toEqual([{ prefix: "everything", ref: "", source: "mcp" }]);
+    const found = await agent.completeMention("everything:features");
+    expect(found).toEqual([
+      {
+        prefix: "everything",
+        ref: "demo://resource/static/document/features.md",
+        label: "features.md",
+        description: "Static document file exposed from /docs: features.md",
+        source: "mcp",
+      },
+    ]);
+    const notes: string[] = [];
+    agent.subscribe((e) => {
+      if (e.type === "diagnostic") notes.push(e.diagnostic.message);
+    });
+    await agent.prompt("summarise @everything:demo://resource/static/document/features.md please");
+    const sent = texts(provider.requests[0]).join("\n");
+    expect(sent).toMatch(
+      /<mention ref="@everything:demo:\/\/resource\/static\/document\/features.md" title="features.md">\n[\s\S]*\S[\s\S]*<\/mention>/,
+    );
+    expect(
+      notes.some((n) =>
+        n.startsWith("attached @everything:demo://resource/static/document/features.md (features.md, "),
+      ),
+    ).toBe(true);
+    // A resource the server does not have: a note, and the prompt still goes.
+    await agent.prompt("and @everything:demo://resource/nope");
+    expect(notes.some((n) => n.startsWith("not attached: @everything:demo://resource/nope"))).toBe(true);
+    expect(provider.requests).toHaveLength(2);
+  });
+
   it("lists and reads resources as catalog entries", async () => {
     const { agent, provider } = await session(
       { everything },

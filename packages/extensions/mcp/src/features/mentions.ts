@@ -1,6 +1,8 @@
 // `@server:uri` in the user's prompt: the resource attached to the prompt, as Claude Code users
-// write it. Completion lists the connected server's resources (first page, kept briefly, so
-// typing does not ask the server at every key); resolution reads the resource.
+// write it. Every enabled server's name is a prefix from the start (a prompt given on the command
+// line comes before any server is connected: resolving one connects it first). Completion lists a
+// connected server's resources (first page, kept briefly, so typing does not ask the server at
+// every key); resolution reads the resource.
 import type { MentionCompletion, MentionResolution, MentionSource, ToolResult } from "@keel/extension-sdk";
 import type { McpManager, ServerHandle } from "../manager.js";
 
@@ -14,7 +16,17 @@ interface Listed {
   resources: { uri: string; name: string; mimeType?: string; description?: string }[];
 }
 
-export function mentionSource(manager: () => McpManager | undefined): MentionSource {
+export interface MentionHost {
+  /** The `<server>` parts of the enabled servers. */
+  parts(): string[];
+  /** The manager if loaded. */
+  loaded(): McpManager | undefined;
+  /** The manager, loading it now. */
+  load(): Promise<McpManager | undefined>;
+}
+
+export function mentionSource(host: MentionHost): MentionSource {
+  const manager = () => host.loaded();
   const lists = new Map<string, Listed>();
   const serverOf = (prefix: string): ServerHandle | undefined => {
     const server = manager()?.get(prefix);
@@ -26,10 +38,7 @@ export function mentionSource(manager: () => McpManager | undefined): MentionSou
   };
   return {
     id: "resources",
-    prefixes: () =>
-      (manager()?.servers ?? [])
-        .filter((s) => s.connection.status().state === "connected" && s.connection.capabilities()?.resources)
-        .map((s) => s.part),
+    prefixes: () => host.parts(),
     complete: async ({ prefix, ref }, { signal }): Promise<MentionCompletion[]> => {
       const server = serverOf(prefix);
       if (!server) return [];
@@ -51,11 +60,14 @@ export function mentionSource(manager: () => McpManager | undefined): MentionSou
         }));
     },
     resolve: async ({ prefix, ref }, { signal }): Promise<MentionResolution> => {
-      const server = manager()?.get(prefix);
-      if (!server) return { ok: false, message: `no MCP server "${prefix}"` };
-      if (server.connection.status().state !== "connected")
-        return { ok: false, message: `MCP server "${prefix}" is not connected (/mcp shows why)` };
       if (!ref) return { ok: false, message: `name a resource: @${prefix}:<uri>` };
+      const server = (await host.load())?.get(prefix);
+      if (!server) return { ok: false, message: `no MCP server "${prefix}"` };
+      const ready = await server.connection.ready();
+      if (ready.isErr())
+        return { ok: false, message: `MCP server "${prefix}" is not connected: ${ready.error.message}` };
+      if (!server.connection.capabilities()?.resources)
+        return { ok: false, message: `MCP server "${prefix}" offers no resources` };
       const read = await server.connection.readResource(ref, signal);
       if (read.isErr()) return { ok: false, message: read.error.message };
       const content: Block[] = [];
