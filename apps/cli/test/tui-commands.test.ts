@@ -100,6 +100,23 @@ describe("keel TUI commands", () => {
     t.keys("y");
     await t.waitFor(`Removed allow Bash(touch made.txt) from ${local}.`);
     expect(readFileSync(local, "utf8")).not.toContain("touch made.txt");
+
+    // Adding one: the scopes name the user's config file where KEEL_HOME puts it.
+    await t.waitFor(/ready ·/);
+    await t.type("/permissions", "Enter");
+    await t.waitFor("❯ + Add a rule…");
+    t.keys("Enter");
+    await t.waitFor("Add a rule: allow, ask or deny, then the rule");
+    t.keys("-l", "allow Bash(npm test:*)");
+    await t.waitFor("│ allow Bash(npm test:*)");
+    t.keys("Enter");
+    now = await t.waitFor("Keep allow Bash(npm test:*) where?");
+    expect(now).toContain(`You, in every project (${join(ws.home, "config.json")})`);
+    expect(now).not.toContain("~/.keel/config.json");
+    t.keys("Down", "Down", "Down");
+    await t.waitFor("❯ This session only");
+    t.keys("Enter");
+    await t.waitFor("Added allow Bash(npm test:*) to this session.");
     await t.type("/quit", "Enter");
     expect(await t.exitCode()).toBe("0");
   }, 90_000);

@@ -1,14 +1,25 @@
 // /permissions in the TUI: the mode and every rule in force with the file it came from; choose a
 // rule to remove it, or add one and say where it is kept.
+import { homedir } from "node:os";
+import { join } from "node:path";
 import type { PermissionRuleScope } from "@keel/coding-agent";
 import type { Controller } from "./controller.js";
 
-const SCOPES: { label: string; scope: PermissionRuleScope }[] = [
-  { label: "This project, just you (.keel/config.local.json)", scope: "projectLocal" },
-  { label: "This project, everyone (.keel/config.json)", scope: "project" },
-  { label: "You, in every project (~/.keel/config.json)", scope: "user" },
-  { label: "This session only", scope: "session" },
-];
+/** The user config file as the user would write it: under `~` when it is there (KEEL_HOME may move it). */
+function userConfigFile(keelHome: string): string {
+  const file = join(keelHome, "config.json");
+  const home = homedir();
+  return file.startsWith(`${home}/`) ? `~${file.slice(home.length)}` : file;
+}
+
+function scopes(keelHome: string): { label: string; scope: PermissionRuleScope }[] {
+  return [
+    { label: "This project, just you (.keel/config.local.json)", scope: "projectLocal" },
+    { label: "This project, everyone (.keel/config.json)", scope: "project" },
+    { label: `You, in every project (${userConfigFile(keelHome)})`, scope: "user" },
+    { label: "This session only", scope: "session" },
+  ];
+}
 
 async function addRule(c: Controller): Promise<void> {
   const agent = c.agent!;
@@ -21,12 +32,13 @@ async function addRule(c: Controller): Promise<void> {
       "error",
       'Write the behaviour, then the rule: e.g. "allow Bash(npm test:*)" or "deny Read(.env)".',
     );
+  const choices = scopes(c.home);
   const where = await c.pick(
     `Keep ${behavior} ${rule} where?`,
-    SCOPES.map((s) => ({ label: s.label })),
+    choices.map((s) => ({ label: s.label })),
   );
   if (where === undefined) return;
-  const added = agent.editPermissionRule({ rule, behavior, scope: SCOPES[where]!.scope });
+  const added = agent.editPermissionRule({ rule, behavior, scope: choices[where]!.scope });
   if (added.isErr()) return c.store.note("error", added.error.message);
   c.store.note("success", `Added ${behavior} ${rule} to ${added.value.file ?? "this session"}.`);
 }
