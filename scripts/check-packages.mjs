@@ -1,32 +1,81 @@
 // Proves every publishable package installs on its own from npm-style tarballs: packs each one,
-// installs the tarballs into an empty temp project with npm, imports every entry point and
-// type-checks a consumer file against the published .d.ts files.
+// installs the tarballs into an empty temp project with npm, imports every entry point,
+// type-checks a consumer file against the published .d.ts files, holds each package's installed
+// size to its budget, and installs the CLI globally into a temp prefix to run `keel` from there.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { checkGlobalInstall } from "./check-global-install.mjs";
+import { installClosure, megabytes, STRAY } from "./package-sizes.mjs";
 
 const root = resolve(import.meta.dirname, "..");
 const groups = ["packages", "packages/extensions", "apps"];
 const packages = groups
-  .flatMap((g) => (existsSync(join(root, g)) ? readdirSync(join(root, g)).map((d) => join(root, g, d)) : []))
-  .filter((dir) => existsSync(join(dir, "package.json")))
-  .map((dir) => ({ dir, manifest: JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) }))
+  .flatMap((g) =>
+    existsSync(join(root, g))
+      ? readdirSync(join(root, g)).map((d) => ({ group: g, dir: join(root, g, d) }))
+      : [],
+  )
+  .filter(({ dir }) => existsSync(join(dir, "package.json")))
+  .map((p) => ({ ...p, manifest: JSON.parse(readFileSync(join(p.dir, "package.json"), "utf8")) }))
   .filter(({ manifest }) => !manifest.private);
+
+/** Provider SDKs: only the packages that talk to models may install them. */
+const PROVIDER_SDKS = ["@anthropic-ai/sdk", "openai"];
+const MB = 1e6;
+/**
+ * Installed-size budgets (the package and all it installs; hardlinked files once; the STRAY
+ * packages of package-sizes.mjs shown apart, outside the budget). Every
+ * extension package gets the extension budget, found by folder, so new ones are covered unasked.
+ * - extensions and the SDK: 5 MB. What they carry is TypeBox (~2 MB of its own build formats),
+ *   neverthrow, and their own few dependencies; no provider SDK, which `light` enforces.
+ * - the CLI: 40 MB. Its bundles inline the kernel and both provider SDKs; what it installs is
+ *   what those bundles load from files: tsx with esbuild's native binary (~12 MB) for TypeScript
+ *   extensions, and web-tree-sitter (~6 MB) for the shell parser.
+ * - ai and agent: 45 MB. Speaking to models through the official SDKs is their purpose, and the
+ *   two SDKs are ~31 MB.
+ * - coding-agent: 65 MB: ai's weight plus tsx and web-tree-sitter, as for the CLI.
+ * - session: 5 MB: it uses @keel/ai for types only and ships a copy of them.
+ */
+function budgetOf({ group, manifest }) {
+  if (group === "packages/extensions") return { mb: 5, light: true };
+  const byName = {
+    "@keel/extension-sdk": { mb: 5, light: true },
+    "@keel/session": { mb: 5, light: true },
+    "@keel/testing": { mb: 1, light: true },
+    "@keel/cli": { mb: 40, light: true },
+    "@keel/ai": { mb: 45, light: false },
+    "@keel/agent": { mb: 45, light: false },
+    "@keel/coding-agent": { mb: 65, light: false },
+  };
+  const budget = byName[manifest.name];
+  if (!budget)
+    throw new Error(`${manifest.name}: no installed-size budget; add one to scripts/check-packages.mjs`);
+  return budget;
+}
 
 const work = mkdtempSync(join(tmpdir(), "keel-pack-"));
 const run = (cmd, args, cwd) =>
   execFileSync(cmd, args, { cwd, stdio: ["ignore", "pipe", "pipe"], encoding: "utf8" });
 
 try {
-  const tarballs = [];
+  const tarballs = new Map();
   for (const { dir, manifest } of packages) {
     if (!existsSync(join(dir, "dist"))) throw new Error(`${manifest.name}: no dist/ — run pnpm build first`);
     const out = run("pnpm", ["pack", "--pack-destination", work], dir).trim().split("\n").pop();
-    tarballs.push(out.startsWith("/") ? out : join(work, out));
+    tarballs.set(manifest.name, out.startsWith("/") ? out : join(work, out));
   }
   const consumer = join(work, "consumer");
-  run("mkdir", ["-p", consumer], work);
+  mkdirSync(consumer);
   writeFileSync(
     join(consumer, "package.json"),
     JSON.stringify({ name: "consumer", private: true, type: "module" }),
@@ -34,7 +83,7 @@ try {
   // A consumer of a Node library has Node's types, as any TypeScript project on Node does.
   run(
     "npm",
-    ["install", "--no-audit", "--no-fund", "--loglevel=error", "@types/node@20", ...tarballs],
+    ["install", "--no-audit", "--no-fund", "--loglevel=error", "@types/node@20", ...tarballs.values()],
     consumer,
   );
 
@@ -43,7 +92,7 @@ try {
   writeFileSync(
     join(consumer, "check.mjs"),
     `${imports}\nconst mods = [${names.map((_, i) => `m${i}`).join(", ")}];\n` +
-      `for (const [i, m] of mods.entries()) if (Object.keys(m).length === 0 && ${JSON.stringify(names)}[i] !== "@keel/cli") throw new Error("empty module " + i);\nconsole.log("imported " + mods.length + " packages");\n`,
+      `for (const [i, m] of mods.entries()) if (Object.keys(m).length === 0) throw new Error("empty module " + ${JSON.stringify(names)}[i]);\nconsole.log("imported " + mods.length + " packages");\n`,
   );
   process.stdout.write(run("node", ["check.mjs"], consumer));
 
@@ -64,25 +113,87 @@ try {
       '    async execute(args, _ctx, rt) { rt.state.set({ n: rt.state.get().n + args.by }); return textResult("ok"); } })] });\n' +
       'export const options: CodingAgentOptions = { cwd: "/tmp", model: "anthropic/claude-sonnet-4-6", extensions: [ext] };\n',
   );
-  writeFileSync(
-    join(consumer, "tsconfig.json"),
-    JSON.stringify({
-      compilerOptions: {
-        strict: true,
-        module: "NodeNext",
-        moduleResolution: "NodeNext",
-        target: "ES2022",
-        noEmit: true,
-        types: ["node"],
-        skipLibCheck: false,
-        lib: ["ES2023", "DOM"],
-      },
-      files: ["consumer.ts"],
-    }),
-  );
+  const tsconfig = {
+    compilerOptions: {
+      strict: true,
+      module: "NodeNext",
+      moduleResolution: "NodeNext",
+      target: "ES2022",
+      noEmit: true,
+      types: ["node"],
+      skipLibCheck: false,
+      lib: ["ES2023", "DOM"],
+    },
+    files: ["consumer.ts"],
+  };
+  writeFileSync(join(consumer, "tsconfig.json"), JSON.stringify(tsconfig));
   const tsc = join(root, "node_modules/typescript/bin/tsc");
   run("node", [tsc, "-p", "tsconfig.json"], consumer);
   console.log(`type-checked a consumer against ${typed.length} packages' published .d.ts`);
+
+  // An extension author's project: the SDK and an official extension, nothing else of Keel's.
+  const author = join(work, "author");
+  mkdirSync(author);
+  writeFileSync(
+    join(author, "package.json"),
+    JSON.stringify({ name: "author", private: true, type: "module" }),
+  );
+  run(
+    "npm",
+    [
+      "install",
+      "--no-audit",
+      "--no-fund",
+      "--loglevel=error",
+      "@types/node@20",
+      tarballs.get("@keel/extension-sdk"),
+      tarballs.get("@keel/ext-todo"),
+    ],
+    author,
+  );
+  const installed = readdirSync(join(author, "node_modules", "@keel"));
+  if (installed.join(",") !== "ext-todo,extension-sdk")
+    throw new Error(`npm i @keel/extension-sdk @keel/ext-todo installed @keel/${installed.join(", @keel/")}`);
+  writeFileSync(
+    join(author, "extension.ts"),
+    'import { defineExtension, type RunEndEvent, Type, textResult } from "@keel/extension-sdk";\n' +
+      'import { todoExtension } from "@keel/ext-todo";\n' +
+      'export const both = [todoExtension, defineExtension({ id: "mine", tools: (tool) => [tool({ name: "Echo", description: "e",\n' +
+      "  parameters: Type.Object({ text: Type.String() }), async execute(args) { return textResult(args.text); } })] })];\n" +
+      "export const end = (e: RunEndEvent) => e.usage.cost.total + e.turns;\n",
+  );
+  writeFileSync(join(author, "tsconfig.json"), JSON.stringify({ ...tsconfig, files: ["extension.ts"] }));
+  run("node", [tsc, "-p", "tsconfig.json"], author);
+  console.log("type-checked an extension against @keel/extension-sdk and @keel/ext-todo installed alone");
+
+  // What each package weighs when installed, against its budget.
+  const failures = [];
+  console.log("installed size (the package and everything npm installs with it):");
+  for (const p of packages) {
+    const { name } = p.manifest;
+    const budget = budgetOf(p);
+    const closure = installClosure(consumer, name);
+    const sizeOf = (keep) =>
+      [...closure.entries()]
+        .filter(([k]) => keep(STRAY.has(k.slice(0, k.lastIndexOf("@")))))
+        .reduce((s, [, x]) => s + x.bytes, 0);
+    const bytes = sizeOf((stray) => !stray);
+    const stray = sizeOf((isStray) => isStray);
+    const heavy = [...closure.entries()].sort((a, b) => b[1].bytes - a[1].bytes).slice(0, 3);
+    const over = bytes > budget.mb * MB;
+    console.log(
+      `  ${name.padEnd(22)} ${megabytes(bytes).padStart(6)} MB / ${String(budget.mb).padStart(2)} MB` +
+        `${stray > 0 ? ` (+${megabytes(stray)} stray)` : "".padEnd(13)}  ` +
+        `${String(closure.size).padStart(3)} packages  largest: ${heavy.map(([n, x]) => `${n} ${megabytes(x.bytes)}`).join(", ")}` +
+        (over ? "  OVER BUDGET" : ""),
+    );
+    if (over) failures.push(`${name} installs ${megabytes(bytes)} MB, over its ${budget.mb} MB budget`);
+    const sdks = [...closure.keys()].filter((k) => PROVIDER_SDKS.includes(k.slice(0, k.lastIndexOf("@"))));
+    if (budget.light && sdks.length > 0) failures.push(`${name} installs provider SDKs: ${sdks.join(", ")}`);
+  }
+  if (failures.length > 0) throw new Error(failures.join("\n"));
+
+  await checkGlobalInstall({ root, work, tarball: tarballs.get("@keel/cli"), run });
   console.log(`package check: all ${packages.length} packages install, import and type-check on their own`);
 } catch (e) {
   console.error(e.stdout ?? "", e.stderr ?? "", e.message);

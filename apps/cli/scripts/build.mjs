@@ -1,15 +1,19 @@
 // Builds dist/ with esbuild, workspace packages and their dependencies inlined so a start reads a
-// few files instead of hundreds; tsc emits the .d.ts of the public API.
+// few files instead of hundreds, and an install carries only what keel loads; tsc emits the .d.ts
+// of the public API.
 // - dist/bin.cjs: the `keel` bin: argument parsing, --help, --version, and the code-cache loader.
 // - dist/keel.cjs: the core (print mode, composition, kernel), one CommonJS file so the bin can
 //   compile it through V8's code cache (src/code-cache.ts); Node 20 caches no ESM compiles.
-// - dist/tui/index.js: the TUI, ESM (ink and react are ESM only), imported only by interactive
-//   mode; it gets the kernel from the core instead of bundling a second copy.
-// - dist/index.js: the package's public API for other hosts, ESM.
-// The CLI's own third-party dependencies stay external: they need their files at run time
-// (tree-sitter's wasm, tsx's loader) or are only loaded by the TUI (ink, react).
+// - dist/tui/index.js: the TUI with ink and react, ESM (they are ESM only), imported only by
+//   interactive mode; it gets the kernel from the core instead of bundling a second copy.
+// - dist/vendor/tavily.cjs: @tavily/core and its dependencies, required only when a search runs.
+// - dist/tree-sitter-bash.wasm: the bash grammar, beside the core that loads it.
+// - dist/index.js: the package's public API for other hosts, ESM, over the @keel packages they
+//   install themselves (optional peers: the bin needs none of them).
+// The CLI's run-time dependencies (package.json `dependencies`) stay external: they need their
+// own files at run time (tsx's loader, web-tree-sitter's wasm).
 import { execFileSync } from "node:child_process";
-import { chmodSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -17,12 +21,10 @@ import { build } from "esbuild";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
-// neverthrow has no exports map, so Node would load its CommonJS build through the CJS lexer on
-// every start; bundled, esbuild takes its ESM build instead.
-const INLINE = new Set(["neverthrow"]);
-const external = Object.keys(manifest.dependencies ?? {})
-  .filter((name) => !name.startsWith("@keel/") && !INLINE.has(name))
-  .flatMap((name) => [name, `${name}/*`]);
+const externalOf = (names) => names.flatMap((name) => [name, `${name}/*`]);
+const runtime = Object.keys(manifest.dependencies ?? {});
+const external = externalOf(runtime);
+const require = createRequire(import.meta.url);
 
 // --bundle-only (the test setup): no clean and no declarations, so a concurrent reader of dist/
 // never sees it empty.
@@ -36,7 +38,9 @@ const common = {
   platform: "node",
   target: "node20",
   external,
+  // Stack traces map back to the sources (NODE_OPTIONS=--enable-source-maps) without shipping them.
   sourcemap: true,
+  sourcesContent: false,
   metafile: true,
   jsx: "automatic",
   // Prefer ESM builds: UMD builds (jsonc-parser) hide their requires from the bundler.
@@ -44,17 +48,42 @@ const common = {
   logLevel: "warning",
 };
 
-const esm = await build({
+// ink loads react-devtools-core only with DEV=true; it is an optional peer keel does not ship.
+const tui = await build({
   ...common,
-  entryPoints: { index: "src/index.ts", "tui/index": "src/tui/index.ts" },
+  external: ["react-devtools-core"],
+  entryPoints: { "tui/index": "src/tui/index.ts" },
   splitting: true,
   format: "esm",
-  chunkNames: "chunk-[hash]",
+  chunkNames: "tui/chunk-[hash]",
+  minifyWhitespace: true,
   // Bundled CommonJS dependencies call require() for Node built-ins.
   banner: {
     js: 'import { createRequire as __keelCreateRequire } from "node:module"; const require = __keelCreateRequire(import.meta.url);',
   },
 });
+
+const api = await build({
+  ...common,
+  external: [...external, ...externalOf(Object.keys(manifest.peerDependencies ?? {}))],
+  entryPoints: { index: "src/index.ts" },
+  format: "esm",
+});
+
+// Third-party code keel loads on demand, bundled apart from the core so a start does not parse it.
+const vendor = await build({
+  ...common,
+  external: [],
+  sourcemap: false,
+  entryPoints: { "vendor/tavily": require.resolve("@tavily/core") },
+  format: "cjs",
+  minifyWhitespace: true,
+  outExtension: { ".js": ".cjs" },
+});
+copyFileSync(
+  require.resolve("tree-sitter-bash/tree-sitter-bash.wasm"),
+  join(root, "dist/tree-sitter-bash.wasm"),
+);
 
 // import() must not be inside keel.cjs (see src/code-cache.ts): every esm-import module — the
 // CLI's and the kernel's — becomes a require of dist/esm-import.cjs, compiled by Node itself.
@@ -91,9 +120,10 @@ const leftover = core.match(/(^|[^\w$.`'"])import\(/m);
 if (leftover) throw new Error("dist/keel.cjs contains import(); route it through an esm-import module");
 
 // Tests read the module graph from here (print mode must not reach the TUI, the TUI no kernel).
+const builds = [tui, api, vendor, cjs];
 const metafile = {
-  inputs: { ...esm.metafile.inputs, ...cjs.metafile.inputs },
-  outputs: { ...esm.metafile.outputs, ...cjs.metafile.outputs },
+  inputs: Object.assign({}, ...builds.map((b) => b.metafile.inputs)),
+  outputs: Object.assign({}, ...builds.map((b) => b.metafile.outputs)),
 };
 writeFileSync(join(root, "dist/meta.json"), JSON.stringify(metafile));
 if (bundleOnly) {
@@ -101,17 +131,15 @@ if (bundleOnly) {
   const current = new Set(Object.keys(metafile.outputs).map((p) => p.replace(/^dist\//, "")));
   for (const name of readdirSync(join(root, "dist")))
     if (/^chunk-.*\.js(\.map)?$/.test(name) && !current.has(name)) rmSync(join(root, "dist", name));
+  for (const name of readdirSync(join(root, "dist/tui")))
+    if (/^chunk-.*\.js(\.map)?$/.test(name) && !current.has(`tui/${name}`))
+      rmSync(join(root, "dist/tui", name));
 }
 
 // Declarations for the public API only (index.ts and what it references).
 if (!bundleOnly)
   execFileSync(
     process.execPath,
-    [
-      createRequire(import.meta.url).resolve("typescript/bin/tsc"),
-      "-p",
-      "tsconfig.build.json",
-      "--emitDeclarationOnly",
-    ],
+    [require.resolve("typescript/bin/tsc"), "-p", "tsconfig.build.json", "--emitDeclarationOnly"],
     { cwd: root, stdio: "inherit" },
   );

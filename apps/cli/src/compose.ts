@@ -1,7 +1,9 @@
 // Composition: parsed flags → CodingAgentOptions. The official extensions are on by default;
 // everything else (config, trust, extension loading, model choice) is the kernel's job.
-import { statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
+import { createRequire } from "node:module";
 import { resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { defaultModelFor, listProviders, modelRef } from "@keel/ai";
 import {
   type CodingAgentOptions,
@@ -11,14 +13,33 @@ import {
   type SessionChoice,
 } from "@keel/coding-agent";
 import { todoExtension } from "@keel/ext-todo";
-import { webSearchExtension } from "@keel/ext-web-search";
+import { createWebSearchExtension, type TavilyModule, webSearchExtension } from "@keel/ext-web-search";
 import type { ExtensionDefinition } from "@keel/extension-sdk";
 import { err, ok, type Result } from "neverthrow";
 import type { CliFlags, SessionFlag, UsageError } from "./args.js";
 
+/**
+ * The build bundles @tavily/core beside the core (dist/vendor/tavily.cjs), so an install of keel
+ * carries no copy of its dependency tree; run from the sources, the extension finds the package.
+ */
+const VENDORED_TAVILY = fileURLToPath(new URL("./vendor/tavily.cjs", import.meta.url));
+
+let webSearch: ExtensionDefinition | undefined;
+function webSearchForThisBuild(): ExtensionDefinition {
+  webSearch ??= existsSync(VENDORED_TAVILY)
+    ? createWebSearchExtension({
+        tavily: {
+          load: async () => createRequire(import.meta.url)(VENDORED_TAVILY) as TavilyModule,
+          isInstalled: () => true,
+        },
+      })
+    : webSearchExtension;
+  return webSearch;
+}
+
 /** The official extensions that ship with keel; config `extensions.<id>.enabled: false` turns one off. */
 export function officialExtensions(): ExtensionDefinition[] {
-  return [todoExtension, webSearchExtension];
+  return [todoExtension, webSearchForThisBuild()];
 }
 
 const usage = (message: string): Result<never, UsageError> => err({ type: "usage", message });
