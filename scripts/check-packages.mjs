@@ -80,10 +80,24 @@ try {
     join(consumer, "package.json"),
     JSON.stringify({ name: "consumer", private: true, type: "module" }),
   );
-  // A consumer of a Node library has Node's types, as any TypeScript project on Node does.
+  // A consumer of a Node library has Node's types, as any TypeScript project on Node does; one
+  // that uses every entry point also installs the optional peers they name (service SDKs).
+  const optionalPeers = packages.flatMap(({ manifest }) =>
+    Object.entries(manifest.peerDependencies ?? {})
+      .filter(([name]) => !name.startsWith("@keel/") && manifest.peerDependenciesMeta?.[name]?.optional)
+      .map(([name, range]) => `${name}@${range}`),
+  );
   run(
     "npm",
-    ["install", "--no-audit", "--no-fund", "--loglevel=error", "@types/node@20", ...tarballs.values()],
+    [
+      "install",
+      "--no-audit",
+      "--no-fund",
+      "--loglevel=error",
+      "@types/node@20",
+      ...new Set(optionalPeers),
+      ...tarballs.values(),
+    ],
     consumer,
   );
 
@@ -131,7 +145,8 @@ try {
   run("node", [tsc, "-p", "tsconfig.json"], consumer);
   console.log(`type-checked a consumer against ${typed.length} packages' published .d.ts`);
 
-  // An extension author's project: the SDK and an official extension, nothing else of Keel's.
+  // An extension author's project: the SDK, an official extension and the connector SDK, nothing
+  // else of Keel's and none of the optional peers.
   const author = join(work, "author");
   mkdirSync(author);
   writeFileSync(
@@ -148,23 +163,36 @@ try {
       "@types/node@20",
       tarballs.get("@keel/extension-sdk"),
       tarballs.get("@keel/ext-todo"),
+      tarballs.get("@keel/ext-connector"),
     ],
     author,
   );
   const installed = readdirSync(join(author, "node_modules", "@keel"));
-  if (installed.join(",") !== "ext-todo,extension-sdk")
-    throw new Error(`npm i @keel/extension-sdk @keel/ext-todo installed @keel/${installed.join(", @keel/")}`);
+  if (installed.join(",") !== "ext-connector,ext-todo,extension-sdk")
+    throw new Error(`the extension author's install brought @keel/${installed.join(", @keel/")}`);
   writeFileSync(
     join(author, "extension.ts"),
     'import { defineExtension, type RunEndEvent, Type, textResult } from "@keel/extension-sdk";\n' +
       'import { todoExtension } from "@keel/ext-todo";\n' +
       'export const both = [todoExtension, defineExtension({ id: "mine", tools: (tool) => [tool({ name: "Echo", description: "e",\n' +
       "  parameters: Type.Object({ text: Type.String() }), async execute(args) { return textResult(args.text); } })] })];\n" +
-      "export const end = (e: RunEndEvent) => e.usage.cost.total + e.turns;\n",
+      "export const end = (e: RunEndEvent) => e.usage.cost.total + e.turns;\n" +
+      'import { actionsFor, defineConnector, errorTypeForStatus } from "@keel/ext-connector/sdk";\n' +
+      "interface JiraClient { get(path: string, signal: AbortSignal): Promise<unknown> }\n" +
+      "const action = actionsFor<JiraClient>();\n" +
+      'export const jira = defineConnector<JiraClient>({ id: "jira", label: "Jira", defaultBaseUrl: "https://jira.example",\n' +
+      '  auth: { env: "JIRA_TOKEN", tokenName: "API token", help: "Make one." },\n' +
+      "  client: async () => ({ get: async (path: string) => path }),\n" +
+      "  classifyError: (e) => ({ type: errorTypeForStatus((e as { status: number }).status), message: String(e) }),\n" +
+      '  actions: [action({ name: "get_issue", description: "Get one.", effect: "read", sensitivity: "normal",\n' +
+      "    parameters: Type.Object({ key: Type.String() }),\n" +
+      "    run: (args, { client, attempt, signal }) => attempt(() => client.get(`/issue/${args.key}`, signal)).map((x) => ({ text: String(x) })) })] });\n",
   );
   writeFileSync(join(author, "tsconfig.json"), JSON.stringify({ ...tsconfig, files: ["extension.ts"] }));
   run("node", [tsc, "-p", "tsconfig.json"], author);
-  console.log("type-checked an extension against @keel/extension-sdk and @keel/ext-todo installed alone");
+  console.log(
+    "type-checked an extension and a connector against @keel/extension-sdk, @keel/ext-todo and @keel/ext-connector/sdk installed alone",
+  );
 
   // What each package weighs when installed, against its budget.
   const failures = [];

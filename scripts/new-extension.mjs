@@ -1,16 +1,21 @@
 // `pnpm new-extension <name>`: scaffolds packages/extensions/<name> as @keel/ext-<name> — a
 // minimal defineExtension (one tool, typed state), a test, a README and a changeset.
+// `--connector`: a connector package instead (packages/extensions/connector-<name>, against
+// @keel/ext-connector's SDK; see connector-template.mjs).
 // `--root <dir>` scaffolds into another checkout; the scaffold's own test uses it.
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { connectorFiles } from "./connector-template.mjs";
 import { initPackage } from "./init-package.mjs";
 
 const NAME = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
+// A connector's name is its id: the catalog group and the prefix of every action name.
+const CONNECTOR_NAME = /^[a-z][a-z0-9]{0,31}$/;
 const MAX_NAME = 40;
 
 function usage(message) {
-  process.stderr.write(`${message}\nusage: pnpm new-extension <name> [--root <dir>]\n`);
+  process.stderr.write(`${message}\nusage: pnpm new-extension <name> [--connector] [--root <dir>]\n`);
   process.exit(2);
 }
 
@@ -18,18 +23,28 @@ let parsed;
 try {
   parsed = parseArgs({
     allowPositionals: true,
-    options: { root: { type: "string" }, help: { type: "boolean", short: "h" } },
+    options: {
+      root: { type: "string" },
+      connector: { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+    },
   });
 } catch (e) {
   usage(e.message);
 }
 if (parsed.values.help) {
-  process.stdout.write("usage: pnpm new-extension <name> [--root <dir>]\n");
+  process.stdout.write("usage: pnpm new-extension <name> [--connector] [--root <dir>]\n");
   process.exit(0);
 }
 const [name, ...extra] = parsed.positionals;
 if (!name) usage("missing the extension name");
 if (extra.length > 0) usage(`one name only; got ${parsed.positionals.join(" ")}`);
+const connector = parsed.values.connector === true;
+if (connector && !CONNECTOR_NAME.test(name))
+  usage(
+    `"${name}" is not a valid connector name: use lowercase letters and digits, starting with a letter, ` +
+      'at most 32 characters (e.g. "jira"); it prefixes every action name (jira__create_issue)',
+  );
 if (!NAME.test(name) || name.length > MAX_NAME)
   usage(
     `"${name}" is not a valid extension name: use lowercase letters, digits and single dashes, ` +
@@ -37,19 +52,20 @@ if (!NAME.test(name) || name.length > MAX_NAME)
   );
 
 const root = resolve(parsed.values.root ?? join(import.meta.dirname, ".."));
-const dir = `packages/extensions/${name}`;
+const folder = connector ? `connector-${name}` : name;
+const dir = `packages/extensions/${folder}`;
 const abs = join(root, dir);
 if (existsSync(abs)) {
   process.stderr.write(`${dir} already exists; nothing was written. Pick another name or remove it first.\n`);
   process.exit(1);
 }
-const changeset = join(root, ".changeset", `${name}-initial.md`);
+const changeset = join(root, ".changeset", `${folder}-initial.md`);
 if (existsSync(changeset)) {
-  process.stderr.write(`.changeset/${name}-initial.md already exists; nothing was written.\n`);
+  process.stderr.write(`.changeset/${folder}-initial.md already exists; nothing was written.\n`);
   process.exit(1);
 }
 
-const pkg = `@keel/ext-${name}`;
+const pkg = connector ? `@keel/connector-${name}` : `@keel/ext-${name}`;
 const camel = name.replace(/-([a-z0-9])/g, (_, c) => c.toUpperCase());
 const pascal = camel[0].toUpperCase() + camel.slice(1);
 const binding = `${camel}Extension`;
@@ -59,13 +75,17 @@ initPackage({
   root,
   dir,
   name: pkg,
-  description: `Keel extension: ${name}`,
-  dependencies: { "@keel/extension-sdk": "workspace:^" },
-  devDependencies: { "@keel/testing": "workspace:^" },
+  description: connector ? `Keel connector: ${name}` : `Keel extension: ${name}`,
+  dependencies: connector
+    ? { "@keel/ext-connector": "workspace:^", "@keel/extension-sdk": "workspace:^" }
+    : { "@keel/extension-sdk": "workspace:^" },
+  devDependencies: connector ? {} : { "@keel/testing": "workspace:^" },
 });
 
-const files = {
-  "src/index.ts": `// ${pkg}: a Keel extension. Say here in a line or two what it adds and why.
+const files = connector
+  ? connectorFiles({ name, pkg, dir })
+  : {
+      "src/index.ts": `// ${pkg}: a Keel extension. Say here in a line or two what it adds and why.
 import { defineExtension, textResult, Type } from "@keel/extension-sdk";
 
 export const ${binding} = defineExtension({
@@ -91,7 +111,7 @@ export const ${binding} = defineExtension({
 
 export default ${binding};
 `,
-  [`test/${name}.test.ts`]: `// Runs the extension's tool against an in-memory runtime.
+      [`test/${name}.test.ts`]: `// Runs the extension's tool against an in-memory runtime.
 import { listTools } from "@keel/extension-sdk";
 import { testRuntime, testToolContext } from "@keel/extension-sdk/testing";
 import { describe, expect, it } from "vitest";
@@ -109,7 +129,7 @@ describe("${name}", () => {
   });
 });
 `,
-  "README.md": `# ${pkg}
+      "README.md": `# ${pkg}
 
 A Keel extension. Describe what it adds (tools, hooks, commands) and how to configure it.
 
@@ -119,17 +139,17 @@ keel -e ${dir}/src/index.ts
 
 It depends on \`@keel/extension-sdk\` only; see that package's README for the contract.
 `,
-};
+    };
 for (const [file, content] of Object.entries(files)) writeFileSync(join(abs, file), content);
 
 mkdirSync(join(root, ".changeset"), { recursive: true });
 writeFileSync(changeset, `---\n"${pkg}": minor\n---\n\nNew package: ${pkg}.\n`);
 
-process.stdout.write(`Created ${dir} (${pkg}) and .changeset/${name}-initial.md.
+process.stdout.write(`Created ${dir} (${pkg}) and .changeset/${folder}-initial.md.
 
 Next:
   pnpm install
   cd ${dir} && npx vitest run && npx tsc -p tsconfig.json --noEmit
-  keel -e ${dir}/src/index.ts
+  ${connector ? `pnpm build, then add ${dir}/dist/index.js to extensions.connector.config.modules` : `keel -e ${dir}/src/index.ts`}
 Then edit src/index.ts and the README, and the changeset's description.
 `);

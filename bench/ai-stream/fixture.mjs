@@ -111,7 +111,13 @@ export async function setup({
 
   // "same": Keel gets the fetch the bare SDK uses (the global one), so only the streaming layers
   // differ; "default": Keel uses its own transport (node:http unless the caller brings a fetch).
-  const keelOptions = transport === "same" ? { apiKey: "test", fetch: globalThis.fetch } : { apiKey: "test" };
+  // The reply is far longer than any model's output cap, which bounds a reply's size: the cap and
+  // the bound are raised to fit it (the scripted usage counts about 4 characters a token).
+  const bounds = { maxTokens: Math.ceil(textBytes / 4), maxReplyChars: 2 * textBytes };
+  const keelOptions =
+    transport === "same"
+      ? { apiKey: "test", fetch: globalThis.fetch, ...bounds }
+      : { apiKey: "test", ...bounds };
 
   // The Keel side does the same through stream(), which also builds the growing message
   // (text, usage, cost) that every event carries, and ends with the finished message.

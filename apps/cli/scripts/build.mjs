@@ -6,14 +6,27 @@
 //   compile it through V8's code cache (src/code-cache.ts); Node 20 caches no ESM compiles.
 // - dist/tui/index.js: the TUI with ink and react, ESM (they are ESM only), imported only by
 //   interactive mode; it gets the kernel from the core instead of bundling a second copy.
-// - dist/vendor/tavily.cjs: @tavily/core and its dependencies, required only when a search runs.
-// - dist/tree-sitter-bash.wasm: the bash grammar, beside the core that loads it.
+// - dist/node_modules/<name>: the service SDKs extensions require on first use (@tavily/core,
+//   @octokit/rest, @linear/sdk), each one bundled file with its dependencies, where Node's
+//   resolution from the core finds it; an install carries their JavaScript, not their trees.
+// - dist/tree-sitter-bash.wasm: the bash grammar, beside the core that loads it; and
+//   dist/node_modules/web-tree-sitter: the parser's ESM module and its WASM runtime, the two files
+//   of that package keel loads (without its debug build, sources and maps).
 // - dist/index.js: the package's public API for other hosts, ESM, over the @keel packages they
 //   install themselves (optional peers: the bin needs none of them).
-// The CLI's run-time dependencies (package.json `dependencies`) stay external: they need their
-// own files at run time (tsx's loader, web-tree-sitter's wasm).
+// The CLI's run-time dependencies (package.json `dependencies`) stay external: tsx, whose loader
+// needs its own files and esbuild's binary.
 import { execFileSync } from "node:child_process";
-import { chmodSync, copyFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  copyFileSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -70,20 +83,52 @@ const api = await build({
   format: "esm",
 });
 
-// Third-party code keel loads on demand, bundled apart from the core so a start does not parse it.
-const vendor = await build({
-  ...common,
-  external: [],
-  sourcemap: false,
-  entryPoints: { "vendor/tavily": require.resolve("@tavily/core") },
-  format: "cjs",
-  minifyWhitespace: true,
-  outExtension: { ".js": ".cjs" },
-});
+// Third-party code extensions load on demand, each bundled apart from the core so a start does
+// not parse it, as a package folder Node's resolution from dist/keel.cjs finds.
+const VENDORED = ["@tavily/core", "@octokit/rest", "@linear/sdk"];
+const vendored = [];
+for (const name of VENDORED) {
+  // Not every package exports its package.json; the CLI's own dependency folder has it.
+  const pkgDir = realpathSync(join(root, "node_modules", name));
+  const { version, license } = JSON.parse(readFileSync(join(pkgDir, "package.json"), "utf8"));
+  const outDir = join(root, "dist/node_modules", name);
+  vendored.push(
+    await build({
+      ...common,
+      external: [],
+      sourcemap: false,
+      stdin: { contents: `export * from ${JSON.stringify(name)};`, resolveDir: root, loader: "js" },
+      outfile: join(outDir, "index.cjs"),
+      outdir: undefined,
+      format: "cjs",
+      minifyWhitespace: true,
+    }),
+  );
+  writeFileSync(
+    join(outDir, "package.json"),
+    `${JSON.stringify({ name, version, license, description: "Bundled by @keel/cli from the package of this name.", main: "index.cjs" }, null, 2)}\n`,
+  );
+  const licenseFile = readdirSync(pkgDir).find((f) => /^licen[cs]e/i.test(f));
+  if (licenseFile) copyFileSync(join(pkgDir, licenseFile), join(outDir, licenseFile));
+}
 copyFileSync(
   require.resolve("tree-sitter-bash/tree-sitter-bash.wasm"),
   join(root, "dist/tree-sitter-bash.wasm"),
 );
+{
+  const from = realpathSync(join(root, "node_modules/web-tree-sitter"));
+  const { version, license } = JSON.parse(readFileSync(join(from, "package.json"), "utf8"));
+  const to = join(root, "dist/node_modules/web-tree-sitter");
+  mkdirSync(to, { recursive: true });
+  // tree-sitter.js finds tree-sitter.wasm beside itself (new URL(…, import.meta.url)).
+  for (const file of ["tree-sitter.js", "tree-sitter.wasm", "LICENSE"])
+    copyFileSync(join(from, file), join(to, file));
+  const exports = { ".": "./tree-sitter.js", "./tree-sitter.wasm": "./tree-sitter.wasm" };
+  writeFileSync(
+    join(to, "package.json"),
+    `${JSON.stringify({ name: "web-tree-sitter", version, license, description: "Copied by @keel/cli: the files of this package keel loads.", type: "module", exports }, null, 2)}\n`,
+  );
+}
 
 // import() must not be inside keel.cjs (see src/code-cache.ts): every esm-import module — the
 // CLI's and the kernel's — becomes a require of dist/esm-import.cjs, compiled by Node itself.
@@ -120,7 +165,7 @@ const leftover = core.match(/(^|[^\w$.`'"])import\(/m);
 if (leftover) throw new Error("dist/keel.cjs contains import(); route it through an esm-import module");
 
 // Tests read the module graph from here (print mode must not reach the TUI, the TUI no kernel).
-const builds = [tui, api, vendor, cjs];
+const builds = [tui, api, cjs, ...vendored];
 const metafile = {
   inputs: Object.assign({}, ...builds.map((b) => b.metafile.inputs)),
   outputs: Object.assign({}, ...builds.map((b) => b.metafile.outputs)),

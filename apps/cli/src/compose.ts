@@ -1,9 +1,7 @@
 // Composition: parsed flags → CodingAgentOptions. The official extensions are on by default;
 // everything else (config, trust, extension loading, model choice) is the kernel's job.
-import { existsSync, statSync } from "node:fs";
-import { createRequire } from "node:module";
+import { statSync } from "node:fs";
 import { resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import { defaultModelFor, listProviders, modelRef } from "@keel/ai";
 import {
   type CodingAgentOptions,
@@ -12,34 +10,17 @@ import {
   resolveKeelHome,
   type SessionChoice,
 } from "@keel/coding-agent";
+import { officialConnectorExtension } from "@keel/ext-connector";
+import { skillsExtension } from "@keel/ext-skills";
 import { todoExtension } from "@keel/ext-todo";
-import { createWebSearchExtension, type TavilyModule, webSearchExtension } from "@keel/ext-web-search";
+import { webSearchExtension } from "@keel/ext-web-search";
 import type { ExtensionDefinition } from "@keel/extension-sdk";
 import { err, ok, type Result } from "neverthrow";
 import type { CliFlags, SessionFlag, UsageError } from "./args.js";
 
-/**
- * The build bundles @tavily/core beside the core (dist/vendor/tavily.cjs), so an install of keel
- * carries no copy of its dependency tree; run from the sources, the extension finds the package.
- */
-const VENDORED_TAVILY = fileURLToPath(new URL("./vendor/tavily.cjs", import.meta.url));
-
-let webSearch: ExtensionDefinition | undefined;
-function webSearchForThisBuild(): ExtensionDefinition {
-  webSearch ??= existsSync(VENDORED_TAVILY)
-    ? createWebSearchExtension({
-        tavily: {
-          load: async () => createRequire(import.meta.url)(VENDORED_TAVILY) as TavilyModule,
-          isInstalled: () => true,
-        },
-      })
-    : webSearchExtension;
-  return webSearch;
-}
-
 /** The official extensions that ship with keel; config `extensions.<id>.enabled: false` turns one off. */
 export function officialExtensions(): ExtensionDefinition[] {
-  return [todoExtension, webSearchForThisBuild()];
+  return [todoExtension, skillsExtension, webSearchExtension, officialConnectorExtension];
 }
 
 const usage = (message: string): Result<never, UsageError> => err({ type: "usage", message });

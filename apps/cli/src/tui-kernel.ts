@@ -5,6 +5,7 @@ import { modelRef } from "@keel/ai";
 import {
   createCodingAgent,
   defaultSessionDir,
+  formatTrustPreview,
   killAllCommandTrees,
   resolveKeelHome,
 } from "@keel/coding-agent";
@@ -17,6 +18,7 @@ export const tuiKernel = {
   listSessions,
   modelRef,
   killAllCommandTrees,
+  formatTrustPreview,
 };
 
 export type TuiKernel = typeof tuiKernel;

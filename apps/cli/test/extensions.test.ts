@@ -156,7 +156,8 @@ describe("keel install", () => {
     } finally {
       rmSync(src, { recursive: true, force: true });
     }
-  });
+    // npm pack, npm install and four keel starts: seconds alone, more on a loaded machine.
+  }, 120_000);
 
   it("a project install needs a trusted project", async () => {
     const { ws } = fresh([]);

@@ -1,5 +1,5 @@
 // Hostile repositories against trust, end to end: each case is run untrusted, then trusted
-// (keel -p /trust), then after an edit of what was trusted. What reached the model is read from
+// (keel -p "/trust yes"), then after an edit of what was trusted. What reached the model is read from
 // the mock server's request (the system prompt); what ran, from sentinel files. Untrusted and
 // edited, nothing may reach the model or run; trusted, exactly what trust approved does.
 import { appendFileSync, existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -194,7 +194,7 @@ describe.concurrent("a hostile repository", () => {
         expect(untrusted.saw ?? false).toBe(false);
         expect(untrusted.ran ?? false).toBe(false);
 
-        const trust = await keel(layout.trustAt ?? layout.cwd, "/trust");
+        const trust = await keel(layout.trustAt ?? layout.cwd, "/trust yes");
         expect(trust.code, trust.stderr).toBe(0);
         const trusted = await phase("trusted");
         if (layout.refusedWhenTrusted) {

@@ -17,9 +17,9 @@ describe("keel -p", () => {
     expect(JSON.stringify(body.messages[0]!.content)).toContain("say hello");
   });
 
-  it("runs a slash command instead of a prompt: /trust trusts the project, nothing is sent", async () => {
+  it("runs a slash command instead of a prompt: /trust yes trusts the project, nothing is sent", async () => {
     const { server, ws } = fresh([]);
-    const r = await runKeel(["-p", "/trust", "--model", MODEL, "--cwd", ws.repo], { server, ws });
+    const r = await runKeel(["-p", "/trust yes", "--model", MODEL, "--cwd", ws.repo], { server, ws });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("Trusted");
     expect(server.requests).toHaveLength(0);

@@ -135,7 +135,15 @@ describe("Transcript", () => {
     const t = new Transcript();
     t.apply({
       type: "run_end",
-      summary: { stopReason: "aborted", turns: 1, usage, text: "", durationMs: 1, unsent: [] },
+      summary: {
+        stopReason: "aborted",
+        turns: 1,
+        usage,
+        text: "",
+        durationMs: 1,
+        unsent: [],
+        permissionDenials: [],
+      },
     });
     t.apply({ type: "diagnostic", diagnostic: { extensionId: "mcp", level: "warning", message: "down" } });
     t.apply({ type: "compaction_end", reason: "manual", tokensBefore: 900, tokensAfter: 100, ok: true });

@@ -1,4 +1,5 @@
 // Tool results the loop writes itself (errors, aborts) and the check on results tools return.
+import type { ToolCall } from "@keel/ai";
 import type { AgentToolResult } from "./types.js";
 
 export function errorResult(text: string): AgentToolResult {
@@ -6,6 +7,13 @@ export function errorResult(text: string): AgentToolResult {
 }
 
 export const NOT_STARTED_TEXT = "Not run: the run was aborted before this tool call started.";
+
+/** For a call whose arguments were not one JSON object (ToolCall.argumentsError). */
+export function unparsedResult(call: ToolCall): AgentToolResult {
+  return errorResult(
+    `Not run: the arguments of this ${call.name} call were not valid JSON (${call.argumentsError}). Send the call again with its arguments as one JSON object.`,
+  );
+}
 
 export function abortGraceExpiredResult(toolName: string, graceMs: number): AgentToolResult {
   return errorResult(`Aborted: ${toolName} did not stop within ${graceMs} ms after the run was aborted.`);

@@ -3,7 +3,14 @@
 import { type ToolCall, type ToolResultMessage, validateToolArguments } from "@keel/ai";
 import type { AfterToolCall, BeforeToolCall, ToolCallInfo } from "./config.js";
 import type { AgentEvent } from "./events.js";
-import { abortGraceExpiredResult, checkResult, describe, errorResult, NOT_STARTED_TEXT } from "./results.js";
+import {
+  abortGraceExpiredResult,
+  checkResult,
+  describe,
+  errorResult,
+  NOT_STARTED_TEXT,
+  unparsedResult,
+} from "./results.js";
 import type { AgentTool, AgentToolResult } from "./types.js";
 
 export interface ToolBatchEnv {
@@ -95,6 +102,8 @@ async function start(call: ToolCall, env: ToolBatchEnv): Promise<Started> {
     );
   }
   if (env.signal.aborted) return resolved(call.arguments, errorResult(NOT_STARTED_TEXT));
+  // Arguments that never parsed: this call alone fails, and the model is told how to redo it.
+  if (call.argumentsError !== undefined) return resolved(call.arguments, unparsedResult(call));
 
   const checked = validateToolArguments(tool, call.arguments);
   if (checked.isErr()) {

@@ -153,6 +153,53 @@ describe("tool call errors go back to the model and the loop continues", () => {
     expect(faux.requests[1]?.raw).toContain('"is_error":true');
   });
 
+  it("a call whose arguments are not JSON fails alone: its siblings run, and the model retries it", async () => {
+    const ran: string[] = [];
+    const tool = echoTool("echo", {
+      execute: async ({ value }) => {
+        ran.push(value);
+        return { content: [{ type: "text", text: `echo:${value}` }] };
+      },
+    });
+    const { agent, faux, events } = createHarness(
+      [
+        {
+          toolCalls: [
+            { id: "a", name: "echo", arguments: { value: "one" } },
+            { id: "bad", name: "echo", arguments: '{"value": "two",' },
+            { id: "c", name: "echo", arguments: { value: "three" } },
+          ],
+        },
+        { toolCalls: [{ id: "again", name: "echo", arguments: { value: "two" } }] },
+        { text: "All three done." },
+      ],
+      { tools: [tool] },
+    );
+    const result = (await agent.prompt("go"))._unsafeUnwrap();
+    expect(result.stopReason).toBe("stop");
+    expect(result.error).toBeUndefined();
+    expect(ran).toEqual(["one", "three", "two"]);
+    const [a, bad, c, again] = toolResults(result.messages);
+    expect([a, bad, c, again].map((r) => [r?.toolCallId, r?.isError])).toEqual([
+      ["a", false],
+      ["bad", true],
+      ["c", false],
+      ["again", false],
+    ]);
+    expect(text(bad!)).toMatch(
+      /^Not run: the arguments of this echo call were not valid JSON \(.+; the arguments began: \{"value": "two",\)\. Send the call again/,
+    );
+    // Every call got its start and end, the malformed one included, in call order.
+    const ended = events.flatMap((e) => (e.type === "tool_execution_end" ? [e.toolCallId] : []));
+    expect(ended).toEqual(["a", "bad", "c", "again"]);
+    // The model saw the error for that call (and its call replayed with empty arguments).
+    const second = faux.requests[1]?.body.messages as { content: unknown }[];
+    expect(JSON.stringify(second)).toContain(
+      '"tool_use_id":"bad","content":[{"type":"text","text":"Not run:',
+    );
+    expect(JSON.stringify(second)).toContain('"id":"bad","name":"echo","input":{}');
+  });
+
   it("an unknown tool becomes an error result listing the tools that exist", async () => {
     const { agent } = createHarness(
       [

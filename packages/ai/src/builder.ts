@@ -51,9 +51,19 @@ interface OpenBlock {
 
 export type AssistantMessageEventStream = EventStream<AssistantMessageEvent, AssistantMessage>;
 
+export interface BuilderOptions {
+  /**
+   * Past this many characters (UTF-16 code units) of text, thinking, signatures and tool
+   * arguments the reply fails.
+   */
+  maxChars?: number;
+}
+
 export class MessageBuilder implements ChunkSink {
   readonly message: AssistantMessage;
   private readonly open = new Map<string, OpenBlock>();
+  private readonly maxChars: number;
+  private chars = 0;
   // Deltas nearly always extend the block the previous delta did; skip the map lookup then.
   private lastKey: string | undefined;
   private lastBlock: OpenBlock | undefined;
@@ -62,7 +72,9 @@ export class MessageBuilder implements ChunkSink {
   constructor(
     private readonly model: Model,
     private readonly out: AssistantMessageEventStream,
+    options: BuilderOptions = {},
   ) {
+    this.maxChars = options.maxChars ?? Number.POSITIVE_INFINITY;
     this.message = {
       role: "assistant",
       content: [],
@@ -94,6 +106,24 @@ export class MessageBuilder implements ChunkSink {
 
   private emit(event: AssistantMessageEvent): void {
     this.out.push(event);
+  }
+
+  /**
+   * Counts a delta against the reply's bound; false once the bound is passed (the reply has then
+   * failed and takes nothing more). An endless stream must end with an error, not in memory.
+   * Characters, not UTF-8 bytes: a string's length is free, while measuring bytes on every delta
+   * cost ~8% of a stream's throughput; a character is at least one byte either way.
+   */
+  private admit(delta: string): boolean {
+    if (this.chars > this.maxChars) return false;
+    this.chars += delta.length;
+    if (this.chars <= this.maxChars) return true;
+    this.fail({
+      type: "reply_too_large",
+      message: `The model's reply passed its bound of ${this.maxChars} characters and was stopped (a reply that never ends, or maxReplyChars / maxTokens set too low).`,
+      limitChars: this.maxChars,
+    });
+    return false;
   }
 
   private block(key: string, kind: OpenBlock["kind"]): OpenBlock {
@@ -132,6 +162,7 @@ export class MessageBuilder implements ChunkSink {
   }
 
   text(key: string, delta: string): void {
+    if (!this.admit(delta)) return;
     const b = this.block(key, "text");
     if (b.kind !== "text" || !b.text) return;
     b.text.append(delta);
@@ -139,6 +170,7 @@ export class MessageBuilder implements ChunkSink {
   }
 
   thinking(key: string, delta: string): void {
+    if (!this.admit(delta)) return;
     const b = this.block(key, "thinking");
     if (b.kind !== "thinking" || !b.text) return;
     b.text.append(delta);
@@ -146,6 +178,7 @@ export class MessageBuilder implements ChunkSink {
   }
 
   thinkingSignature(key: string, signature: string, options?: { redacted?: boolean }): void {
+    if (!this.admit(signature)) return;
     const b = this.block(key, "thinking");
     const content = this.message.content[b.index];
     if (content?.type !== "thinking") return;
@@ -162,6 +195,7 @@ export class MessageBuilder implements ChunkSink {
   }
 
   toolCallArgs(key: string, delta: string): void {
+    if (!this.admit(delta)) return;
     const b = this.block(key, "toolCall");
     const content = this.message.content[b.index];
     if (content?.type !== "toolCall") return;
@@ -194,17 +228,14 @@ export class MessageBuilder implements ChunkSink {
       this.emit({ type: "thinking_end", contentIndex: b.index, content: thinking, partial: this.message });
     } else {
       const parsed = parseFinalArguments(b.args);
-      if (!parsed.ok) {
-        this.fail({
-          type: "invalid_tool_arguments",
-          message: `The model sent invalid JSON arguments for tool ${content.name}: ${parsed.message}`,
-          toolCallId: content.id,
-          toolName: content.name,
-        });
-        return;
+      // Damaged arguments spoil this call only: it ends with no arguments and says why, and
+      // the rest of the message (its other calls) stands. The loop answers it with an error.
+      if (parsed.ok) content.arguments = parsed.value;
+      else {
+        content.arguments = {};
+        content.argumentsError = `${parsed.message}; the arguments began: ${excerpt(b.args)}`;
       }
-      content.arguments = parsed.value;
-      const toolCall: ToolCall = { ...content, arguments: parsed.value };
+      const toolCall: ToolCall = { ...content };
       this.emit({ type: "toolcall_end", contentIndex: b.index, toolCall, partial: this.message });
     }
   }
@@ -302,6 +333,12 @@ function parseFinalArguments(
   } catch (e) {
     return { ok: false, message: e instanceof Error ? e.message : String(e) };
   }
+}
+
+/** How damaged arguments began, short enough for an error result. */
+function excerpt(raw: string): string {
+  const EXCERPT = 200;
+  return raw.length <= EXCERPT ? raw : `${raw.slice(0, EXCERPT)}… (${raw.length} characters)`;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -12,8 +12,9 @@ import type {
   StreamOptions,
 } from "./types.js";
 
-/** Options after the driver resolved the key and the abort signal. */
-export interface AdapterOptions extends Omit<StreamOptions, "apiKey" | "signal" | "retry"> {
+/** Options after the driver resolved the key and the abort signal (it keeps the bounds it enforces). */
+export interface AdapterOptions
+  extends Omit<StreamOptions, "apiKey" | "signal" | "retry" | "idleTimeoutMs" | "maxReplyChars"> {
   apiKey: string;
   signal: AbortSignal;
 }
@@ -29,6 +30,28 @@ export interface ProviderAdapter<Chunk = unknown> {
 }
 
 export const DEFAULT_RETRY: RetryPolicy = { maxRetries: 4, baseDelayMs: 1000, maxDelayMs: 60_000 };
+
+/** Five minutes of silence, as Codex (stream_idle_timeout_ms) and Claude Code's stream watchdog wait. */
+export const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
+
+/** The hard cap on one reply's size in characters; the output cap usually binds first (see replyBound). */
+export const DEFAULT_MAX_REPLY_CHARS = 16 * 1024 * 1024;
+
+/**
+ * Characters a token may take, generously: a well-behaved server stops at max_tokens long
+ * before, so only a server that ignores the cap (or never ends) reaches the bound.
+ */
+const CHARS_PER_TOKEN_BOUND = 64;
+
+/** The smaller of the hard cap and what the reply's output cap allows, in characters. */
+export function replyBound(
+  model: Model,
+  options: Pick<StreamOptions, "maxTokens" | "maxReplyChars">,
+): number {
+  const cap = options.maxReplyChars ?? DEFAULT_MAX_REPLY_CHARS;
+  const tokens = options.maxTokens ?? model.maxOutput;
+  return tokens > 0 ? Math.min(cap, tokens * CHARS_PER_TOKEN_BOUND) : cap;
+}
 
 export function createAssistantMessageEventStream(): AssistantMessageEventStream {
   return new EventStream<AssistantMessageEvent, AssistantMessage>(
@@ -51,9 +74,10 @@ export function runProvider(
   options: StreamOptions = {},
 ): AssistantMessageEventStream {
   const out = createAssistantMessageEventStream();
-  const builder = new MessageBuilder(model, out);
+  const builder = new MessageBuilder(model, out, { maxChars: replyBound(model, options) });
   const signal = options.signal ?? new AbortController().signal;
   const policy: RetryPolicy = { ...DEFAULT_RETRY, ...options.retry };
+  const idleMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
   out.push({ type: "start", partial: builder.message });
 
   const run = async (): Promise<void> => {
@@ -62,7 +86,7 @@ export function runProvider(
       builder.fail(apiKey);
       return;
     }
-    const { retry: _r, signal: _s, apiKey: _k, ...rest } = options;
+    const { retry: _r, signal: _s, apiKey: _k, idleTimeoutMs: _i, maxReplyChars: _m, ...rest } = options;
     const adapterOptions: AdapterOptions = { ...rest, apiKey, signal };
     let adapter: ProviderAdapter;
     try {
@@ -78,19 +102,33 @@ export function runProvider(
       const attemptAbort = new AbortController();
       const forwardAbort = () => attemptAbort.abort(signal.reason);
       signal.addEventListener("abort", forwardAbort, { once: true });
+      const watchdog = idleWatchdog(idleMs, attemptAbort);
       try {
         if (signal.aborted) throw signal.reason;
         const chunks = await adapter.open(model, context, { ...adapterOptions, signal: attemptAbort.signal });
         for await (const chunk of chunks) {
+          watchdog.alive();
           adapter.translate(chunk, builder);
           if (builder.settled) break;
         }
-        if (builder.settled) return;
+        if (builder.settled) {
+          // A reply stopped by its bound: drop the connection rather than read the rest.
+          if (builder.failure) attemptAbort.abort();
+          return;
+        }
         if (signal.aborted) throw signal.reason;
-        error = { type: "protocol", message: "The stream ended before the provider finished the message." };
+        // The SDKs end their iterators quietly when their signal aborts, as the watchdog's does.
+        error = watchdog.fired
+          ? watchdog.error()
+          : { type: "protocol", message: "The stream ended before the provider finished the message." };
       } catch (e) {
-        error = signal.aborted ? abortedError() : safeClassify(adapter, e);
+        error = signal.aborted
+          ? abortedError()
+          : watchdog.fired
+            ? watchdog.error()
+            : safeClassify(adapter, e);
       } finally {
+        watchdog.stop();
         signal.removeEventListener("abort", forwardAbort);
       }
       if (!builder.hasContent && attempt < policy.maxRetries && isRetryable(error)) {
@@ -123,6 +161,62 @@ export function resolveApiKey(model: Model, options: StreamOptions): string | Ai
     type: "config",
     message: `No API key for ${model.provider}: set ${model.apiKeyEnv} or pass apiKey.`,
   };
+}
+
+interface IdleWatchdog {
+  /** Call on every chunk: the stream is alive. */
+  alive(): void;
+  readonly fired: boolean;
+  error(): AiError;
+  stop(): void;
+}
+
+/** Checks per timeout: the silence is noticed within a quarter of the timeout after it ran out. */
+const IDLE_CHECKS = 4;
+
+/**
+ * Aborts the attempt once nothing arrived for `idleMs` (headers or chunks). A chunk only bumps a
+ * counter (a clock read or a timer per chunk would cost a measurable share of a fast stream);
+ * a timer looks at it every quarter of the timeout and fires after a full timeout without one.
+ */
+function idleWatchdog(idleMs: number, attempt: AbortController): IdleWatchdog {
+  let chunks = 0;
+  let seen = 0;
+  let quiet = 0;
+  let fired = false;
+  const period = Math.max(1, Math.ceil(idleMs / IDLE_CHECKS));
+  const timer =
+    idleMs > 0 && Number.isFinite(idleMs)
+      ? setInterval(() => {
+          if (chunks !== seen) {
+            seen = chunks;
+            quiet = 0;
+            return;
+          }
+          quiet += period;
+          if (quiet < idleMs) return;
+          fired = true;
+          clearInterval(timer);
+          attempt.abort(new Error(`idle for ${idleMs} ms`));
+        }, period)
+      : undefined;
+  return {
+    alive: () => {
+      chunks++;
+    },
+    get fired() {
+      return fired;
+    },
+    error: () => ({
+      type: "network",
+      message: `The model server sent nothing for ${formatMs(idleMs)} (the stream's idle timeout), so the connection was dropped.`,
+    }),
+    stop: () => clearInterval(timer),
+  };
+}
+
+function formatMs(ms: number): string {
+  return ms >= 1000 && ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
 }
 
 /** Backoff with jitter; a server's retry-after wins but may not exceed the policy's ceiling. */

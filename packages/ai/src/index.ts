@@ -1,6 +1,6 @@
 // @keel/ai public API.
 
-export type { AssistantMessageEventStream, ChunkSink, TokenCounts } from "./builder.js";
+export type { AssistantMessageEventStream, BuilderOptions, ChunkSink, TokenCounts } from "./builder.js";
 export { MessageBuilder } from "./builder.js";
 export { closestName } from "./closest.js";
 export { addUsage, computeCost, emptyUsage, ratesFor } from "./cost.js";
@@ -21,9 +21,12 @@ export {
 export {
   type AdapterOptions,
   createAssistantMessageEventStream,
+  DEFAULT_IDLE_TIMEOUT_MS,
+  DEFAULT_MAX_REPLY_CHARS,
   DEFAULT_RETRY,
   isRetryable,
   type ProviderAdapter,
+  replyBound,
   runProvider,
 } from "./driver.js";
 export { EventStream } from "./event-stream.js";

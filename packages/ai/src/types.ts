@@ -36,6 +36,12 @@ export interface ToolCall {
   id: string;
   name: string;
   arguments: Record<string, unknown>;
+  /**
+   * Set when the model's arguments were not one JSON object: says what was wrong and how the
+   * text began. `arguments` is then `{}`; the call must not run (the agent loop answers it with
+   * an error result so the model can send it again), and its siblings are unaffected.
+   */
+  argumentsError?: string;
 }
 
 export interface UserMessage {
@@ -260,6 +266,19 @@ export interface StreamOptions {
   cacheRetention?: "none" | "short" | "long";
   retry?: Partial<RetryPolicy>;
   headers?: Record<string, string>;
+  /**
+   * Milliseconds the stream may stay silent — waiting for the response headers, or between two
+   * chunks — before the attempt is dropped as a network failure (retried like a cut stream while
+   * nothing was streamed). Default 300000 (5 minutes); 0 turns the timeout off.
+   */
+  idleTimeoutMs?: number;
+  /**
+   * The most one reply may stream, in characters (UTF-16 code units) of text, thinking,
+   * signatures and tool arguments. The reply is also bounded by its output cap: 64 characters per
+   * token of `maxTokens` (the model's `maxOutput` by default). Past the smaller bound the stream
+   * is dropped with a `reply_too_large` error. Default 16 Mi (16,777,216).
+   */
+  maxReplyChars?: number;
   /** Replaces the global fetch (tests use the in-process faux fetch). */
   fetch?: typeof globalThis.fetch;
   /** Sees the exact request body before it is sent. */
@@ -273,7 +292,8 @@ export type AiError =
   | { type: "aborted"; message: string }
   | { type: "context_overflow"; message: string }
   | { type: "protocol"; message: string }
-  | { type: "invalid_tool_arguments"; message: string; toolCallId: string; toolName: string }
+  /** The reply passed its size bound (StreamOptions.maxReplyChars, or its output cap). */
+  | { type: "reply_too_large"; message: string; limitChars: number }
   | { type: "config"; message: string };
 
 export type DoneReason = "stop" | "length" | "toolUse";

@@ -64,13 +64,44 @@ describe("MessageBuilder tool arguments", () => {
     ]);
   });
 
-  it("reports damaged JSON at the end however much of it was skipped while streaming", () => {
+  it("marks damaged JSON on that call at the end however much was skipped while streaming, and the message stands", () => {
     const json = `${JSON.stringify({ content: "y".repeat(100_000) }).slice(0, -1)},,}`;
     const { builder } = streamToolArgs(json, 16);
-    expect(builder.failure).toMatchObject({
-      type: "invalid_tool_arguments",
-      toolCallId: "t1",
-      toolName: "Write",
+    expect(builder.failure).toBeUndefined();
+    const call = builder.message.content[0] as ToolCall;
+    expect(call).toMatchObject({ type: "toolCall", id: "t1", name: "Write", arguments: {} });
+    expect(call.argumentsError).toMatch(/JSON/);
+    expect(call.argumentsError).toContain(`the arguments began: {"content":"yyy`);
+    expect(call.argumentsError).toContain(`(${json.length} characters)`);
+    expect(call.argumentsError!.length).toBeLessThan(400);
+  });
+
+  it("a JSON value that is not an object is damage too", () => {
+    const { builder } = streamToolArgs("[1, 2]", 2);
+    expect((builder.message.content[0] as ToolCall).argumentsError).toBe(
+      "arguments must be a JSON object; the arguments began: [1, 2]",
+    );
+  });
+});
+
+describe("MessageBuilder reply bound", () => {
+  it("fails the reply once its characters pass the bound, and takes nothing more", () => {
+    const out = createAssistantMessageEventStream();
+    const builder = new MessageBuilder(claudeModel(), out, { maxChars: 10 });
+    builder.text("k", "éé"); // 2
+    builder.thinking("t", "abcd"); // 6
+    builder.toolCallStart("c", { id: "t1", name: "Write" });
+    builder.toolCallArgs("c", '{"a"'); // 10: at the bound, still fine
+    expect(builder.failure).toBeUndefined();
+    builder.toolCallArgs("c", ":"); // 11: past it
+    expect(builder.failure).toEqual({
+      type: "reply_too_large",
+      limitChars: 10,
+      message: expect.stringContaining("bound of 10 characters"),
     });
+    builder.text("k", "more");
+    builder.complete();
+    expect(builder.message.stopReason).toBe("error");
+    expect(builder.message.content[0]).toEqual({ type: "text", text: "éé" });
   });
 });

@@ -158,17 +158,33 @@ describe("anthropic lifecycle: broken streams", () => {
     expect(message.content).toEqual([{ type: "text", text: TEXT.slice(0, 16) }]);
   });
 
-  it("ends invalid JSON in tool arguments in an invalid_tool_arguments error", async () => {
+  it("marks invalid JSON in one call's arguments on that call; its siblings and the message stand", async () => {
     server.setScenario({
-      turns: [{ toolCalls: [{ id: "toolu_bad", name: "read", arguments: '{"path": "a.ts", oops' }] }],
+      turns: [
+        {
+          toolCalls: [
+            { id: "toolu_a", name: "read", arguments: { path: "a.ts" } },
+            { id: "toolu_bad", name: "read", arguments: '{"path": "b.ts", oops' },
+            { id: "toolu_c", name: "read", arguments: { path: "c.ts" } },
+          ],
+        },
+      ],
     });
-    const { last, events } = await run();
-    expect(events.some((e) => e.type === "toolcall_end")).toBe(false);
-    expect(last).toMatchObject({
-      type: "error",
-      reason: "error",
-      error: { type: "invalid_tool_arguments", toolCallId: "toolu_bad", toolName: "read" },
-    });
+    const { last, events, message } = await run();
+    expect(last).toMatchObject({ type: "done", reason: "toolUse" });
+    const ends = events.flatMap((e) => (e.type === "toolcall_end" ? [e.toolCall] : []));
+    expect(ends.map((c) => c.id)).toEqual(["toolu_a", "toolu_bad", "toolu_c"]);
+    expect(message.content).toEqual([
+      { type: "toolCall", id: "toolu_a", name: "read", arguments: { path: "a.ts" } },
+      {
+        type: "toolCall",
+        id: "toolu_bad",
+        name: "read",
+        arguments: {},
+        argumentsError: expect.stringContaining('the arguments began: {"path": "b.ts", oops'),
+      },
+      { type: "toolCall", id: "toolu_c", name: "read", arguments: { path: "c.ts" } },
+    ]);
   });
 
   it("aborts mid-stream into error(aborted) with the partial text and usage", async () => {

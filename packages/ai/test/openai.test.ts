@@ -227,14 +227,26 @@ describe.each<OpenAIApi>(["openai-completions", "openai-responses"])("%s", (api)
     }
   });
 
-  it("turns invalid tool-call JSON into an invalid_tool_arguments error", async () => {
+  it("marks invalid tool-call JSON on that call only; the other call and the message stand", async () => {
     server.setScenario({
-      turns: [{ toolCalls: [{ id: "call_bad", name: "read", arguments: '{"path": "a.ts", ' }] }],
+      turns: [
+        {
+          toolCalls: [
+            { id: "call_bad", name: "read", arguments: '{"path": "a.ts", ' },
+            { id: "call_ok", name: "read", arguments: { path: "b.ts" } },
+          ],
+        },
+      ],
     });
     const { events, message, last } = await run(model(api), { ...hello, tools });
-    expect(last).toMatchObject({ type: "error", reason: "error" });
-    expect(message.error).toMatchObject({ type: "invalid_tool_arguments", toolName: "read" });
-    expect(events.some((e) => e.type === "toolcall_end")).toBe(false);
+    expect(last).toMatchObject({ type: "done", reason: "toolUse" });
+    expect(message.error).toBeUndefined();
+    const calls = message.content.filter((c) => c.type === "toolCall");
+    expect(calls.map((c) => [c.name, c.arguments, c.argumentsError !== undefined])).toEqual([
+      ["read", {}, true],
+      ["read", { path: "b.ts" }, false],
+    ]);
+    expect(events.filter((e) => e.type === "toolcall_end")).toHaveLength(2);
   });
 
   it("reports an in-stream server error as an error value", async () => {

@@ -4,6 +4,7 @@
 export { type CompactionSettings, DEFAULT_COMPACTION } from "./compaction/policy.js";
 export * from "./config/index.js";
 export { CatalogRegistry, EXECUTE_TOOL, SEARCH_TOOLS } from "./host/catalogs.js";
+export { extensionDataDir, userExtensionConfig } from "./host/cli-context.js";
 export { ExtensionHost, type ExtensionSource } from "./host/extension-host.js";
 export { diffInventory, type Inventory, noticeText } from "./host/inventory.js";
 export { BUILTIN_COMMANDS } from "./kernel/commands.js";
@@ -19,6 +20,7 @@ export {
 } from "./kernel/model-discovery.js";
 export { SYNTHETIC_CLOSE, SYNTHETIC_OPEN } from "./kernel/seams.js";
 export { defaultSessionDir, latestSessionFile, openChosenSession } from "./kernel/session-open.js";
+export { formatTrustPreview, previewTrust, type TrustPreview } from "./kernel/trust-preview.js";
 export type * from "./kernel/types.js";
 export { type LoadResult, loadExtensions } from "./loader/load-extensions.js";
 export {

@@ -8,6 +8,14 @@ export interface CliIO {
   env: Readonly<Record<string, string | undefined>>;
   /** Whether a person is at the terminal (stdin and stdout are TTYs). */
   interactive: boolean;
+  /** This extension's data directory, the same one its runtime's `dataDir()` gives in a session. */
+  dataDir?(): string;
+  /**
+   * This extension's configuration from the user's config file (`extensions.<id>.config`),
+   * validated and with defaults as a session resolves it without a project layer. Absent when
+   * the extension declares none.
+   */
+  config?: unknown;
   stdout(text: string): void;
   stderr(text: string): void;
   /** Reads one line from the user (interactive only); undefined when there is nobody to ask. */

@@ -33,6 +33,13 @@ export type ConfigurationSpec<S extends TSchema> =
       resolve?(layers: ConfigLayers<Partial<Static<S>>>): Partial<Static<S>>;
     };
 
+/** The project a trust preview is about. */
+export interface TrustPreviewProject {
+  cwd: string;
+  /** The root trust would apply to. */
+  projectRoot: string;
+}
+
 export interface SessionStateSpec<S extends TSchema> {
   schema: S;
   default: Static<S>;
@@ -120,6 +127,13 @@ export interface ExtensionDefinition<
    * the skills extension lists them like the user's.
    */
   skills?: string[];
+  /**
+   * What this extension would read or run from the project once it is trusted (its skills and
+   * the tools they pre-approve, its MCP servers), one line each, for the trust dialog to show
+   * before the user decides. Called only when the user is about to trust the project: it may
+   * read the project's files for that, and must never run anything from them.
+   */
+  trustPreview?(project: TrustPreviewProject, context: { signal: AbortSignal }): string[] | Promise<string[]>;
   /** `keel <name> …` subcommands (for official extensions the CLI composes). */
   cli?: ExtensionCliCommand[];
 }

@@ -28,6 +28,12 @@ export interface ToolResult<TDetails = unknown> {
   /** Structured, JSON-safe data for UIs and the journal; not sent to the model. */
   details?: TDetails;
   isError?: boolean;
+  /**
+   * Set when the tool did not act for a permission reason of its own (its policy denied the call,
+   * the user said no, or nobody could be asked): hosts list it with the run's permission denials
+   * (print mode's result, stream-json), as they list the kernel's own.
+   */
+  denial?: { reason: string };
 }
 
 export interface ToolCallContext<TDetails = unknown> {
@@ -65,6 +71,12 @@ export interface ExtensionTool<TParams extends ToolParameters = TSchema, TDetail
    * kernel applies permission rules and modes but does not ask a second time. Default "kernel".
    */
   approval?: "kernel" | "extension";
+  /**
+   * What the journal (T1), approval records and stream-json keep of a call's arguments, for tools
+   * whose arguments may hold secrets: e.g. each value replaced by "[redacted]". The tool still
+   * gets the arguments as the model sent them. Default: kept as they are.
+   */
+  redact?(args: Record<string, unknown>): Record<string, unknown>;
   execute(args: ArgsOf<TParams>, context: ToolCallContext<TDetails>): Promise<ToolResult<TDetails>>;
 }
 

@@ -251,6 +251,8 @@ function scanSessionWide(
   return { labels, name, checkpoint, agents };
 }
 
+const FAILED: ReadonlySet<AssistantMessage["stopReason"]> = new Set(["error", "aborted", "context_overflow"]);
+
 /**
  * The tool calls of the last assistant message on the path that have no result yet,
  * classified by the operation journal.
@@ -266,6 +268,9 @@ function pendingToolCalls(nodes: readonly NodeEntry[]): RecoveryAction[] {
   }
   if (last === -1) return [];
   const assistant = (nodes[last] as { message: AssistantMessage }).message;
+  // A reply that failed or was aborted never has its calls run (replay leaves them out too):
+  // nothing of it was interrupted, so reporting its calls would call a provider error a crash.
+  if (FAILED.has(assistant.stopReason)) return [];
   const calls = assistant.content.filter((c): c is ToolCall => c.type === "toolCall");
   if (calls.length === 0) return [];
 

@@ -277,6 +277,19 @@ describe("recovery classification", () => {
     expect(fold(resolved, "r2").recovery).toEqual([]);
   });
 
+  it("a failed or aborted reply's calls never ran by design: nothing to recover, no crash to report", () => {
+    for (const stopReason of ["error", "aborted", "context_overflow"] as const) {
+      const failed: AssistantMessage = {
+        ...assistant("half", [{ id: "x1", name: "Write", args: { path: "a" } }]),
+        stopReason,
+        error: { type: "protocol", message: "The stream ended before the provider finished the message." },
+      };
+      const journal = chain(msg(user("go")), msg(failed));
+      expect(fold(journal, "e1").recovery).toEqual([]);
+      expect(recoveryMessage(fold(journal, "e1").recovery)).toBe("");
+    }
+  });
+
   it("recoveryMessage tells the model and the user what to verify", () => {
     const text = recoveryMessage(fold(entries, "e7").recovery);
     expect(text).toContain("Bash (call t2) started but did not report an outcome");

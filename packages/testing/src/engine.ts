@@ -141,6 +141,7 @@ export class ScenarioEngine {
       const plan = jsonPlan(200, dialect.json(reply), requestId);
       plan.headerDelayMs = turn.headerDelayMs ?? 0;
       if (turn.disconnectAfterEvents !== undefined) return { ...plan, chunks: [], ending: "disconnect" };
+      if (turn.stallAfterEvents !== undefined) return { ...plan, chunks: [], ending: "stall" };
       return plan;
     }
     return {
@@ -153,13 +154,14 @@ export class ScenarioEngine {
   }
 }
 
-/** Applies the scripted stream faults: garbage line, in-stream error, cut connection. */
+/** Applies the scripted stream faults: endless text, garbage line, in-stream error, cut or stalled connection. */
 function streamChunks(
   dialect: Dialect,
   turn: ReplyTurn,
   frames: string[],
   reply: ReturnType<typeof planReply>,
-): Pick<ResponsePlan, "chunks" | "ending"> {
+): Pick<ResponsePlan, "chunks" | "ending" | "loop"> {
+  if (turn.endless) return endlessChunks(dialect, frames);
   let chunks = frames;
   if (turn.malformedAfterEvents !== undefined) {
     chunks = [...chunks.slice(0, turn.malformedAfterEvents), dialect.malformed()];
@@ -173,5 +175,17 @@ function streamChunks(
   if (turn.disconnectAfterEvents !== undefined) {
     return { chunks: chunks.slice(0, turn.disconnectAfterEvents), ending: "disconnect" };
   }
+  if (turn.stallAfterEvents !== undefined) {
+    return { chunks: chunks.slice(0, turn.stallAfterEvents), ending: "stall" };
+  }
   return { chunks, ending: "end" };
+}
+
+/** Everything up to the last text delta, then the text deltas over and over. */
+function endlessChunks(dialect: Dialect, frames: string[]): Pick<ResponsePlan, "chunks" | "ending" | "loop"> {
+  const first = frames.findIndex((f) => dialect.isTextDelta(f));
+  let last = first;
+  while (last + 1 < frames.length && dialect.isTextDelta(frames[last + 1]!)) last++;
+  if (first === -1) throw new Error("an endless turn needs text to repeat");
+  return { chunks: frames.slice(0, last + 1), ending: "stall", loop: frames.slice(first, last + 1) };
 }

@@ -1,7 +1,7 @@
 // The in-process transport: a `fetch` that runs the same scenario engine as the server and
 // answers with a streamed Response, for SDK tests that need no socket.
 import { ScenarioEngine } from "./engine.js";
-import { pause, type ResponsePlan } from "./plan.js";
+import { pause, type ResponsePlan, silence } from "./plan.js";
 import type { RecordedListing, RecordedRequest, Scenario } from "./scenario.js";
 
 export interface FauxFetch {
@@ -34,8 +34,14 @@ function body(plan: ResponsePlan, signal: AbortSignal | undefined): ReadableStre
       signal.addEventListener("abort", onAbort, { once: true });
     },
     async pull(controller) {
-      const chunk = plan.chunks[next];
+      const loop = plan.loop ?? [];
+      const chunk =
+        next < plan.chunks.length || loop.length === 0
+          ? plan.chunks[next]
+          : loop[(next - plan.chunks.length) % loop.length];
       if (chunk === undefined) {
+        // A stalled stream: nothing more, until the reader gives up (its abort errors the body).
+        if (plan.ending === "stall") return silence(signal);
         if (onAbort) signal?.removeEventListener("abort", onAbort);
         // undici reports a peer that hangs up mid-body as TypeError("terminated"); mirror it.
         if (plan.ending === "disconnect") controller.error(new TypeError("terminated"));

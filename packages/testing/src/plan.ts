@@ -9,8 +9,13 @@ export interface ResponsePlan {
   /** Body pieces in order (one SSE event each when streaming); `delayMs` is waited before each. */
   chunks: string[];
   delayMs: number;
-  /** After the last chunk: finish the body, or cut the connection (a mid-stream disconnect). */
-  ending: "end" | "disconnect";
+  /**
+   * After the last chunk: finish the body, cut the connection (a mid-stream disconnect), or say
+   * nothing more until the client hangs up (a stalled stream).
+   */
+  ending: "end" | "disconnect" | "stall";
+  /** Sent after `chunks`, over and over (each after `delayMs`), until the client hangs up. */
+  loop?: string[];
 }
 
 export function jsonPlan(status: number, body: unknown, headers: Record<string, string> = {}): ResponsePlan {
@@ -22,6 +27,14 @@ export function jsonPlan(status: number, body: unknown, headers: Record<string, 
     delayMs: 0,
     ending: "end",
   };
+}
+
+/** Resolves when the signal aborts (never without one): a transport that has nothing more to say. */
+export function silence(signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    signal?.addEventListener("abort", () => resolve(), { once: true });
+  });
 }
 
 /** Resolves after `ms` (at once for 0); rejects with the signal's reason if it aborts first. */

@@ -43,6 +43,16 @@ export interface ReplyTurn {
   headerDelayMs?: number;
   /** Close the socket after this many SSE events (a mid-stream disconnect). */
   disconnectAfterEvents?: number;
+  /**
+   * Send this many events, then nothing more while keeping the connection open, until the
+   * client hangs up (a stalled stream; 0: the headers, then silence).
+   */
+  stallAfterEvents?: number;
+  /**
+   * Never finish: once the text's deltas are out they are sent again and again until the client
+   * hangs up (a reply that never ends). Needs `text`; streamed requests only.
+   */
+  endless?: boolean;
   /** Send this many well-formed events, then a line of garbage that is not valid SSE JSON. */
   malformedAfterEvents?: number;
   /**

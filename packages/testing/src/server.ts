@@ -3,7 +3,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { ScenarioEngine } from "./engine.js";
-import { pause, type ResponsePlan } from "./plan.js";
+import { pause, type ResponsePlan, silence } from "./plan.js";
 import type { RecordedListing, RecordedRequest, Scenario } from "./scenario.js";
 import { checkScenario } from "./validate.js";
 
@@ -69,12 +69,18 @@ async function write(plan: ResponsePlan, res: ServerResponse, gone: AbortSignal)
   }
   res.writeHead(plan.status, plan.headers);
   res.flushHeaders();
-  for (const chunk of plan.chunks) {
+  const send = async (chunk: string) => {
     await pause(plan.delayMs, gone);
     // Waiting for each write to drain keeps events in separate TCP reads when delays are set.
     await new Promise<void>((resolve) => res.write(chunk, () => resolve()));
+  };
+  for (const chunk of plan.chunks) await send(chunk);
+  // An endless reply: only the client hanging up (which aborts `gone`) ends it.
+  while (plan.loop && plan.loop.length > 0 && !gone.aborted) {
+    for (const chunk of plan.loop) await send(chunk);
   }
   if (plan.ending === "disconnect") res.socket?.destroy();
+  else if (plan.ending === "stall") await silence(gone);
   else res.end();
 }
 

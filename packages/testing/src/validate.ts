@@ -14,7 +14,8 @@ function turnProblem(turn: unknown, where: string): string | undefined {
     }
     return undefined;
   }
-  if (kind === undefined || kind === "reply") return toolCallsProblem(turn, where);
+  if (kind === undefined || kind === "reply")
+    return toolCallsProblem(turn, where) ?? endlessProblem(turn, where);
   if (kind === "context_overflow") return undefined;
   return `${where} has unknown kind ${JSON.stringify(kind)} (expected "reply", "error" or "context_overflow")`;
 }
@@ -30,6 +31,15 @@ function toolCallsProblem(turn: object, where: string): string | undefined {
       return `${where}.toolCalls[${i}] needs "arguments": an object, or a string sent verbatim`;
     }
   }
+  return undefined;
+}
+
+function endlessProblem(turn: object, where: string): string | undefined {
+  const { endless, text } = turn as { endless?: unknown; text?: unknown };
+  if (endless === undefined || endless === false) return undefined;
+  if (endless !== true) return `${where}.endless must be true or false`;
+  if (typeof text !== "string" || text === "")
+    return `${where} is endless and needs a non-empty "text" to repeat`;
   return undefined;
 }
 

@@ -24,6 +24,8 @@ export interface ResultLine {
   error?: { type: string; message: string };
   /** Child agents that ran during this run, each with its own usage (not in `usage`). */
   children?: { agentId: string; title: string; usage: RunSummary["usage"] }[];
+  /** Every tool call the run did not make because it was blocked (a child agent's with its agentId). */
+  permissionDenials: RunSummary["permissionDenials"];
 }
 
 export function initLine(agent: CodingAgent): InitLine {
@@ -48,7 +50,16 @@ export function resultLine(summary: RunSummary, sessionId: string): ResultLine {
     durationMs: summary.durationMs,
     ...(summary.error ? { error: summary.error } : {}),
     ...(summary.children ? { children: summary.children } : {}),
+    permissionDenials: summary.permissionDenials,
   };
+}
+
+/** The stderr line for a blocked tool call (also a child agent's), or undefined for other events. */
+export function deniedLine(event: CodingAgentEvent): string | undefined {
+  const inner = event.type === "agent_event" ? event.event : event;
+  if (inner.type !== "permission_denied") return undefined;
+  const who = event.type === "agent_event" ? `agent ${event.title}: ` : "";
+  return `${who}denied ${inner.toolName} (${inner.input}) by ${inner.by}: ${inner.reason}`;
 }
 
 /** The NDJSON object for one kernel event, or undefined for events stream-json leaves out. */

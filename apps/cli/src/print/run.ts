@@ -13,7 +13,7 @@ import { EXIT, outcomeOf } from "../exit-codes.js";
 import { guardExits, SIGNAL_EXIT, type StopSignal } from "../exit-guard.js";
 import { refusalHint } from "../refusal-hint.js";
 import { parseSlash } from "../slash-command.js";
-import { eventLine, initLine, resultLine } from "./events.js";
+import { deniedLine, eventLine, initLine, resultLine } from "./events.js";
 import type { Output } from "./output.js";
 
 export interface PrintRun {
@@ -38,6 +38,9 @@ export function listen(run: Pick<PrintRun, "output" | "format" | "debug">): {
   let streaming = false;
   const onEvent = (event: CodingAgentEvent) => {
     const asNote = format !== "stream-json" || !streaming;
+    // Every denial is one stderr line, whatever the format: a headless run must say what it did not do.
+    const denial = deniedLine(event);
+    if (denial) output.note(denial);
     if (event.type === "diagnostic") output.diagnostic(event.diagnostic);
     else if (event.type === "debug" && run.debug) output.note(`debug [${event.source}] ${event.message}`);
     else if (event.type === "recovery" && asNote) output.note(event.text);

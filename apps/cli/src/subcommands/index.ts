@@ -1,11 +1,12 @@
 // `keel <subcommand> …`: Keel's own (install, uninstall, list) and those the composed official
 // extensions contribute through their `cli` field (keel mcp, keel connector).
 import { createInterface } from "node:readline/promises";
-import { resolveKeelHome } from "@keel/coding-agent";
+import { extensionDataDir, resolveKeelHome, userExtensionConfig } from "@keel/coding-agent";
 import type { CliIO } from "@keel/extension-sdk";
 import { officialExtensions } from "../compose.js";
 import { EXIT } from "../exit-codes.js";
 import { packagesCommand } from "./packages.js";
+import { readSecret } from "./secret-input.js";
 
 export type SubcommandIO = CliIO;
 
@@ -20,7 +21,8 @@ export function cliIO(): CliIO {
     stderr: (text) => void process.stderr.write(text),
     ...(interactive
       ? {
-          prompt: async (question: string) => {
+          prompt: async (question: string, options?: { secret?: boolean }) => {
+            if (options?.secret) return readSecret(question);
             const rl = createInterface({ input: process.stdin, output: process.stdout });
             try {
               return await rl.question(question);
@@ -42,8 +44,19 @@ export async function runSubcommand(name: string, argv: string[], io: CliIO = cl
       io.stdout(command.usage.endsWith("\n") ? command.usage : `${command.usage}\n`);
       return EXIT.ok;
     }
+    // The command's own data folder and user configuration, as a session would give them.
+    const config = extension.configuration ? userExtensionConfig(extension, io.keelHome) : undefined;
+    if (config && !config.ok) {
+      io.stderr(`keel ${name}: ${config.message}\n`);
+      return EXIT.failed;
+    }
+    const own: CliIO = {
+      ...io,
+      dataDir: () => extensionDataDir(io.keelHome, extension.id),
+      ...(config ? { config: config.value } : {}),
+    };
     try {
-      return await command.run(argv, io);
+      return await command.run(argv, own);
     } catch (e) {
       io.stderr(`keel ${name}: ${e instanceof Error ? e.message : String(e)}\n`);
       return EXIT.failed;

@@ -70,8 +70,23 @@ async function rewind(c: Controller, args: string): Promise<void> {
   c.store.note("success", `Rewound ${count} prompt${count > 1 ? "s" : ""}; the prompt is back in the input.`);
 }
 
-async function trust(c: Controller): Promise<void> {
-  const trusted = c.agent!.trust();
+async function trust(c: Controller, args: string): Promise<void> {
+  const agent = c.agent!;
+  if (args !== "" && args !== "yes")
+    return c.store.note("error", "Usage: /trust (show, then confirm) or /trust yes");
+  // What the project could do is shown before it is trusted, and trusting it is a separate yes.
+  c.store.note("info", c.kernel.formatTrustPreview(await agent.trustPreview()));
+  if (args !== "yes") {
+    const yes = await c.store.ask<boolean | undefined>((answer) => ({
+      kind: "confirm",
+      title: "Trust this project as it is now?",
+      message: "Its config, hooks, extensions, MCP servers and context files load from then on.",
+      selected: 1,
+      answer,
+    }));
+    if (yes !== true) return c.store.note("info", "Nothing was trusted.");
+  }
+  const trusted = agent.trust();
   if (trusted.isErr()) return c.store.note("error", `Could not trust the project: ${trusted.error.message}`);
   const file = c.agent?.sessionFile;
   c.store.note("success", `Trusted ${trusted.value.projectRoot}. Reloading with its config and extensions…`);
@@ -102,7 +117,7 @@ export async function runSlash(c: Controller, text: string): Promise<void> {
     case "rewind":
       return rewind(c, args);
     case "trust":
-      return trust(c);
+      return trust(c, args);
     default:
       break;
   }

@@ -46,6 +46,14 @@ export const KeelConfigSchema = Type.Object({
   compaction: Type.Optional(
     Type.Object({ threshold: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1 })) }),
   ),
+  /** Model streams: the idle timeout, the bound on one reply, retries (see @keel/ai's Bounds). */
+  stream: Type.Optional(
+    Type.Object({
+      idleTimeoutMs: Type.Optional(Type.Integer({ minimum: 0 })),
+      maxReplyChars: Type.Optional(Type.Integer({ minimum: 1024 })),
+      maxRetries: Type.Optional(Type.Integer({ minimum: 0, maximum: 20 })),
+    }),
+  ),
   /** Extension packages installed with `keel install` (name, the version npm resolved, the spec asked for). */
   packages: Type.Optional(
     Type.Array(
@@ -74,9 +82,11 @@ export const KNOWN_KEYS: Record<string, readonly string[]> = {
     "hooks",
     "compaction",
     "agents",
+    "stream",
     "packages",
   ],
   "/permissions": ["mode", "allow", "ask", "deny"],
   "/compaction": ["threshold"],
   "/agents": ["maxConcurrent"],
+  "/stream": ["idleTimeoutMs", "maxReplyChars", "maxRetries"],
 };

@@ -431,6 +431,32 @@ export class ExtensionHost implements HostView {
     this.active = [];
   }
 
+  /**
+   * What each extension says it would read or run from the project once trusted (its
+   * trustPreview), one deadline each; a failing one says so instead of its lines.
+   */
+  async trustPreviews(project: {
+    cwd: string;
+    projectRoot: string;
+  }): Promise<{ extensionId: string; lines: string[] }[]> {
+    const out: { extensionId: string; lines: string[] }[] = [];
+    for (const a of this.active) {
+      const preview = a.definition.trustPreview;
+      if (!preview) continue;
+      const outcome = await withDeadline(
+        (signal) => preview.call(a.definition, project, { signal }),
+        this.deadline,
+      );
+      const lines = outcome.ok
+        ? (Array.isArray(outcome.value) ? outcome.value : []).filter(
+            (l): l is string => typeof l === "string",
+          )
+        : [`(could not be listed: ${outcome.message})`];
+      if (lines.length > 0) out.push({ extensionId: a.definition.id, lines });
+    }
+    return out;
+  }
+
   /** The runtime of an active extension (tests, the kernel's own services). */
   runtimeOf(extensionId: string): ExtensionRuntime | undefined {
     return this.active.find((a) => a.definition.id === extensionId)?.runtime;

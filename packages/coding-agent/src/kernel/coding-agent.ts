@@ -16,6 +16,7 @@ import type { AgentSupervisor } from "./agents.js";
 import { BUILTIN_COMMANDS, runBuiltinCommand } from "./commands.js";
 import { runCompaction } from "./compactor.js";
 import { contextTokens, textTokens } from "./context-size.js";
+import { type DenialInput, toDenial } from "./denials.js";
 import { JournalGuard, readOnlyRefusal } from "./journal-guard.js";
 import { NoticeQueue } from "./notices.js";
 import type { KernelPermission } from "./permission.js";
@@ -24,8 +25,10 @@ import {
   createAfterToolCall,
   createBeforeToolCall,
   createPrepareRequest,
+  type ToolPermission,
 } from "./seams.js";
 import { sessionTree } from "./tree.js";
+import { previewTrust, type TrustPreview } from "./trust-preview.js";
 import type {
   CodingAgent,
   CodingAgentError,
@@ -33,6 +36,7 @@ import type {
   CommandInfo,
   CompactionReason,
   ContextUsage,
+  PermissionDenial,
   RunSummary,
   SessionTreeNode,
 } from "./types.js";
@@ -89,6 +93,7 @@ export class KernelAgent implements CodingAgent {
   private children = new Map<string, { agentId: string; title: string; usage: Usage }>();
   private externalUsage = new Map<string, ExternalUsage>();
   private runChildren: { agentId: string; title: string; usage: Usage }[] = [];
+  private runDenials: PermissionDenial[] = [];
   private closeHooks: (() => Promise<void>)[] = [];
   private supervisor: AgentSupervisor | undefined;
   private model_: Model;
@@ -118,7 +123,8 @@ export class KernelAgent implements CodingAgent {
       model: () => this.model_,
       settings: parts.compaction,
       fixedTokens: () => this.fixed,
-      permission: parts.permission.check,
+      permission: this.reportingDenials(parts.permission.check),
+      denied: (denial: DenialInput) => this.denied(denial),
       ...(parts.agent ? { agent: parts.agent } : {}),
       compact: async (reason: "threshold", signal: AbortSignal) =>
         (await this.compactWith(reason, undefined, signal)).isOk(),
@@ -195,6 +201,18 @@ export class KernelAgent implements CodingAgent {
     return this.parts.projectRoot;
   }
 
+  /** What trusting the project would let it do, read (never run), with what each extension adds. */
+  async trustPreview(): Promise<TrustPreview> {
+    const preview = previewTrust({
+      projectRoot: this.parts.projectRoot,
+      cwd: this.parts.cwd,
+      home: this.parts.home,
+    });
+    const fromExtensions =
+      (await this.ownHost?.trustPreviews({ cwd: this.parts.cwd, projectRoot: this.parts.projectRoot })) ?? [];
+    return fromExtensions.length > 0 ? { ...preview, fromExtensions } : preview;
+  }
+
   trust(): Result<{ projectRoot: string }, CodingAgentError> {
     const trusted = trustProject(this.parts.projectRoot, { home: this.parts.home, cwd: this.parts.cwd });
     if (trusted.isErr()) return err({ type: "config", message: trusted.error.message });
@@ -241,7 +259,30 @@ export class KernelAgent implements CodingAgent {
     return ok(resolved.value);
   }
 
+  /** The gate's blocks become permission_denied events (the check is shared with child agents). */
+  private reportingDenials(check: ToolPermission): ToolPermission {
+    return async (call) => {
+      const outcome = await check(call);
+      if (outcome.action === "block") {
+        const { toolCallId, toolName, args } = call;
+        this.denied({ toolCallId, toolName, args, reason: outcome.reason, by: outcome.by ?? "rule" });
+      }
+      return outcome;
+    };
+  }
+
+  private denied(input: DenialInput): void {
+    const denial = toDenial(input);
+    this.runDenials.push(denial);
+    this.emit({ type: "permission_denied", ...denial });
+  }
+
   emit(event: CodingAgentEvent): void {
+    // A child agent's denial during this run belongs to the run's summary too.
+    if (event.type === "agent_event" && event.event.type === "permission_denied" && this.agent.isRunning) {
+      const { type: _, ...denial } = event.event;
+      this.runDenials.push({ ...denial, agentId: event.agentId });
+    }
     for (const listener of [...this.listeners]) {
       try {
         listener(event);
@@ -301,6 +342,7 @@ export class KernelAgent implements CodingAgent {
       this.starting = false;
     }
     this.runChildren = [];
+    this.runDenials = [];
 
     const first = await this.agent.prompt(text === null ? [] : prompt);
     if (first.isErr()) return err({ type: "busy", message: first.error.message });
@@ -329,6 +371,7 @@ export class KernelAgent implements CodingAgent {
       ...(error ? { error } : {}),
       unsent: run.unsent.map(userText),
       ...(this.runChildren.length > 0 ? { children: [...this.runChildren] } : {}),
+      permissionDenials: [...this.runDenials],
     };
     if (error) await this.host_.notify("runError", { error, stopReason: run.stopReason });
     await this.host_.notify("runEnd", {

@@ -1,6 +1,7 @@
 // Built-in slash commands the kernel itself can carry out. Hosts (the CLI) handle the ones that
 // need a screen or a process (/new, /quit, /resume pickers) and pass the rest here.
 import { err, ok, type Result } from "neverthrow";
+import { formatTrustPreview } from "./trust-preview.js";
 import type { CodingAgent, CodingAgentError, CommandInfo } from "./types.js";
 
 export const BUILTIN_COMMANDS: CommandInfo[] = [
@@ -31,7 +32,12 @@ export const BUILTIN_COMMANDS: CommandInfo[] = [
     source: "builtin",
   },
   { name: "session", description: "Show session id, file, usage and context", source: "builtin" },
-  { name: "trust", description: "Trust this project (loads its config and extensions)", source: "builtin" },
+  {
+    name: "trust",
+    description: "Show what this project could do if trusted; /trust yes trusts it",
+    argumentHint: "[yes]",
+    source: "builtin",
+  },
   { name: "new", description: "Start a new session", source: "builtin" },
   { name: "quit", description: "Exit", source: "builtin" },
 ];
@@ -94,10 +100,19 @@ export async function runBuiltinCommand(
         ].join("\n"),
       });
     }
-    case "trust":
+    case "trust": {
+      // Shown before anything is trusted; trusting takes an explicit "yes" (headless: keel -p "/trust yes").
+      const preview = formatTrustPreview(await agent.trustPreview());
+      if (arg === "")
+        return ok({
+          message: `${preview}\n\nNothing was trusted. To trust it as it is now: /trust yes (or keel -p "/trust yes").`,
+        });
+      if (arg !== "yes")
+        return err({ type: "config", message: "Usage: /trust (show what it allows) or /trust yes" });
       return agent.trust().map((t) => ({
-        message: `Trusted ${t.projectRoot}. Its config, extensions and hooks load from the next session (/new).`,
+        message: `${preview}\n\nTrusted ${t.projectRoot}. Its config, extensions and hooks load from the next session (/new).`,
       }));
+    }
     default:
       return err({ type: "config", message: `Unknown command /${name}. Try /help.` });
   }

@@ -3,7 +3,7 @@
 import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
-import { preconnect } from "@keel/ai";
+import { preconnect, type StreamOptions } from "@keel/ai";
 import type { Diagnostic } from "@keel/extension-sdk";
 import { err, ok, type Result } from "neverthrow";
 import { DEFAULT_COMPACTION } from "../compaction/policy.js";
@@ -124,7 +124,7 @@ export async function createCodingAgent(
     },
   });
 
-  const streamOptions = options.streamOptions ?? {};
+  const streamOptions = withStreamConfig(config.stream, options.streamOptions ?? {});
   const compaction = {
     ...DEFAULT_COMPACTION,
     ...(config.compaction?.threshold ? { threshold: config.compaction.threshold } : {}),
@@ -217,6 +217,8 @@ export async function createCodingAgent(
   }
 
   let supervisor: AgentSupervisor | undefined;
+  // Set once activation is over; services asked during activation see no host yet.
+  let started: ExtensionHost | undefined;
   const ui = hostUI(options.ui, (e) => kernel.emit(e));
   const services = createHostServices({
     kernel,
@@ -230,7 +232,7 @@ export async function createCodingAgent(
     permission,
     mode: () => mode,
     supervisor: () => supervisor,
-    host: () => host,
+    host: () => started,
     userConfigFile: join(home, "config.json"),
   });
   const project = trusted
@@ -265,6 +267,8 @@ export async function createCodingAgent(
     },
     services,
   );
+  started = host;
+
   const requiredFailures = host.failures.filter((f) => f.required);
   if (requiredFailures.length > 0) {
     await host.shutdown("exit");
@@ -339,4 +343,25 @@ export async function createCodingAgent(
     tools: toolNames,
   });
   return ok(kernel);
+}
+
+/** Config's stream bounds under the caller's options (which win, field by field). */
+function withStreamConfig(
+  stream: { idleTimeoutMs?: number; maxReplyChars?: number; maxRetries?: number } | undefined,
+  options: StreamOptions,
+): StreamOptions {
+  if (!stream) return options;
+  return {
+    ...(stream.idleTimeoutMs !== undefined ? { idleTimeoutMs: stream.idleTimeoutMs } : {}),
+    ...(stream.maxReplyChars !== undefined ? { maxReplyChars: stream.maxReplyChars } : {}),
+    ...options,
+    ...(stream.maxRetries !== undefined || options.retry
+      ? {
+          retry: {
+            ...(stream.maxRetries !== undefined ? { maxRetries: stream.maxRetries } : {}),
+            ...options.retry,
+          },
+        }
+      : {}),
+  };
 }

@@ -42,9 +42,14 @@ export interface KernelPermission {
 
 export function createToolPermission(options: ToolPermissionOptions): KernelPermission {
   const approve = options.ui?.approve;
-  // Personal project rules only count in a trusted project; otherwise remember them for the user.
-  const scope = options.trusted ? "projectLocal" : "user";
-  const savesTo = configFileFor(scope, { keelHome: options.keelHome, projectRoot: options.workspace });
+  // "Always" is personal to this project: its .keel/config.local.json. An untrusted project's
+  // config is not read (and Keel writes nothing into it), so there "always" lasts for the
+  // session; never the user's config, which would allow the call in every project.
+  const scope = options.trusted ? "projectLocal" : "session";
+  const savesTo =
+    scope === "projectLocal"
+      ? configFileFor(scope, { keelHome: options.keelHome, projectRoot: options.workspace })
+      : undefined;
   const gate = createPermissionGate({
     mode: options.mode,
     rules: options.rules,
@@ -63,7 +68,7 @@ export function createToolPermission(options: ToolPermissionOptions): KernelPerm
               reason: request.reason,
               ...(request.agent ? { agent: { id: request.agent.agentId, title: request.agent.title } } : {}),
               alwaysRules: request.suggestions,
-              ...(request.suggestions.length > 0 ? { alwaysSavesTo: savesTo } : {}),
+              ...(request.suggestions.length > 0 && savesTo ? { alwaysSavesTo: savesTo } : {}),
             });
             // "This exact call" is an extension-question answer; for a tool call it means once.
             const gateAnswer =
@@ -109,7 +114,7 @@ export function createToolPermission(options: ToolPermissionOptions): KernelPerm
     });
     return outcome.action === "continue"
       ? { action: "continue" }
-      : { action: "block", reason: outcome.reason };
+      : { action: "block", reason: outcome.reason, by: outcome.by };
   };
   return {
     check,

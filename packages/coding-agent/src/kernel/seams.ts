@@ -15,6 +15,8 @@ import { EXECUTE_TOOL } from "../host/catalogs.js";
 import type { HostView } from "../host/extension-host.js";
 import { noticeText } from "../host/inventory.js";
 import { contextTokens } from "./context-size.js";
+import type { DenialInput } from "./denials.js";
+import type { PermissionDenialSource } from "./types.js";
 
 /** What the gate judges: the identity that runs, as declared by the tool or catalog entry. */
 export interface PermissionCall {
@@ -34,7 +36,7 @@ export interface PermissionCall {
 /** Decides whether a tool call may run (permission modes, rules, approvals). */
 export type ToolPermission = (
   call: PermissionCall,
-) => Promise<{ action: "continue" } | { action: "block"; reason: string }>;
+) => Promise<{ action: "continue" } | { action: "block"; reason: string; by?: PermissionDenialSource }>;
 
 export interface SeamContext {
   session(): Session;
@@ -53,6 +55,8 @@ export interface SeamContext {
   flushNotices(): Promise<void>;
   onNotice(text: string): void;
   report(message: string): void;
+  /** A call an extension's policy blocked (the gate reports its own blocks). */
+  denied(denial: DenialInput): void;
 }
 
 export const SYNTHETIC_OPEN = "<system-reminder>";
@@ -131,6 +135,7 @@ export function createBeforeToolCall(k: SeamContext, begun: BegunOperations): Be
     let approval = host.approvalOf(call.name);
     let args = call.arguments;
     let catalogEntry: PermissionCall["catalogEntry"];
+    let redact: ((args: Record<string, unknown>) => Record<string, unknown>) | undefined;
     const via = call.name === EXECUTE_TOOL;
     if (via) {
       await host.catalogs.refresh();
@@ -138,8 +143,13 @@ export function createBeforeToolCall(k: SeamContext, begun: BegunOperations): Be
       // A toolRef that resolves to nothing runs nothing (ExecuteTool tells the model to search
       // again): nothing to judge, nothing to journal.
       if (!target.found || !target.executable) return { action: "continue" };
-      const entry = target.item.entry as { sideEffects?: boolean; approval?: "kernel" | "extension" };
+      const entry = target.item.entry as {
+        sideEffects?: boolean;
+        approval?: "kernel" | "extension";
+        redact?: (args: Record<string, unknown>) => Record<string, unknown>;
+      };
       identity = target.item.ref;
+      redact = entry.redact?.bind(entry);
       sideEffects = entry.sideEffects ?? false;
       approval = entry.approval ?? "kernel";
       args = target.args;
@@ -153,7 +163,10 @@ export function createBeforeToolCall(k: SeamContext, begun: BegunOperations): Be
       ...(via ? { via: "ExecuteTool" as const } : {}),
       ...(k.agent ? { agent: k.agent } : {}),
     });
-    if (policy.action === "block") return policy;
+    if (policy.action === "block") {
+      k.denied({ toolCallId: call.id, toolName: identity, args, reason: policy.reason, by: "policy" });
+      return policy;
+    }
     // The gate judges what will actually run: the arguments after every rewrite.
     const permitted = await k.permission({
       toolName: identity,
@@ -167,10 +180,23 @@ export function createBeforeToolCall(k: SeamContext, begun: BegunOperations): Be
     if (permitted.action === "block") return permitted;
     const runArgs = via ? { ...call.arguments, arguments: policy.args } : policy.args;
     if (sideEffects) {
+      // What T1 keeps of the arguments: the entry's redact() for secrets; one that throws blocks
+      // the call rather than journaling what it was meant to hide.
+      let kept = policy.args;
+      if (redact) {
+        try {
+          kept = redact(policy.args);
+        } catch (e) {
+          return {
+            action: "block",
+            reason: `Not run: ${identity} could not redact its arguments (${String(e)}).`,
+          };
+        }
+      }
       // T1: durable before the tool touches anything, under the identity that runs.
       const t1 = await k
         .session()
-        .appendEntry({ type: "op_begin", toolCallId: call.id, toolName: identity, args: policy.args });
+        .appendEntry({ type: "op_begin", toolCallId: call.id, toolName: identity, args: kept });
       if (t1.isErr())
         return { action: "block", reason: `Not run: the session journal failed (${t1.error.message}).` };
     }
@@ -196,6 +222,17 @@ export function createAfterToolCall(k: SeamContext, begun: BegunOperations): Aft
       ...(via ? { via: "ExecuteTool" as const } : {}),
       ...(k.agent ? { agent: k.agent } : {}),
     });
+    // A tool that asked the user itself (approval "extension") and was refused says so in its
+    // result; it is a denial like the gate's, listed with the run's.
+    const denial = (patched as { denial?: { reason?: unknown } }).denial;
+    if (denial && typeof denial.reason === "string")
+      k.denied({
+        toolCallId: call.id,
+        toolName: begin?.identity ?? call.name,
+        args: inner,
+        reason: denial.reason,
+        by: "policy",
+      });
     if (begin?.t1) {
       const text = patched.content.flatMap((c) => (c.type === "text" ? [c.text] : [])).join("\n");
       const t2 = await k.session().appendEntry({

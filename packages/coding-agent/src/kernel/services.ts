@@ -1,11 +1,11 @@
 // The services the kernel gives every extension runtime (see host/runtime.ts HostServices): the
 // UI, models and one-off completions, notices, config writes, approvals, child agents, usage,
 // run-scoped grants, a data directory and the debug log. One place, so each has one behaviour.
-import { mkdirSync } from "node:fs";
-import { dirname, isAbsolute, join, resolve } from "node:path";
+import { dirname, isAbsolute, resolve } from "node:path";
 import { complete, type Model, type ModelRegistry, type StreamOptions } from "@keel/ai";
 import { type ExtensionUI, headlessUI, type WorkspaceInfo } from "@keel/extension-sdk";
 import { updateConfigFile } from "../config/write.js";
+import { extensionDataDir } from "../host/cli-context.js";
 import type { ExtensionHost } from "../host/extension-host.js";
 import type { HostServices } from "../host/runtime.js";
 import { checkRule } from "../permissions/rules.js";
@@ -122,11 +122,7 @@ export function createHostServices(d: ServiceDeps): HostServices {
       writeDebug(source, message);
       kernel.emit({ type: "debug", source, message });
     },
-    dataDir: (extensionId) => {
-      const dir = join(d.home, "data", extensionId);
-      mkdirSync(dir, { recursive: true, mode: 0o700 });
-      return dir;
-    },
+    dataDir: (extensionId) => extensionDataDir(d.home, extensionId),
     writeUserConfig: (extensionId, value) => {
       const written = updateConfigFile(d.userConfigFile, (config) => {
         const extensions = (isObject(config.extensions) ? config.extensions : {}) as Record<string, unknown>;

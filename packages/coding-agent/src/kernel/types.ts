@@ -11,6 +11,7 @@ import type {
 } from "@keel/extension-sdk";
 import type { Result } from "neverthrow";
 import type { GateAnswer } from "../permissions/gate.js";
+import type { TrustPreview } from "./trust-preview.js";
 
 /** The dialog's answer: the gate's answers, plus "this exact call" for extension questions that offer it. */
 export type ApprovalAnswer = GateAnswer | { decision: "allow_exact" };
@@ -48,7 +49,11 @@ export interface ToolApprovalRequest {
    * it back in the answer. Empty: "always" is not offered.
    */
   alwaysRules: string[];
-  /** Where an "always" answer is saved (a file), for the dialog to say. */
+  /**
+   * Where an "always" answer is saved (a file: the project's `.keel/config.local.json`), for the
+   * dialog to say. Absent while `alwaysRules` is not empty: "always" lasts for this session only
+   * (an untrusted project's config is neither read nor written).
+   */
   alwaysSavesTo?: string;
   /** An extension question may offer "always" (the extension keeps it; no rule is saved). */
   offersAlways?: boolean;
@@ -127,6 +132,23 @@ export type CodingAgentError =
   | { type: "busy"; message: string }
   | { type: "closed"; message: string };
 
+/** Who blocked a tool call: a deny rule, the mode, nobody to ask, the user, an extension's policy. */
+export type PermissionDenialSource = "rule" | "mode" | "headless" | "user" | "policy";
+
+/** A tool call that did not run because the permission gate or an extension's policy blocked it. */
+export interface PermissionDenial {
+  toolCallId: string;
+  /** The identity judged: `Bash`, `Edit`, a catalog entry's `group:name`. */
+  toolName: string;
+  /** What it would have done, at most 200 characters (the command, the path, or the arguments as JSON). */
+  input: string;
+  /** Why, as the model was told. */
+  reason: string;
+  by: PermissionDenialSource;
+  /** Set in a RunSummary for a call a child agent made during the run. */
+  agentId?: string;
+}
+
 export interface RunSummary {
   stopReason: RunStopReason;
   turns: number;
@@ -139,6 +161,8 @@ export interface RunSummary {
   unsent: string[];
   /** Child agents that used the model during this run, with what each used (not included in `usage`). */
   children?: { agentId: string; title: string; usage: Usage }[];
+  /** Every tool call of the run that was blocked (its child agents' included, with their id), in order. */
+  permissionDenials: PermissionDenial[];
 }
 
 export type CompactionReason = "threshold" | "overflow" | "manual";
@@ -179,6 +203,15 @@ export type CodingAgentEvent =
   | { type: "widget"; key: string; lines: string[] | undefined }
   | { type: "notify"; message: string; level: "info" | "warning" | "error" }
   | { type: "retry"; attempt: number; delayMs: number; message: string }
+  /** A tool call blocked by the permission gate or an extension's policy (it did not run). */
+  | {
+      type: "permission_denied";
+      toolCallId: string;
+      toolName: string;
+      input: string;
+      reason: string;
+      by: PermissionDenialSource;
+    }
   /** A child agent's own event, as it happens (its tool calls, text, approvals asked). */
   | { type: "agent_event"; agentId: string; title: string; event: CodingAgentEvent }
   /** A child agent started or ended. */
@@ -271,6 +304,8 @@ export interface CodingAgent {
   };
   /** The session's child agents, as its journal knows them (also after a resume). */
   agents(): AgentRecord[];
+  /** What trusting the project would let it do, read from its files (nothing is run or loaded). */
+  trustPreview(): Promise<TrustPreview>;
   /**
    * Trusts the project as it is now (its config, extensions and hooks load from the next
    * agent created for it; this one keeps what it started with).

@@ -6,6 +6,7 @@ import { rulesFor } from "./rules.js";
 import { classifyReadOnly, dangerReason, type PathFacts } from "./shell/classify.js";
 import { parseShell, type ShellCommand, type ShellRedirect, type ShellWord } from "./shell/parser.js";
 import { commandName, type Unwrapped, unwrap } from "./shell/wrappers.js";
+import { applyExactCommandRule, commandPrefixRules } from "./suggest.js";
 import type { PermissionBehavior } from "./types.js";
 import { allow, ask, deny, type Verdict } from "./verdict.js";
 
@@ -22,7 +23,8 @@ interface BashContext extends PathContext {
 }
 
 export function judgeBash(parser: Parser, command: string, ctx: PathContext): Verdict[] {
-  return judgeScript(command, { ...ctx, parser, cwds: [ctx.workspace] }, 0);
+  const verdicts = judgeScript(command, { ...ctx, parser, cwds: [ctx.workspace] }, 0);
+  return applyExactCommandRule(command, verdicts, ctx.rules);
 }
 
 function judgeScript(script: string, ctx: BashContext, depth: number): Verdict[] {
@@ -94,14 +96,6 @@ function findRule(ctx: BashContext, behavior: PermissionBehavior, layers: string
   return undefined;
 }
 
-function suggestFor(ws: ShellWord[]): string[] {
-  const [first, second] = ws;
-  if (!first?.static) return [];
-  if (second?.static && /^[a-zA-Z][\w.:-]*$/.test(second.value))
-    return [`Bash(${first.value} ${second.value}:*)`];
-  return [`Bash(${first.value}:*)`];
-}
-
 function judgeCommand(cmd: ShellCommand, ctx: BashContext, depth: number, appendsArgs = false): Verdict[] {
   const riskyAssignment = cmd.assignments.find((a) => RISKY_ENV.test(a.name));
   if (cmd.words.length === 0) {
@@ -170,7 +164,7 @@ function judgeCommand(cmd: ShellCommand, ctx: BashContext, depth: number, append
       : un.elevated
         ? "runs with elevated privileges"
         : "needs approval";
-  const suggestions = riskyEnv || un.opaque ? [] : suggestFor(un.elevated ? cmd.words : effective);
+  const suggestions = riskyEnv || un.opaque ? [] : commandPrefixRules(un.elevated ? cmd.words : effective);
   return [...out, ask(`\`${full}\` ${why}`, suggestions)];
 }
 

@@ -7,6 +7,7 @@ import { judgeRead, judgeWrite, type PathContext } from "./pathcheck.js";
 import { resolvePath } from "./paths.js";
 import { catalogRules, domainMatches, familyOf, mcpRuleMatches, normalizeDomain, rulesFor } from "./rules.js";
 import { loadShellParser } from "./shell/parser.js";
+import { coveringRules, exactCommandRule } from "./suggest.js";
 import type { PermissionDecision, PermissionRequest } from "./types.js";
 import { allow, ask, combine, deny, type Verdict } from "./verdict.js";
 
@@ -30,7 +31,30 @@ export async function decide(request: PermissionRequest): Promise<PermissionDeci
     home,
     keelHome: realpathOrResolved(request.keelHome ?? resolveKeelHome(process.env, home)),
   };
-  return combine(await verdictsFor(request, ctx), request.mode);
+  const decision = combine(await verdictsFor(request, ctx), request.mode);
+  if (decision.behavior !== "ask") return decision;
+  return withAlwaysRules(decision, request, ctx);
+}
+
+/**
+ * On an ask, `suggestions` become alternatives that each alone allow this call (narrowest first,
+ * the exact command line before prefixes): "always" then grants no more than was asked.
+ */
+async function withAlwaysRules(
+  decision: PermissionDecision,
+  request: PermissionRequest,
+  ctx: PathContext,
+): Promise<PermissionDecision> {
+  const command = familyOf(request.tool) === "bash" ? stringArg(request.args, "command") : undefined;
+  const exact = command === undefined ? undefined : exactCommandRule(command);
+  const candidates = [...(exact ? [exact] : []), ...(decision.suggestions ?? [])];
+  const covering = await coveringRules(candidates, async (rule) => {
+    const rules = [...request.rules, { rule, behavior: "allow" as const, source: "session" as const }];
+    const verdicts = await verdictsFor({ ...request, rules }, { ...ctx, rules });
+    return combine(verdicts, request.mode).behavior === "allow";
+  });
+  const { suggestions: _, ...rest } = decision;
+  return covering.length > 0 ? { ...rest, suggestions: covering } : rest;
 }
 
 async function verdictsFor(request: PermissionRequest, ctx: PathContext): Promise<Verdict[]> {

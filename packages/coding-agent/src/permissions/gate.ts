@@ -41,9 +41,15 @@ export interface ToolCallToCheck {
   agent?: { agentId: string; title: string };
 }
 
+/**
+ * Who blocked a call: a deny rule, the permission mode (plan, dontAsk), nobody being there to ask
+ * (headless, or the prompt failed), the user. ("policy", an extension's veto, is the kernel's.)
+ */
+export type GateDenier = "rule" | "mode" | "headless" | "user";
+
 export type GateOutcome =
   | { action: "continue"; decision: PermissionDecision; approvedBy?: "user_once" | "user_always" }
-  | { action: "block"; reason: string; decision: PermissionDecision };
+  | { action: "block"; reason: string; decision: PermissionDecision; by: GateDenier };
 
 /** Something JSON-safe to report when persisting a rule fails; the call itself still goes on. */
 export interface PersistFailure {
@@ -61,8 +67,11 @@ export interface PermissionGateOptions {
   /** Interactive approval; absent in headless runs, where an ask becomes a deny with a reason. */
   ask?: (request: ApprovalRequest) => Promise<GateAnswer>;
   persist: (rule: string, scope: PersistScope) => Promise<Result<unknown, PersistFailure>>;
-  /** Where "always allow" rules go; personal by default so nothing is shared by accident. */
-  persistScope?: PersistScope;
+  /**
+   * Where "always allow" rules go; personal to this project by default so nothing is shared or
+   * widened by accident. "session": kept for this process only, never written.
+   */
+  persistScope?: PersistScope | "session";
   onDiagnostic?: (message: string) => void;
 }
 
@@ -76,10 +85,11 @@ export interface PermissionGate {
   addSessionRules(rules: readonly string[]): () => void;
 }
 
-const SCOPE_SOURCE: Record<PersistScope, RuleSource> = {
+const SCOPE_SOURCE: Record<PersistScope | "session", RuleSource> = {
   user: "user",
   project: "project",
   projectLocal: "projectLocal",
+  session: "session",
 };
 
 export function createPermissionGate(options: PermissionGateOptions): PermissionGate {
@@ -104,10 +114,12 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
   const check = async (call: ToolCallToCheck): Promise<GateOutcome> => {
     const decision = await evaluate(call);
     if (decision.behavior === "allow") return { action: "continue", decision };
-    if (decision.behavior === "deny") return { action: "block", reason: decision.reason, decision };
+    if (decision.behavior === "deny") {
+      return { action: "block", reason: decision.reason, decision, by: decision.rule ? "rule" : "mode" };
+    }
     if (!options.ask) {
-      const reason = `${call.tool} needs the user's approval and nobody can approve it in this run (${decision.reason}). Do not retry it; continue without it or ask the user to allow it (e.g. a permission rule${decision.suggestions?.length ? ` such as ${decision.suggestions.join(", ")}` : ""}).`;
-      return { action: "block", reason, decision };
+      const reason = `${call.tool} needs the user's approval and nobody can approve it in this run (${decision.reason}). Do not retry it; continue without it or ask the user to allow it (e.g. a permission rule${decision.suggestions?.length ? ` such as ${decision.suggestions.join(" or ")}` : ""}).`;
+      return { action: "block", reason, decision, by: "headless" };
     }
     let answer: GateAnswer;
     try {
@@ -121,29 +133,43 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
       });
     } catch {
       // Fail closed: a broken prompt must not turn into an approval.
-      return { action: "block", reason: `the approval prompt failed, so ${call.tool} was not run`, decision };
+      return {
+        action: "block",
+        reason: `the approval prompt failed, so ${call.tool} was not run`,
+        decision,
+        by: "headless",
+      };
     }
     if (answer.decision === "deny") {
       const said = answer.reason?.trim();
       const reason = said ? `the user denied ${call.tool} and said: ${said}` : `the user denied ${call.tool}`;
-      return { action: "block", reason, decision };
+      return { action: "block", reason, decision, by: "user" };
     }
     if (answer.decision === "allow_once") return { action: "continue", decision, approvedBy: "user_once" };
 
+    // One rule is saved: the one picked, else the narrowest. Each offered rule alone covers the
+    // call, and an answer naming any other rule must not widen what the dialog showed.
     const offered = decision.suggestions ?? [];
-    // Only a rule that was offered is saved: an answer must not widen what the dialog showed.
-    const chosen = answer.rule !== undefined && offered.includes(answer.rule) ? [answer.rule] : offered;
-    for (const rule of chosen) {
+    const rule = answer.rule ?? offered[0];
+    if (rule === undefined || !offered.includes(rule)) {
+      if (answer.rule !== undefined)
+        options.onDiagnostic?.(
+          `"always" named ${answer.rule}, which was not offered; allowed once, nothing saved`,
+        );
+      return { action: "continue", decision, approvedBy: "user_once" };
+    }
+    if (scope !== "session") {
       const saved = await options.persist(rule, scope);
       if (saved.isErr())
         options.onDiagnostic?.(`could not save permission rule ${rule}: ${saved.error.message}`);
-      if (!rules.some((r) => r.rule === rule && r.behavior === "allow")) {
-        rules.push({ rule, behavior: "allow", source: SCOPE_SOURCE[scope] });
-      }
     }
-    // Re-check with the new rules: a deny rule still wins, and the outcome reports what applies now.
+    if (!rules.some((r) => r.rule === rule && r.behavior === "allow")) {
+      rules.push({ rule, behavior: "allow", source: SCOPE_SOURCE[scope] });
+    }
+    // Re-check with the new rule: a deny rule still wins, and the outcome reports what applies now.
     const after = await evaluate(call);
-    if (after.behavior === "deny") return { action: "block", reason: after.reason, decision: after };
+    if (after.behavior === "deny")
+      return { action: "block", reason: after.reason, decision: after, by: "rule" };
     return { action: "continue", decision: after, approvedBy: "user_always" };
   };
 

@@ -4,6 +4,7 @@ export {
   type ApprovalRequest,
   createPermissionGate,
   type GateAnswer,
+  type GateDenier,
   type GateOutcome,
   type PermissionGate,
   type PermissionGateOptions,

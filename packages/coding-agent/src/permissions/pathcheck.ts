@@ -8,6 +8,7 @@ import {
   workspaceRelative,
 } from "./paths.js";
 import { rulesFor } from "./rules.js";
+import { pathRules } from "./suggest.js";
 import type { PermissionMode, PermissionRuleEntry } from "./types.js";
 import { allow, ask, deny, type Verdict } from "./verdict.js";
 
@@ -84,18 +85,6 @@ function describe(target: ResolvedPath, ctx: PathContext): string {
   return target.real === target.lexical ? target.real : `${target.lexical} (really ${target.real})`;
 }
 
-/** A suggestion covering the target's directory, written as the user would (relative or ~). */
-export function directoryRule(tool: "Read" | "Edit", target: ResolvedPath, ctx: PathContext): string {
-  const rel = workspaceRelative(target.real, ctx.workspace);
-  if (rel !== undefined) {
-    const dir = rel.includes("/") ? rel.slice(0, rel.lastIndexOf("/")) : "";
-    return dir === "" ? `${tool}(**)` : `${tool}(${dir}/**)`;
-  }
-  const dir = target.real.slice(0, Math.max(target.real.lastIndexOf("/"), 1));
-  const shown = isInside(dir, ctx.home) ? `~${dir.slice(ctx.home.length)}` : dir;
-  return `${tool}(${shown === "~" ? "~/**" : `${shown}/**`})`;
-}
-
 export function judgeRead(target: ResolvedPath, ctx: PathContext): Verdict {
   const what = describe(target, ctx);
   const denied = matching(ctx, "deny", "read", target);
@@ -109,7 +98,7 @@ export function judgeRead(target: ResolvedPath, ctx: PathContext): Verdict {
   const allowed = matching(ctx, "allow", "read", target);
   if (allowed) return allow(`reading ${what} is allowed by rule ${allowed.entry.rule}`, allowed.entry.rule);
   if (isInside(target.real, ctx.workspace)) return allow(`reads inside the workspace`);
-  return ask(`reads ${what}, outside the workspace`, [directoryRule("Read", target, ctx)]);
+  return ask(`reads ${what}, outside the workspace`, pathRules("Read", target, ctx));
 }
 
 export function judgeWrite(target: ResolvedPath, ctx: PathContext): Verdict {
@@ -132,5 +121,5 @@ export function judgeWrite(target: ResolvedPath, ctx: PathContext): Verdict {
   if (inside && ctx.mode === "acceptEdits")
     return allow("acceptEdits mode allows edits inside the workspace");
   const where = inside ? "" : ", outside the workspace";
-  return ask(`writes ${what}${where}`, [directoryRule("Edit", target, ctx)]);
+  return ask(`writes ${what}${where}`, pathRules("Edit", target, ctx));
 }

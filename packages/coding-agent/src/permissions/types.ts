@@ -54,6 +54,9 @@ export interface PermissionDecision {
   reason: string;
   /** The rule that decided, when one did. */
   rule?: string;
-  /** Rules the user could add to "always allow" this (only on ask). */
+  /**
+   * Only on ask: the rules "always allow" may save, narrowest first — alternatives, each of which
+   * alone allows this call (the exact command line, then prefixes that cover every part of it).
+   */
   suggestions?: string[];
 }

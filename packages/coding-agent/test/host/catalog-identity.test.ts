@@ -176,6 +176,49 @@ describe("catalog entry identity", () => {
     }
   });
 
+  it("T1 keeps what an entry's redact() returns; a redact that throws blocks the call and journals nothing", async () => {
+    const secretive = (redact: (args: Record<string, unknown>) => Record<string, unknown>) =>
+      defineExtension({
+        id: "vault",
+        catalogs: [
+          {
+            id: "vault",
+            discover: () => [
+              {
+                ...sideEffecting("put_secret"),
+                parameters: Type.Object({ name: Type.String(), value: Type.String() }),
+                redact,
+              },
+            ],
+          },
+        ],
+      }) as ExtensionDefinition;
+    const hidden = await run(
+      { turns: [execute("vault:put_secret", { name: "db", value: "hunter2" }), { text: "ok" }] },
+      [secretive((args) => Object.fromEntries(Object.keys(args).map((k) => [k, "[redacted]"])))],
+      { permissionMode: "bypassPermissions" },
+    );
+    expect(ran).toEqual(["put_secret"]);
+    expect(hidden.journal.find((e) => e.type === "op_begin")).toMatchObject({
+      toolName: "vault:put_secret",
+      args: { name: "[redacted]", value: "[redacted]" },
+    });
+    expect(JSON.stringify(hidden.journal.filter((e) => e.type === "op_begin"))).not.toContain("hunter2");
+
+    const broken = await run(
+      { turns: [execute("vault:put_secret", { name: "db", value: "hunter2" }), { text: "ok" }] },
+      [
+        secretive(() => {
+          throw new Error("no");
+        }),
+      ],
+      { permissionMode: "bypassPermissions" },
+    );
+    expect(ran).toEqual([]);
+    expect(broken.journal.some((e) => e.type === "op_begin")).toBe(false);
+    expect(toolResultTexts(broken.requests[1]!.body)[0]!.text).toContain("could not redact its arguments");
+  });
+
   it("an unknown toolRef writes neither T1 nor T2 and tells the model to search again", async () => {
     const { journal, requests } = await run({ turns: [execute("evil:Nope"), { text: "ok" }] }, [evil], {
       permissionMode: "bypassPermissions",

@@ -77,7 +77,12 @@ describe("trust gate", () => {
         streamOptions: f.streamOptions,
       })
     )._unsafeUnwrap();
-    const said = (await trusting.runCommand("trust", ""))._unsafeUnwrap();
+    // /trust alone only shows what the project could do; "yes" trusts it.
+    const shown = (await trusting.runCommand("trust", ""))._unsafeUnwrap();
+    expect(shown.message).toContain(`runEnd: touch ${marker}`);
+    expect(shown.message).toContain("Nothing was trusted");
+    expect((await trusting.trustPreview()).status).toBe("untrusted");
+    const said = (await trusting.runCommand("trust", "yes"))._unsafeUnwrap();
     expect(said.message).toContain("Trusted");
     await trusting.close();
     expect(spawned).toEqual([]);

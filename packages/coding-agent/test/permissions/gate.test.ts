@@ -78,7 +78,7 @@ describe("createPermissionGate", () => {
       "continue",
     );
     expect(asked.map((a) => a.toolCallId)).toEqual(["t1", "t2"]);
-    expect(asked[0]!.suggestions).toEqual(["Bash(npm install:*)"]);
+    expect(asked[0]!.suggestions).toEqual(["Bash(npm install)", "Bash(npm install:*)"]);
     expect(persisted).toEqual([]);
   });
 
@@ -99,9 +99,18 @@ describe("createPermissionGate", () => {
     const picked = gate({ ask: async () => ({ decision: "allow_always", rule: "Bash(npm install:*)" }) });
     await picked.g({ tool: "Bash", args: { command: "npm install" } });
     expect(picked.persisted).toEqual(["projectLocal:Bash(npm install:*)"]);
-    const widened = gate({ ask: async () => ({ decision: "allow_always", rule: "Bash(*)" }) });
-    await widened.g({ tool: "Bash", args: { command: "npm install" } });
-    expect(widened.persisted).not.toContain("projectLocal:Bash(*)");
+    const reports: string[] = [];
+    const widened = gate({
+      ask: async () => ({ decision: "allow_always", rule: "Bash(*)" }),
+      onDiagnostic: (m) => reports.push(m),
+    });
+    // Allowed this once, nothing saved, and said so.
+    expect(await widened.g({ tool: "Bash", args: { command: "npm install" } })).toMatchObject({
+      action: "continue",
+      approvedBy: "user_once",
+    });
+    expect(widened.persisted).toEqual([]);
+    expect(reports).toEqual(['"always" named Bash(*), which was not offered; allowed once, nothing saved']);
   });
 
   it("a throwing prompt fails closed", async () => {
@@ -132,14 +141,20 @@ describe("createPermissionGate", () => {
     expect(first).toMatchObject({ action: "continue", approvedBy: "user_always" });
     if (first.action === "continue") {
       expect(first.decision.behavior).toBe("allow");
-      expect(first.decision.rule).toBe("Bash(npm run:*)");
+      expect(first.decision.rule).toBe("Bash(npm run build)");
     }
     const file = JSON.parse(readFileSync(join(fx.workspace, ".keel", "config.local.json"), "utf8"));
-    expect(file).toEqual({ permissions: { allow: ["Bash(npm run:*)"] } });
-    expect(g.rules()).toContainEqual({ rule: "Bash(npm run:*)", behavior: "allow", source: "projectLocal" });
-    // The saved rule now answers by itself.
-    expect((await g({ tool: "Bash", args: { command: "npm run lint" } })).action).toBe("continue");
+    expect(file).toEqual({ permissions: { allow: ["Bash(npm run build)"] } });
+    expect(g.rules()).toContainEqual({
+      rule: "Bash(npm run build)",
+      behavior: "allow",
+      source: "projectLocal",
+    });
+    // The saved rule now answers by itself, for that command and no other.
+    expect((await g({ tool: "Bash", args: { command: "npm run build" } })).action).toBe("continue");
     expect(asks).toBe(1);
+    expect((await g({ tool: "Bash", args: { command: "npm run lint" } })).action).toBe("continue");
+    expect(asks).toBe(2);
   });
 
   it("a deny inside a compound command blocks before anyone is asked", async () => {

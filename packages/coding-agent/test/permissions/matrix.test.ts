@@ -88,7 +88,7 @@ const rows: [string, Row][] = [
   ],
   [
     "redirect inside workspace asks in default",
-    { cmd: "echo x > out.txt", expect: "ask", suggests: "Edit(**)" },
+    { cmd: "echo x > out.txt", expect: "ask", suggests: "Edit(out.txt)" },
   ],
   [
     "redirect inside workspace allowed in acceptEdits",

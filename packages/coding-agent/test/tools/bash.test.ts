@@ -133,7 +133,9 @@ describe("Bash", () => {
 
   for (const [name, command] of Object.entries(ESCAPES)) {
     it(`leaves no process behind after "${name}"`, async () => {
-      const result = await bash.execute({ command: `${command}\nsleep 0.2; echo started` }, context());
+      // Wait for the escape to have started (on a loaded machine 0.2 s was not always enough).
+      const settle = "for i in $(seq 100); do [ -s pids ] && break; sleep 0.05; done";
+      const result = await bash.execute({ command: `${command}\n${settle}; echo started` }, context());
       expect(textOf(result)).toContain("started");
       expect(result.details).toMatchObject({ killedBackground: true });
       const pids = await readPids("pids");

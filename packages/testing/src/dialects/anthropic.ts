@@ -216,4 +216,6 @@ export const anthropic: Dialect = {
   streamError: (_reply, message) =>
     sseEvent("error", { type: "error", error: { type: "overloaded_error", message } }),
   malformed: () => 'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{\n\n',
+  isTextDelta: (frame) =>
+    frame.startsWith("event: content_block_delta\n") && frame.includes('"type":"text_delta"'),
 };

@@ -35,6 +35,8 @@ export interface Dialect {
   streamError(reply: PlannedReply, message: string, sent: number): string;
   /** A frame that looks like an event but whose JSON cannot parse. */
   malformed(): string;
+  /** Whether a frame of `stream` carries a piece of the reply's text (endless replies repeat those). */
+  isTextDelta(frame: string): boolean;
 }
 
 /** A fixed clock (2026-01-01T00:00:00Z) so recorded streams are byte-identical across runs. */

@@ -116,4 +116,6 @@ export const openaiChat: Dialect = {
   streamError: (_reply, message) =>
     sseData(openaiErrorBody({ status: 500, message, type: "server_error", code: undefined })),
   malformed: () => 'data: {"id":"chatcmpl-keel","object":"chat.completion.chunk","choices":[{\n\n',
+  // The first chunk's delta starts with the role, so only the text pieces start with content.
+  isTextDelta: (frame) => frame.includes('"delta":{"content":'),
 };

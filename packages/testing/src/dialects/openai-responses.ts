@@ -209,4 +209,5 @@ export const openaiResponses: Dialect = {
     ),
   malformed: () =>
     'event: response.output_text.delta\ndata: {"type":"response.output_text.delta","delta":\n\n',
+  isTextDelta: (frame) => frame.startsWith("event: response.output_text.delta\n"),
 };

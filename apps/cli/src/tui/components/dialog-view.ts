@@ -66,7 +66,9 @@ function body(dialog: Dialog) {
           ? h(
               Text,
               { key: "s", dimColor: true },
-              `"Always" adds the rule ${request.alwaysRules[0]}${request.alwaysSavesTo ? ` to ${request.alwaysSavesTo}` : ""}`,
+              request.alwaysSavesTo
+                ? `"Always" adds the rule ${request.alwaysRules[0]} to ${request.alwaysSavesTo}`
+                : `"Always" allows ${request.alwaysRules[0]} for this session only (not saved: the project is not trusted)`,
             )
           : null,
         h(Choices, {

@@ -1,0 +1,102 @@
+// Cache discipline when a connector logs in mid-session: its actions reach the model as a
+// capability notice appended before the next request, and every request stays a byte prefix of
+// the next (cache markers stripped only for the comparison; each request's history breakpoint
+// must sit, unchanged, at the same block of the next request).
+import { join } from "node:path";
+import type { RecordedRequest } from "@keel/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { saveCredential } from "../src/credentials.js";
+import { connectorExtension, githubConnector } from "../src/index.js";
+import { type FakeGitHub, GITHUB_TOKEN, startFakeGitHub } from "./fakes/github.js";
+import { box, execute, provider, start } from "./kernel-harness.js";
+
+type Json = Record<string, unknown>;
+
+let fake: FakeGitHub;
+beforeAll(async () => {
+  fake = await startFakeGitHub();
+});
+afterAll(() => fake.close());
+
+function stripCache(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(stripCache);
+  if (value && typeof value === "object") {
+    const out: Json = {};
+    for (const [k, v] of Object.entries(value)) if (k !== "cache_control") out[k] = stripCache(v);
+    return out;
+  }
+  return value;
+}
+
+/** System and tools, then one line per message. */
+function canonical(request: RecordedRequest): string {
+  const body = stripCache(JSON.parse(request.raw)) as Json;
+  return [
+    JSON.stringify([body.system, body.tools]),
+    ...(body.messages as Json[]).map((m) => JSON.stringify(m)),
+  ].join("\n");
+}
+
+function breakpoints(request: RecordedRequest): { message: number; block: number; value: Json }[] {
+  const messages = (JSON.parse(request.raw) as Json).messages as { content: Json[] | string }[];
+  const found: { message: number; block: number; value: Json }[] = [];
+  messages.forEach((m, i) => {
+    if (Array.isArray(m.content))
+      m.content.forEach((b, j) => {
+        if (b.cache_control) found.push({ message: i, block: j, value: b });
+      });
+  });
+  return found;
+}
+
+describe("a login mid-session", () => {
+  it("adds the connector's actions by a notice and keeps every request a prefix of the next (retention 1.000)", async () => {
+    const b = box({ connectors: { github: { baseUrl: fake.url } } });
+    const model = provider({
+      turns: [
+        { text: "Hello." },
+        execute("github:github__get_issue", { repo: "acme/web", number: 1 }),
+        { text: "Issue 1 is a crash on start." },
+        { text: "Anything else?" },
+      ],
+    });
+    const agent = await start({
+      cwd: b.workspace,
+      home: b.home,
+      model: model.model,
+      streamOptions: model.streamOptions,
+      // No token anywhere yet: GitHub lists nothing.
+      extensions: [connectorExtension({ connectors: [githubConnector], env: {} })],
+    });
+    await agent.prompt("hi");
+    expect(model.requests[0]!.raw).not.toContain("github__get_issue");
+
+    // What `keel connector login github` does, while the session stays open.
+    saveCredential(join(b.home, "data", "connector"), "github", { token: GITHUB_TOKEN, savedAt: "now" });
+    await agent.prompt("what is issue 1?");
+    await agent.prompt("thanks");
+    await agent.close();
+
+    const notice = (JSON.parse(model.requests[1]!.raw) as { messages: Json[] }).messages.find((m) =>
+      JSON.stringify(m).includes("GitHub actions"),
+    );
+    expect(JSON.stringify(notice)).toContain("github__get_issue");
+    expect(fake.requests.map((r) => `${r.method} ${r.path}`)).toEqual(["GET /repos/acme/web/issues/1"]);
+
+    let kept = 0;
+    for (let n = 0; n + 1 < model.requests.length; n++) {
+      const current = canonical(model.requests[n]!);
+      const next = canonical(model.requests[n + 1]!);
+      expect(next.startsWith(current), `request ${n} is a prefix of ${n + 1}`).toBe(true);
+      const marks = breakpoints(model.requests[n]!);
+      expect(marks.length).toBeGreaterThan(0);
+      const nextMessages = (JSON.parse(model.requests[n + 1]!.raw) as Json).messages as { content: Json[] }[];
+      for (const mark of marks)
+        expect(stripCache(nextMessages[mark.message]?.content?.[mark.block])).toEqual(stripCache(mark.value));
+      kept++;
+    }
+    expect(model.requests.length).toBe(4);
+    expect((kept / (model.requests.length - 1)).toFixed(3)).toBe("1.000");
+    b.cleanup();
+  });
+});
