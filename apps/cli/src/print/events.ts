@@ -62,6 +62,16 @@ export function deniedLine(event: CodingAgentEvent): string | undefined {
   return `${who}denied ${inner.toolName} (${inner.input}) by ${inner.by}: ${inner.reason}`;
 }
 
+const delay = (ms: number) => (ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`);
+
+/** The stderr line for a model request about to be retried (also a child agent's): the schedule, and why. */
+export function retryLine(event: CodingAgentEvent): string | undefined {
+  const inner = event.type === "agent_event" ? event.event : event;
+  if (inner.type !== "retry") return undefined;
+  const who = event.type === "agent_event" ? `agent ${event.title}: ` : "";
+  return `${who}retry ${inner.attempt}/${inner.maxRetries} in ${delay(inner.delayMs)}: ${inner.message}`;
+}
+
 /** The NDJSON object for one kernel event, or undefined for events stream-json leaves out. */
 export function eventLine(event: CodingAgentEvent): Record<string, unknown> | undefined {
   switch (event.type) {

@@ -13,7 +13,7 @@ import { EXIT, outcomeOf } from "../exit-codes.js";
 import { guardExits, SIGNAL_EXIT, type StopSignal } from "../exit-guard.js";
 import { refusalHint } from "../refusal-hint.js";
 import { parseSlash } from "../slash-command.js";
-import { deniedLine, eventLine, initLine, resultLine } from "./events.js";
+import { deniedLine, eventLine, initLine, resultLine, retryLine } from "./events.js";
 import type { Output } from "./output.js";
 
 export interface PrintRun {
@@ -27,8 +27,10 @@ export interface PrintRun {
 
 /**
  * One listener for the whole life of the agent, creation included (recovery, diagnostics).
- * stream-json carries recovery, notify and retry as lines once its init line is out; before that
+ * stream-json carries recovery and notify as lines once its init line is out; before that
  * (while the agent opens) they go to stderr like in the other formats, rather than nowhere.
+ * Denials and retries are stderr lines in every format: a headless run says what it did not do
+ * and what it is waiting for.
  */
 export function listen(run: Pick<PrintRun, "output" | "format" | "debug">): {
   onEvent: (event: CodingAgentEvent) => void;
@@ -38,15 +40,14 @@ export function listen(run: Pick<PrintRun, "output" | "format" | "debug">): {
   let streaming = false;
   const onEvent = (event: CodingAgentEvent) => {
     const asNote = format !== "stream-json" || !streaming;
-    // Every denial is one stderr line, whatever the format: a headless run must say what it did not do.
     const denial = deniedLine(event);
     if (denial) output.note(denial);
+    const retry = retryLine(event);
+    if (retry) output.note(retry);
     if (event.type === "diagnostic") output.diagnostic(event.diagnostic);
     else if (event.type === "debug" && run.debug) output.note(`debug [${event.source}] ${event.message}`);
     else if (event.type === "recovery" && asNote) output.note(event.text);
     else if (event.type === "notify" && asNote) output.note(`${event.level}: ${event.message}`);
-    else if (event.type === "retry" && asNote)
-      output.note(`retry ${event.attempt} in ${event.delayMs} ms: ${event.message}`);
     if (format !== "stream-json" || !streaming) return;
     const line = eventLine(event);
     if (line) output.json(line);
