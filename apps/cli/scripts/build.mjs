@@ -12,6 +12,8 @@
 // - dist/tree-sitter-bash.wasm: the bash grammar, beside the core that loads it; and
 //   dist/node_modules/web-tree-sitter: the parser's ESM module and its WASM runtime, the two files
 //   of that package keel loads (without its debug build, sources and maps).
+// - dist/print.v1.schema.json: the JSON Schema of print mode's json / stream-json output and
+//   stream-json input, written from src/print/schema.ts (exported as @keel/cli/print.v1.schema.json).
 // - dist/index.js: the package's public API for other hosts, ESM, over the @keel packages they
 //   install themselves (optional peers: the bin needs none of them).
 // The CLI's run-time dependencies (package.json `dependencies`) stay external: tsx, whose loader
@@ -163,6 +165,23 @@ if (/[^\x00-\x7f]/.test(core))
 // A dynamic import left in the core would fail once it runs from the code cache; fail here.
 const leftover = core.match(/(^|[^\w$.`'"])import\(/m);
 if (leftover) throw new Error("dist/keel.cjs contains import(); route it through an esm-import module");
+
+// The print-mode schema, from the TypeBox module print mode's line types are derived from.
+{
+  const schemaModule = await build({
+    ...common,
+    entryPoints: ["src/print/schema.ts"],
+    external: [],
+    sourcemap: false,
+    metafile: false,
+    write: false,
+    outdir: undefined,
+    format: "esm",
+  });
+  const source = Buffer.from(schemaModule.outputFiles[0].contents).toString("base64");
+  const { printSchema } = await import(`data:text/javascript;base64,${source}`);
+  writeFileSync(join(root, "dist/print.v1.schema.json"), `${JSON.stringify(printSchema(), null, 2)}\n`);
+}
 
 // Tests read the module graph from here (print mode must not reach the TUI, the TUI no kernel).
 const builds = [tui, api, cjs, ...vendored];

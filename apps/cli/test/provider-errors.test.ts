@@ -83,7 +83,7 @@ describe("HTTP errors name the endpoint, the status and the fix", () => {
       expect(lines(r.stdout)[0]).toMatchObject({
         type: "result",
         isError: true,
-        subtype: "error",
+        outcome: "error",
         error: {
           type: "http",
           status: c.status,
@@ -134,7 +134,7 @@ describe("connection failures name the base URL and the proxy", () => {
     const r = await runKeel(["-p", "hi", "--model", MODEL, "--cwd", ws.repo], {
       server,
       ws,
-      env: { HTTP_PROXY: `http://127.0.0.1:${port}`, NO_PROXY: "" },
+      env: { HTTP_PROXY: `http://127.0.0.1:${port}`, NO_PROXY: undefined, no_proxy: undefined },
     });
     expect(r.code).toBe(1);
     expect(server.requests).toHaveLength(0);
@@ -177,14 +177,14 @@ describe("a working proxy", () => {
     const via = await runKeel(["-p", "hi", "--model", MODEL, "--cwd", ws.repo], {
       server,
       ws,
-      env: { HTTP_PROXY: proxyUrl, NO_PROXY: "" },
+      env: { HTTP_PROXY: proxyUrl, NO_PROXY: undefined, no_proxy: undefined },
     });
     expect(via).toMatchObject({ code: 0, stdout: "through the proxy\n" });
-    expect(forwarded).toEqual([`POST ${server.anthropicBaseUrl}/v1/messages?beta=true`]);
+    expect(forwarded).toEqual([`POST ${server.anthropicBaseUrl}/v1/messages`]);
     const direct = await runKeel(["-p", "hi", "--model", MODEL, "--cwd", ws.repo], {
       server,
       ws,
-      env: { HTTP_PROXY: proxyUrl, NO_PROXY: "127.0.0.1" },
+      env: { HTTP_PROXY: proxyUrl, NO_PROXY: "127.0.0.1", no_proxy: undefined },
     });
     expect(direct).toMatchObject({ code: 0, stdout: "direct\n" });
     expect(forwarded).toHaveLength(1);
