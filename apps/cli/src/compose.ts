@@ -11,7 +11,9 @@ import {
   type SessionChoice,
 } from "@keel/coding-agent";
 import { officialConnectorExtension } from "@keel/ext-connector";
+import { mcpExtension } from "@keel/ext-mcp";
 import { skillsExtension } from "@keel/ext-skills";
+import { subagentExtension } from "@keel/ext-subagent";
 import { todoExtension } from "@keel/ext-todo";
 import { webSearchExtension } from "@keel/ext-web-search";
 import type { ExtensionDefinition } from "@keel/extension-sdk";
@@ -20,7 +22,14 @@ import type { CliFlags, SessionFlag, UsageError } from "./args.js";
 
 /** The official extensions that ship with keel; config `extensions.<id>.enabled: false` turns one off. */
 export function officialExtensions(): ExtensionDefinition[] {
-  return [todoExtension, skillsExtension, webSearchExtension, officialConnectorExtension];
+  return [
+    todoExtension,
+    skillsExtension,
+    webSearchExtension,
+    mcpExtension as unknown as ExtensionDefinition,
+    officialConnectorExtension,
+    subagentExtension,
+  ];
 }
 
 const usage = (message: string): Result<never, UsageError> => err({ type: "usage", message });

@@ -45,7 +45,8 @@ Model
 Sessions
   -c, --continue                   continue the most recent session in this directory
   -r, --resume [id]                resume a session by id or id prefix (no id: a picker,
-                                   interactive mode only)
+                                   interactive mode only); a child agent's session id opens
+                                   its transcript read-only
       --fork                       with -c or -r: continue in a new session forked from it
       --read-only                  with -c or -r <id>: print the session's conversation and
                                    exit; takes no lock and writes nothing (also for a session

@@ -31,7 +31,14 @@ function composeError(argv: string[]): string {
 describe("composeOptions", () => {
   it("turns the official extensions on and discovery on by default", () => {
     const options = compose(["-p", "x"]);
-    expect(options.extensions?.map((e) => e.id)).toEqual(["todo", "skills", "web-search", "connector"]);
+    expect(options.extensions?.map((e) => e.id)).toEqual([
+      "todo",
+      "skills",
+      "web-search",
+      "mcp",
+      "connector",
+      "subagent",
+    ]);
     expect(options.discoverExtensions).toBe(true);
     expect(options.cwd).toBe(base);
     expect(options.session).toEqual({ mode: "new" });

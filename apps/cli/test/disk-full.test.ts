@@ -131,9 +131,12 @@ describe("a full disk", () => {
 
     const reopened = (await openSession(file!, { readOnly: true }))._unsafeUnwrap();
     expect(reopened.notices.filter((n) => n.type !== "read_only")).toEqual([]);
+    // The user's prompts (capability notices are user messages too).
     const prompts = reopened
       .fold()
-      .messages.filter((m) => m.role === "user" && typeof m.content === "string");
+      .messages.filter(
+        (m) => m.role === "user" && typeof m.content === "string" && !m.content.startsWith("<capabilities>"),
+      );
     expect(prompts.map((m) => m.content)).toEqual(["first prompt", "fill the disk", "carry on"]);
     await reopened.close();
   });

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { CLI_ROOT, MODEL, mockSuite, runKeel } from "./helpers.js";
+import { CLI_ROOT, MODEL, mockSuite, runKeel, withoutSearchHint } from "./helpers.js";
 
 const { fresh } = mockSuite();
 
@@ -19,13 +19,6 @@ const toolResults = (body: Json): string[] =>
       ? (m.content as Json[]).filter((b) => b.type === "tool_result").map((b) => JSON.stringify(b.content))
       : [],
   );
-
-/** stderr without web-search's one-time hint (a fresh Keel home has no search key configured). */
-const withoutSearchHint = (stderr: string) =>
-  stderr
-    .split("\n")
-    .filter((line) => !line.startsWith("keel: info: web-search: WebSearch is off"))
-    .join("\n");
 
 /** The README's fenced block that starts with `// ~/.keel/extensions/<name>`, as written. */
 function readmeExample(name: string): string {

@@ -103,12 +103,15 @@ export interface StartOptions extends KeelEnv {
   input?: string;
   /** Node flags before the script (e.g. --import). */
   nodeArgs?: string[];
+  /** The directory keel starts in (subcommands work on it); default the test's. */
+  cwd?: string;
 }
 
 export function startKeel(args: string[], setup: StartOptions): Running {
   const child = spawn(process.execPath, [...(setup.nodeArgs ?? []), BIN, ...args], {
     env: childEnv(setup),
     stdio: "pipe",
+    ...(setup.cwd ? { cwd: setup.cwd } : {}),
   });
   let stdout = "";
   let stderr = "";
@@ -193,3 +196,10 @@ export async function until(condition: () => boolean, what: string, timeoutMs = 
     await new Promise((r) => setTimeout(r, 10));
   }
 }
+
+/** stderr without web-search's one-time hint (a fresh Keel home has no search key configured). */
+export const withoutSearchHint = (stderr: string): string =>
+  stderr
+    .split("\n")
+    .filter((line) => !line.startsWith("keel: info: web-search: WebSearch is off"))
+    .join("\n");

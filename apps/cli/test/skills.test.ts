@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type MockServer, startMockServer } from "@keel/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { BIN, MODEL, runKeel, until, type Workspace, workspace } from "./helpers.js";
+import { BIN, MODEL, runKeel, until, type Workspace, withoutSearchHint, workspace } from "./helpers.js";
 
 let server: MockServer;
 let ws: Workspace;
@@ -45,8 +45,7 @@ describe("keel with skills, print mode", () => {
       ws,
       env: env(),
     });
-    // A fresh Keel home without a search key gets web-search's one-time hint; nothing else.
-    expect(done.stderr.replace(/^keel: info: web-search: WebSearch is off.*\n/m, "")).toBe("");
+    expect(withoutSearchHint(done.stderr)).toBe("");
     expect(done.code).toBe(0);
     expect(done.stdout.trim()).toBe("Fixed.");
     expect(userTexts(0)).toContain("Fix issue 1234 and add a test.");

@@ -182,6 +182,64 @@ describe("keel TUI in tmux", () => {
     expect(await waitForFile(exitFile)).toBe("0");
   }, 30_000);
 
+  it("asks a sub-agent's approval in the parent's dialog labelled with the agent, beside its widget; a background one wakes the idle session", async () => {
+    // A child's first message is its task; the parent's later requests carry the task too, inside the call.
+    const isChild = (r: { body: Record<string, unknown> }) =>
+      JSON.stringify((r.body.messages as unknown[])[0]).includes("TASK:");
+    let parentTurn = 0;
+    let childTurn = 0;
+    const { session, exitFile } = launch({
+      turns: [],
+      fallback: (r) => {
+        if (isChild(r)) {
+          if (JSON.stringify(r.body.messages).includes("TASK: look around"))
+            return { text: "Nothing unusual.", headerDelayMs: 300 };
+          return childTurn++ === 0
+            ? { toolCalls: [{ name: "Bash", arguments: { command: "touch child-marker.txt" } }] }
+            : { text: "Made the marker." };
+        }
+        const spawnCall = (description: string, prompt: string, background = false) => ({
+          toolCalls: [
+            { name: "SpawnAgent", arguments: { description, prompt, run_in_background: background } },
+          ],
+        });
+        switch (parentTurn++) {
+          case 0:
+            return spawnCall("make the marker", "TASK: touch child-marker.txt");
+          case 1:
+            return { text: "The sub-agent made it." };
+          case 2:
+            return spawnCall("look around", "TASK: look around", true);
+          case 3:
+            return { text: "It is looking; I will wait." };
+          default:
+            return { text: "The background look found nothing unusual." };
+        }
+      },
+    });
+    await waitFor(session, /ready ·/);
+    await type(session, "delegate the marker", "Enter");
+    const now = await waitFor(session, "[agent make the marker] Allow Bash?");
+    expect(now).toContain("Bash(touch child-marker.txt)");
+    // The tool is announced once approved; until then the widget says the child is working.
+    expect(now).toMatch(/◆ make the marker · working · turn 1 · [\d.]+k tok · \$0\.\d{4}/);
+    tmux("send-keys", "-t", session, "Enter");
+    await waitFor(session, "The sub-agent made it.");
+    expect(existsSync(join(ws.repo, "child-marker.txt"))).toBe(true);
+    await waitGone(session, "◆ make the marker");
+    await type(session, "/agents", "Enter");
+    await waitFor(session, /Ended:\n\s+general-purpose-\S+\s+make the marker · completed/);
+    // A background child that ends while the session is idle wakes it: the answer comes unasked.
+    tmux("send-keys", "-t", session, "C-u");
+    await type(session, "look around in the background", "Enter");
+    await waitFor(session, "It is looking; I will wait.");
+    const woken = await waitFor(session, "The background look found nothing unusual.");
+    expect(woken).toMatch(/agent general-purpose-\S+ \(look around\) finished/);
+    await waitFor(session, /ready ·/);
+    await type(session, "/quit", "Enter");
+    expect(await waitForFile(exitFile)).toBe("0");
+  }, 30_000);
+
   it("Enter steers and Alt+Enter queues a follow-up mid-run, Esc interrupts, and Ctrl+C twice mid-run exits with 130", async () => {
     const slow = (word: string) => ({
       text: `${word} ${"and on ".repeat(300)}`,

@@ -13,25 +13,54 @@ const addFormats = ((addFormatsModule as unknown as { default?: unknown }).defau
   ajv: Ajv | Ajv2020,
 ) => void;
 
-let draft07: Ajv | undefined;
-let draft2020: Ajv2020 | undefined;
+/**
+ * An Ajv instance keeps every schema and function it ever compiled (its code scope), and catalogs
+ * rediscovered after each list_changed bring fresh schema objects: each instance is replaced after
+ * this many compilations, so what a session holds is bounded by what is still in use (compiled
+ * functions keep working; the WeakMaps below drop them with their schemas).
+ */
+const COMPILES_PER_VALIDATOR = 200;
 
-/** MCP's default dialect is 2020-12; a schema naming draft-07 (or older) gets the draft-07 validator. */
+interface Validator {
+  ajv: Ajv | Ajv2020;
+  compiles: number;
+}
+let draft07: Validator | undefined;
+let draft2020: Validator | undefined;
+
+/**
+ * MCP's default dialect is 2020-12; a schema naming draft-07 (or older) gets the draft-07 validator.
+ * The schema is compiled without its `$schema` (see `bare`), which only picked the validator here.
+ */
 function validatorFor(schema: Schema): Ajv | Ajv2020 {
   const dialect = typeof schema.$schema === "string" ? schema.$schema : "";
   const options = { allErrors: true, strict: false, validateFormats: true, verbose: true } as const;
-  if (/draft-0[467]/.test(dialect)) {
-    if (!draft07) {
-      draft07 = new Ajv(options);
-      addFormats(draft07);
+  const fresh = (current: Validator | undefined, make: () => Ajv | Ajv2020): Validator => {
+    if (current && current.compiles < COMPILES_PER_VALIDATOR) {
+      current.compiles++;
+      return current;
     }
-    return draft07;
+    const ajv = make();
+    addFormats(ajv);
+    return { ajv, compiles: 1 };
+  };
+  if (/draft-0[467]/.test(dialect)) {
+    draft07 = fresh(draft07, () => new Ajv(options));
+    return draft07.ajv;
   }
-  if (!draft2020) {
-    draft2020 = new Ajv2020(options);
-    addFormats(draft2020);
-  }
-  return draft2020;
+  draft2020 = fresh(draft2020, () => new Ajv2020(options));
+  return draft2020.ajv;
+}
+
+/**
+ * What Ajv compiles. Without `$id`: Ajv keeps compiled schemas by id, and two tools may reuse one
+ * id for different schemas. Without `$schema`: Ajv would look the dialect's meta-schema up and
+ * refuse every schema naming one it does not bundle (draft-04, draft-06, 2019-09), leaving the
+ * tool unusable; the validator was already chosen by that dialect.
+ */
+function bare(schema: Schema): Schema {
+  const { $id: _id, $schema: _dialect, ...rest } = schema;
+  return rest;
 }
 
 const compiled = new WeakMap<object, ValidateFunction | Error>();
@@ -41,10 +70,7 @@ function compile(schema: Schema): ValidateFunction | Error {
   let fn = compiled.get(schema);
   if (!fn) {
     try {
-      // Ajv keeps compiled schemas by $id; a copy without it avoids clashes between two tools that
-      // reuse one id for different schemas.
-      const { $id: _id, ...rest } = schema;
-      fn = validatorFor(schema).compile(rest);
+      fn = validatorFor(schema).compile(bare(schema));
     } catch (e) {
       fn = e instanceof Error ? e : new Error(String(e));
     }
@@ -59,9 +85,7 @@ const variantChecks = new WeakMap<object, ValidateFunction | Error>();
 function compileVariant(root: Schema, variant: Schema): ValidateFunction | Error {
   let fn = variantChecks.get(variant);
   if (!fn) {
-    const { $id: _id, ...rest } = variant;
-    const wrapper: Schema = { ...rest };
-    if (root.$schema !== undefined) wrapper.$schema = root.$schema;
+    const wrapper = bare(variant);
     if (root.$defs !== undefined && wrapper.$defs === undefined) wrapper.$defs = root.$defs;
     if (root.definitions !== undefined && wrapper.definitions === undefined)
       wrapper.definitions = root.definitions;

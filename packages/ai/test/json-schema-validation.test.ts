@@ -108,6 +108,29 @@ describe("validateToolArguments with plain JSON Schema", () => {
     expect(bad.isErr() && bad.error.message).toContain("/point/y is required (expected a number)");
   });
 
+  it("checks schemas that name an older or another dialect instead of refusing them all", () => {
+    for (const dialect of [
+      "http://json-schema.org/draft-04/schema#",
+      "http://json-schema.org/draft-06/schema#",
+      "https://json-schema.org/draft/2019-09/schema",
+    ]) {
+      const schema = {
+        $schema: dialect,
+        type: "object",
+        properties: { path: { type: "string" }, depth: { type: "integer", minimum: 0 } },
+        required: ["path"],
+      };
+      expect(run(schema, { path: "src", depth: "2" })._unsafeUnwrap(), dialect).toEqual({
+        path: "src",
+        depth: 2,
+      });
+      const bad = run(schema, { depth: -1 });
+      expect(bad.isErr() && bad.error.message, dialect).toBe(
+        "list_issues: /path is required (expected a string); /depth must be >= 0 (got -1)",
+      );
+    }
+  });
+
   it("checks formats it knows", () => {
     const result = run(plain, { repo: "r", filter: { author: "a", since: "yesterday" } });
     expect(result.isErr() && result.error.message).toContain("/filter/since must be a valid date-time");

@@ -41,7 +41,8 @@ export type AgentActivity =
 
 /**
  * How a child ended. `budget` and `max_turns`: stopped at its limit with partial work;
- * `interrupted`: it was running when the parent process died (seen after a resume).
+ * `interrupted`: it was running when its session closed, or when the parent process died (seen
+ * after a resume). `aborted`: stopped on purpose (Esc, `run.abort()`).
  */
 export type AgentRunStatus =
   | "running"

@@ -41,7 +41,8 @@ export interface ToolCatalog<Rt = unknown> {
   /**
    * The group the model sees; toolRefs are `group:name` and permission rules may name the group
    * or an entry. Unique in the session (a clash is refused with a diagnostic). Letters, digits,
-   * `_`, `-`, `.`; default: the extension id, or `<extension>-<id>` for a second catalog.
+   * `_`, `-`, `.`; default: the extension id for its first declared catalog (or one whose id is
+   * the extension id), else `<extension>-<id>` (a second catalog, or one added after activation).
    */
   group?: string;
   /** @deprecated Use `group`. */

@@ -8,6 +8,11 @@ export interface CliIO {
   env: Readonly<Record<string, string | undefined>>;
   /** Whether a person is at the terminal (stdin and stdout are TTYs). */
   interactive: boolean;
+  /**
+   * The project around `cwd` and whether it is trusted, as a session there would see it; a
+   * command must not read or contact anything of an untrusted project. Absent: treat as untrusted.
+   */
+  workspace?: { projectRoot: string; trusted: boolean };
   /** This extension's data directory, the same one its runtime's `dataDir()` gives in a session. */
   dataDir?(): string;
   /**

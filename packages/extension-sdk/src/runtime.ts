@@ -93,10 +93,18 @@ export interface CatalogRegistry<Rt> {
 
 export interface NoticeOptions {
   /**
-   * When no run is going on, start one so the model reacts (an idle interactive session whose
-   * background agent finished). Default false: the notice waits for the next request.
+   * Make sure the model reacts (an idle interactive session whose background agent finished):
+   * when no run is going on, one starts from the notice; during a run the notice goes with its
+   * next request, and if the run ends without one, the next run starts from it. Default false:
+   * the notice waits for the next request, whenever that is.
    */
   wake?: boolean;
+  /**
+   * What the notice delivers, named by you ("agent:a1"). A notice whose key this branch already
+   * holds, or that already waits for the next request, is dropped — so persisting it again after
+   * a resume (when you cannot know whether the first one was journaled) delivers it exactly once.
+   */
+  key?: string;
 }
 
 export type ConfigUpdate<Config> = { ok: true; config: Config } | { ok: false; message: string };

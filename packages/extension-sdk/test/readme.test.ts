@@ -71,7 +71,8 @@ describe("extension-sdk README", () => {
     });
     expect(tsc.stdout + tsc.stderr).toBe("");
     expect(tsc.status).toBe(0);
-  });
+    // tsc in a child process: seconds alone, a minute on a loaded machine.
+  }, 180_000);
 
   it("runs the complete example: layered config, tool, state, reminder, widget, command", async () => {
     const mod = (await import(join(dir, "complete.ts"))) as { default: ExtensionDefinition };

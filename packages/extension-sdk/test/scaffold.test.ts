@@ -116,5 +116,6 @@ describe("new-extension", () => {
     );
     expect(vitest).toContain("keeps each note in session state");
     expect(vitest).toMatch(/Tests\s+1 passed/);
-  });
+    // A tsc and a vitest in child processes: seconds alone, a minute on a loaded machine.
+  }, 180_000);
 });

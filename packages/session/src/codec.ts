@@ -56,7 +56,10 @@ const SHAPES: Record<string, (v: Record<string, unknown>) => boolean> = {
   branch_summary: (v) => typeof v.summary === "string",
   model_change: (v) => typeof v.provider === "string" && typeof v.modelId === "string",
   capability_notice: (v) => typeof v.source === "string" && isObject(v.inventory) && isMessage(v.message),
-  notice: (v) => typeof v.source === "string" && isMessage(v.message),
+  notice: (v) =>
+    typeof v.source === "string" &&
+    isMessage(v.message) &&
+    (v.key === undefined || typeof v.key === "string"),
   op_begin: (v) => typeof v.toolCallId === "string" && typeof v.toolName === "string" && isObject(v.args),
   op_end: (v) => typeof v.toolCallId === "string" && (v.outcome === "ok" || v.outcome === "error"),
   leaf: (v) => isStringOrNull(v.targetId),

@@ -25,12 +25,12 @@ function fsyncDir(dir: string): void {
   }
 }
 
-function writeWhole(path: string, data: Buffer, flag: string): void {
+function writeWhole(path: string, data: Buffer, flag: string, sync = true): void {
   const fd = openSync(path, flag);
   try {
     let off = 0;
     while (off < data.length) off += writeSync(fd, data, off);
-    fdatasyncSync(fd);
+    if (sync) fdatasyncSync(fd);
   } finally {
     closeSync(fd);
   }
@@ -44,16 +44,17 @@ export function writeNewSessionFile(
   path: string,
   header: SessionHeader,
   entries: readonly SessionEntry[],
+  sync = true,
 ): Result<number, SessionError> {
   const data = Buffer.from(encodeLine(header) + entries.map(encodeLine).join(""), "utf8");
   const tmp = join(dirname(path), `.${basename(path)}.tmp`);
   try {
-    writeWhole(tmp, data, "wx");
+    writeWhole(tmp, data, "wx", sync);
     renameSync(tmp, path);
   } catch (e) {
     return err(ioError("create session file", path, e));
   }
-  fsyncDir(dirname(path));
+  if (sync) fsyncDir(dirname(path));
   return ok(data.length);
 }
 

@@ -114,6 +114,7 @@ export function foldIndexed(index: JournalIndex, headId: string | null): FoldedS
 
   let items: Item[] = [];
   const extensionStates: Record<string, unknown> = {};
+  const noticeKeys: Record<string, string[]> = {};
   let model: FoldedSession["model"] = null;
   let lastCompactionId: string | null = null;
   let compactedAt = -1;
@@ -151,6 +152,8 @@ export function foldIndexed(index: JournalIndex, headId: string | null): FoldedS
         break;
       case "notice":
         items.push({ source: entry.id, pathIndex: i, message: entry.message });
+        if (entry.key !== undefined)
+          noticeKeys[entry.source] = [...(noticeKeys[entry.source] ?? []), entry.key];
         break;
       case "app_state":
         extensionStates[entry.extensionId] = entry.state;
@@ -195,6 +198,7 @@ export function foldIndexed(index: JournalIndex, headId: string | null): FoldedS
     messages,
     messageSources,
     extensionStates,
+    noticeKeys,
     toldInventory,
     model,
     labels,

@@ -49,6 +49,12 @@ export interface CreateSessionOptions extends SessionOptions {
   cwd: string;
   /** For a child agent's session: who started it (recorded in the header). */
   spawnedBy?: SessionHeader["spawnedBy"];
+  /**
+   * Flush the new file (and its directory entry) before returning. Default true. A child agent's
+   * journal skips it: spawns in one batch would queue behind each other's fsyncs, and the first
+   * turn's sync makes the file durable (the parent journals the spawn itself durably).
+   */
+  syncCreate?: boolean;
 }
 
 export interface OpenSessionOptions extends SessionOptions {
@@ -69,7 +75,7 @@ export async function createSession(options: CreateSessionOptions): Out<Session>
     created: now(),
     ...(options.spawnedBy ? { spawnedBy: options.spawnedBy } : {}),
   };
-  return createFile(resolve(options.dir), header, [], options);
+  return createFile(resolve(options.dir), header, [], options, options.syncCreate !== false);
 }
 
 async function createFile(
@@ -77,6 +83,7 @@ async function createFile(
   header: SessionHeader,
   entries: SessionEntry[],
   options: SessionOptions,
+  sync = true,
 ): Out<Session> {
   try {
     mkdirSync(dir, { recursive: true });
@@ -84,7 +91,7 @@ async function createFile(
     return err(ioError("create directory", dir, e));
   }
   const path = join(dir, sessionFileName(header.created, header.id));
-  const written = writeNewSessionFile(path, header, entries);
+  const written = writeNewSessionFile(path, header, entries, sync);
   if (written.isErr()) return err(written.error);
   return openSession(path, options);
 }

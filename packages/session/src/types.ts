@@ -87,6 +87,11 @@ export interface NoticeEntry extends EntryBase {
   /** The extension that left it. */
   source: string;
   message: UserMessage;
+  /**
+   * The extension's name for what it delivers ("agent:a1"): a second notice with the same source
+   * and key on the same branch is not journaled, so a delivery retried after a crash lands once.
+   */
+  key?: string;
 }
 
 /** How a child agent ended, as its parent's journal records it. */
@@ -265,6 +270,8 @@ export interface FoldedSession {
   messageSources: string[];
   /** Latest app_state per extension on the path. */
   extensionStates: Record<string, unknown>;
+  /** Keys of the keyed notices on the path (compacted ones too), by source, in journal order. */
+  noticeKeys: Record<string, string[]>;
   /** What the model has been told about on-demand capabilities, per source, in the current context. */
   toldInventory: Record<string, ToldCapability[]>;
   /** Latest model_change on the path. */

@@ -112,6 +112,23 @@ describe("fold", () => {
     expect(fold(entries, "side").messages.map((m) => m.content)).toEqual(["hi", "other"]);
   });
 
+  it("folds the keys of keyed notices on the path, compacted ones included, by source", () => {
+    const notice = (text: string) => ({ role: "user" as const, content: text, timestamp: 1 });
+    const entries = chain(
+      msg(user("hi")),
+      { type: "notice", source: "subagent", message: notice("a1 done"), key: "agent:a1" },
+      { type: "notice", source: "other", message: notice("unkeyed") },
+      msg(user("next")),
+      { type: "compaction", summary: "s", firstKeptEntryId: "e3", tokensBefore: 10, reason: "manual" },
+      { type: "notice", source: "subagent", message: notice("a2 done"), key: "agent:a2" },
+    );
+    entries.push({ ...msg(user("other")), id: "side", parentId: "e0", timestamp: "" } as SessionEntry);
+    // The first notice was summarized away, but it was delivered on this branch all the same.
+    expect(fold(entries, "e5").noticeKeys).toEqual({ subagent: ["agent:a1", "agent:a2"] });
+    expect(fold(entries, "e5").messages.map((m) => m.content)).not.toContain("a1 done");
+    expect(fold(entries, "side").noticeKeys).toEqual({});
+  });
+
   it("folds child agents session-wide: started, then how each ended, whatever the head", () => {
     const outcome = {
       status: "completed" as const,

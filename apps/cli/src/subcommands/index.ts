@@ -1,7 +1,11 @@
-// `keel <subcommand> …`: Keel's own (install, uninstall, list) and those the composed official
-// extensions contribute through their `cli` field (keel mcp, keel connector).
 import { createInterface } from "node:readline/promises";
-import { extensionDataDir, resolveKeelHome, userExtensionConfig } from "@keel/coding-agent";
+import {
+  extensionDataDir,
+  findProjectRoot,
+  resolveKeelHome,
+  trustStatus,
+  userExtensionConfig,
+} from "@keel/coding-agent";
 import type { CliIO } from "@keel/extension-sdk";
 import { officialExtensions } from "../compose.js";
 import { EXIT } from "../exit-codes.js";
@@ -12,9 +16,14 @@ export type SubcommandIO = CliIO;
 
 export function cliIO(): CliIO {
   const interactive = process.stdin.isTTY === true && process.stdout.isTTY === true;
+  const keelHome = resolveKeelHome();
+  const projectRoot = findProjectRoot(process.cwd(), keelHome);
+  const trust = trustStatus(projectRoot, { home: keelHome });
   return {
     cwd: process.cwd(),
-    keelHome: resolveKeelHome(),
+    keelHome,
+    // As a session here would see it: a command must not read an untrusted project's files.
+    workspace: { projectRoot, trusted: trust.isOk() && trust.value === "trusted" },
     env: process.env,
     interactive,
     stdout: (text) => void process.stdout.write(text),

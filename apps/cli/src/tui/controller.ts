@@ -1,6 +1,6 @@
 // The TUI's side of the agent: creates and swaps CodingAgents, turns their events into store
 // updates, answers the kernel's UI questions with dialogs, and sends prompts, steering and aborts.
-import type { Message } from "@keel/ai";
+import type { Message, Usage } from "@keel/ai";
 import type {
   CodingAgent,
   CodingAgentError,
@@ -223,15 +223,17 @@ export class Controller {
     const { store } = this;
     switch (event.type) {
       case "message_end":
-        if (event.message.role === "assistant") {
-          const u = event.message.usage;
-          store.status = {
-            ...store.status,
-            tokensIn: store.status.tokensIn + u.input + u.cacheRead + u.cacheWrite,
-            tokensOut: store.status.tokensOut + u.output,
-            cost: store.status.cost + u.cost.total,
-          };
-        } else if (event.message.role === "user") this.dequeue(event.message);
+        if (event.message.role === "assistant") this.count(event.message.usage);
+        else if (event.message.role === "user") this.dequeue(event.message);
+        break;
+      case "agent_event":
+        // A child agent's usage is part of the session's totals, so of the status line's too.
+        if (event.event.type === "message_end" && event.event.message.role === "assistant")
+          this.count(event.event.message.usage);
+        break;
+      case "run_start":
+        // Also a run nobody typed: a notice woke the session (a background agent finished).
+        store.running = true;
         break;
       case "turn_end":
         this.refresh();
@@ -264,6 +266,15 @@ export class Controller {
     if (event.type === "debug" && !store.showDebug) return;
     const change = store.transcript.apply(event);
     store.changed(event.type === "status" || event.type === "widget" ? "structural" : change);
+  }
+
+  private count(u: Usage): void {
+    this.store.status = {
+      ...this.store.status,
+      tokensIn: this.store.status.tokensIn + u.input + u.cacheRead + u.cacheWrite,
+      tokensOut: this.store.status.tokensOut + u.output,
+      cost: this.store.status.cost + u.cost.total,
+    };
   }
 
   private dequeue(message: Message): void {

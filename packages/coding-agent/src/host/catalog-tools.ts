@@ -22,10 +22,26 @@ export type ContextFactory = (extensionId: string, loop: ToolExecutionContext) =
 const error = (text: string): AgentToolResult => ({ content: [{ type: "text", text }], isError: true });
 
 export class CatalogView {
+  /**
+   * What the seam resolved each admitted ExecuteTool call to, by tool call id. ExecuteTool runs that
+   * entry: resolving again after the gate could find one that appeared, moved or changed since.
+   */
+  private readonly admitted = new Map<string, IndexedEntry | undefined>();
+
   constructor(
     readonly registry: CatalogRegistry,
     private readonly filter?: EntryFilter,
   ) {}
+
+  /** The entry (or none) the gate judged for this call; ExecuteTool runs exactly that. */
+  admit(toolCallId: string, item: IndexedEntry | undefined): void {
+    this.admitted.set(toolCallId, item);
+  }
+
+  /** Drops an admission whose call never ran (aborted before it started). */
+  forget(toolCallId: string): void {
+    this.admitted.delete(toolCallId);
+  }
 
   /** A narrower view (a child agent's): entries must pass both filters. */
   narrow(filter: EntryFilter): CatalogView {
@@ -54,10 +70,10 @@ export class CatalogView {
     return item && (!this.filter || this.filter(item)) ? item : undefined;
   }
 
-  /** The entry an ExecuteTool call's arguments name (after a refresh by the caller). */
-  target(args: Record<string, unknown>): Target {
+  /** The entry an ExecuteTool call's arguments name (after a refresh by the caller), or the one admitted. */
+  target(args: Record<string, unknown>, admitted?: { item: IndexedEntry | undefined }): Target {
     const ref = typeof args.toolRef === "string" ? args.toolRef : "";
-    const item = this.resolve(ref);
+    const item = admitted ? admitted.item : this.resolve(ref);
     if (!item) return { found: false, ref };
     const inner =
       typeof args.arguments === "object" && args.arguments !== null && !Array.isArray(args.arguments)
@@ -104,8 +120,13 @@ export class CatalogView {
       executionMode: "sequential",
       sideEffects: true,
       execute: async (args, context) => {
-        await this.refresh();
-        const target = this.target(args as Record<string, unknown>);
+        const admitted = this.admitted.has(context.toolCallId)
+          ? { item: this.admitted.get(context.toolCallId) }
+          : undefined;
+        this.admitted.delete(context.toolCallId);
+        // Outside the kernel's seams (no admission) the call resolves its target itself.
+        if (!admitted) await this.refresh();
+        const target = this.target(args as Record<string, unknown>, admitted);
         if (!target.found)
           return error(`Unknown or removed tool "${target.ref}". Search again with SearchTools.`);
         const { item } = target;

@@ -10,6 +10,7 @@ import type {
   ToolCatalog,
 } from "@keel/extension-sdk";
 import { isTypeBoxSchema } from "@keel/extension-sdk";
+import { errnoMessage } from "../fs/errno.js";
 import { SearchIndex } from "./catalog-search.js";
 import { type GroupView, type Inventory, inventoryOf } from "./inventory.js";
 
@@ -78,22 +79,26 @@ function firstLine(text: string): string {
   return line.length <= 200 ? line : `${line.slice(0, 199)}…`;
 }
 
-function message(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
-}
-
 export class CatalogRegistry {
   private slots: Slot[] = [];
   private byRef = new Map<string, IndexedEntry>();
   private byName = new Map<string, IndexedEntry[]>();
   private index = new SearchIndex<IndexedEntry>([]);
   private closed = false;
+  /** Resident extension tools' names: like built-ins', a bare entry name never stands for them. */
+  private readonly residentNames = new Set<string>();
 
   constructor(
     private readonly report: (extensionId: string, message: string) => void,
     /** Names an entry's bare name must never stand for (built-in and resident tools). */
     private readonly reservedNames: ReadonlySet<string>,
   ) {}
+
+  /** Names of resident tools (known once declarations are validated), so bare names skip them. */
+  reserveResident(names: Iterable<string>): void {
+    for (const name of names) this.residentNames.add(name);
+    this.rebuild();
+  }
 
   get isEmpty(): boolean {
     return this.slots.length === 0;
@@ -104,8 +109,9 @@ export class CatalogRegistry {
   }
 
   /**
-   * The group a catalog gets when it names none: the extension's id for its first catalog (or one
-   * whose id is the extension's), else `<extension>-<catalog id>`.
+   * The group a catalog gets when it names none: the extension's id for its first declared catalog
+   * (or one whose id is the extension's), else `<extension>-<catalog id>`. `index` is its place
+   * among the declared catalogs; -1 for one added after activation.
    */
   static groupFor(extensionId: string, catalog: ToolCatalog, index: number): string {
     return (
@@ -172,7 +178,7 @@ export class CatalogRegistry {
           slot.dirty = true;
         }, slot.runtime) ?? undefined;
     } catch (e) {
-      this.report(slot.extensionId, `catalog ${slot.catalog.id}: subscribe failed: ${message(e)}`);
+      this.report(slot.extensionId, `catalog ${slot.catalog.id}: subscribe failed: ${errnoMessage(e)}`);
     }
   }
 
@@ -180,7 +186,7 @@ export class CatalogRegistry {
     try {
       slot.unsubscribe?.();
     } catch (e) {
-      this.report(slot.extensionId, `catalog ${slot.catalog.id}: unsubscribe failed: ${message(e)}`);
+      this.report(slot.extensionId, `catalog ${slot.catalog.id}: unsubscribe failed: ${errnoMessage(e)}`);
     }
     slot.inflight?.controller.abort();
   }
@@ -219,16 +225,19 @@ export class CatalogRegistry {
     const startedAt = Date.now();
     let warned = false;
     let promise: Promise<void> | undefined;
+    // Removed, or the registry closed: what the discovery ends with no longer matters to anyone.
+    const gone = () => !this.slots.includes(slot) || controller.signal.aborted;
     promise = (async () => {
       try {
         const inventory = await slot.catalog.discover(slot.runtime, { signal: controller.signal });
-        if (!this.slots.includes(slot) || controller.signal.aborted) return;
+        if (gone()) return;
         this.apply(slot, inventory);
       } catch (e) {
-        this.report(slot.extensionId, `catalog ${slot.catalog.id}: discover failed: ${message(e)}`);
+        if (!gone())
+          this.report(slot.extensionId, `catalog ${slot.catalog.id}: discover failed: ${errnoMessage(e)}`);
       } finally {
         if (slot.inflight?.promise === promise) slot.inflight = undefined;
-        if (warned)
+        if (warned && !gone())
           this.report(
             slot.extensionId,
             `catalog ${slot.catalog.id}: discovery finished after ${Date.now() - startedAt} ms`,
@@ -298,7 +307,8 @@ export class CatalogRegistry {
         this.byName.set(e.name, [...(this.byName.get(e.name) ?? []), e]);
       }
     for (const [name, list] of this.byName)
-      for (const e of list) e.bareName = list.length === 1 && !this.reservedNames.has(name);
+      for (const e of list)
+        e.bareName = list.length === 1 && !this.reservedNames.has(name) && !this.residentNames.has(name);
     this.index = new SearchIndex([...this.byRef.values()]);
   }
 

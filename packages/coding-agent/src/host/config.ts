@@ -5,6 +5,7 @@ import type { ExtensionDefinition } from "@keel/extension-sdk";
 import { type TSchema, Type, TypeGuard } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { mergeLayers } from "../config/merge.js";
+import { errnoMessage } from "../fs/errno.js";
 import type { ConfigControl } from "./runtime.js";
 
 export interface ExtensionConfigLayers {
@@ -89,7 +90,7 @@ export function resolveExtensionConfig(
       } catch (e) {
         return {
           ok: false as const,
-          message: `resolve() of extension ${id} threw: ${e instanceof Error ? e.message : String(e)}`,
+          message: `resolve() of extension ${id} threw: ${errnoMessage(e)}`,
         };
       }
       return finish(resolved, "the resolved configuration");

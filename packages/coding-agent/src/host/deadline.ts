@@ -1,6 +1,7 @@
 // Runs extension code with a deadline and an AbortSignal that fires when the deadline passes (or
 // the caller's signal aborts). Outcomes are values: the caller decides whether a failure blocks
 // (policy hooks) or is reported (observers).
+import { errnoMessage } from "../fs/errno.js";
 
 export type Settled<T> = { ok: true; value: T } | { ok: false; reason: "threw" | "timeout"; message: string };
 
@@ -24,7 +25,7 @@ export async function withDeadline<T>(
     try {
       return { ok: true, value: await work(controller.signal) };
     } catch (e) {
-      return { ok: false, reason: "threw", message: e instanceof Error ? e.message : String(e) };
+      return { ok: false, reason: "threw", message: errnoMessage(e) };
     }
   })();
   try {

@@ -11,6 +11,7 @@ import {
   type ToolCallContext,
   type ToolCallEvent,
 } from "@keel/extension-sdk";
+import { errnoMessage } from "../fs/errno.js";
 import { CatalogView } from "./catalog-tools.js";
 import { CatalogRegistry, EXECUTE_TOOL, SEARCH_TOOLS } from "./catalogs.js";
 import { CommandTable, type HostedCommand } from "./commands.js";
@@ -57,7 +58,11 @@ export interface Active {
   runtime: MutableRuntime;
   source: string;
   root?: string;
+  /** The resident tools it offers this session, listed once after activation. */
+  tools: ExtensionTool[];
 }
+
+type ExtensionTool = ReturnType<typeof listTools>[number];
 
 export type ToolCallDecision =
   | { action: "continue"; args: Record<string, unknown> }
@@ -109,6 +114,8 @@ export class ExtensionHost implements HostView {
   static async start(options: ExtensionHostOptions, services: HostServices): Promise<ExtensionHost> {
     const host = new ExtensionHost(services, options);
     const accepted = host.validate();
+    // A rule or a child's allow list naming a resident tool means that tool, never an entry.
+    host.registry.reserveResident(accepted.flatMap((a) => listTools(a.source.definition).map((t) => t.name)));
     for (const item of accepted) await host.activateOne(item);
     return host;
   }
@@ -133,6 +140,7 @@ export class ExtensionHost implements HostView {
       commandRefusal: (name, id) => this.commandTable.refusal(name, id),
       groupRefusal: (group) => this.registry.refusal(group),
       reject: (source, message) => this.fail(source, message),
+      warn: (source, message) => this.reportOnce(source.definition.id, "warning", message),
     });
   }
 
@@ -161,7 +169,10 @@ export class ExtensionHost implements HostView {
       },
       catalogs: {
         add: (catalog) => {
-          const group = catalog?.group ?? catalog?.label ?? `${id}-${catalog?.id}`;
+          // Checked here: a staged bad catalog would otherwise throw out of the host's start.
+          if (typeof catalog?.id !== "string" || typeof catalog.discover !== "function")
+            return { ok: false, message: "a catalog needs an id (a string) and a discover function" };
+          const group = CatalogRegistry.groupFor(id, catalog, -1);
           if (live) {
             const refused = this.registry.add(id, catalog, runtime, group);
             return refused ? { ok: false, message: refused } : { ok: true };
@@ -179,18 +190,50 @@ export class ExtensionHost implements HostView {
     });
     const activate = definition.lifecycle?.activate;
     if (activate) {
-      const outcome = await withDeadline(
-        (signal) => activate(Object.assign(Object.create(runtime) as object, { signal }) as never),
-        this.deadline * 2,
-      );
+      let activation: Promise<unknown> | undefined;
+      const outcome = await withDeadline((signal) => {
+        activation = Promise.resolve(
+          activate(Object.assign(Object.create(runtime) as object, { signal }) as never),
+        );
+        return activation;
+      }, this.deadline * 2);
       if (!outcome.ok) {
         this.fail(
           item.source,
           `activation ${outcome.reason === "timeout" ? "timed out" : "failed"}: ${outcome.message}`,
         );
+        // One that ignored its signal and finishes later has opened what it meant to (connections,
+        // watchers): it is deactivated then, so nothing of it is left running.
+        if (outcome.reason === "timeout")
+          void activation?.then(
+            (instance) => {
+              runtime.instance = instance;
+              return this.deactivateOne({ definition, runtime, source: where, tools: [] });
+            },
+            () => undefined,
+          );
         return;
       }
       runtime.instance = outcome.value;
+    }
+    // The session's tool list, fixed now: only declared tools (their names were checked), and a
+    // tools() that throws given the runtime rolls this extension back like a failed activation.
+    const tools: ExtensionTool[] = [];
+    try {
+      const declared = new Set(listTools(definition).map((t) => t.name));
+      for (const tool of listTools(definition, runtime as never)) {
+        if (declared.has(tool.name)) tools.push(tool);
+        else
+          this.reportOnce(
+            id,
+            "error",
+            `tool "${tool.name}" is offered but was not declared (return every tool you may offer when tools() gets no runtime); left out`,
+          );
+      }
+    } catch (e) {
+      this.fail(item.source, `tools could not be listed: ${errnoMessage(e)}`);
+      await this.deactivateOne({ definition, runtime, source: where, tools: [] });
+      return;
     }
     live = true;
     for (const c of definition.commands ?? []) {
@@ -202,7 +245,7 @@ export class ExtensionHost implements HostView {
       if (problem) this.reportOnce(id, "error", problem);
     });
     for (const register of staged) register();
-    this.active.push({ definition, runtime, source: where, ...(root ? { root } : {}) });
+    this.active.push({ definition, runtime, source: where, ...(root ? { root } : {}), tools });
   }
 
   private async deactivateOne(active: Active): Promise<void> {
@@ -251,8 +294,7 @@ export class ExtensionHost implements HostView {
   toolsFor(caller: Caller = {}, view: CatalogView = this.catalogs): AgentTool[] {
     const tools: AgentTool[] = [];
     for (const a of this.active) {
-      // With the runtime: the tools this session offers (an extension may leave one out).
-      for (const tool of listTools(a.definition, a.runtime as never)) {
+      for (const tool of a.tools) {
         tools.push({
           name: tool.name,
           ...(tool.label ? { label: tool.label } : {}),
@@ -281,8 +323,7 @@ export class ExtensionHost implements HostView {
   /** The `approval` a resident tool declares ("extension": it asks by itself). */
   approvalOf(toolName: string): "kernel" | "extension" {
     for (const a of this.active)
-      for (const tool of listTools(a.definition, a.runtime as never))
-        if (tool.name === toolName) return tool.approval ?? "kernel";
+      for (const tool of a.tools) if (tool.name === toolName) return tool.approval ?? "kernel";
     return "kernel";
   }
 

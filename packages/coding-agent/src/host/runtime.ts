@@ -20,6 +20,7 @@ import type {
   WorkspaceInfo,
 } from "@keel/extension-sdk";
 import { Value } from "@sinclair/typebox/value";
+import { errnoMessage } from "../fs/errno.js";
 
 /** Who makes a call: the session's own agent, or a child agent. */
 export interface Caller {
@@ -137,7 +138,7 @@ export function createRuntime(
       try {
         next = update(structuredClone(config.userBase()) as never);
       } catch (e) {
-        return { ok: false, message: `the update threw: ${e instanceof Error ? e.message : String(e)}` };
+        return { ok: false, message: `the update threw: ${errnoMessage(e)}` };
       }
       const adopted = config.adopt(next, () => services.writeUserConfig(id, next));
       return adopted.ok ? { ok: true, config: adopted.config as never } : adopted;

@@ -1,7 +1,14 @@
 // Validation of extension declarations before anything runs: ids, tool names and parameters,
 // commands and catalog groups against built-ins and each other, configuration. An extension whose
 // declaration cannot be honoured whole is refused with one reason; the first in load order wins.
-import { EXTENSION_ID_PATTERN, isTypeBoxSchema, listTools } from "@keel/extension-sdk";
+import {
+  EXTENSION_ID_PATTERN,
+  HOOK_NAMES,
+  type HookName,
+  isTypeBoxSchema,
+  listTools,
+} from "@keel/extension-sdk";
+import { errnoMessage } from "../fs/errno.js";
 import { CatalogRegistry, EXECUTE_TOOL, SEARCH_TOOLS } from "./catalogs.js";
 import { resolveExtensionConfig } from "./config.js";
 import type { ExtensionHostOptions, ExtensionSource } from "./extension-host.js";
@@ -17,6 +24,8 @@ export interface ValidationChecks {
   /** Why a catalog group cannot be taken (pattern, built-in names), or undefined. */
   groupRefusal(group: string): string | undefined;
   reject(source: ExtensionSource, message: string): void;
+  /** Something that does not stop the extension but would go unnoticed otherwise. */
+  warn(source: ExtensionSource, message: string): void;
 }
 
 export function validateDeclarations(options: ExtensionHostOptions, checks: ValidationChecks): Accepted[] {
@@ -51,6 +60,17 @@ export function validateDeclarations(options: ExtensionHostOptions, checks: Vali
       reject(toolProblem);
       continue;
     }
+    // A hook that is not a function would throw on every dispatch of its kind, for every extension.
+    const hooks = Object.entries((definition.hooks ?? {}) as Record<string, unknown>);
+    const hookProblem = hooks.find(
+      ([name, fn]) => HOOK_NAMES.includes(name as HookName) && fn !== undefined && typeof fn !== "function",
+    );
+    if (hookProblem) {
+      reject(`hook ${hookProblem[0]} is not a function`);
+      continue;
+    }
+    for (const [name] of hooks.filter(([name]) => !HOOK_NAMES.includes(name as HookName)))
+      checks.warn(source, `unknown hook "${name}", so it never runs; hooks are: ${HOOK_NAMES.join(", ")}`);
     const commandProblem = (definition.commands ?? [])
       .map(
         (c) =>
@@ -98,7 +118,7 @@ function safe<T>(fn: () => T): { ok: true; value: T } | { ok: false; message: st
   try {
     return { ok: true, value: fn() };
   } catch (e) {
-    return { ok: false, message: e instanceof Error ? e.message : String(e) };
+    return { ok: false, message: errnoMessage(e) };
   }
 }
 

@@ -27,7 +27,7 @@ import { type AgentRunOutcome, createSession, openSession, type Session } from "
 import type { Result } from "neverthrow";
 import type { CompactionSettings } from "../compaction/policy.js";
 import { EXECUTE_TOOL, type IndexedEntry, SEARCH_TOOLS } from "../host/catalogs.js";
-import type { ExtensionHost } from "../host/extension-host.js";
+import type { ExtensionHost, HostView } from "../host/extension-host.js";
 import type { Caller } from "../host/runtime.js";
 import { KernelAgent } from "./coding-agent.js";
 import type { KernelPermission } from "./permission.js";
@@ -81,16 +81,22 @@ function listed(list: readonly string[] | undefined, ...names: string[]): boolea
 
 export class AgentSupervisor {
   private readonly live = new Map<string, Live>();
+  /** Agent ids whose start is being set up (child session, journal): counted like live ones. */
+  private readonly reserved = new Map<string, string>();
+  private readonly setups = new Set<Promise<RunAgentOutcome>>();
   private readonly interruptedText = new Map<string, string>();
   private closed = false;
 
   constructor(private readonly deps: SupervisorDeps) {}
 
   get running(): { agentId: string; title: string }[] {
-    return [...this.live.values()].map((l) => ({ agentId: l.run.agentId, title: l.run.title }));
+    return [
+      ...[...this.live.values()].map((l) => ({ agentId: l.run.agentId, title: l.run.title })),
+      ...[...this.reserved].map(([agentId, title]) => ({ agentId, title })),
+    ];
   }
 
-  async run(extensionId: string, options: RunAgentOptions, caller: Caller): Promise<RunAgentOutcome> {
+  async run(options: RunAgentOptions, caller: Caller): Promise<RunAgentOutcome> {
     const d = this.deps;
     if (this.closed) return { ok: false, error: { type: "closed", message: "The session is closing." } };
     if (caller.agent)
@@ -100,7 +106,7 @@ export class AgentSupervisor {
       };
     if (typeof options?.prompt !== "string" || !options.prompt.trim())
       return { ok: false, error: { type: "invalid", message: "runAgent needs a non-empty prompt." } };
-    if (this.live.size >= d.cap) {
+    if (this.running.length >= d.cap) {
       const running = this.running;
       return {
         ok: false,
@@ -119,7 +125,7 @@ export class AgentSupervisor {
         ok: false,
         error: { type: "invalid", message: `agentId "${agentId}" must be 1-64 letters, digits, _ or -.` },
       };
-    if (known[agentId] || this.live.has(agentId))
+    if (known[agentId] || this.live.has(agentId) || this.reserved.has(agentId))
       return {
         ok: false,
         error: { type: "invalid", message: `An agent "${agentId}" already exists in this session.` },
@@ -136,8 +142,11 @@ export class AgentSupervisor {
 
     // The child's tools: the parent's, narrowed by the allow / exclude lists.
     const { allow, exclude } = options.tools ?? {};
+    // A bare name allows an entry only where it stands for that entry alone (as in permission
+    // rules): "Read" is the built-in, not another group's entry that borrows the name. Exclusion
+    // by name is always honoured.
     const allowsEntry = (e: IndexedEntry) =>
-      (allow === undefined || listed(allow, e.ref, e.group, e.name)) &&
+      (allow === undefined || listed(allow, e.ref, e.group) || (e.bareName && listed(allow, e.name))) &&
       !listed(exclude, e.ref, e.group, e.name);
     const catalogs = d.host.catalogs.narrow(allowsEntry);
     const catalogReachable =
@@ -159,8 +168,38 @@ export class AgentSupervisor {
     const view = d.host.childView({ agent }, allowTool, catalogs);
     const tools = [...d.builtinTools.filter((t) => allowTool(t.name)), ...view.tools()];
 
+    // Reserved from here until it is live or failed, so starts made at once each count against
+    // the cap and the id; stopAll waits for reserved starts before it stops the live ones.
+    this.reserved.set(agentId, title);
+    const setup = this.launch({ options, caller, agent, model, view, tools }).finally(() =>
+      this.reserved.delete(agentId),
+    );
+    this.setups.add(setup);
+    try {
+      return await setup;
+    } finally {
+      this.setups.delete(setup);
+    }
+  }
+
+  private async launch(p: {
+    options: RunAgentOptions;
+    caller: Caller;
+    agent: { agentId: string; title: string };
+    model: Model;
+    view: HostView;
+    tools: AgentTool[];
+  }): Promise<RunAgentOutcome> {
+    const d = this.deps;
+    const { options, caller, agent, model, view, tools } = p;
+    const { agentId, title } = agent;
     const session = await this.openChildSession(agent, caller);
     if (!session.ok) return { ok: false, error: { type: "invalid", message: session.message } };
+    if (this.closed) {
+      await session.session.close();
+      session.cleanup();
+      return { ok: false, error: { type: "closed", message: "The session is closing." } };
+    }
     const start = await d.parent.session.appendEntry({
       type: "agent_run",
       agentId,
@@ -192,7 +231,12 @@ export class AgentSupervisor {
       ...(options.maxTurns !== undefined ? { maxTurns: options.maxTurns } : {}),
       compaction: d.compaction,
       // The parent's gate: the child's calls are judged by the same mode and rules, never more.
-      permission: { check: d.permission.check, allowForRun: () => {}, endRun: () => {} },
+      permission: {
+        check: d.permission.check,
+        allowForRun: () => {},
+        endRun: () => {},
+        readGuard: d.permission.readGuard,
+      },
       diagnostics: [],
       agent,
     });
@@ -291,20 +335,27 @@ export class AgentSupervisor {
       result,
       abort,
     };
+    this.reserved.delete(agentId);
     this.live.set(agentId, { run, kernel, record });
 
     void (async () => {
-      const summary = await kernel.prompt(options.prompt);
+      const pending = kernel.prompt(options.prompt);
+      // Aborted before the child's run existed (the tool's signal during setup, stopAll): the
+      // run, now started, stops at once.
+      if (controller.signal.aborted) kernel.abort();
+      const summary = await pending;
       const stopReason = summary.isOk() ? summary.value.stopReason : "error";
       const error = summary.isOk()
         ? summary.value.error
         : { type: summary.error.type, message: summary.error.message };
-      status = statusOf(stopReason, budgetHit);
+      // Cut off because the session closes (exit, /new, /resume): like a crash, not a choice.
+      const interrupted = this.closed && stopReason === "aborted" && !budgetHit;
+      status = interrupted ? "interrupted" : statusOf(stopReason, budgetHit);
       const ended: AgentRunResult = {
         agentId,
         title,
         status,
-        stopReason: budgetHit ? "budget" : stopReason,
+        stopReason: budgetHit ? "budget" : interrupted ? "interrupted" : stopReason,
         text: summary.isOk() ? summary.value.text : "",
         turns: summary.isOk() ? summary.value.turns : turns,
         usage,
@@ -312,7 +363,11 @@ export class AgentSupervisor {
         model: `${model.provider}/${model.id}`,
         sessionId: session.session.id,
         ...(session.file ? { sessionFile: session.file } : {}),
-        ...(error && status !== "budget" ? { error } : {}),
+        ...(interrupted
+          ? { error: { type: "interrupted", message: "The session closed while this agent was running." } }
+          : error && status !== "budget"
+            ? { error }
+            : {}),
       };
       caller.signal?.removeEventListener("abort", abort);
       await this.journalEnd(agent, session.session.id, session.file, ended);
@@ -339,6 +394,7 @@ export class AgentSupervisor {
       dir,
       cwd: this.deps.cwd,
       fsync: persistent ? "turn" : "never",
+      syncCreate: false,
       spawnedBy: {
         sessionId: parent.sessionId,
         ...(parent.sessionFile ? { path: parent.sessionFile } : {}),
@@ -468,9 +524,11 @@ export class AgentSupervisor {
     }
   }
 
-  /** Stops every running child (the session closes); each is journaled as aborted. */
+  /** Stops every running child (the session closes); each is journaled as interrupted. */
   async stopAll(): Promise<void> {
     this.closed = true;
+    // A start under way either gives up (closed) or goes live, and is then stopped below.
+    await Promise.allSettled([...this.setups]);
     const running = [...this.live.values()];
     for (const live of running) live.run.abort();
     await Promise.all(running.map((l) => l.run.result));

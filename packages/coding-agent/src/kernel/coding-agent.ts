@@ -25,6 +25,7 @@ import {
   createAfterToolCall,
   createBeforeToolCall,
   createPrepareRequest,
+  createSettleUnstarted,
   type ToolPermission,
 } from "./seams.js";
 import { sessionTree } from "./tree.js";
@@ -40,6 +41,9 @@ import type {
   RunSummary,
   SessionTreeNode,
 } from "./types.js";
+
+/** How long close() waits for an aborted run to journal its end. */
+const RUN_END_WAIT_MS = 150;
 
 export interface KernelParts {
   cwd: string;
@@ -100,10 +104,18 @@ export class KernelAgent implements CodingAgent {
   private readonly listeners = new Set<(event: CodingAgentEvent) => void>();
   private readonly diagnostics_: Diagnostic[];
   private total: Usage = emptyUsage();
-  private starting = false;
+  /**
+   * Runs from their start until their result is returned (runEnd hooks and the overflow retry
+   * included): one at a time, and close() lets them journal their end.
+   */
+  private readonly runs = new Set<Promise<unknown>>();
+  /** Steering and follow-ups that came after the loop of the current run had ended. */
+  private readonly lateMessages: string[] = [];
   /** Characters of system prompt + tool schemas, counted in every request (tokens per the model). */
   private fixedChars = 0;
   private maintenance: AbortController | undefined;
+  /** The current run's abort, from its first await on: abort() before the loop starts must count. */
+  private runAbort: AbortController | undefined;
   private closed = false;
   private listenerFailed = false;
   private readonly journal = new JournalGuard(() => this.session_);
@@ -146,6 +158,10 @@ export class KernelAgent implements CodingAgent {
       beforeToolCall: this.journal.beforeToolCall(createBeforeToolCall(seams, this.begun)),
       afterToolCall: createAfterToolCall(seams, this.begun),
       onListenerError: (error) => this.report("warning", `event listener failed: ${String(error)}`),
+    });
+    const settleUnstarted = createSettleUnstarted(seams, this.begun);
+    this.agent.subscribe((event) => {
+      if (event.type === "tool_execution_end") void settleUnstarted(event.toolCallId, event.result);
     });
     this.agent.subscribe(
       createAgentEventBridge({
@@ -320,41 +336,55 @@ export class KernelAgent implements CodingAgent {
    */
   private async run(text: string | null): Promise<Result<RunSummary, CodingAgentError>> {
     if (this.closed) return err({ type: "closed", message: "This agent is closed." });
-    if (this.agent.isRunning || this.starting)
+    if (this.agent.isRunning || this.inRun)
       return err({ type: "busy", message: "A run is in progress: steer() or followUp() it, or abort() it." });
     const readOnly = readOnlyRefusal(this.session_);
     if (readOnly) return err(readOnly);
-    this.starting = true;
+    const running = this.runOnce(text);
+    this.runs.add(running);
+    try {
+      return await running;
+    } finally {
+      this.runs.delete(running);
+      // Messages sent after the loop ended but before the run returned (its runEnd hooks) start
+      // the next run; else notices left after the run's last request are delivered (a wake starts
+      // a run from them). Either after this run's caller has its result.
+      const late = this.lateMessages.splice(0);
+      if (late.length > 0) setImmediate(() => void this.prompt(late.join("\n\n")));
+      else setImmediate(() => this.deliverIfIdle());
+    }
+  }
+
+  private async runOnce(text: string | null): Promise<Result<RunSummary, CodingAgentError>> {
+    const aborter = new AbortController();
+    this.runAbort = aborter;
     const started = Date.now();
     this.journal.begin();
     let prompt = "";
-    try {
-      if (text !== null) {
-        const admitted = await this.host_.beforeAgentStart(text);
-        if (!admitted.ok) return err({ type: "extension", message: admitted.reason });
-        prompt = admitted.prompt;
-      }
-      await this.notices.flush();
-      this.agent.replaceMessages(this.session_.context());
-      await this.host_.notify("runStart", { prompt });
-      this.emit({ type: "run_start", prompt });
-    } finally {
-      this.starting = false;
+    if (text !== null) {
+      const admitted = await this.host_.beforeAgentStart(text);
+      if (!admitted.ok) return err({ type: "extension", message: admitted.reason });
+      prompt = admitted.prompt;
     }
+    await this.notices.flush();
+    this.agent.replaceMessages(this.session_.context());
+    await this.host_.notify("runStart", { prompt });
+    this.emit({ type: "run_start", prompt });
     this.runChildren = [];
     this.runDenials = [];
 
-    const first = await this.agent.prompt(text === null ? [] : prompt);
+    const first = await this.agent.prompt(text === null ? [] : prompt, { signal: aborter.signal });
     if (first.isErr()) return err({ type: "busy", message: first.error.message });
     let run: RunResult = first.value;
     if (run.stopReason === "context_overflow") {
       // Overflow: compact, then retry the run once from the compacted history.
       const compacted = await this.compactWith("overflow");
       if (compacted.isOk()) {
-        const retry = await this.agent.prompt([]);
+        const retry = await this.agent.prompt([], { signal: aborter.signal });
         if (retry.isOk()) run = mergeRuns(run, retry.value);
       }
     }
+    if (this.runAbort === aborter) this.runAbort = undefined;
     await this.session_.sync();
     this.parts.permission.endRun();
     const settled = this.journal.settle(run, (messages) => this.agent.replaceMessages(messages));
@@ -387,12 +417,30 @@ export class KernelAgent implements CodingAgent {
 
   /**
    * An extension's notice for the model: queued for the next request while a run goes on,
-   * journaled at once otherwise; `wake` starts a run from it when the session is idle.
+   * journaled at once otherwise; `wake` starts a run from it when the session is idle, or when
+   * the run going on ends without having carried it. A `key` this branch already holds (or that
+   * waits in the queue) drops the notice: a delivery retried after a resume lands once.
    */
-  persistNotice(source: string, text: string, options: { wake?: boolean } = {}): void {
-    this.notices.add(source, text);
-    if (this.agent.isRunning || this.starting || this.closed) return;
-    if (options.wake) {
+  persistNotice(source: string, text: string, options: { wake?: boolean; key?: string } = {}): void {
+    if (!this.notices.add(source, text, { wake: options.wake === true, key: options.key })) return;
+    // A run (from its start until it returns) or a compaction delivers it when it is done.
+    if (this.agent.isRunning || this.inRun || this.maintenance || this.closed) return;
+    this.deliverNotices();
+  }
+
+  private get inRun(): boolean {
+    return this.runs.size > 0;
+  }
+
+  private deliverIfIdle(): void {
+    if (this.closed || this.inRun || this.agent.isRunning || this.maintenance) return;
+    this.deliverNotices();
+  }
+
+  /** On an idle session: waiting notices start a run when one asked to wake it, else are journaled. */
+  private deliverNotices(): void {
+    if (this.notices.size === 0 || this.closed) return;
+    if (this.notices.wakes) {
       void this.run(null);
       return;
     }
@@ -454,14 +502,21 @@ export class KernelAgent implements CodingAgent {
   }
 
   steer(text: string): void {
-    if (this.agent.steer(text).isErr()) void this.prompt(text);
+    if (this.agent.steer(text).isErr()) this.promptOrKeep(text);
   }
 
   followUp(text: string): void {
-    if (this.agent.followUp(text).isErr()) void this.prompt(text);
+    if (this.agent.followUp(text).isErr()) this.promptOrKeep(text);
+  }
+
+  /** The loop took no message: a new run from it, or, while a run is still ending, the next one. */
+  private promptOrKeep(text: string): void {
+    if (this.inRun) this.lateMessages.push(text);
+    else void this.prompt(text);
   }
 
   abort(): void {
+    this.runAbort?.abort();
     this.agent.abort();
     this.maintenance?.abort();
   }
@@ -551,6 +606,8 @@ export class KernelAgent implements CodingAgent {
     });
     signal?.removeEventListener("abort", abort);
     this.maintenance = undefined;
+    // A manual compaction held back what was left meanwhile; a run's own compaction leaves it to the run.
+    const idle = !this.inRun;
     if (outcome.isOk()) {
       this.agent.replaceMessages(this.session_.context());
       await this.host_.notify("compaction", {
@@ -569,6 +626,7 @@ export class KernelAgent implements CodingAgent {
       ok: outcome.isOk(),
       ...(outcome.isErr() ? { error: outcome.error.message } : {}),
     });
+    if (idle) this.deliverNotices();
     return outcome;
   }
 
@@ -630,8 +688,19 @@ export class KernelAgent implements CodingAgent {
 
   private async closeOnce(reason: "exit" | "switch" | "reload"): Promise<void> {
     this.closed = true;
-    this.agent.abort();
+    this.abort();
     for (const hook of this.closeHooks) await hook();
+    // The aborted run still journals what it did (tool results, T2s, the cut reply); the session
+    // file must be open for that. Briefly: a tool that ignores its abort must not hold the close
+    // (and the lock) for the loop's whole grace; a forced exit gives close() only a moment.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.all([...this.runs]),
+      new Promise((resolve) => {
+        timer = setTimeout(resolve, RUN_END_WAIT_MS);
+      }),
+    ]);
+    clearTimeout(timer);
     await this.ownHost?.shutdown(reason);
     await this.notices.flush();
     await this.session_.close();

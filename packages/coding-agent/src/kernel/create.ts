@@ -28,7 +28,7 @@ import { cachedEndpointModels } from "./model-discovery.js";
 import { createToolPermission } from "./permission.js";
 import { createHostServices, hostUI } from "./services.js";
 import { sessionContextFiles } from "./session-context.js";
-import { defaultSessionDir, openChosenSession } from "./session-open.js";
+import { childSessionDir, defaultSessionDir, openChosenSession } from "./session-open.js";
 import type { CodingAgent, CodingAgentError, CodingAgentOptions } from "./types.js";
 
 /** Children running at once unless config (`agents.maxConcurrent`) or options say otherwise. */
@@ -105,15 +105,12 @@ export async function createCodingAgent(
   // The first request's handshakes overlap the rest of the setup.
   preconnect(model.value, options.streamOptions);
 
-  const builtinTools = createBuiltinTools({
-    cwd,
-    supportsImages: () => kernel.model().input.includes("image"),
-  });
   const mode = options.permissionMode ?? config.permissions?.mode ?? "default";
   const permission = createToolPermission({
     mode,
     rules: loaded.value.rules,
     workspace: projectRoot,
+    cwd,
     keelHome: home,
     userHome: homedir(),
     trusted,
@@ -122,6 +119,15 @@ export async function createCodingAgent(
     onAnswer: (answer) => {
       void kernel.session.appendEntry({ type: "approval", source: "permission", ...answer });
     },
+  });
+  const builtinTools = createBuiltinTools({
+    cwd,
+    supportsImages: () => kernel.model().input.includes("image"),
+    // The checker judges `cd name` as ./name: CDPATH (from a profile) must not send it elsewhere.
+    bash: { env: { CDPATH: undefined } },
+    grep: { guard: permission.readGuard },
+    glob: { guard: permission.readGuard },
+    ls: { guard: permission.readGuard },
   });
 
   const streamOptions = withStreamConfig(config.stream, options.streamOptions ?? {});
@@ -308,7 +314,7 @@ export async function createCodingAgent(
     parent: kernel,
     host,
     cap,
-    childrenDir: () => (kernel.sessionFile ? join(dirname(kernel.sessionFile), "children") : undefined),
+    childrenDir: () => (kernel.sessionFile ? childSessionDir(dirname(kernel.sessionFile)) : undefined),
     cwd,
     projectRoot,
     home,

@@ -3,7 +3,9 @@
 import { ok } from "neverthrow";
 import { addPermissionRule, configFileFor } from "../config/write.js";
 import { createPermissionGate } from "../permissions/gate.js";
+import { readGuardFor } from "../permissions/read-scope.js";
 import type { PermissionMode, PermissionRuleEntry } from "../permissions/types.js";
+import type { WalkGuard } from "../tools/walk.js";
 import { renewProjectHash, trustStatus } from "../trust/store.js";
 import type { ToolPermission } from "./seams.js";
 import type { HostUI } from "./types.js";
@@ -12,6 +14,8 @@ export interface ToolPermissionOptions {
   mode: PermissionMode;
   rules: readonly PermissionRuleEntry[];
   workspace: string;
+  /** Where the tools run (relative paths resolve against it); default: the workspace. */
+  cwd?: string;
   /** The Keel home (config, trust store). */
   keelHome: string;
   /** The user's home directory, for `~` in rules and paths. */
@@ -38,6 +42,8 @@ export interface KernelPermission {
   /** Allows `rules` until the current run ends (`endRun`). */
   allowForRun(rules: readonly string[]): void;
   endRun(): void;
+  /** What Grep, Glob and LS may walk into below `root`, under the rules and mode in force now. */
+  readGuard(root: string): WalkGuard;
 }
 
 export function createToolPermission(options: ToolPermissionOptions): KernelPermission {
@@ -54,6 +60,7 @@ export function createToolPermission(options: ToolPermissionOptions): KernelPerm
     mode: options.mode,
     rules: options.rules,
     workspace: options.workspace,
+    ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
     userHome: options.userHome,
     keelHome: options.keelHome,
     persistScope: scope,
@@ -125,5 +132,16 @@ export function createToolPermission(options: ToolPermissionOptions): KernelPerm
       for (const takeBack of grants) takeBack();
       grants = [];
     },
+    readGuard: (root) =>
+      readGuardFor(
+        {
+          mode: gate.mode,
+          rules: gate.rules(),
+          workspace: options.workspace,
+          userHome: options.userHome,
+          keelHome: options.keelHome,
+        },
+        root,
+      ),
   };
 }

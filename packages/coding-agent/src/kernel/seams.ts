@@ -4,16 +4,18 @@
 // beforeToolCall: resolve what runs (an ExecuteTool call runs its catalog entry), extension
 //   policy (which may rewrite the arguments), the permission gate on what will actually run,
 //   then T1 under that identity.
-// afterToolCall: extension patches, then T2 (only for a call that has a T1).
-import type { AfterToolCall, BeforeToolCall, PrepareRequest } from "@keel/agent";
+// afterToolCall: extension patches, then T2 (only for a call that has a T1); a call admitted but
+//   never run (aborted before it started) gets its T2 when the loop finishes it.
+import type { AfterToolCall, AgentToolResult, BeforeToolCall, PrepareRequest } from "@keel/agent";
 import { charsPerToken, type Message, type Model, type UserMessage } from "@keel/ai";
 import type { Session } from "@keel/session";
 import type { CompactionSettings } from "../compaction/policy.js";
 import { compactionLimit } from "../compaction/policy.js";
 import { estimateTextTokens } from "../compaction/tokens.js";
-import { EXECUTE_TOOL } from "../host/catalogs.js";
+import { EXECUTE_TOOL, type IndexedEntry } from "../host/catalogs.js";
 import type { HostView } from "../host/extension-host.js";
-import { noticeText } from "../host/inventory.js";
+import { inventoryOf, noticeText } from "../host/inventory.js";
+import { contentText } from "./agent-events.js";
 import { contextTokens } from "./context-size.js";
 import type { DenialInput } from "./denials.js";
 import type { PermissionDenialSource } from "./types.js";
@@ -90,9 +92,7 @@ export function createPrepareRequest(k: SeamContext): PrepareRequest {
       const text = noticeText(told, views);
       if (text) {
         const message: UserMessage = { role: "user", content: text, timestamp: Date.now() };
-        const inventory: Record<string, { name: string; digest: string }[]> = {};
-        for (const view of views)
-          inventory[view.group] = view.entries.map(({ name, digest }) => ({ name, digest }));
+        const inventory = inventoryOf(views);
         // A group the model was told about that no longer exists is journaled empty, or the
         // fold would keep it as told and every later request would announce its removal again.
         for (const group of Object.keys(told)) inventory[group] ??= [];
@@ -135,6 +135,7 @@ export function createBeforeToolCall(k: SeamContext, begun: BegunOperations): Be
     let approval = host.approvalOf(call.name);
     let args = call.arguments;
     let catalogEntry: PermissionCall["catalogEntry"];
+    let item: IndexedEntry | undefined;
     let redact: ((args: Record<string, unknown>) => Record<string, unknown>) | undefined;
     const via = call.name === EXECUTE_TOOL;
     if (via) {
@@ -142,12 +143,16 @@ export function createBeforeToolCall(k: SeamContext, begun: BegunOperations): Be
       const target = host.catalogs.target(call.arguments);
       // A toolRef that resolves to nothing runs nothing (ExecuteTool tells the model to search
       // again): nothing to judge, nothing to journal.
-      if (!target.found || !target.executable) return { action: "continue" };
+      if (!target.found || !target.executable) {
+        host.catalogs.admit(call.id, target.found ? target.item : undefined);
+        return { action: "continue" };
+      }
       const entry = target.item.entry as {
         sideEffects?: boolean;
         approval?: "kernel" | "extension";
         redact?: (args: Record<string, unknown>) => Record<string, unknown>;
       };
+      item = target.item;
       identity = target.item.ref;
       redact = entry.redact?.bind(entry);
       sideEffects = entry.sideEffects ?? false;
@@ -178,6 +183,9 @@ export function createBeforeToolCall(k: SeamContext, begun: BegunOperations): Be
       ...(k.agent ? { agent: k.agent } : {}),
     });
     if (permitted.action === "block") return permitted;
+    // The run was aborted while this call waited (an approval answered too late): it will not
+    // run, so nothing of it is journaled.
+    if (info.signal.aborted) return { action: "block", reason: NOT_STARTED };
     const runArgs = via ? { ...call.arguments, arguments: policy.args } : policy.args;
     if (sideEffects) {
       // What T1 keeps of the arguments: the entry's redact() for secrets; one that throws blocks
@@ -199,8 +207,14 @@ export function createBeforeToolCall(k: SeamContext, begun: BegunOperations): Be
         .appendEntry({ type: "op_begin", toolCallId: call.id, toolName: identity, args: kept });
       if (t1.isErr())
         return { action: "block", reason: `Not run: the session journal failed (${t1.error.message}).` };
+      if (info.signal.aborted) {
+        await endOperation(k, call.id, identity, "error", NOT_STARTED);
+        return { action: "block", reason: NOT_STARTED };
+      }
     }
     begun.set(call.id, { identity, t1: sideEffects });
+    // ExecuteTool runs the entry judged here, not whatever its toolRef resolves to by then.
+    if (via) host.catalogs.admit(call.id, item);
     return { action: "continue", args: runArgs };
   };
 }
@@ -233,16 +247,49 @@ export function createAfterToolCall(k: SeamContext, begun: BegunOperations): Aft
         reason: denial.reason,
         by: "policy",
       });
-    if (begin?.t1) {
-      const text = patched.content.flatMap((c) => (c.type === "text" ? [c.text] : [])).join("\n");
-      const t2 = await k.session().appendEntry({
-        type: "op_end",
-        toolCallId: call.id,
-        outcome: patched.isError ? "error" : "ok",
-        summary: text.slice(0, 200),
-      });
-      if (t2.isErr()) k.report(`Could not journal the outcome of ${begin.identity}: ${t2.error.message}`);
-    }
+    if (begin?.t1)
+      await endOperation(
+        k,
+        call.id,
+        begin.identity,
+        patched.isError ? "error" : "ok",
+        contentText(patched.content),
+      );
     return patched;
   };
+}
+
+/**
+ * For every call the loop finished (tool_execution_end): one admitted by beforeToolCall that never
+ * reached afterToolCall did not run (aborted before it started, rewritten arguments refused), so
+ * its T1 gets a T2 saying so — an open T1 would tell a resumed session to verify an outcome there
+ * never was.
+ */
+export function createSettleUnstarted(
+  k: Pick<SeamContext, "session" | "host" | "report">,
+  begun: BegunOperations,
+): (toolCallId: string, result: AgentToolResult) => Promise<void> {
+  return async (toolCallId, result) => {
+    k.host().catalogs.forget(toolCallId);
+    const begin = begun.get(toolCallId);
+    if (!begin) return;
+    begun.delete(toolCallId);
+    if (begin.t1) await endOperation(k, toolCallId, begin.identity, "error", contentText(result.content));
+  };
+}
+
+const NOT_STARTED = "Not run: the run was aborted before this tool call started.";
+
+/** T2: the outcome of a call that has a T1. */
+async function endOperation(
+  k: Pick<SeamContext, "session" | "report">,
+  toolCallId: string,
+  identity: string,
+  outcome: "ok" | "error",
+  text: string,
+): Promise<void> {
+  const t2 = await k
+    .session()
+    .appendEntry({ type: "op_end", toolCallId, outcome, summary: text.slice(0, 200) });
+  if (t2.isErr()) k.report(`Could not journal the outcome of ${identity}: ${t2.error.message}`);
 }

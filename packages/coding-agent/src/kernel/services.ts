@@ -119,8 +119,10 @@ export function createHostServices(d: ServiceDeps): HostServices {
     },
     report: (diagnostic) => kernel.report(diagnostic.level, diagnostic.message, diagnostic.extensionId),
     debug: (source, message) => {
-      writeDebug(source, message);
-      kernel.emit({ type: "debug", source, message });
+      // Events are JSON and the log is text: whatever a JS extension passes becomes a string.
+      const text = typeof message === "string" ? message : debugText(message);
+      writeDebug(source, text);
+      kernel.emit({ type: "debug", source, message: text });
     },
     dataDir: (extensionId) => extensionDataDir(d.home, extensionId),
     writeUserConfig: (extensionId, value) => {
@@ -137,14 +139,14 @@ export function createHostServices(d: ServiceDeps): HostServices {
       return written.isErr() ? written.error.message : undefined;
     },
     approve,
-    runAgent: async (extensionId, options, caller) => {
+    runAgent: async (_extensionId, options, caller) => {
       const supervisor = d.supervisor();
       if (!supervisor)
         return {
           ok: false,
           error: { type: "not_allowed", message: "This session cannot run child agents yet." },
         };
-      return supervisor.run(extensionId, options, caller);
+      return supervisor.run(options, caller);
     },
     agents: () => d.supervisor()?.records() ?? [],
     recordUsage: (_extensionId, usage) => kernel.recordExternalUsage(usage),
@@ -168,6 +170,15 @@ export function createHostServices(d: ServiceDeps): HostServices {
         })),
       ),
   };
+}
+
+function debugText(value: unknown): string {
+  if (value instanceof Error) return `${value.name}: ${value.message}`;
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {

@@ -69,16 +69,35 @@ export function latestSessionFile(dir: string): Result<string | undefined, Codin
   return ok(latest?.path);
 }
 
-/** A session given by id (or id prefix) in `dir`, or by path. */
-function findSessionPath(dir: string, ref: string): Result<string, CodingAgentError> {
-  if (isAbsolute(ref) || ref.endsWith(".jsonl")) return ok(resolve(ref));
-  const listed = listSessions(dir);
-  if (listed.isErr()) return err(sessionError(listed.error.message));
-  const matches = listed.value.sessions.filter((s) => s.id === ref || s.id.startsWith(ref));
-  if (matches.length === 1) return ok(matches[0]!.path);
-  if (matches.length === 0)
-    return err(sessionError(`No session "${ref}" in ${dir}. List them with keel --resume.`));
-  return err(sessionError(`"${ref}" matches ${matches.length} sessions; give more of the id.`));
+/** Where the child agents of the sessions in `dir` keep their journals. */
+export function childSessionDir(dir: string): string {
+  return join(dir, "children");
+}
+
+/**
+ * A session given by id (or id prefix) in `dir`, or by path; then a child agent's session by id
+ * (`child`: it is shown, not continued — its run belongs to its parent).
+ */
+function findSessionPath(
+  dir: string,
+  ref: string,
+): Result<{ path: string; child: boolean }, CodingAgentError> {
+  if (isAbsolute(ref) || ref.endsWith(".jsonl")) {
+    const path = resolve(ref);
+    return ok({ path, child: resolve(path, "..") === resolve(childSessionDir(dir)) });
+  }
+  for (const [where, child] of [
+    [dir, false],
+    [childSessionDir(dir), true],
+  ] as const) {
+    const listed = listSessions(where);
+    if (listed.isErr()) return err(sessionError(listed.error.message));
+    const matches = listed.value.sessions.filter((s) => s.id === ref || s.id.startsWith(ref));
+    if (matches.length === 1) return ok({ path: matches[0]!.path, child });
+    if (matches.length > 1)
+      return err(sessionError(`"${ref}" matches ${matches.length} sessions; give more of the id.`));
+  }
+  return err(sessionError(`No session "${ref}" in ${dir}. List them with keel --resume.`));
 }
 
 export async function openChosenSession(
@@ -105,10 +124,11 @@ export async function openChosenSession(
     if (choice.readOnly) return err(sessionError(`There is no session in ${dir} to open.`));
     return (await create(dir)).map((session) => ({ session, reason: "new" as const }));
   }
-  const path = findSessionPath(dir, choice.session);
-  if (path.isErr()) return err(path.error);
-  if (choice.mode === "resume") return openExisting(path.value, choice.readOnly === true);
-  const source = await openSession(path.value, { readOnly: true });
+  const found = findSessionPath(dir, choice.session);
+  if (found.isErr()) return err(found.error);
+  const path = found.value.path;
+  if (choice.mode === "resume") return openExisting(path, choice.readOnly === true || found.value.child);
+  const source = await openSession(path, { readOnly: true });
   if (source.isErr()) return err(openError(source.error));
   const forked = await source.value.fork(choice.entryId ?? source.value.headId, { dir });
   await source.value.close();

@@ -12,6 +12,7 @@ import {
   isExtensionDefinition,
 } from "@keel/extension-sdk";
 import { importEsm } from "../esm-import.js";
+import { errnoMessage } from "../fs/errno.js";
 import type { ExtensionSource } from "../host/extension-host.js";
 
 const MODULE_EXTENSIONS = new Set([".js", ".mjs", ".ts", ".mts"]);
@@ -60,7 +61,7 @@ function readManifest(
   } catch (e) {
     return {
       ok: false,
-      message: `package.json cannot be read: ${e instanceof Error ? e.message : String(e)}`,
+      message: `package.json cannot be read: ${errnoMessage(e)}`,
     };
   }
 }
@@ -96,7 +97,7 @@ function candidates(dir: string, report: (path: string, message: string) => void
     if (!existsSync(dir)) return [];
     names = readdirSync(dir).sort();
   } catch (e) {
-    report(dir, `cannot be listed: ${e instanceof Error ? e.message : String(e)}`);
+    report(dir, `cannot be listed: ${errnoMessage(e)}`);
     return [];
   }
   const out: string[] = [];
@@ -152,7 +153,7 @@ async function loadOne(
   try {
     mod = (await importModule(entry)) as { default?: unknown };
   } catch (e) {
-    return fail(`import failed: ${e instanceof Error ? e.message : String(e)}`);
+    return fail(`import failed: ${errnoMessage(e)}`);
   }
   const exported = defaultExport(mod);
   if (typeof exported === "function") {
@@ -207,7 +208,7 @@ export async function loadExtensions(options: LoadOptions): Promise<LoadResult> 
         failure: {
           extensionId: "extension",
           path,
-          message: `${path}: ${e instanceof Error ? e.message : String(e)}`,
+          message: `${path}: ${errnoMessage(e)}`,
           explicit,
         },
       };

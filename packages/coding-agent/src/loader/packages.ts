@@ -149,15 +149,36 @@ export async function installDeclared(
   if (refused) return fail(refused);
   const out: InstalledPackage[] = [];
   for (const p of recordedPackages("project", options)) {
-    const done = await installPackage(p.spec, { ...options, scope: "project" });
+    const done = await install(registrySpec(p.spec) ? `${p.name}@${p.version}` : p.spec, p.spec, {
+      ...options,
+      scope: "project",
+    });
     if (done.isErr()) return err(done.error);
     out.push(done.value);
   }
   return ok(out);
 }
 
-export async function installPackage(
+/**
+ * Whether npm takes `spec` from the registry by name (`name`, `name@range`, `@scope/name@tag`),
+ * as opposed to a tarball, a folder, a URL or a git repository.
+ */
+function registrySpec(spec: string): boolean {
+  if (/\.(tgz|tar|tar\.gz)$/i.test(spec)) return false;
+  return /^(@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*(@[^/\\:]*)?$/i.test(spec);
+}
+
+export function installPackage(
   spec: string,
+  options: PackageWhere & { scope: PackageScope; allowScripts?: boolean },
+): Promise<Result<InstalledPackage, PackageError>> {
+  return install(spec, spec, options);
+}
+
+/** Installs `spec` and records the package as asked for by `recorded` (a declared one keeps its record). */
+async function install(
+  spec: string,
+  recorded: string,
   options: PackageWhere & { scope: PackageScope; allowScripts?: boolean },
 ): Promise<Result<InstalledPackage, PackageError>> {
   if (!spec.trim()) return fail("keel install needs a package: a name, name@version, or a tarball.");
@@ -187,10 +208,10 @@ export async function installPackage(
   }
   const written = writeRecord(options.scope, options, (list) => [
     ...list.filter((p) => p.name !== name),
-    { name, version, spec },
+    { name, version, spec: recorded },
   ]);
   if (written.isErr()) return fail(written.error.message);
-  return ok({ name, version, spec, scope: options.scope, path });
+  return ok({ name, version, spec: recorded, scope: options.scope, path });
 }
 
 export async function uninstallPackage(

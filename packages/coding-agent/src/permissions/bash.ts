@@ -1,30 +1,51 @@
-// Judges a Bash command: every simple command it runs, every file it redirects to, through wrappers.
+// Judges a Bash command: every simple command it runs, every file it redirects to, through
+// wrappers, with the shell's state (cwd, HOME, PATH, CDPATH) followed from command to command.
 import type { Parser } from "web-tree-sitter";
-import { isProtectedWrite, judgeRead, judgeWrite, type PathContext } from "./pathcheck.js";
-import { expandHome, hasGlob, type ResolvedPath, resolvePath } from "./paths.js";
+import { gitEnvironmentRisk, gitRepositoryRisk } from "./git-repo.js";
+import { isProtectedWrite, type PathContext } from "./pathcheck.js";
+import { expandHome, resolveShellPath, statQuiet } from "./paths.js";
 import { rulesFor } from "./rules.js";
-import { classifyReadOnly, dangerReason, type PathFacts } from "./shell/classify.js";
-import { parseShell, type ShellCommand, type ShellRedirect, type ShellWord } from "./shell/parser.js";
+import { classifyReadOnly, dangerReason, type PathFacts, type ReadOnlyVerdict } from "./shell/classify.js";
+import { parseShell, type ShellCommand, type ShellWord } from "./shell/parser.js";
 import { commandName, type Unwrapped, unwrap } from "./shell/wrappers.js";
+import {
+  applyStateEffects,
+  assign,
+  type BashContext,
+  forgetEverything,
+  guardsOf,
+  initialState,
+  RISKY_ENV,
+} from "./shell-state.js";
+import { expandWords, judgePathWord, judgeRedirect, resolveWord } from "./shell-words.js";
 import { applyExactCommandRule, commandPrefixRules } from "./suggest.js";
 import type { PermissionBehavior } from "./types.js";
 import { allow, ask, deny, type Verdict } from "./verdict.js";
 
 const MAX_SCRIPT_DEPTH = 3;
 
-/** Variables that change what later programs load or run: never set silently. */
-const RISKY_ENV =
-  /^(PATH|LD_.*|DYLD_.*|BASH_ENV|ENV|IFS|SHELLOPTS|BASHOPTS|PS4|PROMPT_COMMAND|NODE_OPTIONS|NODE_PATH|PYTHONPATH|PYTHONSTARTUP|PERL5OPT|PERL5LIB|RUBYOPT|GIT_.*|PAGER|MANPAGER|GIT_PAGER|EDITOR|VISUAL|HOME|ZDOTDIR|LESSOPEN|npm_config_.*|NPM_CONFIG_.*)$/i;
-
-interface BashContext extends PathContext {
-  parser: Parser;
-  /** Every directory a later command might run in (after `cd`); undefined once unknowable. */
-  cwds: string[] | undefined;
+export interface BashOptions {
+  /** Where the command starts (default: the workspace). */
+  cwd?: string;
+  /** The environment it starts with. */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
-export function judgeBash(parser: Parser, command: string, ctx: PathContext): Verdict[] {
-  const verdicts = judgeScript(command, { ...ctx, parser, cwds: [ctx.workspace] }, 0);
-  return applyExactCommandRule(command, verdicts, ctx.rules);
+export function judgeBash(
+  parser: Parser,
+  command: string,
+  ctx: PathContext,
+  options: BashOptions = {},
+): Verdict[] {
+  const env = options.env ?? {};
+  const bash: BashContext = {
+    ...ctx,
+    parser,
+    env,
+    state: initialState(ctx, options.cwd ?? ctx.workspace, env),
+    guarded: guardsOf(ctx),
+  };
+  return applyExactCommandRule(command, judgeScript(command, bash, 0), ctx.rules);
 }
 
 function judgeScript(script: string, ctx: BashContext, depth: number): Verdict[] {
@@ -96,26 +117,52 @@ function findRule(ctx: BashContext, behavior: PermissionBehavior, layers: string
   return undefined;
 }
 
-function judgeCommand(cmd: ShellCommand, ctx: BashContext, depth: number, appendsArgs = false): Verdict[] {
-  const riskyAssignment = cmd.assignments.find((a) => RISKY_ENV.test(a.name));
-  if (cmd.words.length === 0) {
-    return riskyAssignment
-      ? [ask(`sets ${riskyAssignment.name}, which changes what later commands run`)]
-      : [];
+/**
+ * Deny and ask rules name programs: `Bash(rm:*)` covers `/usr/bin/rm`, `./rm` and `\rm` as well,
+ * so each layer is also matched with its command reduced to its base name.
+ */
+function byName(layers: string[][]): string[][] {
+  const out = [...layers];
+  for (const argv of layers) {
+    const first = argv[0];
+    if (first?.includes("/")) out.push([first.slice(first.lastIndexOf("/") + 1), ...argv.slice(1)]);
   }
-  const un = unwrap(cmd.words);
+  return out;
+}
+
+function judgeCommand(cmd: ShellCommand, ctx: BashContext, depth: number, appendsArgs = false): Verdict[] {
+  // Judged by what was true before it: the command that changes PATH is not itself "after" it.
+  const namesChanged = ctx.state.namesChanged;
+  const assigned = applyStateEffects(cmd, ctx.state);
+  const riskyAssignment = assigned.find((n) => RISKY_ENV.test(n));
+  if (cmd.words.length === 0) {
+    return riskyAssignment ? [ask(`sets ${riskyAssignment}, which changes what later commands run`)] : [];
+  }
+  const expanded = expandWords(cmd.words, ctx);
+  const un = unwrap(expanded.words);
   const all = un.layers.map((l) => words(l.words));
   const extrasArgv = un.extras.map(words);
   const full = display(cmd.words);
 
-  const denied = findRule(ctx, "deny", [...all, ...extrasArgv]);
+  const ruleLayers = byName([...all, ...extrasArgv, words(cmd.words)]);
+  const denied = findRule(ctx, "deny", ruleLayers);
   if (denied) return [deny(`\`${full}\` is denied by rule ${denied}`, denied)];
-  const asked = findRule(ctx, "ask", [...all, ...extrasArgv]);
+  const asked = findRule(ctx, "ask", ruleLayers);
   if (asked) return [{ ...ask(`rule ${asked} asks before \`${full}\``, [], true), rule: asked }];
 
+  if (un.sources) forgetEverything(ctx.state, `${un.sources.raw} was sourced`);
+  const riskyEnv =
+    cmd.assignments.find((a) => RISKY_ENV.test(a.name))?.name ??
+    un.envAssignments.find((n) => RISKY_ENV.test(n));
   if (un.script !== undefined) {
     if (depth + 1 > MAX_SCRIPT_DEPTH) return [ask(`\`${full}\` nests shells too deeply to check`, [], true)];
-    return judgeScript(un.script.value, ctx, depth + 1);
+    // `PATH=… sh -c '…'`: the script runs with what the assignments set.
+    for (const a of [...cmd.assignments.map((x) => x.name), ...un.envAssignments]) assign(ctx.state, a);
+    return [
+      ...(riskyEnv ? [ask(`\`${full}\` sets ${riskyEnv}, which changes what the script runs`)] : []),
+      ...un.writes.flatMap((w) => judgePathWord(w, ctx, "write")),
+      ...judgeScript(un.script.value, ctx, depth + 1),
+    ];
   }
 
   const out: Verdict[] = [];
@@ -129,124 +176,218 @@ function judgeCommand(cmd: ShellCommand, ctx: BashContext, depth: number, append
       ),
     );
   }
+  for (const w of un.writes) out.push(...judgePathWord(w, ctx, "write"));
+
+  // A program the checker cannot name, or names that may mean other programs now: with deny or
+  // ask rules for Bash, it could be what they name, so even bypassPermissions asks.
+  const unnamed = un.dynamic ? un.opaque : namesChanged;
+  if (unnamed && ctx.guarded.bash)
+    return [
+      ...out,
+      ask(`\`${full}\` cannot be checked against the Bash deny and ask rules: ${unnamed}`, [], true),
+    ];
 
   const effective = un.layers[un.layers.length - 1]!.words;
   const danger = dangerReason(effective, cmd.pipedInput, facts(ctx));
   if (danger) {
+    if (ctx.mode === "plan") return [...out, deny(`plan mode: \`${full}\` ${danger}`)];
     const exact = findRule(ctx, "allow", [all[0]!], true);
     if (exact) return [...out, allow(`\`${full}\` is allowed by rule ${exact}`, exact)];
-    if (ctx.mode === "plan") return [...out, deny(`plan mode: \`${full}\` ${danger}`)];
     return [...out, ask(`\`${full}\` is never allowed automatically: ${danger}`, [`Bash(${full})`], true)];
   }
 
-  const riskyEnv = riskyAssignment?.name ?? un.envAssignments.find((n) => RISKY_ENV.test(n));
-  const readOnly =
-    riskyEnv || un.elevated || un.opaque || appendsArgs || un.appendsArgs
-      ? undefined
-      : readOnlyVerdicts(effective, ctx);
+  // Why it cannot count as a read, as a phrase after the command (`x` sets PATH, …).
+  const blocker =
+    (riskyEnv &&
+      `sets ${riskyEnv}, which changes what ${cmd.words.length > 0 && assigned.includes(riskyEnv) ? "later commands run" : "the command runs"}`) ||
+    (namesChanged && `runs after ${namesChanged}, so its name may mean another program`) ||
+    (un.opaque && `runs code the permission checker cannot see (${un.opaque})`) ||
+    (un.elevated && "runs with elevated privileges") ||
+    (expanded.problem && `cannot be checked: ${expanded.problem}`) ||
+    undefined;
+  // git's global options were peeled for the rules; the read is judged with them.
+  const readWords = un.layers.at(-1)!.via === "git" ? un.layers.at(-2)!.words : effective;
+  const classified: ReadOnlyVerdict =
+    blocker || un.notRead || appendsArgs || un.appendsArgs
+      ? { readOnly: false }
+      : classifyReadOnly(readWords);
+  const read = classified.readOnly ? readOnlyVerdicts(readWords, classified, cmd, ctx, depth) : undefined;
+  const readVerdicts = read && "verdicts" in read ? read.verdicts : undefined;
+  // Why it is not read-only, as a note (an option that runs a program, a hostile repository, …).
+  const note =
+    un.notRead ??
+    (read && "reason" in read ? read.reason : undefined) ??
+    (classified.readOnly ? undefined : classified.reason);
 
-  if (ctx.mode === "plan") {
-    if (readOnly) return [...out, ...readOnly];
+  // A reader handed a word only known at run time may read any file a Read rule covers.
+  if (!classified.readOnly && classified.unseenPath && ctx.guarded.read)
     return [
       ...out,
-      deny(`plan mode: \`${full}\` may change things; only read-only commands run while planning`),
+      ask(
+        `\`${full}\` may read a file only known when the shell runs; a deny or ask rule may cover it`,
+        [],
+        true,
+      ),
     ];
+
+  if (ctx.mode === "plan") {
+    if (readVerdicts) return [...out, ...readVerdicts];
+    const what = blocker ?? (note ? `is not read-only: ${note}` : "may change things");
+    return [...out, deny(`plan mode: \`${full}\` ${what}; only read-only commands run while planning`)];
   }
 
-  const allowedBy = riskyEnv ? undefined : findRule(ctx, "allow", allowLayers(un, all), appendsArgs);
+  // Names that may mean other programs, a repository config that runs programs, a variable
+  // that changes later commands: a prefix rule written for the ordinary program does not cover
+  // it (an exact rule still does).
+  const ruleOk = !riskyEnv && !namesChanged;
+  const special = read !== undefined && "special" in read;
+  const allowedBy = ruleOk ? findRule(ctx, "allow", allowLayers(un, all), appendsArgs || special) : undefined;
   if (allowedBy) return [...out, allow(`\`${full}\` is allowed by rule ${allowedBy}`, allowedBy)];
-  if (readOnly) return [...out, ...readOnly];
+  if (readVerdicts) return [...out, ...readVerdicts];
 
-  const why = riskyEnv
-    ? `sets ${riskyEnv}, which changes what the command runs`
-    : un.opaque
-      ? `runs code the permission checker cannot see (${un.opaque})`
-      : un.elevated
-        ? "runs with elevated privileges"
-        : "needs approval";
-  const suggestions = riskyEnv || un.opaque ? [] : commandPrefixRules(un.elevated ? cmd.words : effective);
-  return [...out, ask(`\`${full}\` ${why}`, suggestions)];
+  const reason = blocker ?? (note ? `needs approval: ${note}` : "needs approval");
+  const opaqueOrRisky = riskyEnv || namesChanged || un.opaque || special;
+  // Candidates only (decide keeps those that alone allow the call): the innermost command
+  // that allow rules are matched against.
+  const suggestions = opaqueOrRisky
+    ? []
+    : commandPrefixRules(un.elevated ? cmd.words : ruleWords(unwrap(cmd.words)));
+  return [...out, ask(`\`${full}\` ${reason}`, suggestions)];
 }
 
-/** Rules for the inner command count through transparent wrappers, never through sudo/doas. */
+/** Rules for the inner command count through transparent wrappers only (not sudo, setsid, …). */
 function allowLayers(un: Unwrapped, all: string[][]): string[][] {
   const out = [all[0]!];
   for (let i = 1; i < un.layers.length; i++) {
-    const via = un.layers[i]!.via;
-    if (via === "sudo" || via === "doas") break;
+    if (!un.layers[i]!.transparent) break;
     out.push(all[i]!);
   }
   return out;
 }
 
-function readOnlyVerdicts(ws: ShellWord[], ctx: BashContext): Verdict[] | undefined {
-  const verdict = classifyReadOnly(ws);
-  if (!verdict.readOnly) return undefined;
-  const name = commandName(ws[0])!;
+/** The innermost command that allow rules are matched against: what a suggestion should name. */
+function ruleWords(un: Unwrapped): ShellWord[] {
+  let i = 0;
+  while (i + 1 < un.layers.length && un.layers[i + 1]!.transparent) i++;
+  return un.layers[i]!.words;
+}
+
+/** A read's verdicts, or why it is not one (`special`: a prefix allow rule does not cover it either). */
+type ReadJudgement = { verdicts: Verdict[] } | { reason: string; special?: true };
+
+function readOnlyVerdicts(
+  ws: ShellWord[],
+  verdict: Extract<ReadOnlyVerdict, { readOnly: true }>,
+  cmd: ShellCommand,
+  ctx: BashContext,
+  depth: number,
+): ReadJudgement {
+  const { state } = ctx;
+  if (verdict.assigns !== undefined) {
+    const name = verdict.assigns;
+    state.assigned.add(name);
+    applyStateEffects({ ...cmd, words: [], assignments: [{ name, value: ws[0]! }] }, state);
+    if (RISKY_ENV.test(name))
+      return { reason: `it sets ${name}, which changes what later commands run`, special: true };
+  }
   const out: Verdict[] = [];
-  for (const p of verdict.paths) out.push(...judgePathWord(p, ctx, "read"));
-  if (name === "cd" || name === "pushd") moveCwd(ws[1], ctx);
+  for (const p of verdict.reads) out.push(...judgePathWord(p, ctx, "read"));
+  for (const p of verdict.writes) out.push(...judgePathWord(p, ctx, "write"));
+  if (verdict.git) {
+    const risk = gitRisk(verdict.git.dirs, ctx);
+    if (risk) return { reason: risk, special: true };
+    for (const d of verdict.git.dirs) out.push(...judgePathWord(d, ctx, "read"));
+  }
+  if (verdict.cd !== undefined) {
+    const cdpath = state.cdpath || cmd.assignments.some((a) => a.name === "CDPATH");
+    moveCwd(verdict.cd, cdpath, cmd.certain === true && depth === 0, verdict.cdPhysical === true, ctx);
+  }
   if (out.every((v) => v.behavior === "allow"))
-    return [allow(`\`${display(ws)}\` only reads inside the workspace`)];
-  return out;
+    return { verdicts: [allow(`\`${display(ws)}\` only reads inside the workspace`)] };
+  return { verdicts: out };
 }
 
-function moveCwd(target: ShellWord | undefined, ctx: BashContext): void {
-  if (!ctx.cwds) return;
-  if (!target) {
-    ctx.cwds = [...ctx.cwds, ctx.home];
+/** Where git would run (each cwd, or each -C dir from it) must use a repository with an inert config. */
+function gitRisk(dirs: ShellWord[], ctx: BashContext): string | undefined {
+  const env = gitEnvironmentRisk(ctx.env);
+  if (env) return env;
+  const cwds = ctx.state.cwds;
+  if (!cwds) return "git runs in a directory only known when the shell runs";
+  let places = cwds;
+  for (const d of dirs) {
+    const dir = resolveWord(d, ctx);
+    if (!dir.static) return `git -C ${d.raw} names a directory only known when the shell runs`;
+    const value = dir.tilde
+      ? ctx.state.home
+        ? expandHome(dir.value, ctx.state.home)
+        : undefined
+      : dir.value;
+    if (value === undefined) return "git -C names a directory under a HOME the script changed";
+    places = places.map((c) => resolveShellPath(value, c).real);
+  }
+  for (const place of places) {
+    const risk = gitRepositoryRisk(place, ctx.workspace);
+    if (risk) return risk;
+  }
+  return undefined;
+}
+
+/** A bare relative name (`cd src`) is looked up on CDPATH first. */
+const CDPATH_APPLIES = /^(?!\.{1,2}(\/|$))[^/]/;
+
+/**
+ * After `cd`: where later commands may run, kept as bash's logical $PWD (`cd link/..` returns
+ * to where it started; paths from there still resolve physically). A cd that surely runs (see
+ * ShellCommand.certain) into an existing directory moves them there; any other keeps the old
+ * directories possible too. A script nested in `sh -c` runs in a child shell: never moves.
+ */
+function moveCwd(
+  target: ShellWord | "home" | "unknown",
+  cdpath: boolean,
+  sure: boolean,
+  physical: boolean,
+  ctx: BashContext,
+): void {
+  const { state } = ctx;
+  if (!state.cwds) return;
+  if (target === "unknown") {
+    state.cwds = undefined;
     return;
   }
-  if (!target.static || target.value === "-") {
-    ctx.cwds = undefined;
+  if (target === "home") {
+    state.cwds = state.home ? [...state.cwds, state.home] : undefined;
     return;
   }
-  const base = ctx.cwds;
-  const moved = base.map((c) => resolveWord(target, c, ctx).real);
-  ctx.cwds = [...new Set([...base, ...moved])];
-}
-
-function resolveWord(w: ShellWord, cwd: string, ctx: BashContext): ResolvedPath {
-  return resolvePath(w.tilde ? expandHome(w.value, ctx.home) : w.value, cwd, ctx.home);
-}
-
-/** A glob segment like `.*` can match `..` in older shells: treat it as leaving the directory. */
-function globMayEscape(value: string): boolean {
-  return value.split("/").some((seg) => seg.startsWith(".") && hasGlob(seg.slice(1, 2)));
-}
-
-function judgePathWord(w: ShellWord, ctx: BashContext, access: "read" | "write"): Verdict[] {
-  if (!w.static) return [ask(`uses a path only known when the shell runs (${w.raw})`)];
-  if (globMayEscape(w.value)) return [ask(`the pattern ${w.raw} can match the parent directory`)];
-  const isRelative = !w.value.startsWith("/") && !w.tilde;
-  if (isRelative && !ctx.cwds)
-    return [ask(`uses ${w.raw} after a cd to a directory only known when the shell runs`)];
-  const cwds = isRelative ? ctx.cwds! : [ctx.workspace];
-  return cwds.map((cwd) => {
-    const target = resolveWord(w, cwd, ctx);
-    return access === "read" ? judgeRead(target, ctx) : judgeWrite(target, ctx);
+  const word = resolveWord(target, ctx);
+  if (!word.static || (cdpath && CDPATH_APPLIES.test(word.value))) {
+    state.cwds = undefined;
+    return;
+  }
+  const value = word.tilde ? (state.home ? expandHome(word.value, state.home) : undefined) : word.value;
+  if (value === undefined) {
+    state.cwds = undefined;
+    return;
+  }
+  const moved = state.cwds.map((c) => {
+    const to = resolveShellPath(value, c);
+    return physical ? to.real : to.lexical;
   });
-}
-
-const HARMLESS_DEVICES = /^\/dev\/(null|stdout|stderr|tty|fd\/\d+)$/;
-
-function judgeRedirect(r: ShellRedirect, ctx: BashContext): Verdict[] {
-  if (r.kind === "dup" || !r.target) return [];
-  if (r.target.static && HARMLESS_DEVICES.test(r.target.value)) return [];
-  if (r.kind === "write" && r.target.static && r.target.value.startsWith("/dev/")) {
-    if (ctx.mode === "plan") return [deny(`plan mode: writes the device ${r.target.value}`)];
-    return [ask(`writes the device ${r.target.value}`, [], true)];
-  }
-  if (r.kind === "write" && ctx.mode === "plan")
-    return [deny(`plan mode: \`${r.op} ${r.target.raw}\` writes a file`)];
-  return judgePathWord(r.target, ctx, r.kind === "read" ? "read" : "write");
+  const lands = sure && moved.every((m) => statQuiet(m)?.isDirectory());
+  state.cwds = lands ? [...new Set(moved)] : [...new Set([...state.cwds, ...moved])];
 }
 
 function facts(ctx: BashContext): PathFacts {
-  const resolveAll = (w: ShellWord) => (ctx.cwds ?? [ctx.workspace]).map((c) => resolveWord(w, c, ctx));
+  const resolveAll = (w: ShellWord) => {
+    const word = resolveWord(w, ctx);
+    if (!word.static) return [];
+    const value = word.tilde ? expandHome(word.value, ctx.state.home ?? ctx.home) : word.value;
+    return (ctx.state.cwds ?? [ctx.workspace]).map((c) => resolveShellPath(value, c));
+  };
   return {
     isRootOrHome: (w) =>
       w.static && resolveAll(w).some((t) => [t.lexical, t.real].some((p) => p === "/" || p === ctx.home)),
     isSensitiveWrite: (w) => w.static && resolveAll(w).some((t) => isProtectedWrite(t, ctx)),
   };
 }
+
+export { commandName };

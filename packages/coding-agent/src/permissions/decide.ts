@@ -22,18 +22,27 @@ function stringArg(args: unknown, ...keys: string[]): string | undefined {
 
 const PATH_KEYS = ["path", "file_path", "filePath", "notebook_path"];
 
-export async function decide(request: PermissionRequest): Promise<PermissionDecision> {
+/** The resolved paths and rules every judgement works from. */
+export function pathContext(
+  request: Pick<PermissionRequest, "mode" | "rules" | "workspace" | "userHome" | "keelHome">,
+): PathContext {
   const home = realpathOrResolved(request.userHome ?? homedir());
-  const ctx: PathContext = {
+  return {
     mode: request.mode,
     rules: request.rules,
     workspace: realpathOrResolved(request.workspace),
     home,
     keelHome: realpathOrResolved(request.keelHome ?? resolveKeelHome(process.env, home)),
+    patterns: new Map(),
   };
-  const decision = combine(await verdictsFor(request, ctx), request.mode);
+}
+
+export async function decide(request: PermissionRequest): Promise<PermissionDecision> {
+  const ctx = pathContext(request);
+  const cwd = request.cwd === undefined ? ctx.workspace : realpathOrResolved(request.cwd);
+  const decision = combine(await verdictsFor(request, ctx, cwd), request.mode);
   if (decision.behavior !== "ask") return decision;
-  return withAlwaysRules(decision, request, ctx);
+  return withAlwaysRules(decision, request, ctx, cwd);
 }
 
 /**
@@ -44,20 +53,27 @@ async function withAlwaysRules(
   decision: PermissionDecision,
   request: PermissionRequest,
   ctx: PathContext,
+  cwd: string,
 ): Promise<PermissionDecision> {
   const command = familyOf(request.tool) === "bash" ? stringArg(request.args, "command") : undefined;
   const exact = command === undefined ? undefined : exactCommandRule(command);
   const candidates = [...(exact ? [exact] : []), ...(decision.suggestions ?? [])];
   const covering = await coveringRules(candidates, async (rule) => {
     const rules = [...request.rules, { rule, behavior: "allow" as const, source: "session" as const }];
-    const verdicts = await verdictsFor({ ...request, rules }, { ...ctx, rules });
+    const verdicts = await verdictsFor({ ...request, rules }, { ...ctx, rules }, cwd);
     return combine(verdicts, request.mode).behavior === "allow";
   });
   const { suggestions: _, ...rest } = decision;
   return covering.length > 0 ? { ...rest, suggestions: covering } : rest;
 }
 
-async function verdictsFor(request: PermissionRequest, ctx: PathContext): Promise<Verdict[]> {
+/** The kernel's Bash tool runs commands without CDPATH, so `cd name` means ./name. */
+function defaultShellEnv(): Record<string, string | undefined> {
+  const { CDPATH: _, ...env } = process.env;
+  return env;
+}
+
+async function verdictsFor(request: PermissionRequest, ctx: PathContext, cwd: string): Promise<Verdict[]> {
   const { tool, args } = request;
   if (request.catalogEntry) return [judgeCatalogEntry(tool, request.catalogEntry, request, ctx)];
   if (request.approval === "extension")
@@ -66,23 +82,26 @@ async function verdictsFor(request: PermissionRequest, ctx: PathContext): Promis
     case "bash": {
       const command = stringArg(args, "command");
       if (command === undefined) return [ask("Bash was called without a command", [], true)];
-      return judgeBash(await loadShellParser(), command, ctx);
+      return judgeBash(await loadShellParser(), command, ctx, {
+        cwd,
+        env: request.shellEnv ?? defaultShellEnv(),
+      });
     }
     case "edit": {
       const path = stringArg(args, ...PATH_KEYS);
       if (path === undefined) return [ask(`${tool} was called without a path`, [], true)];
-      return [judgeWrite(resolvePath(path, ctx.workspace, ctx.home), ctx)];
+      return [judgeWrite(resolvePath(path, cwd, ctx.home), ctx)];
     }
     case "read": {
       const base = stringArg(args, ...PATH_KEYS) ?? ".";
-      const verdicts = [judgeRead(resolvePath(base, ctx.workspace, ctx.home), ctx)];
+      const verdicts = [judgeRead(resolvePath(base, cwd, ctx.home), ctx)];
       // Glob("../../etc/*") reaches outside through its pattern, not its path.
       const pattern = stringArg(args, "pattern");
       if (tool === "Glob" && pattern !== undefined) {
         const literal = pattern
           .split("/")
           .filter((_, i, segs) => !segs.slice(0, i + 1).some((s) => /[*?[{]/.test(s)));
-        const root = resolvePath(base, ctx.workspace, ctx.home).lexical;
+        const root = resolvePath(base, cwd, ctx.home).lexical;
         if (literal.length > 0)
           verdicts.push(judgeRead(resolvePath(literal.join("/") || "/", root, ctx.home), ctx));
       }

@@ -61,6 +61,8 @@ export interface PermissionGateOptions {
   mode: PermissionMode;
   rules: readonly PermissionRuleEntry[];
   workspace: string;
+  /** Where the tools run, when not the workspace root: relative paths resolve against it. */
+  cwd?: string;
   /** The user's home directory (for `~`); not the Keel home. */
   userHome?: string;
   keelHome?: string;
@@ -104,6 +106,7 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
       mode,
       rules,
       workspace: options.workspace,
+      ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
       userHome: options.userHome,
       keelHome: options.keelHome,
       sideEffects: call.sideEffects,

@@ -12,6 +12,7 @@ export {
   type PersistScope,
   type ToolCallToCheck,
 } from "./gate.js";
+export { readGuardFor } from "./read-scope.js";
 export { checkRule, type ParsedRule, parseRule } from "./rules.js";
 export type {
   PermissionBehavior,

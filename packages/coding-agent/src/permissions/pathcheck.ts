@@ -3,6 +3,7 @@ import { join } from "node:path";
 import {
   compilePathPattern,
   isInside,
+  type PathPattern,
   patternMatches,
   type ResolvedPath,
   workspaceRelative,
@@ -20,6 +21,11 @@ export interface PathContext {
   home: string;
   /** realpath of the Keel home (trust.json and the user config live there). */
   keelHome: string;
+  /**
+   * Rule patterns compiled during one decision (compiling resolves their literal prefix on disk,
+   * and one command can name hundreds of paths once its globs are expanded).
+   */
+  patterns?: Map<string, PathPattern>;
 }
 
 /** Files whose change runs code later or leaks credentials: never written without a human or a rule. */
@@ -49,17 +55,33 @@ const HOME_PROTECTED = [
 /** In the workspace: git hooks/config, and the project's own Keel config and extensions. */
 const WORKSPACE_PROTECTED = [".git", ".keel", ".mcp.json"];
 
+const protectedBases = new Map<string, string[]>();
+
 export function isProtectedWrite(
   target: ResolvedPath,
   ctx: Pick<PathContext, "workspace" | "home" | "keelHome">,
 ): boolean {
-  const bases = [
-    ctx.keelHome,
-    ...HOME_PROTECTED.map((p) => join(ctx.home, p)),
-    ...WORKSPACE_PROTECTED.map((p) => join(ctx.workspace, p)),
-    "/etc",
-  ];
+  const key = `${ctx.keelHome}\0${ctx.home}\0${ctx.workspace}`;
+  let bases = protectedBases.get(key);
+  if (!bases) {
+    bases = [
+      ctx.keelHome,
+      ...HOME_PROTECTED.map((p) => join(ctx.home, p)),
+      ...WORKSPACE_PROTECTED.map((p) => join(ctx.workspace, p)),
+      "/etc",
+    ];
+    if (protectedBases.size > 64) protectedBases.clear();
+    protectedBases.set(key, bases);
+  }
   return bases.some((b) => isInside(target.lexical, b) || isInside(target.real, b));
+}
+
+function compiled(ctx: PathContext, specifier: string): PathPattern {
+  const hit = ctx.patterns?.get(specifier);
+  if (hit) return hit;
+  const pattern = compilePathPattern(specifier, ctx.workspace, ctx.home);
+  ctx.patterns?.set(specifier, pattern);
+  return pattern;
 }
 
 function matching(
@@ -71,11 +93,7 @@ function matching(
   return rulesFor(ctx.rules, behavior, family).find(
     (r) =>
       r.specifier === undefined ||
-      patternMatches(
-        compilePathPattern(r.specifier, ctx.workspace, ctx.home),
-        target,
-        behavior === "allow" ? "allow" : "deny",
-      ),
+      patternMatches(compiled(ctx, r.specifier), target, behavior === "allow" ? "allow" : "deny"),
   );
 }
 

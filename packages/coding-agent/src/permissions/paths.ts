@@ -1,7 +1,7 @@
 // Resolves tool and rule paths the way the OS will: `~`, workspace-relative, `..`, and symlinks.
-import { realpathSync } from "node:fs";
+import { lstatSync, readlinkSync, realpathSync, type Stats, statSync } from "node:fs";
 import { homedir } from "node:os";
-import { basename, dirname, isAbsolute, join, normalize, relative, resolve, sep } from "node:path";
+import { dirname, isAbsolute, join, normalize, relative, resolve, sep } from "node:path";
 
 export interface ResolvedPath {
   /** `~`, relative and `..` resolved, symlinks not followed. */
@@ -16,29 +16,99 @@ export function expandHome(path: string, home: string = homedir()): string {
   return path;
 }
 
-/** realpath of the longest existing prefix, with the rest appended (a new file's parent may exist). */
-export function realpathLoose(path: string): string {
-  const missing: string[] = [];
-  let current = path;
-  for (;;) {
-    try {
-      const real = realpathSync(current);
-      return missing.length === 0 ? real : join(real, ...missing.reverse());
-    } catch {
-      const parent = dirname(current);
-      if (parent === current) return path;
-      missing.push(basename(current));
-      current = parent;
-    }
+/** lstat / stat that answer undefined for any failure (missing, ENOTDIR, ELOOP, EACCES). */
+export function lstatQuiet(path: string): Stats | undefined {
+  try {
+    return lstatSync(path);
+  } catch {
+    return undefined;
   }
 }
 
+export function statQuiet(path: string): Stats | undefined {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Symlink hops before the OS gives up with ELOOP (Linux's limit). */
+const MAX_LINK_HOPS = 40;
+
+/**
+ * Where the OS would really go for `path` (absolute, `..` not yet collapsed): components are
+ * taken one at a time as the kernel does, so a symlink is replaced by its target — also one
+ * that does not exist yet, so a write through a dangling link is judged where it lands — and a
+ * `..` after a symlink climbs from the link's target, not from the link. Past the first
+ * component that does not exist, the rest is appended as written.
+ */
+export function realpathLoose(path: string): string {
+  try {
+    return realpathSync.native(path);
+  } catch {
+    // Some component is missing (or a link dangles): walk it by hand.
+  }
+  const pending = path.split(sep).reverse();
+  let current: string = sep;
+  let hops = 0;
+  let missing = false;
+  while (pending.length > 0) {
+    const part = pending.pop()!;
+    if (part === "" || part === ".") continue;
+    if (part === "..") {
+      current = dirname(current);
+      continue;
+    }
+    const next = join(current, part);
+    if (missing) {
+      current = next;
+      continue;
+    }
+    const info = lstatQuiet(next);
+    if (info === undefined) {
+      missing = true;
+      current = next;
+      continue;
+    }
+    if (info.isSymbolicLink() && hops++ < MAX_LINK_HOPS) {
+      let target: string;
+      try {
+        target = readlinkSync(next);
+      } catch {
+        current = next;
+        continue;
+      }
+      pending.push(...target.split(sep).reverse());
+      if (isAbsolute(target)) current = sep;
+      continue;
+    }
+    current = next;
+  }
+  return current;
+}
+
+/** A model-supplied path for a file tool: tools collapse `..` as written, then the OS follows links. */
 export function resolvePath(path: string, base: string, home?: string): ResolvedPath {
   const lexical = normalize(resolve(base, expandHome(path, home)));
   return { lexical, real: realpathLoose(lexical) };
 }
 
+/**
+ * A path a shell command hands to a program: the program's open() resolves it component by
+ * component, so `link/../x` leaves from where `link` points. `path` has `~` expanded already.
+ */
+export function resolveShellPath(path: string, cwd: string): ResolvedPath {
+  const absolute = isAbsolute(path) ? path : `${cwd}${sep}${path}`;
+  return { lexical: normalize(absolute), real: realpathLoose(absolute) };
+}
+
 export function isInside(path: string, dir: string): boolean {
+  // The common case, two normalized absolute paths, without path.relative's cost.
+  if (isAbsolute(path) && isAbsolute(dir) && !/(^|[\\/])\.\.?([\\/]|$)/.test(path + dir)) {
+    const base = dir.endsWith(sep) ? dir : dir + sep;
+    return path === dir || path.startsWith(base) || path + sep === base;
+  }
   const rel = relative(dir, path);
   return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
 }

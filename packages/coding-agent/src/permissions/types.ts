@@ -28,8 +28,18 @@ export interface PermissionRequest {
   args: unknown;
   mode: PermissionMode;
   rules: readonly PermissionRuleEntry[];
-  /** The workspace root; relative paths resolve against it. */
+  /** The workspace root (the project): what "inside the workspace" means, and where rules resolve. */
   workspace: string;
+  /**
+   * Where the tools run (default: the workspace): relative paths in tool arguments and commands
+   * resolve against it, as the tools resolve them.
+   */
+  cwd?: string;
+  /**
+   * The environment Bash commands start with (git's GIT_* variables, CDPATH). Default:
+   * process.env without CDPATH, as the kernel's Bash tool runs them.
+   */
+  shellEnv?: Readonly<Record<string, string | undefined>>;
   /** The user's home directory, for `~` in paths and rules (default os.homedir()). Not the Keel home. */
   userHome?: string;
   /** The Keel home (trust.json, user config): writes there always ask. Default `$KEEL_HOME` or ~/.keel. */

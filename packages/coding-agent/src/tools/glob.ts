@@ -12,13 +12,15 @@ import {
   resolvePath,
   textResult,
 } from "./shared.js";
-import { newWalkStats, walk } from "./walk.js";
+import { leftOutNote, newWalkStats, type WalkGuard, walk } from "./walk.js";
 
 export interface GlobToolOptions {
   cwd: string;
   maxResults?: number;
   /** Bound on directory entries visited. */
   maxEntries?: number;
+  /** What the walk may list, made per call for its root (the kernel's permission rules). */
+  guard?: (root: string) => WalkGuard;
 }
 
 export interface GlobDetails {
@@ -83,6 +85,8 @@ export function createGlobTool(options: GlobToolOptions): AgentTool<typeof globP
         maxEntries,
         includeNodeModules: targetsNodeModules(args.pattern),
         includeGit: targetsGit(args.pattern),
+        guard: options.guard?.(searchDir),
+        within: options.cwd,
       };
       for await (const entry of walk(searchDir, walkOptions, stats)) {
         if (!entry.dir && matcher(entry.rel)) found.push(entry.path);
@@ -108,7 +112,10 @@ export function createGlobTool(options: GlobToolOptions): AgentTool<typeof globP
       const details = { matches: dated.length, shown: shown.length, walkCapped: stats.capped };
       if (dated.length === 0) {
         const capNote = stats.capped ? ` (stopped after ${maxEntries} entries; narrow the path)` : "";
-        return textResult(`No files match ${args.pattern} in ${shownDir}${capNote}.`, details);
+        return textResult(
+          `No files match ${args.pattern} in ${shownDir}${capNote}.${leftOutNote(stats)}`,
+          details,
+        );
       }
       const notes: string[] = [];
       if (dated.length > shown.length) {
@@ -118,7 +125,7 @@ export function createGlobTool(options: GlobToolOptions): AgentTool<typeof globP
       }
       if (stats.capped)
         notes.push(`[Search stopped after ${maxEntries} entries; there may be more matches.]`);
-      return textResult([shown.join("\n"), ...notes].join("\n\n"), details);
+      return textResult([shown.join("\n"), ...notes].join("\n\n") + leftOutNote(stats), details);
     },
   };
 }

@@ -16,7 +16,7 @@ import {
   resolvePath,
   textResult,
 } from "./shared.js";
-import { newWalkStats, walk } from "./walk.js";
+import { leftOutNote, newWalkStats, type WalkGuard, walk } from "./walk.js";
 
 export interface GrepToolOptions {
   cwd: string;
@@ -26,6 +26,8 @@ export interface GrepToolOptions {
   maxOutputLines?: number;
   maxOutputChars?: number;
   concurrency?: number;
+  /** What the search may read, made per call for its root (the kernel's permission rules). */
+  guard?: (root: string) => WalkGuard;
 }
 
 export interface GrepDetails {
@@ -36,6 +38,8 @@ export interface GrepDetails {
   binarySkipped: number;
   /** Which bound stopped the search early, if any. */
   limitHit?: "files" | "bytes" | "output";
+  /** Entries left out because they may not be read (denied, or links that leave). */
+  leftOut?: number;
 }
 
 const grepParameters = Type.Object({
@@ -112,15 +116,17 @@ export function createGrepTool(options: GrepToolOptions): AgentTool<typeof grepP
 
       const details: GrepDetails = { mode, files: 0, matches: 0, filesSearched: 0, binarySkipped: 0 };
       const files: string[] = [];
+      const stats = newWalkStats();
       if (isDir) {
         const globMatch =
           args.glob === undefined ? undefined : picomatch(args.glob, { dot: true, basename: true });
         const hint = `${args.glob ?? ""} ${args.path ?? ""}`;
-        const stats = newWalkStats();
         const walkOptions = {
           signal,
           includeNodeModules: targetsNodeModules(hint),
           includeGit: targetsGit(hint),
+          guard: options.guard?.(root),
+          within: options.cwd,
         };
         for await (const entry of walk(root, walkOptions, stats)) {
           if (entry.dir || (globMatch !== undefined && !globMatch(entry.rel))) continue;
@@ -175,11 +181,12 @@ export function createGrepTool(options: GrepToolOptions): AgentTool<typeof grepP
         if (result.binary) details.binarySkipped++;
         else if (result.matches > 0) hits.push({ path: files[i]!, result, mtimeMs: 0 });
       }
+      if (stats.leftOutCount > 0) details.leftOut = stats.leftOutCount;
       details.files = hits.length;
       details.matches = hits.reduce((n, h) => n + h.result.matches, 0);
       if (hits.length === 0) {
         return textResult(
-          `No matches for /${args.pattern}/ in ${shownRoot}.${limitNote(details, limits)}`,
+          `No matches for /${args.pattern}/ in ${shownRoot}.${limitNote(details, limits)}${leftOutNote(stats)}`,
           details,
         );
       }
@@ -231,7 +238,9 @@ export function createGrepTool(options: GrepToolOptions): AgentTool<typeof grepP
         `${partial ? "At least " : "Found "}${count} ${unit}${count === 1 ? "" : "s"}` +
         (mode === "files_with_matches" ? "" : ` in ${hits.length} file${hits.length === 1 ? "" : "s"}`);
       return textResult(
-        [`${header}\n${out.join("\n")}`, ...notes].join("\n\n") + limitNote(details, limits),
+        [`${header}\n${out.join("\n")}`, ...notes].join("\n\n") +
+          limitNote(details, limits) +
+          leftOutNote(stats),
         details,
       );
     },

@@ -27,4 +27,5 @@ export {
   type ReadParams,
   type ReadToolOptions,
 } from "./read.js";
+export type { GuardedEntry, WalkGuard } from "./walk.js";
 export { createWriteTool, type WriteDetails, type WriteParams, type WriteToolOptions } from "./write.js";

@@ -12,11 +12,13 @@ import {
   resolvePath,
   textResult,
 } from "./shared.js";
-import { newWalkStats, type WalkEntry, walk } from "./walk.js";
+import { leftOutNote, newWalkStats, type WalkEntry, type WalkGuard, walk } from "./walk.js";
 
 export interface LsToolOptions {
   cwd: string;
   maxEntries?: number;
+  /** What the listing may show, made per call for its root (the kernel's permission rules). */
+  guard?: (root: string) => WalkGuard;
 }
 
 export interface LsDetails {
@@ -59,6 +61,8 @@ export function createLsTool(options: LsToolOptions): AgentTool<typeof lsParamet
         signal,
         maxEntries,
         skip: leaveOut === undefined ? undefined : (rel: string) => leaveOut(rel),
+        guard: options.guard?.(root),
+        within: options.cwd,
       };
       for await (const entry of walk(root, walkOptions, stats)) {
         const parent = entry.rel.includes("/") ? entry.rel.slice(0, entry.rel.lastIndexOf("/")) : "";
@@ -82,7 +86,10 @@ export function createLsTool(options: LsToolOptions): AgentTool<typeof lsParamet
       if (stats.capped) {
         lines.push(`[Listing stopped at ${maxEntries} entries; LS a subdirectory or use Glob for more.]`);
       }
-      return textResult(lines.join("\n"), { entries: stats.visited, capped: stats.capped });
+      return textResult(lines.join("\n") + leftOutNote(stats), {
+        entries: stats.visited,
+        capped: stats.capped,
+      });
     },
   };
 }

@@ -1,8 +1,8 @@
 // A .gitignore-aware directory walk shared by Glob, Grep and LS: nested .gitignore files,
 // the ancestors' up to the repository root, .git/info/exclude; .git and node_modules skipped.
 import { type Dirent, existsSync } from "node:fs";
-import { readdir, readFile, stat } from "node:fs/promises";
-import { dirname, join, relative, sep } from "node:path";
+import { readdir, readFile, realpath, stat } from "node:fs/promises";
+import { dirname, isAbsolute, join, relative, sep } from "node:path";
 import ignore, { type Ignore } from "ignore";
 
 export interface WalkOptions {
@@ -14,6 +14,26 @@ export interface WalkOptions {
   maxEntries?: number;
   /** Leaves an entry out (and, for a directory, everything in it). `rel` as in WalkEntry. */
   skip?: (rel: string, dir: boolean) => boolean;
+  /**
+   * Says which entries may be listed or read at all (permission rules, links that leave). Default:
+   * a symlink is followed only when it leads inside the walk root or `within`.
+   */
+  guard?: WalkGuard;
+  /** For the default guard: a second directory symlinks may lead into (the workspace). */
+  within?: string;
+}
+
+/** One entry as a guard sees it: `real` is where it leads (the target, for a symlink). */
+export interface GuardedEntry {
+  path: string;
+  real: string;
+  symlink: boolean;
+  dir: boolean;
+}
+
+export interface WalkGuard {
+  /** Undefined admits the entry; a reason leaves it (and all under it) out, and is reported. */
+  admit(entry: GuardedEntry): string | undefined;
 }
 
 export interface WalkEntry {
@@ -28,7 +48,12 @@ export interface WalkStats {
   visited: number;
   capped: boolean;
   unreadableDirs: number;
+  /** Entries the guard left out (the first few, with why), and how many in all. */
+  leftOut: { rel: string; reason: string }[];
+  leftOutCount: number;
 }
+
+const LEFT_OUT_KEPT = 5;
 
 interface IgnoreLevel {
   base: string;
@@ -88,26 +113,54 @@ async function ancestorLevels(root: string): Promise<IgnoreLevel[]> {
   return isIgnored(levels, root, true) ? [] : levels;
 }
 
-async function entryIsDir(
+/** `realDir` undefined: the directory is its own real path (the walk never enters a symlink). */
+async function entryKind(
   entry: Dirent,
   path: string,
-): Promise<{ dir: boolean; followable: boolean } | undefined> {
-  if (entry.isDirectory()) return { dir: true, followable: true };
-  if (!entry.isSymbolicLink()) return { dir: false, followable: false };
+  realDir: string | undefined,
+): Promise<{ dir: boolean; followable: boolean; real: string } | undefined> {
+  const own = realDir === undefined ? path : join(realDir, entry.name);
+  if (entry.isDirectory()) return { dir: true, followable: true, real: own };
+  if (!entry.isSymbolicLink()) return { dir: false, followable: false, real: own };
   // Symlinked directories are listed but not entered: they can loop or leave the tree.
-  const target = await stat(path).catch(() => undefined);
-  if (target === undefined) return undefined;
-  return { dir: target.isDirectory(), followable: false };
+  const [target, real] = await Promise.all([
+    stat(path).catch(() => undefined),
+    realpath(path).catch(() => undefined),
+  ]);
+  if (target === undefined || real === undefined) return undefined;
+  return { dir: target.isDirectory(), followable: false, real };
+}
+
+function inside(path: string, dir: string): boolean {
+  const rel = relative(dir, path);
+  return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
+}
+
+/** Without permission rules: a link may lead anywhere inside the walk root or `within`, not out. */
+function containedGuard(realRoot: string, within: string | undefined): WalkGuard {
+  return {
+    admit: (e) =>
+      !e.symlink || inside(e.real, realRoot) || (within !== undefined && inside(e.real, within))
+        ? undefined
+        : `a symbolic link to ${e.real}, outside the searched directory`,
+  };
 }
 
 /** Breadth-first, entries sorted by name within a directory, so output is deterministic. */
 export async function* walk(root: string, options: WalkOptions, stats: WalkStats): AsyncGenerator<WalkEntry> {
-  const queue: { dir: string; depth: number; levels: IgnoreLevel[] }[] = [
-    { dir: root, depth: 0, levels: await ancestorLevels(root) },
+  const realRoot = await realpath(root).catch(() => root);
+  const guard = options.guard ?? containedGuard(realRoot, options.within);
+  const queue: { dir: string; real: string | undefined; depth: number; levels: IgnoreLevel[] }[] = [
+    {
+      dir: root,
+      real: realRoot === root ? undefined : realRoot,
+      depth: 0,
+      levels: await ancestorLevels(root),
+    },
   ];
   while (queue.length > 0) {
     if (options.signal?.aborted) return;
-    const { dir, depth, levels: inherited } = queue.shift()!;
+    const { dir, real: realDir, depth, levels: inherited } = queue.shift()!;
     let entries: Dirent[];
     try {
       entries = await readdir(dir, { withFileTypes: true });
@@ -125,19 +178,48 @@ export async function* walk(root: string, options: WalkOptions, stats: WalkStats
       if (entry.name === ".git" && !options.includeGit) continue;
       if (entry.name === "node_modules" && !options.includeNodeModules) continue;
       const path = join(dir, entry.name);
-      const kind = await entryIsDir(entry, path);
+      const kind = await entryKind(entry, path, realDir);
       if (kind === undefined || isIgnored(levels, path, kind.dir)) continue;
       const rel = toPosix(relative(root, path));
       if (options.skip?.(rel, kind.dir)) continue;
+      const refused = guard.admit({ path, real: kind.real, symlink: entry.isSymbolicLink(), dir: kind.dir });
+      if (refused !== undefined) {
+        stats.leftOutCount++;
+        if (stats.leftOut.length < LEFT_OUT_KEPT) stats.leftOut.push({ rel, reason: refused });
+        continue;
+      }
       if (options.maxEntries !== undefined && stats.visited >= options.maxEntries) {
         stats.capped = true;
         return;
       }
       stats.visited++;
       yield { path, rel, dir: kind.dir, depth: depth + 1 };
-      if (kind.dir && kind.followable) queue.push({ dir: path, depth: depth + 1, levels });
+      if (kind.dir && kind.followable)
+        queue.push({
+          dir: path,
+          real: realDir === undefined ? undefined : kind.real,
+          depth: depth + 1,
+          levels,
+        });
     }
   }
 }
 
-export const newWalkStats = (): WalkStats => ({ visited: 0, capped: false, unreadableDirs: 0 });
+export const newWalkStats = (): WalkStats => ({
+  visited: 0,
+  capped: false,
+  unreadableDirs: 0,
+  leftOut: [],
+  leftOutCount: 0,
+});
+
+/** The line a tool appends when its walk left entries out, or "". */
+export function leftOutNote(stats: WalkStats): string {
+  if (stats.leftOutCount === 0) return "";
+  const shown = stats.leftOut.map((e) => `${e.rel} (${e.reason})`).join("; ");
+  const more =
+    stats.leftOutCount > stats.leftOut.length
+      ? `; and ${stats.leftOutCount - stats.leftOut.length} more`
+      : "";
+  return `\n\n[Left out ${stats.leftOutCount} ${stats.leftOutCount === 1 ? "entry" : "entries"} it may not read: ${shown}${more}.]`;
+}

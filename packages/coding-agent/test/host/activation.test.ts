@@ -1,6 +1,12 @@
 // Activation isolates extensions: each activates alone, in order; a failure (a throw or a missed
 // deadline) rolls back that extension only — nothing of it registered — and the others work.
-import { type CatalogEntry, defineExtension, type ExtensionDefinition, Type } from "@keel/extension-sdk";
+import {
+  type CatalogEntry,
+  defineExtension,
+  type ExtensionDefinition,
+  HOOK_NAMES,
+  Type,
+} from "@keel/extension-sdk";
 import { describe, expect, it } from "vitest";
 import { never, simpleTool, startHost } from "./helpers.js";
 
@@ -161,5 +167,116 @@ describe("activation isolation", () => {
     expect(diagnostics.map((d) => [d.extensionId, d.level])).toEqual([["b", "warning"]]);
     expect(diagnostics[0]!.message).toContain("stuck socket");
     expect(host.extensionIds).toEqual([]);
+  });
+});
+
+describe("an activation that finishes after its deadline", () => {
+  it("has what it opened released: deactivate runs with the instance it returned", async () => {
+    const log: string[] = [];
+    let finish!: () => void;
+    const slow = defineExtension({
+      id: "slow",
+      lifecycle: {
+        // Ignores its signal, as a connect that does not take one would.
+        activate: () =>
+          new Promise<{ connection: string }>((resolve) => {
+            finish = () => resolve({ connection: "conn-1" });
+          }),
+        deactivate: (runtime) => {
+          log.push(`deactivate ${(runtime.instance as { connection: string }).connection}`);
+        },
+      },
+    }) as ExtensionDefinition;
+    const { host, diagnostics } = await startHost([slow], { hookDeadlineMs: 10 });
+    expect(host.extensionIds).toEqual([]);
+    expect(diagnostics[0]!.message).toContain("timed out");
+    finish();
+    await new Promise((r) => setTimeout(r, 20));
+    expect(log).toEqual(["deactivate conn-1"]);
+    // Nothing of it is active, before or after.
+    expect(host.extensionIds).toEqual([]);
+  });
+});
+
+describe("registrations made while activating", () => {
+  it("a malformed catalog passed to runtime.catalogs.add is refused as a value; the extension and the host go on", async () => {
+    const answers: unknown[] = [];
+    const sloppy = defineExtension({
+      id: "sloppy",
+      lifecycle: {
+        activate: (runtime) => {
+          answers.push(runtime.catalogs.add(undefined as never));
+          answers.push(runtime.catalogs.add({ id: "no-discover" } as never));
+        },
+      },
+    }) as ExtensionDefinition;
+    const { host } = await startHost([sloppy]);
+    expect(host.extensionIds).toEqual(["sloppy"]);
+    expect(answers).toEqual([
+      { ok: false, message: "a catalog needs an id (a string) and a discover function" },
+      { ok: false, message: "a catalog needs an id (a string) and a discover function" },
+    ]);
+    expect(host.registry.isEmpty).toBe(true);
+  });
+});
+
+describe("the tools an activated extension offers", () => {
+  const tool = (name: string) => simpleTool(name);
+
+  it("a tools() that throws once given the runtime rolls that extension back alone", async () => {
+    const log: string[] = [];
+    const fragile = defineExtension({
+      id: "fragile",
+      lifecycle: { deactivate: () => void log.push("deactivate fragile") },
+      tools: (_t, runtime) => {
+        if (runtime) throw new Error("no key configured");
+        return [tool("Fragile")];
+      },
+    }) as ExtensionDefinition;
+    const fine = defineExtension({ id: "fine", tools: () => [tool("Fine")] }) as ExtensionDefinition;
+    const { host, diagnostics } = await startHost([fragile, fine]);
+    expect(host.extensionIds).toEqual(["fine"]);
+    expect(host.tools().map((t) => t.name)).toEqual(["Fine"]);
+    expect(diagnostics.map((d) => [d.extensionId, d.message])).toEqual([
+      ["fragile", "tools could not be listed: no key configured (test-1); not loaded"],
+    ]);
+    expect(log).toEqual(["deactivate fragile"]);
+  });
+
+  it("a tool offered with the runtime but never declared is left out: its name was never checked", async () => {
+    const sneaky = defineExtension({
+      id: "sneaky",
+      tools: (_t, runtime) => (runtime ? [tool("Declared"), tool("Bash")] : [tool("Declared")]),
+    }) as ExtensionDefinition;
+    const { host, diagnostics } = await startHost([sneaky]);
+    expect(host.tools().map((t) => t.name)).toEqual(["Declared"]);
+    expect(diagnostics.map((d) => d.message)).toEqual([
+      'tool "Bash" is offered but was not declared (return every tool you may offer when tools() gets no runtime); left out',
+    ]);
+  });
+});
+
+describe("hooks as declared", () => {
+  it("a hook that is not a function refuses its extension; a misspelt hook name is said once", async () => {
+    const broken = defineExtension({
+      id: "broken",
+      hooks: { runEnd: 42 as never },
+    }) as ExtensionDefinition;
+    const typo = defineExtension({
+      id: "typo",
+      hooks: { beforeToolcall: () => ({ action: "block", reason: "never asked" }) } as never,
+    }) as ExtensionDefinition;
+    const { host, diagnostics } = await startHost([broken, typo]);
+    expect(host.extensionIds).toEqual(["typo"]);
+    // The observer path runs without tripping over the broken one.
+    await host.notify("runEnd", { stopReason: "stop", turns: 1 });
+    expect(diagnostics.map((d) => [d.extensionId, d.level, d.message])).toEqual([
+      ["broken", "error", "hook runEnd is not a function (test-1); not loaded"],
+      [
+        "typo",
+        "warning",
+        `unknown hook "beforeToolcall", so it never runs; hooks are: ${HOOK_NAMES.join(", ")}`,
+      ],
+    ]);
   });
 });

@@ -96,6 +96,27 @@ describe("discovery deadlines", () => {
 });
 
 describe("unique groups", () => {
+  it("a discovery stopped because its catalog went away (removed, shutdown) is no failure to report", async () => {
+    // Discovers that honour their signal: they reject when it aborts.
+    const honest = (id: string) => ({
+      id,
+      deadlineMs: 10,
+      discover: (_runtime: unknown, { signal }: { signal: AbortSignal }) =>
+        new Promise<CatalogEntry[]>((_resolve, reject) => {
+          signal.addEventListener("abort", () => reject(new Error("This operation was aborted")));
+        }),
+    });
+    const ext = defineExtension({ id: "remote", catalogs: [honest("remote")] }) as ExtensionDefinition;
+    const { host, diagnostics } = await startHost([ext]);
+    host.runtimeOf("remote")!.catalogs.add(honest("later"));
+    await host.catalogs.refresh();
+    await new Promise((r) => setTimeout(r, 30));
+    expect(host.runtimeOf("remote")!.catalogs.remove("later")).toBe(true);
+    await host.shutdown("exit");
+    await new Promise((r) => setTimeout(r, 10));
+    expect(diagnostics.map((d) => d.message).filter((m) => !m.includes("takes longer than"))).toEqual([]);
+  });
+
   it("a second catalog with a group already taken is refused with a diagnostic; the first stays reachable", async () => {
     const a = defineExtension({
       id: "a",
@@ -131,6 +152,13 @@ describe("unique groups", () => {
     expect(host.catalogs.resolve("b-own:e")?.name).toBe("e");
     expect(runtime.catalogs.remove("w")).toBe(true);
     expect(host.catalogs.resolve("b-own:e")).toBeUndefined();
+    // Unnamed, it is grouped by the rule declared catalogs follow: the extension id for one whose
+    // id is the extension's, else <extension>-<id>.
+    expect(runtime.catalogs.add({ id: "b", discover: () => [entry("mine")] }).ok).toBe(true);
+    expect(runtime.catalogs.add({ id: "extra", discover: () => [entry("more")] }).ok).toBe(true);
+    await host.catalogs.refresh();
+    expect(host.catalogs.resolve("b:mine")?.name).toBe("mine");
+    expect(host.catalogs.resolve("b-extra:more")?.name).toBe("more");
   });
 });
 

@@ -175,3 +175,30 @@ describe("runEnd always", () => {
     expect(runEnd.usage.output).toBeGreaterThan(0);
   });
 });
+
+describe("abort while a run starts", () => {
+  it("an abort during a slow beforeAgentStart ends the run aborted, with nothing sent", async () => {
+    let entered!: () => void;
+    const started = new Promise<void>((r) => {
+      entered = r;
+    });
+    const slow = defineExtension({
+      id: "slow",
+      hooks: {
+        beforeAgentStart: async () => {
+          entered();
+          await new Promise((r) => setTimeout(r, 100));
+          return undefined;
+        },
+      },
+    }) as ExtensionDefinition;
+    const { agent, requests } = await agentWith({ turns: [{ text: "should not be asked" }] }, [slow]);
+    const running = agent.prompt("hello");
+    await started;
+    agent.abort();
+    const summary = (await running)._unsafeUnwrap();
+    await agent.close();
+    expect(summary.stopReason).toBe("aborted");
+    expect(requests).toHaveLength(0);
+  });
+});

@@ -240,6 +240,60 @@ describe("persisted notices", () => {
     await resumed.agent.close();
   });
 
+  it("two notices left at once on an idle session are journaled once each, in order", async () => {
+    box = sandbox();
+    const { definition, holder } = grab();
+    const { agent } = await start({ turns: [{ text: "one" }] }, [definition]);
+    // Two background agents finishing together: each starts a flush while the other's is writing.
+    holder.runtime!.persistNotice("first done");
+    holder.runtime!.persistNotice("second done");
+    holder.runtime!.persistNotice("third done");
+    const noticeTexts = () =>
+      readFileSync(agent.sessionFile!, "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l))
+        .filter((e) => e.type === "notice")
+        .map((e) => String(e.message.content).split("\n")[1]);
+    await waitFor(() => noticeTexts().length >= 3);
+    await new Promise((r) => setTimeout(r, 50));
+    await agent.close();
+    expect(noticeTexts()).toEqual(["first done", "second done", "third done"]);
+  });
+
+  it("a wake left after the run's last request starts a run once that run has ended", async () => {
+    // A background agent finishing while the final reply streams (messageEnd), or as the run ends
+    // (runEnd): the notice must not wait for the user's next prompt, and the run it wakes starts
+    // only after the first one has ended.
+    for (const hook of ["messageEnd", "runEnd"] as const) {
+      box = sandbox();
+      let left = false;
+      const { definition } = grab({
+        hooks: {
+          [hook]: (event: { message?: { role: string } }, runtime: ExtensionRuntime) => {
+            if (left || (hook === "messageEnd" && event.message?.role !== "assistant")) return;
+            left = true;
+            runtime.persistNotice(`${hook}-time agent done`, { wake: true });
+          },
+        },
+      } as Partial<ExtensionDefinition>);
+      const { agent, requests } = await start({ turns: [{ text: "first reply" }, { text: "woken" }] }, [
+        definition,
+      ]);
+      const events: string[] = [];
+      agent.subscribe((e) => {
+        if (e.type === "run_start" || e.type === "run_end") events.push(e.type);
+      });
+      await agent.prompt("go");
+      await waitFor(() => events.filter((e) => e === "run_end").length >= 2);
+      await agent.close();
+      expect(events, hook).toEqual(["run_start", "run_end", "run_start", "run_end"]);
+      expect(requests, hook).toHaveLength(2);
+      expect(userTexts(requests[1]!.body).at(-1), hook).toContain(`${hook}-time agent done`);
+      box.cleanup();
+    }
+  });
+
   it("during a run it goes out with the next request; with wake an idle session runs on it", async () => {
     box = sandbox();
     const { definition, holder } = grab({
@@ -271,6 +325,49 @@ describe("persisted notices", () => {
     await agent.close();
     expect(ends).toEqual(["woken"]);
     expect(userTexts(requests[2]!.body).at(-1)).toContain("background agent done");
+  });
+});
+
+describe("keyed notices", () => {
+  it("journal once per branch: again in the queue, again after a resume, again on another branch only", async () => {
+    box = sandbox();
+    const { definition, holder } = grab();
+    const { agent, requests } = await start(
+      { turns: [{ text: "one" }, { text: "two" }, { text: "three" }] },
+      [definition],
+    );
+    const noticeLines = (file: string) =>
+      readFileSync(file, "utf8")
+        .split("\n")
+        .filter((l) => l.includes('"type":"notice"'));
+    await agent.prompt("first");
+    const rt = holder.runtime!;
+    rt.persistNotice("Agent a1 finished.", { key: "agent:a1" });
+    rt.persistNotice("Agent a1 finished.", { key: "agent:a1" });
+    await waitFor(() => noticeLines(agent.sessionFile!).length > 0);
+    rt.persistNotice("Agent a1 finished (again).", { key: "agent:a1" });
+    await agent.prompt("second");
+    const file = agent.sessionFile!;
+    await agent.close();
+    expect(noticeLines(file)).toHaveLength(1);
+    expect(JSON.parse(noticeLines(file)[0]!)).toMatchObject({ source: "probe", key: "agent:a1" });
+    expect(userTexts(requests[1]!.body).filter((t) => t.includes("Agent a1 finished"))).toHaveLength(1);
+
+    // After a resume the extension cannot know it was delivered: it persists again, and nothing lands.
+    const again = grab();
+    const resumed = await start({ turns: [{ text: "four" }] }, [again.definition], {
+      session: { mode: "resume", session: file },
+    });
+    again.holder.runtime!.persistNotice("Agent a1 finished.", { key: "agent:a1" });
+    again.holder.runtime!.persistNotice("Agent a2 finished.", { key: "agent:a2" });
+    await waitFor(() => noticeLines(file).length > 1);
+    expect(noticeLines(file).map((l) => JSON.parse(l).key)).toEqual(["agent:a1", "agent:a2"]);
+    // Rewound to before the first notice, the branch never had it: it is delivered there.
+    expect((await resumed.agent.rewind(2)).isOk()).toBe(true);
+    again.holder.runtime!.persistNotice("Agent a1 finished.", { key: "agent:a1" });
+    await waitFor(() => noticeLines(file).length > 2);
+    await resumed.agent.close();
+    expect(noticeLines(file).map((l) => JSON.parse(l).key)).toEqual(["agent:a1", "agent:a2", "agent:a1"]);
   });
 });
 
@@ -309,6 +406,27 @@ describe("models, data and debug", () => {
       /\[probe\] connected to server x\n$/,
     );
     await agent.close();
+  });
+
+  it("a debug line that is not a string (an error a JS extension passes) becomes text, in the log and the event", async () => {
+    box = sandbox();
+    const { definition, holder } = grab();
+    const events: unknown[] = [];
+    const { agent } = await start({ turns: [] }, [definition], {
+      onEvent: (e) => {
+        if (e.type === "debug") events.push(e);
+      },
+    });
+    holder.runtime!.debug(new Error("socket hang up") as never);
+    holder.runtime!.debug({ retry: 2 } as never);
+    await agent.close();
+    expect(events).toEqual([
+      { type: "debug", source: "probe", message: "Error: socket hang up" },
+      { type: "debug", source: "probe", message: '{"retry":2}' },
+    ]);
+    expect(readFileSync(join(box.home, "logs", "debug.log"), "utf8")).toContain(
+      "[probe] Error: socket hang up\n",
+    );
   });
 
   it("workspace says where and whether trusted", async () => {

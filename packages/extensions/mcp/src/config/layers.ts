@@ -1,0 +1,140 @@
+// How server entries from several files combine: user < project `.mcp.json` < project
+// `.keel/config.json`, a later file replacing a same-named server whole (fields are never mixed,
+// so a project entry can never borrow a user entry's headers or env for its own URL).
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Static } from "@keel/extension-sdk";
+import { Value } from "@sinclair/typebox/value";
+import { err, ok, type Result } from "neverthrow";
+import { type McpConfig, McpJsonSchema, type McpLayerSchema, type ServerScope } from "./schema.js";
+import { type ConfigProblem, type ParsedServer, parseServer } from "./servers.js";
+
+export type ResolvedMcpConfig = McpConfig;
+
+/** The host's `resolve` hook: per-server replacement, `disabled` added up, policy keys from the user only. */
+export function resolveLayers(layers: {
+  user: Partial<Static<typeof McpLayerSchema>> | undefined;
+  project: Partial<Static<typeof McpLayerSchema>> | undefined;
+}): ResolvedMcpConfig {
+  const servers: Record<string, unknown> = {};
+  const serverScopes: Record<string, ServerScope> = {};
+  for (const [scope, layer] of [
+    ["user", layers.user],
+    ["project", layers.project],
+  ] as const) {
+    for (const [name, entry] of Object.entries(layer?.servers ?? {})) {
+      servers[name] = entry;
+      serverScopes[name] = scope;
+    }
+  }
+  const disabled = [...new Set([...(layers.user?.disabled ?? []), ...(layers.project?.disabled ?? [])])];
+  const maxResultChars = layers.project?.maxResultChars ?? layers.user?.maxResultChars;
+  return {
+    servers,
+    serverScopes,
+    ...(disabled.length > 0 ? { disabled } : {}),
+    // A project cannot decide how far its own servers are trusted.
+    ...(layers.user?.projectReadOnlyHints ? { projectReadOnlyHints: layers.user.projectReadOnlyHints } : {}),
+    ...(maxResultChars !== undefined ? { maxResultChars } : {}),
+  };
+}
+
+export interface McpJsonFile {
+  path: string;
+  servers: Record<string, unknown>;
+}
+
+export interface FileProblem {
+  type: "invalid_file";
+  path: string;
+  message: string;
+}
+
+function checkMcpJson(
+  json: unknown,
+): { valid: true; data: { mcpServers?: Record<string, unknown> } } | { valid: false; errorMessage: string } {
+  if (Value.Check(McpJsonSchema, json))
+    return { valid: true, data: json as { mcpServers?: Record<string, unknown> } };
+  const first = [...Value.Errors(McpJsonSchema, json)][0];
+  return { valid: false, errorMessage: `${first?.path || "the file"} ${first?.message ?? "is invalid"}` };
+}
+
+/**
+ * Reads a project's `.mcp.json` (Claude Code's format, unchanged). Call only for a trusted
+ * project. A missing file is no servers; a broken one is a problem, never an empty success.
+ */
+export function readMcpJson(projectRoot: string): Result<McpJsonFile | undefined, FileProblem> {
+  const path = join(projectRoot, ".mcp.json");
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return ok(undefined);
+    return err({ type: "invalid_file", path, message: `${path}: cannot read: ${(error as Error).message}` });
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    return err({
+      type: "invalid_file",
+      path,
+      message: `${path}: not valid JSON: ${(error as Error).message}`,
+    });
+  }
+  const checked = checkMcpJson(json);
+  if (!checked.valid) return err({ type: "invalid_file", path, message: `${path}: ${checked.errorMessage}` });
+  return ok({ path, servers: checked.data.mcpServers ?? {} });
+}
+
+export interface CollectContext {
+  env: Readonly<Record<string, string | undefined>>;
+  cwd: string;
+  projectRoot: string;
+  /** Shown in messages for servers from the user's file / the project's Keel file. */
+  userOrigin: string;
+  projectOrigin: string;
+}
+
+export interface CollectedServers {
+  servers: ParsedServer[];
+  problems: ConfigProblem[];
+}
+
+/** Every configured server, resolved, in a stable order (by name). */
+export function collectServers(
+  config: ResolvedMcpConfig,
+  mcpJson: McpJsonFile | undefined,
+  context: CollectContext,
+): CollectedServers {
+  const chosen = new Map<string, { raw: unknown; scope: ServerScope; origin: string }>();
+  for (const [name, raw] of Object.entries(config.servers ?? {})) {
+    const scope = config.serverScopes?.[name] ?? "user";
+    chosen.set(name, { raw, scope, origin: scope === "user" ? context.userOrigin : context.projectOrigin });
+  }
+  for (const [name, raw] of Object.entries(mcpJson?.servers ?? {})) {
+    // `.keel/config.json` is the project's Keel-specific word; it wins over `.mcp.json`.
+    if (chosen.get(name)?.scope === "project") continue;
+    chosen.set(name, { raw, scope: "project", origin: mcpJson!.path });
+  }
+  const disabled = new Set(config.disabled ?? []);
+  const servers: ParsedServer[] = [];
+  const problems: ConfigProblem[] = [];
+  for (const name of [...chosen.keys()].sort()) {
+    const { raw, scope, origin } = chosen.get(name)!;
+    const parsed = parseServer(name, raw, {
+      scope,
+      origin,
+      env: context.env,
+      baseDir: scope === "project" ? context.projectRoot : context.cwd,
+      ...(config.projectReadOnlyHints ? { projectReadOnlyHints: config.projectReadOnlyHints } : {}),
+    });
+    if (parsed.isErr()) {
+      problems.push(parsed.error);
+      continue;
+    }
+    if (disabled.has(name)) parsed.value.spec.enabled = false;
+    servers.push(parsed.value);
+  }
+  return { servers, problems };
+}

@@ -1,0 +1,80 @@
+// A server's prompts as slash commands, `/mcp__<server>__<prompt> args`: arguments are given in
+// the prompt's order (or as name=value), and the prompt's messages become the next prompt to
+// the agent. The command set follows prompts/list_changed.
+import type { CommandResult, ExtensionCommand } from "@keel/extension-sdk";
+import type { GetPromptResult, Prompt } from "@modelcontextprotocol/sdk/types.js";
+import type { McpConnection } from "../connection/index.js";
+
+/** Splits on spaces, keeping "quoted parts" together (also inside a word: name="a b"). */
+export function splitArgs(text: string): string[] {
+  return [...text.matchAll(/(?:[^\s"']+|"[^"]*"|'[^']*')+/g)].map((m) =>
+    m[0].replace(/"([^"]*)"|'([^']*)'/g, "$1$2"),
+  );
+}
+
+export function promptArguments(
+  prompt: Prompt,
+  text: string,
+): { values: Record<string, string> } | { problem: string } {
+  const declared = prompt.arguments ?? [];
+  const values: Record<string, string> = {};
+  const positional: string[] = [];
+  for (const word of splitArgs(text)) {
+    const eq = word.indexOf("=");
+    const key = eq > 0 ? word.slice(0, eq) : undefined;
+    if (key && declared.some((a) => a.name === key)) values[key] = word.slice(eq + 1);
+    else positional.push(word);
+  }
+  for (const arg of declared) {
+    if (values[arg.name] !== undefined) continue;
+    const next = positional.shift();
+    if (next !== undefined) values[arg.name] = next;
+  }
+  if (positional.length > 0) {
+    // The last argument takes the rest, so free text needs no quotes.
+    const last = declared.at(-1);
+    if (last) values[last.name] = [values[last.name], ...positional].filter(Boolean).join(" ");
+  }
+  const missing = declared.filter((a) => a.required && !values[a.name]).map((a) => a.name);
+  if (missing.length > 0) return { problem: `missing ${missing.join(", ")}` };
+  return { values };
+}
+
+function promptText(result: GetPromptResult): string {
+  return result.messages
+    .map((message) => {
+      const content = message.content;
+      const text =
+        content.type === "text"
+          ? content.text
+          : content.type === "resource" && "text" in content.resource
+            ? `[resource ${content.resource.uri}]\n${content.resource.text}`
+            : content.type === "resource_link"
+              ? `[resource link] ${content.name}: ${content.uri}`
+              : `[${content.type} content]`;
+      return message.role === "assistant" ? `(assistant) ${text}` : text;
+    })
+    .join("\n\n");
+}
+
+export function promptCommand(
+  name: string,
+  prompt: Prompt,
+  connection: McpConnection,
+): ExtensionCommand<never> {
+  const args = prompt.arguments ?? [];
+  return {
+    name,
+    description: `${prompt.description ?? prompt.title ?? prompt.name} (MCP prompt of ${connection.name})`,
+    ...(args.length > 0
+      ? { argumentHint: args.map((a) => (a.required ? `<${a.name}>` : `[${a.name}]`)).join(" ") }
+      : {}),
+    run: async (text, _runtime, { signal }): Promise<CommandResult> => {
+      const parsed = promptArguments(prompt, text);
+      if ("problem" in parsed) return { message: `/${name}: ${parsed.problem}` };
+      const result = await connection.getPrompt(prompt.name, parsed.values, signal);
+      if (result.isErr()) return { message: `/${name}: ${result.error.message}` };
+      return { prompt: promptText(result.value) };
+    },
+  };
+}

@@ -1,0 +1,271 @@
+// The session's MCP servers: one connection each (started in the background, after activation,
+// so no server delays the first request), one catalog each (group `mcp__<server>`), prompt
+// commands that follow prompts/list_changed, the status line, and one report per problem.
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import type { ActivationContext, CatalogInventory, ExtensionCommand } from "@keel/extension-sdk";
+import { resourceEntries, toolEntries } from "./catalog/entries.js";
+import { groupFor, type Namer, serverNamer, toolNamer } from "./catalog/names.js";
+import { DEFAULT_MAX_RESULT_CHARS } from "./catalog/results.js";
+import type { HttpServerSpec, ServerSpec } from "./config/servers.js";
+import {
+  type BackoffOptions,
+  type McpConnection as Connection,
+  type ConnectionStatus,
+  McpConnection,
+  type McpFailure,
+} from "./connection/index.js";
+import { type BrowserOpener, openInBrowser } from "./connection/oauth/browser.js";
+import { OAuthSession } from "./connection/oauth/session.js";
+import { elicit } from "./features/elicitation.js";
+import { promptCommand } from "./features/prompts.js";
+import { type SamplingGate, sample } from "./features/sampling.js";
+import { statusLine } from "./status.js";
+
+export type McpRuntime = Pick<
+  ActivationContext<unknown, unknown>,
+  | "ui"
+  | "workspace"
+  | "session"
+  | "dataDir"
+  | "report"
+  | "debug"
+  | "approve"
+  | "models"
+  | "catalogs"
+  | "commands"
+>;
+
+export interface ManagerOptions {
+  maxResultChars?: number;
+  /** Server name → the `<server>` part of its names (default: assigned here). */
+  parts?: Map<string, string>;
+  /** Tells the host a server's catalog changed (default: nothing, for hosts that poll). */
+  invalidate?: (server: string) => void;
+  /** The browser (tests give a stand-in). */
+  open?: BrowserOpener;
+  backoff?: Partial<BackoffOptions>;
+  clientVersion?: string;
+}
+
+export interface ServerHandle {
+  spec: ServerSpec;
+  /** The `<server>` part of its names (sanitised, unique). */
+  part: string;
+  group: string;
+  connection: Connection;
+  auth?: OAuthSession;
+  namer: Namer;
+  prompts: string[];
+}
+
+export class McpManager {
+  readonly servers: ServerHandle[] = [];
+  private readonly gate: SamplingGate = { used: new Map() };
+  private readonly reported = new Map<string, string>();
+  private started = false;
+
+  constructor(
+    private readonly runtime: McpRuntime,
+    specs: ServerSpec[],
+    private readonly options: ManagerOptions = {},
+  ) {
+    const parts = options.parts ?? serverNamer().assign(specs.map((s) => s.name));
+    for (const spec of specs) {
+      const part = parts.get(spec.name)!;
+      const handle = this.createHandle(spec, part);
+      this.servers.push(handle);
+    }
+  }
+
+  get(name: string): ServerHandle | undefined {
+    return this.servers.find((s) => s.spec.name === name || s.part === name);
+  }
+
+  /** Starts connecting every enabled server, in the background. */
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    this.refreshStatus();
+    for (const server of this.servers) server.connection.start();
+  }
+
+  /** A server's catalog inventory now: its tools (and resource entries) and its instructions. */
+  async inventory(name: string): Promise<CatalogInventory> {
+    const server = this.servers.find((s) => s.spec.name === name);
+    if (!server) return [];
+    await server.connection.listsSettled();
+    const context = this.entryContext(server);
+    const entries = [...toolEntries(context), ...resourceEntries(context)];
+    const instructions = server.connection.instructions();
+    return instructions ? { entries, instructions } : entries;
+  }
+
+  /** The workspace root changed (a resumed or switched session): tell servers that asked for roots. */
+  rootsChanged(): void {
+    for (const server of this.servers) server.connection.rootsChanged();
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.servers.map((s) => s.connection.close()));
+  }
+
+  /** Runs the browser login (or step-up) for a server and reconnects it. */
+  async login(server: ServerHandle, signal?: AbortSignal): Promise<McpFailure | undefined> {
+    if (!server.auth)
+      return { type: "unavailable", message: `MCP server "${server.spec.name}" does not use OAuth` };
+    const scope = server.auth.store.read().pendingScope;
+    const done = await server.auth.authorize({ ...(scope ? { scope } : {}), ...(signal ? { signal } : {}) });
+    if (done.isErr()) return done.error;
+    const connected = await server.connection.reconnect();
+    return connected.isErr() ? connected.error : undefined;
+  }
+
+  // ---- per server ----
+
+  private createHandle(spec: ServerSpec, part: string): ServerHandle {
+    const runtime = this.runtime;
+    const open = this.options.open ?? openInBrowser;
+    const auth =
+      spec.transport !== "stdio" && spec.oauth !== false
+        ? new OAuthSession({
+            server: spec.name,
+            url: spec.url,
+            settings: spec.oauth,
+            storeDir: join(runtime.dataDir(), "oauth"),
+            open,
+            tell: (message) => runtime.ui.notify(message, "info"),
+            clientName: "Keel",
+            ...(this.options.clientVersion ? { clientVersion: this.options.clientVersion } : {}),
+          })
+        : undefined;
+    const connection = new McpConnection(spec, {
+      clientInfo: { name: "keel", version: this.options.clientVersion ?? "0.0.0" },
+      logFile: join(runtime.dataDir(), "logs", `${part}.log`),
+      handlers: {
+        roots: () => [{ uri: pathToFileURL(runtime.workspace.projectRoot).href, name: "workspace" }],
+        elicit: (params, signal) => elicit(params, { server: spec.name, ui: runtime.ui, open }, signal),
+        sample: (params, signal) => sample(spec.name, spec.sampling, params, runtime, this.gate, signal),
+      },
+      ...(auth ? { auth } : {}),
+      ...(this.options.backoff ? { backoff: this.options.backoff } : {}),
+    });
+    const handle: ServerHandle = {
+      spec,
+      part,
+      group: groupFor(part),
+      connection,
+      ...(auth ? { auth } : {}),
+      namer: toolNamer(part),
+      prompts: [],
+    };
+    connection.on((event) => {
+      if (
+        event.type === "tools" ||
+        event.type === "tools_changing" ||
+        (event.type === "status" && event.status.state === "connected")
+      )
+        this.options.invalidate?.(spec.name);
+      if (event.type === "status") this.onStatus(handle, event.status);
+      else if (event.type === "prompts") this.syncPrompts(handle);
+      else if (event.type === "warning")
+        this.reportOnce(handle, `warning:${event.message}`, "warning", event.message);
+    });
+    return handle;
+  }
+
+  private entryContext(server: ServerHandle) {
+    return {
+      connection: server.connection,
+      namer: server.namer,
+      maxChars: () => this.options.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS,
+      saveDir: () => join(this.runtime.dataDir(), "results", this.runtime.session.id),
+      authorize: (failure: Extract<McpFailure, { type: "auth_required" }>, signal: AbortSignal) =>
+        this.authorizeInCall(server, failure, signal),
+      visitUrls: (elicitations: unknown[], signal: AbortSignal) =>
+        this.visitUrls(server, elicitations, signal),
+    };
+  }
+
+  /** A call met an auth challenge: with someone at the terminal, offer the browser flow. */
+  private async authorizeInCall(
+    server: ServerHandle,
+    failure: Extract<McpFailure, { type: "auth_required" }>,
+    signal: AbortSignal,
+  ): Promise<boolean> {
+    if (!server.auth || !this.runtime.ui.supports.confirm) return false;
+    const what = failure.scope ? `more access (scope "${failure.scope}")` : "authorization";
+    const answer = await this.runtime.ui.confirm(
+      `MCP server "${server.spec.name}" needs ${what}`,
+      `Open the browser to authorize Keel at ${new URL((server.spec as HttpServerSpec).url).host}?`,
+    );
+    if (answer.status !== "ok" || !answer.value) return false;
+    const done = await server.auth.authorize({ ...(failure.scope ? { scope: failure.scope } : {}), signal });
+    if (done.isErr()) this.runtime.ui.notify(done.error.message, "error");
+    return done.isOk();
+  }
+
+  private async visitUrls(server: ServerHandle, elicitations: unknown[], signal: AbortSignal): Promise<void> {
+    const open = this.options.open ?? openInBrowser;
+    for (const item of elicitations) {
+      const params = item as { mode?: string; url?: string; message?: string; elicitationId?: string };
+      if (params.mode !== "url" || typeof params.url !== "string") continue;
+      await elicit(
+        {
+          mode: "url",
+          url: params.url,
+          message: params.message ?? "",
+          elicitationId: params.elicitationId ?? "",
+        },
+        { server: server.spec.name, ui: this.runtime.ui, open },
+        signal,
+      );
+    }
+  }
+
+  private syncPrompts(server: ServerHandle): void {
+    for (const name of server.prompts) this.runtime.commands.remove(name);
+    server.prompts = [];
+    const prompts = server.connection.prompts();
+    const names = toolNamer(server.part).assign(prompts.map((p) => p.name));
+    for (const prompt of prompts) {
+      const name = names.get(prompt.name)!;
+      const added = this.runtime.commands.add(
+        promptCommand(name, prompt, server.connection) as ExtensionCommand<never>,
+      );
+      if (added.ok) server.prompts.push(name);
+      else this.runtime.debug(`prompt command /${name} not added: ${added.message}`);
+    }
+  }
+
+  private onStatus(server: ServerHandle, status: ConnectionStatus): void {
+    this.refreshStatus();
+    this.runtime.debug(
+      `${server.spec.name}: ${status.state}${status.lastError ? ` (${status.lastError.message})` : ""}`,
+    );
+    if (status.state === "connected") {
+      this.reported.delete(server.spec.name);
+      return;
+    }
+    const error = status.lastError;
+    if (!error) return;
+    if (status.state === "needs-auth") this.reportOnce(server, "needs-auth", "warning", error.message);
+    else if (status.state === "failed" || (status.state === "reconnecting" && status.attempt === 1))
+      this.reportOnce(
+        server,
+        `down:${error.type}`,
+        "warning",
+        `MCP server "${server.spec.name}" is unavailable: ${error.message} (log: ${server.connection.log.file}). /mcp shows its status.`,
+      );
+  }
+
+  private reportOnce(server: ServerHandle, key: string, level: "warning" | "error", message: string): void {
+    if (this.reported.get(server.spec.name) === key) return;
+    this.reported.set(server.spec.name, key);
+    this.runtime.report(level, message);
+  }
+
+  refreshStatus(): void {
+    this.runtime.ui.setStatus("mcp", statusLine(this.servers.map((s) => s.connection.status())));
+  }
+}

@@ -1,0 +1,162 @@
+// Where agent definitions come from and which one wins: the built-ins, then ~/.keel/agents, then a
+// trusted project's .claude/agents and .keel/agents (a later source replaces an agent of the same
+// name). The user's folder is read again when its listing or a file's size or mtime changed; a
+// project's folders are read once, at session start: they are part of what the user trusted, and
+// a change there makes the project ask for trust again at the next start.
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { basename, join, relative } from "node:path";
+import type { WorkspaceInfo } from "@keel/extension-sdk";
+import {
+  type AgentDefinition,
+  BUILTIN_AGENTS,
+  type DefinitionSource,
+  parseDefinition,
+} from "./definitions.js";
+
+export interface AgentFolder {
+  dir: string;
+  source: Exclude<DefinitionSource, "builtin">;
+  /** Read again when it changes during the session (only the user's own folder). */
+  live: boolean;
+}
+
+/** Lowest precedence first. Nothing of an untrusted project is listed, let alone read. */
+export function agentFolders(workspace: WorkspaceInfo): AgentFolder[] {
+  const folders: AgentFolder[] = [{ dir: join(workspace.keelHome, "agents"), source: "user", live: true }];
+  if (workspace.trusted)
+    folders.push(
+      { dir: join(workspace.projectRoot, ".claude", "agents"), source: "claude", live: false },
+      { dir: join(workspace.projectRoot, ".keel", "agents"), source: "project", live: false },
+    );
+  return folders;
+}
+
+export interface AgentSet {
+  /** By name, the winning definition of each. */
+  agents: Map<string, AgentDefinition>;
+  /** Files that could not be used, with why (shown in /agents, reported once each). */
+  problems: { path: string; message: string }[];
+  /** Definitions a later source replaced. */
+  replaced: AgentDefinition[];
+}
+
+interface Listed {
+  path: string;
+  stamp: string;
+  text: string | { error: string };
+}
+
+function read(path: string): Listed["text"] {
+  try {
+    return readFileSync(path, "utf8");
+  } catch (e) {
+    return { error: e instanceof Error ? e.message : String(e) };
+  }
+}
+
+/** The folder's `.md` files with a stamp that changes when one does; texts only when `withText`. */
+function markdownFiles(dir: string, withText: boolean): Listed[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return []; // No such folder: nothing defined there.
+  }
+  const files: Listed[] = [];
+  for (const name of names.filter((n) => n.endsWith(".md")).sort()) {
+    const path = join(dir, name);
+    try {
+      const stat = statSync(path);
+      if (stat.isFile())
+        files.push({ path, stamp: `${stat.size}:${stat.mtimeMs}`, text: withText ? read(path) : "" });
+    } catch {
+      // Removed between the listing and the stat: the next look sees it gone.
+    }
+  }
+  return files;
+}
+
+export class AgentFiles {
+  private signature: string | undefined;
+  private current: AgentSet = {
+    agents: new Map(BUILTIN_AGENTS.map((a) => [a.name, a])),
+    problems: [],
+    replaced: [],
+  };
+  /** The folders that are not live, as first read. */
+  private readonly frozen = new Map<string, Listed[]>();
+
+  constructor(private readonly folders: AgentFolder[]) {}
+
+  get set(): AgentSet {
+    return this.current;
+  }
+
+  private list(folder: AgentFolder): Listed[] {
+    if (folder.live) return markdownFiles(folder.dir, false);
+    const files = this.frozen.get(folder.dir) ?? markdownFiles(folder.dir, true);
+    this.frozen.set(folder.dir, files);
+    return files;
+  }
+
+  /**
+   * Undefined when nothing changed since the last call; otherwise whether the agents changed (the
+   * model must be told) and the files that could not be used.
+   */
+  refresh(): { changed: boolean; problems: AgentSet["problems"] } | undefined {
+    const listed = this.folders.map((folder) => ({ folder, files: this.list(folder) }));
+    const signature = JSON.stringify(listed.map((l) => l.files.map((f) => [f.path, f.stamp])));
+    if (signature === this.signature) return undefined;
+    this.signature = signature;
+    const agents = new Map(BUILTIN_AGENTS.map((a) => [a.name, a]));
+    const problems: AgentSet["problems"] = [];
+    const replaced: AgentDefinition[] = [];
+    for (const { folder, files } of listed)
+      for (const file of files) {
+        const text = folder.live ? read(file.path) : file.text;
+        if (typeof text !== "string") {
+          problems.push({ path: file.path, message: `it could not be read: ${text.error}` });
+          continue;
+        }
+        const parsed = parseDefinition(text, file.path, folder.source, basename(file.path, ".md"));
+        if (parsed.isErr()) {
+          problems.push({ path: file.path, message: parsed.error.message });
+          continue;
+        }
+        const before = agents.get(parsed.value.name);
+        if (before) replaced.push(before);
+        agents.set(parsed.value.name, parsed.value);
+      }
+    const changed =
+      JSON.stringify([...agents.values()]) !== JSON.stringify([...this.current.agents.values()]);
+    this.current = { agents, problems, replaced };
+    return { changed, problems };
+  }
+}
+
+/**
+ * For the trust dialog, before the user decides: one line per agent a trusted project would add
+ * or replace, with the tools and model it asks for, and one per file that could not be used.
+ */
+export function projectAgentsPreview(project: { projectRoot: string }): string[] {
+  const files = new AgentFiles(
+    agentFolders({
+      cwd: project.projectRoot,
+      projectRoot: project.projectRoot,
+      keelHome: "",
+      trusted: true,
+    }).filter((f) => f.source !== "user"),
+  );
+  const outcome = files.refresh();
+  const shown = (path: string) => relative(project.projectRoot, path);
+  const lines = [...files.set.agents.values()]
+    .filter((a) => a.path)
+    .map((a) => {
+      const what = a.description.length > 80 ? `${a.description.slice(0, 79)}…` : a.description;
+      const tools = a.tools ? `tools ${a.tools.join(", ")}` : "all the session's tools";
+      return `agent ${a.name} (${shown(a.path!)}): ${what}; ${tools}${a.model ? `; model ${a.model}` : ""}`;
+    });
+  for (const p of outcome?.problems ?? [])
+    lines.push(`agent file ${shown(p.path)} would not be used: ${p.message}`);
+  return lines;
+}
