@@ -5,7 +5,7 @@ import { composeOptions } from "./compose.js";
 import { EXIT } from "./exit-codes.js";
 import { startInteractive } from "./interactive.js";
 import { runInspect } from "./print/inspect.js";
-import { useProxyForFetch } from "./proxy-fetch.js";
+import { installProxyFetch } from "./proxy-fetch.js";
 
 export { models } from "./models-command.js";
 
@@ -17,7 +17,7 @@ import { runPrint } from "./print/run.js";
 export { runSubcommand as subcommand } from "./subcommands/index.js";
 
 // Before any extension or subcommand runs: their SDKs call the global fetch.
-useProxyForFetch();
+installProxyFetch();
 
 export async function main(flags: CliFlags): Promise<number> {
   const output = createOutput();

@@ -3,7 +3,7 @@
 // sends direct. Installed once when the core loads, and only when a proxy variable is set.
 import { proxyConfigured, proxyFetch } from "@keel/ai";
 
-export function useProxyForFetch(env: NodeJS.ProcessEnv = process.env): void {
+export function installProxyFetch(env: NodeJS.ProcessEnv = process.env): void {
   if (!proxyConfigured(env)) return;
   globalThis.fetch = proxyFetch(globalThis.fetch.bind(globalThis));
 }
