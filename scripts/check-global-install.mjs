@@ -1,8 +1,9 @@
-// The install a user does for daily use: `npm i -g` of the CLI's tarball into a temp prefix, then
+// The install a user does for daily use, as the README says it: `npm i -g` of the CLI's tarball
+// (packed by the README's command) into a temp prefix, then
 // `keel` run from a directory that has nothing of Keel's, against the mock model server: the
 // version, and a print-mode run whose Bash call (the shell parser's WASM grammar) and WebSearch
 // call (the bundled @tavily/core, against a local fake of Tavily) both use what the install shipped.
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { join } from "node:path";
@@ -50,13 +51,50 @@ async function fakeTavily() {
   return { url: `http://127.0.0.1:${server.address().port}`, asked, close: () => server.close() };
 }
 
-export async function checkGlobalInstall({ root, work, tarball, run }) {
+/**
+ * The commands of the README's "install for daily use" block, in order: the build (already done
+ * by the time the check runs), the pack, the global install and `keel --version`.
+ */
+function readmeInstall(root) {
+  const readme = readFileSync(join(root, "README.md"), "utf8");
+  const marker = readme.indexOf("<!-- install-for-daily-use");
+  const block = marker < 0 ? undefined : /```sh\n([\s\S]*?)```/.exec(readme.slice(marker));
+  if (!block) throw new Error("README.md has no install-for-daily-use block");
+  const lines = block[1]
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean);
+  const [build, pack, install, version] = lines;
+  const out = /--out (\S+)$/.exec(pack ?? "");
+  if (
+    lines.length !== 4 ||
+    build !== "pnpm install && pnpm build" ||
+    !pack?.startsWith("pnpm --filter @keel/cli pack --out ") ||
+    !out ||
+    install !== `npm i -g ${out[1]}` ||
+    version !== "keel --version"
+  )
+    throw new Error(
+      `README.md's install-for-daily-use block is not the one this check runs:\n${lines.join("\n")}`,
+    );
+  return { pack: pack.split(" "), install: install.split(" "), tarball: out[1] };
+}
+
+export async function checkGlobalInstall({ root, work, run }) {
+  // The README's commands, the tarball written into the work folder and npm's global prefix a
+  // temporary one (npm_config_prefix), as a user's would be their own.
+  const steps = readmeInstall(root);
+  const tarball = join(work, "readme-keel-cli.tgz");
+  const swap = (args) => args.map((a) => (a === steps.tarball ? tarball : a));
   const prefix = join(work, "global");
-  run(
-    "npm",
-    ["install", "-g", "--prefix", prefix, "--no-audit", "--no-fund", "--loglevel=error", tarball],
-    work,
-  );
+  const [packCmd, ...packArgs] = swap(steps.pack);
+  run(packCmd, packArgs, root);
+  const [npmCmd, ...npmArgs] = swap(steps.install);
+  execFileSync(npmCmd, [...npmArgs, "--no-audit", "--no-fund", "--loglevel=error"], {
+    cwd: work,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, npm_config_prefix: prefix },
+  });
   const bin = join(prefix, "bin", "keel");
   const modules = join(prefix, "lib", "node_modules");
   for (const absent of ["@keel/coding-agent", "@keel/ai", "@tavily/core", "tree-sitter-bash", "ink"])

@@ -45,8 +45,14 @@ const MB = 1e6;
  *   two SDKs are ~31 MB.
  * - coding-agent: 65 MB: ai's weight plus tsx and web-tree-sitter, as for the CLI.
  * - session: 5 MB: it uses @keel/ai for types only and ships a copy of them.
+ * - ext-mcp: 22 MB, the one extension past 5 MB. Speaking MCP through the official SDK is its
+ *   purpose, and @modelcontextprotocol/sdk declares its server half's dependencies too (express,
+ *   hono, cors, raw-body…: ~100 packages, ~20 MB with zod's 6 MB) although the client loads none
+ *   of them. Bundling the SDK's client into ext-mcp's dist would bring it under 5 MB; until then
+ *   this budget holds it where it is.
  */
 function budgetOf({ group, manifest }) {
+  if (manifest.name === "@keel/ext-mcp") return { mb: 22, light: true };
   if (group === "packages/extensions") return { mb: 5, light: true };
   const byName = {
     "@keel/extension-sdk": { mb: 5, light: true },
@@ -109,6 +115,14 @@ try {
       `for (const [i, m] of mods.entries()) if (Object.keys(m).length === 0) throw new Error("empty module " + ${JSON.stringify(names)}[i]);\nconsole.log("imported " + mods.length + " packages");\n`,
   );
   process.stdout.write(run("node", ["check.mjs"], consumer));
+  // The print-mode schema, imported as the CLI README shows.
+  writeFileSync(
+    join(consumer, "schema.mjs"),
+    'import schema from "@keel/cli/print.v1.schema.json" with { type: "json" };\n' +
+      'if (schema.$id !== "urn:keel:cli:print:1" || !schema.definitions.StreamLine || !schema.definitions.JsonOutput) throw new Error("@keel/cli/print.v1.schema.json: unexpected document");\n' +
+      'console.log("@keel/cli/print.v1.schema.json: " + Object.keys(schema.definitions).length + " definitions");\n',
+  );
+  process.stdout.write(run("node", ["schema.mjs"], consumer));
 
   // Type-check a consumer against the published declarations only.
   const typed = packages.filter((p) => existsSync(join(p.dir, "dist/index.d.ts")));
@@ -221,7 +235,7 @@ try {
   }
   if (failures.length > 0) throw new Error(failures.join("\n"));
 
-  await checkGlobalInstall({ root, work, tarball: tarballs.get("@keel/cli"), run });
+  await checkGlobalInstall({ root, work, run });
   console.log(`package check: all ${packages.length} packages install, import and type-check on their own`);
 } catch (e) {
   console.error(e.stdout ?? "", e.stderr ?? "", e.message);

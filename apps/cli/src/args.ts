@@ -47,7 +47,7 @@ export interface CliFlags {
  * Words that, as the first argument, name a subcommand rather than start a prompt: Keel's own and
  * those the official extensions contribute (their `cli` field).
  */
-export const SUBCOMMANDS = ["install", "uninstall", "list", "mcp", "connector"] as const;
+export const SUBCOMMANDS = ["install", "uninstall", "list", "config", "mcp", "connector"] as const;
 /** `keel models [--provider p] [--refresh] [--json]`: what the catalog and the endpoints offer. */
 export interface ModelsFlags {
   provider: string | undefined;

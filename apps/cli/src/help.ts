@@ -17,6 +17,9 @@ Subcommands
   keel install --project           install the packages this project declares
   keel uninstall <name> [--project]
   keel list [--project]            installed extension packages
+  keel config get|set|unset|list [key] [value] [--user|--project]
+                                   Keel's settings by dotted key (stream.maxRetries), validated
+                                   as the file is; --project: this trusted project's
   keel mcp …, keel connector …     the MCP and connector extensions' own commands
 
 Print mode
