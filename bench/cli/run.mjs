@@ -1,14 +1,20 @@
 // keel's end-to-end speed against the mock model server: `keel --version`, process start → first
 // model request, one text turn, a 10-turn coding scenario, the harness gap (tool result → next
-// request) and peak RSS. Run after `pnpm build`: node bench/cli/run.mjs
+// request) and peak RSS. Run after `pnpm build`: node bench/cli/run.mjs [--root <checkout>] [--bare]
+// (`--root` runs another built checkout, for a before/after; `--bare` turns the official extensions
+// off in config, to see what they cost).
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const flag = (name) => process.argv.indexOf(name);
+const root =
+  flag("--root") > 0 ? process.argv[flag("--root") + 1] : join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const BARE = flag("--bare") > 0;
+const OFFICIAL = ["todo", "skills", "web-search", "mcp", "connector", "subagent"];
 const bin = join(root, "apps/cli/dist/bin.cjs");
 const { startMockServer } = await import(pathToFileURL(join(root, "packages/testing/dist/index.js")).href);
 const RUNS = 10;
@@ -20,6 +26,11 @@ const repo = join(base, "repo");
 mkdirSync(home);
 mkdirSync(repo);
 spawnSync("git", ["init", "-q", repo]);
+if (BARE)
+  writeFileSync(
+    join(home, "config.json"),
+    JSON.stringify({ extensions: Object.fromEntries(OFFICIAL.map((id) => [id, { enabled: false }])) }),
+  );
 
 const server = await startMockServer({ turns: [] });
 const env = {

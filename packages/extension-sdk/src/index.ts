@@ -8,6 +8,7 @@ export * from "./cli.js";
 export * from "./extension.js";
 export * from "./factory.js";
 export * from "./hooks.js";
+export * from "./mentions.js";
 export * from "./runtime.js";
 export * from "./tools.js";
 export * from "./ui.js";

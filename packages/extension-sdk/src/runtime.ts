@@ -6,6 +6,7 @@ import type { AgentRecord } from "./agents.js";
 import type { ApprovalDecision, ApprovalRequest } from "./approvals.js";
 import type { ToolCatalog } from "./catalogs.js";
 import type { ExtensionCommand } from "./extension.js";
+import type { MentionRegistry } from "./mentions.js";
 import type { ExtensionUI } from "./ui.js";
 
 /** Session state: persisted as app_state journal entries, so it follows branches, rewinds and forks. */
@@ -153,6 +154,8 @@ export interface ExtensionRuntime<Config = unknown, State = unknown, Instance = 
   allowForRun(rules: string[], reason: string): Registration;
   readonly commands: CommandRegistry<ExtensionRuntime<Config, State, Instance>>;
   readonly catalogs: CatalogRegistry<ExtensionRuntime<Config, State, Instance>>;
+  /** `@<prefix>:<ref>` mentions in the user's prompt this extension completes and attaches. */
+  readonly mentions: MentionRegistry;
   /** The session's child agents, as its journal knows them (also after a resume). */
   agents(): AgentRecord[];
   /** Skill folders shipped by the loaded extensions (`skills` in their definitions), absolute. */

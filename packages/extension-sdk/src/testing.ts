@@ -2,6 +2,7 @@
 // in memory and a headless UI, and a tool-call context. Not used by any host.
 import type { Model } from "@keel/ai";
 import type { ExtensionCommand, ExtensionDefinition } from "./extension.js";
+import type { MentionSource } from "./mentions.js";
 import type { ExtensionRuntime } from "./runtime.js";
 import type { ToolCallContext } from "./tools.js";
 import { headlessUI } from "./ui.js";
@@ -13,6 +14,8 @@ export interface TestRuntimeOptions<Config, State> {
   cwd?: string;
   /** Collects what `persistNotice` was asked to keep. */
   notices?: string[];
+  /** Collects the mention sources the extension adds (by id). */
+  mentions?: Map<string, MentionSource>;
 }
 
 /**
@@ -31,6 +34,7 @@ export function testRuntime<Config = unknown, State = unknown, Instance = undefi
     throw new Error("testRuntime: no model was given");
   };
   const commands = new Map<string, ExtensionCommand<never>>();
+  const mentions = options.mentions ?? new Map<string, MentionSource>();
   return {
     id: definition.id,
     get config() {
@@ -84,6 +88,14 @@ export function testRuntime<Config = unknown, State = unknown, Instance = undefi
       remove: (name) => commands.delete(name),
     },
     catalogs: { add: () => ({ ok: true }), remove: () => false },
+    mentions: {
+      add: (source) => {
+        if (mentions.has(source.id)) return { ok: false, message: `mention source ${source.id} exists` };
+        mentions.set(source.id, source);
+        return { ok: true };
+      },
+      remove: (id) => mentions.delete(id),
+    },
     agents: () => [],
     extensionSkills: () => [],
   };

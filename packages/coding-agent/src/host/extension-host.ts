@@ -17,6 +17,7 @@ import { CatalogRegistry, EXECUTE_TOOL, SEARCH_TOOLS } from "./catalogs.js";
 import { CommandTable, type HostedCommand } from "./commands.js";
 import type { ExtensionConfigLayers } from "./config.js";
 import { withDeadline } from "./deadline.js";
+import { MentionTable } from "./mentions.js";
 import { type Caller, createRuntime, type HostServices, type MutableRuntime } from "./runtime.js";
 import { type Accepted, validateDeclarations } from "./validation.js";
 
@@ -90,6 +91,8 @@ export class ExtensionHost implements HostView {
   readonly registry: CatalogRegistry;
   readonly catalogs: CatalogView;
   private readonly commandTable: CommandTable;
+  /** `@<prefix>:<ref>` sources of the session's extensions (a child agent has no prompt input). */
+  readonly mentions: MentionTable;
   private readonly reported = new Set<string>();
   private readonly deadline: number;
   readonly failures: LoadFailure[] = [];
@@ -108,6 +111,7 @@ export class ExtensionHost implements HostView {
     this.commandTable = new CommandTable(new Set(options.reservedCommands), (id, message) =>
       this.reportOnce(id, "error", message),
     );
+    this.mentions = new MentionTable((id, message) => this.reportOnce(id, "warning", message));
   }
 
   /** Validates, then activates each extension alone; never throws. */
@@ -187,6 +191,17 @@ export class ExtensionHost implements HostView {
         },
         remove: (catalogId) => this.registry.remove(id, catalogId),
       },
+      mentions: {
+        add: (source) => {
+          if (live) return this.mentions.add(id, source);
+          staged.push(() => {
+            const added = this.mentions.add(id, source);
+            if (!added.ok) this.reportOnce(id, "error", added.message);
+          });
+          return { ok: true };
+        },
+        remove: (sourceId) => this.mentions.remove(id, sourceId),
+      },
     });
     const activate = definition.lifecycle?.activate;
     if (activate) {
@@ -250,6 +265,7 @@ export class ExtensionHost implements HostView {
 
   private async deactivateOne(active: Active): Promise<void> {
     this.commandTable.removeAll(active.definition.id);
+    this.mentions.removeAll(active.definition.id);
     this.registry.removeAll(active.definition.id);
     const deactivate = active.definition.lifecycle?.deactivate;
     if (!deactivate) return;

@@ -73,6 +73,7 @@ export interface ConfigControl {
 export interface RuntimeRegistries {
   commands: ExtensionRuntime["commands"];
   catalogs: ExtensionRuntime["catalogs"];
+  mentions: ExtensionRuntime["mentions"];
 }
 
 export interface MutableRuntime extends ExtensionRuntime {
@@ -148,6 +149,7 @@ export function createRuntime(
     allowForRun: (rules, reason) => services.allowForRun(id, rules, reason),
     commands: registries.commands,
     catalogs: registries.catalogs,
+    mentions: registries.mentions,
     agents: () => services.agents(),
     extensionSkills: () => services.extensionSkills(),
   };

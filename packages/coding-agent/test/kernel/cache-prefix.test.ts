@@ -3,7 +3,7 @@
 // catalogs and notices change every turn.
 import { readFileSync } from "node:fs";
 import { type CatalogEntry, defineExtension, Type, textResult } from "@keel/extension-sdk";
-import type { RecordedRequest } from "@keel/testing";
+import { cacheLines, isSystemReminder, type RecordedRequest } from "@keel/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { createCodingAgent } from "../../src/index.js";
 import { faux, type Sandbox, sandbox } from "./helpers.js";
@@ -13,33 +13,9 @@ afterEach(() => box?.cleanup());
 
 type Json = Record<string, unknown>;
 
-function stripCache(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(stripCache);
-  if (value && typeof value === "object") {
-    const out: Json = {};
-    for (const [k, v] of Object.entries(value)) if (k !== "cache_control") out[k] = stripCache(v);
-    return out;
-  }
-  return value;
-}
-
-function isSynthetic(message: Json): boolean {
-  const content = message.content;
-  const text =
-    typeof content === "string"
-      ? content
-      : Array.isArray(content)
-        ? ((content[0] as Json)?.text as string)
-        : "";
-  return message.role === "user" && typeof text === "string" && text.startsWith("<system-reminder>");
-}
-
 /** The request as canonical bytes: system and tools, then one line per message. */
 function canonical(request: RecordedRequest, dropSynthetic: boolean): string {
-  const body = stripCache(request.body) as Json;
-  const messages = [...(body.messages as Json[])];
-  if (dropSynthetic && messages.length > 0 && isSynthetic(messages.at(-1)!)) messages.pop();
-  return [JSON.stringify([body.system, body.tools]), ...messages.map((m) => JSON.stringify(m))].join("\n");
+  return cacheLines(request, { dropReminder: dropSynthetic }).join("\n");
 }
 
 function noticeTexts(request: RecordedRequest): string[] {
@@ -167,7 +143,8 @@ describe("KV-cache prefix retention", () => {
     expect(retention).toBe(1);
 
     // Every request but the first carries the synthetic reminder, and the journal never does.
-    for (const r of requests.slice(1)) expect(isSynthetic((r.body.messages as Json[]).at(-1)!)).toBe(true);
+    for (const r of requests.slice(1))
+      expect(isSystemReminder((r.body.messages as Json[]).at(-1)!)).toBe(true);
     expect(readFileSync(sessionFile, "utf8")).not.toContain("<system-reminder>");
 
     // Notices: the first lists names per catalog; later ones carry only the diff.

@@ -3,7 +3,7 @@
 // the next (cache markers stripped only for the comparison; each request's history breakpoint
 // must sit, unchanged, at the same block of the next request).
 import { join } from "node:path";
-import type { RecordedRequest } from "@keel/testing";
+import { cacheLines, historyBreakpoints, type RecordedRequest, stripCacheControl } from "@keel/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { saveCredential } from "../src/credentials.js";
 import { connectorExtension, githubConnector } from "../src/index.js";
@@ -18,36 +18,12 @@ beforeAll(async () => {
 });
 afterAll(() => fake.close());
 
-function stripCache(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(stripCache);
-  if (value && typeof value === "object") {
-    const out: Json = {};
-    for (const [k, v] of Object.entries(value)) if (k !== "cache_control") out[k] = stripCache(v);
-    return out;
-  }
-  return value;
-}
-
 /** System and tools, then one line per message. */
 function canonical(request: RecordedRequest): string {
-  const body = stripCache(JSON.parse(request.raw)) as Json;
-  return [
-    JSON.stringify([body.system, body.tools]),
-    ...(body.messages as Json[]).map((m) => JSON.stringify(m)),
-  ].join("\n");
+  return cacheLines(request).join("\n");
 }
 
-function breakpoints(request: RecordedRequest): { message: number; block: number; value: Json }[] {
-  const messages = (JSON.parse(request.raw) as Json).messages as { content: Json[] | string }[];
-  const found: { message: number; block: number; value: Json }[] = [];
-  messages.forEach((m, i) => {
-    if (Array.isArray(m.content))
-      m.content.forEach((b, j) => {
-        if (b.cache_control) found.push({ message: i, block: j, value: b });
-      });
-  });
-  return found;
-}
+const breakpoints = historyBreakpoints;
 
 describe("a login mid-session", () => {
   it("adds the connector's actions by a notice and keeps every request a prefix of the next (retention 1.000)", async () => {
@@ -92,7 +68,9 @@ describe("a login mid-session", () => {
       expect(marks.length).toBeGreaterThan(0);
       const nextMessages = (JSON.parse(model.requests[n + 1]!.raw) as Json).messages as { content: Json[] }[];
       for (const mark of marks)
-        expect(stripCache(nextMessages[mark.message]?.content?.[mark.block])).toEqual(stripCache(mark.value));
+        expect(stripCacheControl(nextMessages[mark.message]?.content?.[mark.block])).toEqual(
+          stripCacheControl(mark.value),
+        );
       kept++;
     }
     expect(model.requests.length).toBe(4);

@@ -34,6 +34,7 @@ export type McpRuntime = Pick<
   | "models"
   | "catalogs"
   | "commands"
+  | "mentions"
 >;
 
 export interface ManagerOptions {

@@ -7,6 +7,7 @@ import type { CatalogInventory, ToolCatalog } from "@keel/extension-sdk";
 import { groupFor, serverNamer } from "./catalog/names.js";
 import type { ServerSpec } from "./config/servers.js";
 import { importEsm } from "./esm-import.js";
+import { mentionSource } from "./features/mentions.js";
 import type { ManagerOptions, McpManager, McpRuntime } from "./manager.js";
 
 /** With no request coming, loading starts this long after activation. */
@@ -37,6 +38,9 @@ export class McpSession {
       const added = this.runtime.catalogs.add(this.catalogOf(spec));
       if (!added.ok) this.runtime.report("error", `MCP server "${spec.name}": ${added.message}`);
     }
+    // `@server:uri` in the prompt: answered once a server with resources is connected.
+    const mentions = this.runtime.mentions.add(mentionSource(() => this.loaded));
+    if (!mentions.ok) this.runtime.report("warning", `MCP resource mentions: ${mentions.message}`);
     this.idle = setTimeout(() => this.load(), IDLE_LOAD_MS);
     this.idle.unref();
   }

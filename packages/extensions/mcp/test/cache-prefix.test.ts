@@ -5,7 +5,13 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { RecordedRequest } from "@keel/testing";
+import {
+  type CacheBreakpoint,
+  cacheLines,
+  historyBreakpoints,
+  type RecordedRequest,
+  stripCacheControl,
+} from "@keel/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { fauxProvider, notices, type Sandbox, sandbox, start, writeUserConfig } from "./helpers/kernel.js";
 
@@ -15,38 +21,14 @@ type Json = Record<string, unknown>;
 let box: Sandbox;
 afterEach(() => box?.cleanup());
 
-function strip(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(strip);
-  if (value && typeof value === "object")
-    return Object.fromEntries(
-      Object.entries(value)
-        .filter(([k]) => k !== "cache_control")
-        .map(([k, v]) => [k, strip(v)]),
-    );
-  return value;
-}
-
 /** System and tools, then one line per message (cache markers compared separately). */
-function canonical(request: RecordedRequest): string[] {
-  const body = strip(request.body) as Json;
-  return [
-    JSON.stringify([body.system, body.tools]),
-    ...(body.messages as Json[]).map((m) => JSON.stringify(m)),
-  ];
-}
+const canonical = (request: RecordedRequest): string[] => cacheLines(request);
 
 const marked = (block: unknown) => typeof block === "object" && block !== null && "cache_control" in block;
 
 /** Where the history breakpoint is in the raw request (markers kept): the one cache_control in messages. */
-function historyBreakpoint(request: RecordedRequest): { message: number; block: number; value: Json } {
-  const messages = (JSON.parse(request.raw) as Json).messages as { content: Json[] | string }[];
-  const found: { message: number; block: number; value: Json }[] = [];
-  messages.forEach((m, i) => {
-    if (Array.isArray(m.content))
-      m.content.forEach((b, j) => {
-        if (marked(b)) found.push({ message: i, block: j, value: b });
-      });
-  });
+function historyBreakpoint(request: RecordedRequest): CacheBreakpoint {
+  const found = historyBreakpoints(request);
   expect(found, "exactly one history breakpoint per request").toHaveLength(1);
   return found[0]!;
 }
@@ -133,7 +115,9 @@ describe("MCP and the prompt cache", () => {
       expect(marked((raw.system as unknown[]).at(-1)) && marked((raw.tools as unknown[]).at(-1))).toBe(true);
       const mark = historyBreakpoint(requests[n]!);
       const next = (JSON.parse(requests[n + 1]!.raw) as Json).messages as { content: Json[] }[];
-      expect(strip(next[mark.message]?.content?.[mark.block])).toEqual(strip(mark.value));
+      expect(stripCacheControl(next[mark.message]?.content?.[mark.block])).toEqual(
+        stripCacheControl(mark.value),
+      );
     }
     expect(kept / (requests.length - 1)).toBe(1);
 

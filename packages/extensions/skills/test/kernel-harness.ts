@@ -12,7 +12,13 @@ import {
   trustProject,
 } from "@keel/coding-agent";
 import type { ExtensionDefinition } from "@keel/extension-sdk";
-import { createFauxFetch, fauxModel, type RecordedRequest, type Scenario } from "@keel/testing";
+import {
+  createFauxFetch,
+  fauxModel,
+  type RecordedRequest,
+  type Scenario,
+  stripCacheControl,
+} from "@keel/testing";
 
 export interface Box {
   root: string;
@@ -110,15 +116,7 @@ export function toolResults(request: RecordedRequest): string[] {
   );
 }
 
-function strip(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(strip);
-  if (value && typeof value === "object") {
-    const out: Json = {};
-    for (const [k, v] of Object.entries(value)) if (k !== "cache_control") out[k] = strip(v);
-    return out;
-  }
-  return value;
-}
+const strip = stripCacheControl;
 
 const isSynthetic = (m: Json | undefined) =>
   m?.role === "user" && blockTexts(m)[0]?.startsWith("<system-reminder>") === true;

@@ -7,7 +7,17 @@
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { todoExtension } from "@keel/ext-todo";
-import { type MockServer, type RecordedRequest, type ScenarioTurn, startMockServer } from "@keel/testing";
+import {
+  type CacheBreakpoint,
+  cacheLines,
+  historyBreakpoints,
+  isSystemReminder,
+  type MockServer,
+  type RecordedRequest,
+  type ScenarioTurn,
+  startMockServer,
+  stripCacheControl,
+} from "@keel/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { subagentExtension } from "../src/index.js";
 import {
@@ -34,42 +44,14 @@ beforeAll(async () => {
 afterAll(() => server.close());
 afterEach(() => box?.cleanup());
 
-function stripCache(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(stripCache);
-  if (value && typeof value === "object") {
-    const out: Json = {};
-    for (const [k, v] of Object.entries(value)) if (k !== "cache_control") out[k] = stripCache(v);
-    return out;
-  }
-  return value;
-}
-
-const textOf = (message: Json): string => {
-  const content = message.content;
-  if (typeof content === "string") return content;
-  return Array.isArray(content) ? String((content[0] as Json)?.text ?? "") : "";
-};
-const isReminder = (message: Json | undefined) =>
-  message?.role === "user" && textOf(message).startsWith("<system-reminder>");
-
 /** System and tools, then one line per message; the trailing reminder dropped when asked. */
 function canonical(request: RecordedRequest, dropReminder: boolean): string {
-  const body = stripCache(JSON.parse(request.raw)) as Json;
-  const messages = [...(body.messages as Json[])];
-  if (dropReminder && isReminder(messages.at(-1))) messages.pop();
-  return [JSON.stringify([body.system, body.tools]), ...messages.map((m) => JSON.stringify(m))].join("\n");
+  return cacheLines(request, { dropReminder }).join("\n");
 }
 
 /** Where the history breakpoint is in the raw request: the one cache_control inside messages. */
-function breakpoint(request: RecordedRequest): { message: number; block: number; value: Json } {
-  const messages = (JSON.parse(request.raw) as Json).messages as { content: Json[] | string }[];
-  const found: { message: number; block: number; value: Json }[] = [];
-  messages.forEach((m, i) => {
-    if (Array.isArray(m.content))
-      m.content.forEach((b, j) => {
-        if (b.cache_control) found.push({ message: i, block: j, value: b });
-      });
-  });
+function breakpoint(request: RecordedRequest): CacheBreakpoint {
+  const found = historyBreakpoints(request);
   expect(found, "exactly one history breakpoint per request").toHaveLength(1);
   return found[0]!;
 }
@@ -92,8 +74,10 @@ function retention(requests: RecordedRequest[]): number {
     const nextMessages = (JSON.parse(requests[n + 1]!.raw) as Json).messages as { content: Json[] }[];
     const same = nextMessages[mark.message]?.content?.[mark.block];
     expect(same, `request ${n + 1} lacks block ${mark.message}.${mark.block}`).toBeDefined();
-    expect(stripCache(same)).toEqual(stripCache(mark.value));
-    expect(isReminder(((JSON.parse(requests[n]!.raw) as Json).messages as Json[])[mark.message])).toBe(false);
+    expect(stripCacheControl(same)).toEqual(stripCacheControl(mark.value));
+    expect(isSystemReminder(((JSON.parse(requests[n]!.raw) as Json).messages as Json[])[mark.message])).toBe(
+      false,
+    );
     kept++;
   }
   return kept / (requests.length - 1);
@@ -187,9 +171,9 @@ describe("the parent's cached prefix", () => {
     ]);
     // The reminder rode along and never took a breakpoint (checked above); the system prompt and
     // tools never changed.
-    expect(requests.some((r) => isReminder(((JSON.parse(r.raw) as Json).messages as Json[]).at(-1)))).toBe(
-      true,
-    );
+    expect(
+      requests.some((r) => isSystemReminder(((JSON.parse(r.raw) as Json).messages as Json[]).at(-1))),
+    ).toBe(true);
     expect(new Set(requests.map((r) => JSON.stringify([r.body.system, r.body.tools]))).size).toBe(1);
   });
 });

@@ -6,12 +6,28 @@
 
 import { createCodingAgent } from "@keel/coding-agent";
 import { type CatalogEntry, defineExtension, Type, textResult } from "@keel/extension-sdk";
-import { fauxModel, type MockServer, type RecordedRequest, startMockServer } from "@keel/testing";
+import {
+  type CacheBreakpoint,
+  cacheLines,
+  fauxModel,
+  historyBreakpoints,
+  isSystemReminder,
+  type MockServer,
+  type RecordedRequest,
+  startMockServer,
+  stripCacheControl,
+} from "@keel/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type Todo, todoExtension } from "../src/index.js";
 import { type Sandbox, sandbox } from "./kernel-harness.js";
 
 type Json = Record<string, unknown>;
+
+const textOf = (message: Json): string => {
+  const content = message.content;
+  if (typeof content === "string") return content;
+  return Array.isArray(content) ? String((content[0] as Json)?.text ?? "") : "";
+};
 
 let server: MockServer;
 let box: Sandbox;
@@ -23,42 +39,14 @@ afterAll(async () => {
 });
 afterEach(() => box?.cleanup());
 
-function stripCache(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(stripCache);
-  if (value && typeof value === "object") {
-    const out: Json = {};
-    for (const [k, v] of Object.entries(value)) if (k !== "cache_control") out[k] = stripCache(v);
-    return out;
-  }
-  return value;
-}
-
-const textOf = (message: Json): string => {
-  const content = message.content;
-  if (typeof content === "string") return content;
-  return Array.isArray(content) ? String((content[0] as Json)?.text ?? "") : "";
-};
-const isReminder = (message: Json | undefined) =>
-  message?.role === "user" && textOf(message).startsWith("<system-reminder>");
-
 /** System and tools, then one line per message; the trailing reminder dropped when asked. */
 function canonical(request: RecordedRequest, dropReminder: boolean): string {
-  const body = stripCache(JSON.parse(request.raw)) as Json;
-  const messages = [...(body.messages as Json[])];
-  if (dropReminder && isReminder(messages.at(-1))) messages.pop();
-  return [JSON.stringify([body.system, body.tools]), ...messages.map((m) => JSON.stringify(m))].join("\n");
+  return cacheLines(request, { dropReminder }).join("\n");
 }
 
 /** Where the history breakpoint is in the raw request: the one cache_control inside messages. */
-function breakpoint(request: RecordedRequest): { message: number; block: number; value: Json } {
-  const messages = (JSON.parse(request.raw) as Json).messages as { content: Json[] | string }[];
-  const found: { message: number; block: number; value: Json }[] = [];
-  messages.forEach((m, i) => {
-    if (Array.isArray(m.content))
-      m.content.forEach((b, j) => {
-        if (b.cache_control) found.push({ message: i, block: j, value: b });
-      });
-  });
+function breakpoint(request: RecordedRequest): CacheBreakpoint {
+  const found = historyBreakpoints(request);
   expect(found, "exactly one history breakpoint per request").toHaveLength(1);
   return found[0]!;
 }
@@ -82,8 +70,10 @@ function checkBranch(requests: RecordedRequest[], label: string): number {
     const nextMessages = (JSON.parse(requests[n + 1]!.raw) as Json).messages as { content: Json[] }[];
     const same = nextMessages[mark.message]?.content?.[mark.block];
     expect(same, `${label}: request ${n + 1} lacks block ${mark.message}.${mark.block}`).toBeDefined();
-    expect(stripCache(same)).toEqual(stripCache(mark.value));
-    expect(isReminder(((JSON.parse(requests[n]!.raw) as Json).messages as Json[])[mark.message])).toBe(false);
+    expect(stripCacheControl(same)).toEqual(stripCacheControl(mark.value));
+    expect(isSystemReminder(((JSON.parse(requests[n]!.raw) as Json).messages as Json[])[mark.message])).toBe(
+      false,
+    );
   }
   return kept / (requests.length - 1);
 }
@@ -167,7 +157,7 @@ describe("cache breakpoints with the todo reminder", () => {
 
     // The reminder rides on every request but the first, and never takes the breakpoint.
     for (const r of firstBranch.slice(1))
-      expect(isReminder(((JSON.parse(r.raw) as Json).messages as Json[]).at(-1))).toBe(true);
+      expect(isSystemReminder(((JSON.parse(r.raw) as Json).messages as Json[]).at(-1))).toBe(true);
     // Left at the end of turn 6, the persisted notice goes out with turn 7 (request 6) and stays.
     const noticeAt = firstBranch.findIndex((r) => r.raw.includes("The nightly build finished"));
     expect(noticeAt).toBe(6);
