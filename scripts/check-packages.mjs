@@ -1,40 +1,109 @@
 // Proves every publishable package installs on its own from npm-style tarballs: packs each one,
-// installs the tarballs into an empty temp project with npm, imports every entry point and
-// type-checks a consumer file against the published .d.ts files.
+// installs the tarballs into an empty temp project with npm, imports every entry point,
+// type-checks a consumer file against the published .d.ts files, holds each package's installed
+// size to its budget, and installs the CLI globally into a temp prefix to run `keel` from there.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { checkGlobalInstall } from "./check-global-install.mjs";
+import { installClosure, megabytes, STRAY } from "./package-sizes.mjs";
 
 const root = resolve(import.meta.dirname, "..");
 const groups = ["packages", "packages/extensions", "apps"];
 const packages = groups
-  .flatMap((g) => (existsSync(join(root, g)) ? readdirSync(join(root, g)).map((d) => join(root, g, d)) : []))
-  .filter((dir) => existsSync(join(dir, "package.json")))
-  .map((dir) => ({ dir, manifest: JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) }))
+  .flatMap((g) =>
+    existsSync(join(root, g))
+      ? readdirSync(join(root, g)).map((d) => ({ group: g, dir: join(root, g, d) }))
+      : [],
+  )
+  .filter(({ dir }) => existsSync(join(dir, "package.json")))
+  .map((p) => ({ ...p, manifest: JSON.parse(readFileSync(join(p.dir, "package.json"), "utf8")) }))
   .filter(({ manifest }) => !manifest.private);
+
+/** Provider SDKs: only the packages that talk to models may install them. */
+const PROVIDER_SDKS = ["@anthropic-ai/sdk", "openai"];
+const MB = 1e6;
+/**
+ * Installed-size budgets (the package and all it installs; hardlinked files once; the STRAY
+ * packages of package-sizes.mjs shown apart, outside the budget). Every
+ * extension package gets the extension budget, found by folder, so new ones are covered unasked.
+ * - extensions and the SDK: 5 MB. What they carry is TypeBox (~2 MB of its own build formats),
+ *   neverthrow, and their own few dependencies; no provider SDK, which `light` enforces.
+ * - the CLI: 40 MB. Its bundles inline the kernel and both provider SDKs; what it installs is
+ *   what those bundles load from files: tsx with esbuild's native binary (~12 MB) for TypeScript
+ *   extensions, and web-tree-sitter (~6 MB) for the shell parser.
+ * - ai and agent: 45 MB. Speaking to models through the official SDKs is their purpose, and the
+ *   two SDKs are ~31 MB.
+ * - coding-agent: 65 MB: ai's weight plus tsx and web-tree-sitter, as for the CLI.
+ * - session: 5 MB: it uses @keel/ai for types only and ships a copy of them.
+ * - ext-mcp: 22 MB, the one extension past 5 MB. Speaking MCP through the official SDK is its
+ *   purpose, and @modelcontextprotocol/sdk declares its server half's dependencies too (express,
+ *   hono, cors, raw-body…: ~100 packages, ~20 MB with zod's 6 MB) although the client loads none
+ *   of them. Bundling the SDK's client into ext-mcp's dist would bring it under 5 MB; until then
+ *   this budget holds it where it is.
+ */
+function budgetOf({ group, manifest }) {
+  if (manifest.name === "@keel/ext-mcp") return { mb: 22, light: true };
+  if (group === "packages/extensions") return { mb: 5, light: true };
+  const byName = {
+    "@keel/extension-sdk": { mb: 5, light: true },
+    "@keel/session": { mb: 5, light: true },
+    "@keel/testing": { mb: 1, light: true },
+    "@keel/cli": { mb: 40, light: true },
+    "@keel/ai": { mb: 45, light: false },
+    "@keel/agent": { mb: 45, light: false },
+    "@keel/coding-agent": { mb: 65, light: false },
+  };
+  const budget = byName[manifest.name];
+  if (!budget)
+    throw new Error(`${manifest.name}: no installed-size budget; add one to scripts/check-packages.mjs`);
+  return budget;
+}
 
 const work = mkdtempSync(join(tmpdir(), "keel-pack-"));
 const run = (cmd, args, cwd) =>
   execFileSync(cmd, args, { cwd, stdio: ["ignore", "pipe", "pipe"], encoding: "utf8" });
 
 try {
-  const tarballs = [];
+  const tarballs = new Map();
   for (const { dir, manifest } of packages) {
     if (!existsSync(join(dir, "dist"))) throw new Error(`${manifest.name}: no dist/ — run pnpm build first`);
     const out = run("pnpm", ["pack", "--pack-destination", work], dir).trim().split("\n").pop();
-    tarballs.push(out.startsWith("/") ? out : join(work, out));
+    tarballs.set(manifest.name, out.startsWith("/") ? out : join(work, out));
   }
   const consumer = join(work, "consumer");
-  run("mkdir", ["-p", consumer], work);
+  mkdirSync(consumer);
   writeFileSync(
     join(consumer, "package.json"),
     JSON.stringify({ name: "consumer", private: true, type: "module" }),
   );
-  // A consumer of a Node library has Node's types, as any TypeScript project on Node does.
+  // A consumer of a Node library has Node's types, as any TypeScript project on Node does; one
+  // that uses every entry point also installs the optional peers they name (service SDKs).
+  const optionalPeers = packages.flatMap(({ manifest }) =>
+    Object.entries(manifest.peerDependencies ?? {})
+      .filter(([name]) => !name.startsWith("@keel/") && manifest.peerDependenciesMeta?.[name]?.optional)
+      .map(([name, range]) => `${name}@${range}`),
+  );
   run(
     "npm",
-    ["install", "--no-audit", "--no-fund", "--loglevel=error", "@types/node@20", ...tarballs],
+    [
+      "install",
+      "--no-audit",
+      "--no-fund",
+      "--loglevel=error",
+      "@types/node@20",
+      ...new Set(optionalPeers),
+      ...tarballs.values(),
+    ],
     consumer,
   );
 
@@ -43,9 +112,17 @@ try {
   writeFileSync(
     join(consumer, "check.mjs"),
     `${imports}\nconst mods = [${names.map((_, i) => `m${i}`).join(", ")}];\n` +
-      `for (const [i, m] of mods.entries()) if (Object.keys(m).length === 0 && ${JSON.stringify(names)}[i] !== "@keel/cli") throw new Error("empty module " + i);\nconsole.log("imported " + mods.length + " packages");\n`,
+      `for (const [i, m] of mods.entries()) if (Object.keys(m).length === 0) throw new Error("empty module " + ${JSON.stringify(names)}[i]);\nconsole.log("imported " + mods.length + " packages");\n`,
   );
   process.stdout.write(run("node", ["check.mjs"], consumer));
+  // The print-mode schema, imported as the CLI README shows.
+  writeFileSync(
+    join(consumer, "schema.mjs"),
+    'import schema from "@keel/cli/print.v1.schema.json" with { type: "json" };\n' +
+      'if (schema.$id !== "urn:keel:cli:print:1" || !schema.definitions.StreamLine || !schema.definitions.JsonOutput) throw new Error("@keel/cli/print.v1.schema.json: unexpected document");\n' +
+      'console.log("@keel/cli/print.v1.schema.json: " + Object.keys(schema.definitions).length + " definitions");\n',
+  );
+  process.stdout.write(run("node", ["schema.mjs"], consumer));
 
   // Type-check a consumer against the published declarations only.
   const typed = packages.filter((p) => existsSync(join(p.dir, "dist/index.d.ts")));
@@ -64,25 +141,101 @@ try {
       '    async execute(args, _ctx, rt) { rt.state.set({ n: rt.state.get().n + args.by }); return textResult("ok"); } })] });\n' +
       'export const options: CodingAgentOptions = { cwd: "/tmp", model: "anthropic/claude-sonnet-4-6", extensions: [ext] };\n',
   );
-  writeFileSync(
-    join(consumer, "tsconfig.json"),
-    JSON.stringify({
-      compilerOptions: {
-        strict: true,
-        module: "NodeNext",
-        moduleResolution: "NodeNext",
-        target: "ES2022",
-        noEmit: true,
-        types: ["node"],
-        skipLibCheck: false,
-        lib: ["ES2023", "DOM"],
-      },
-      files: ["consumer.ts"],
-    }),
-  );
+  const tsconfig = {
+    compilerOptions: {
+      strict: true,
+      module: "NodeNext",
+      moduleResolution: "NodeNext",
+      target: "ES2022",
+      noEmit: true,
+      types: ["node"],
+      skipLibCheck: false,
+      lib: ["ES2023", "DOM"],
+    },
+    files: ["consumer.ts"],
+  };
+  writeFileSync(join(consumer, "tsconfig.json"), JSON.stringify(tsconfig));
   const tsc = join(root, "node_modules/typescript/bin/tsc");
   run("node", [tsc, "-p", "tsconfig.json"], consumer);
   console.log(`type-checked a consumer against ${typed.length} packages' published .d.ts`);
+
+  // An extension author's project: the SDK, an official extension and the connector SDK, nothing
+  // else of Keel's and none of the optional peers.
+  const author = join(work, "author");
+  mkdirSync(author);
+  writeFileSync(
+    join(author, "package.json"),
+    JSON.stringify({ name: "author", private: true, type: "module" }),
+  );
+  run(
+    "npm",
+    [
+      "install",
+      "--no-audit",
+      "--no-fund",
+      "--loglevel=error",
+      "@types/node@20",
+      tarballs.get("@keel/extension-sdk"),
+      tarballs.get("@keel/ext-todo"),
+      tarballs.get("@keel/ext-connector"),
+    ],
+    author,
+  );
+  const installed = readdirSync(join(author, "node_modules", "@keel"));
+  if (installed.join(",") !== "ext-connector,ext-todo,extension-sdk")
+    throw new Error(`the extension author's install brought @keel/${installed.join(", @keel/")}`);
+  writeFileSync(
+    join(author, "extension.ts"),
+    'import { defineExtension, type RunEndEvent, Type, textResult } from "@keel/extension-sdk";\n' +
+      'import { todoExtension } from "@keel/ext-todo";\n' +
+      'export const both = [todoExtension, defineExtension({ id: "mine", tools: (tool) => [tool({ name: "Echo", description: "e",\n' +
+      "  parameters: Type.Object({ text: Type.String() }), async execute(args) { return textResult(args.text); } })] })];\n" +
+      "export const end = (e: RunEndEvent) => e.usage.cost.total + e.turns;\n" +
+      'import { actionsFor, defineConnector, errorTypeForStatus } from "@keel/ext-connector/sdk";\n' +
+      "interface JiraClient { get(path: string, signal: AbortSignal): Promise<unknown> }\n" +
+      "const action = actionsFor<JiraClient>();\n" +
+      'export const jira = defineConnector<JiraClient>({ id: "jira", label: "Jira", defaultBaseUrl: "https://jira.example",\n' +
+      '  auth: { env: "JIRA_TOKEN", tokenName: "API token", help: "Make one." },\n' +
+      "  client: async () => ({ get: async (path: string) => path }),\n" +
+      "  classifyError: (e) => ({ type: errorTypeForStatus((e as { status: number }).status), message: String(e) }),\n" +
+      '  actions: [action({ name: "get_issue", description: "Get one.", effect: "read", sensitivity: "normal",\n' +
+      "    parameters: Type.Object({ key: Type.String() }),\n" +
+      "    run: (args, { client, attempt, signal }) => attempt(() => client.get(`/issue/${args.key}`, signal)).map((x) => ({ text: String(x) })) })] });\n",
+  );
+  writeFileSync(join(author, "tsconfig.json"), JSON.stringify({ ...tsconfig, files: ["extension.ts"] }));
+  run("node", [tsc, "-p", "tsconfig.json"], author);
+  console.log(
+    "type-checked an extension and a connector against @keel/extension-sdk, @keel/ext-todo and @keel/ext-connector/sdk installed alone",
+  );
+
+  // What each package weighs when installed, against its budget.
+  const failures = [];
+  console.log("installed size (the package and everything npm installs with it):");
+  for (const p of packages) {
+    const { name } = p.manifest;
+    const budget = budgetOf(p);
+    const closure = installClosure(consumer, name);
+    const sizeOf = (keep) =>
+      [...closure.entries()]
+        .filter(([k]) => keep(STRAY.has(k.slice(0, k.lastIndexOf("@")))))
+        .reduce((s, [, x]) => s + x.bytes, 0);
+    const bytes = sizeOf((stray) => !stray);
+    const stray = sizeOf((isStray) => isStray);
+    const heavy = [...closure.entries()].sort((a, b) => b[1].bytes - a[1].bytes).slice(0, 3);
+    const over = bytes > budget.mb * MB;
+    console.log(
+      `  ${name.padEnd(22)} ${megabytes(bytes).padStart(6)} MB / ${String(budget.mb).padStart(2)} MB` +
+        `${stray > 0 ? ` (+${megabytes(stray)} stray)` : "".padEnd(13)}  ` +
+        `${String(closure.size).padStart(3)} packages  largest: ${heavy.map(([n, x]) => `${n} ${megabytes(x.bytes)}`).join(", ")}` +
+        (over ? "  OVER BUDGET" : ""),
+    );
+    if (over) failures.push(`${name} installs ${megabytes(bytes)} MB, over its ${budget.mb} MB budget`);
+    const sdks = [...closure.keys()].filter((k) => PROVIDER_SDKS.includes(k.slice(0, k.lastIndexOf("@"))));
+    if (budget.light && sdks.length > 0) failures.push(`${name} installs provider SDKs: ${sdks.join(", ")}`);
+  }
+  if (failures.length > 0) throw new Error(failures.join("\n"));
+
+  await checkGlobalInstall({ root, work, run });
   console.log(`package check: all ${packages.length} packages install, import and type-check on their own`);
 } catch (e) {
   console.error(e.stdout ?? "", e.stderr ?? "", e.message);

@@ -1,15 +1,34 @@
 // Builds dist/ with esbuild, workspace packages and their dependencies inlined so a start reads a
-// few files instead of hundreds; tsc emits the .d.ts of the public API.
+// few files instead of hundreds, and an install carries only what keel loads; tsc emits the .d.ts
+// of the public API.
 // - dist/bin.cjs: the `keel` bin: argument parsing, --help, --version, and the code-cache loader.
 // - dist/keel.cjs: the core (print mode, composition, kernel), one CommonJS file so the bin can
 //   compile it through V8's code cache (src/code-cache.ts); Node 20 caches no ESM compiles.
-// - dist/tui/index.js: the TUI, ESM (ink and react are ESM only), imported only by interactive
-//   mode; it gets the kernel from the core instead of bundling a second copy.
-// - dist/index.js: the package's public API for other hosts, ESM.
-// The CLI's own third-party dependencies stay external: they need their files at run time
-// (tree-sitter's wasm, tsx's loader) or are only loaded by the TUI (ink, react).
+// - dist/tui/index.js: the TUI with ink and react, ESM (they are ESM only), imported only by
+//   interactive mode; it gets the kernel from the core instead of bundling a second copy.
+// - dist/node_modules/<name>: the service SDKs extensions require on first use (@tavily/core,
+//   @octokit/rest, @linear/sdk), each one bundled file with its dependencies, where Node's
+//   resolution from the core finds it; an install carries their JavaScript, not their trees.
+// - dist/tree-sitter-bash.wasm: the bash grammar, beside the core that loads it; and
+//   dist/node_modules/web-tree-sitter: the parser's ESM module and its WASM runtime, the two files
+//   of that package keel loads (without its debug build, sources and maps).
+// - dist/print.v1.schema.json: the JSON Schema of print mode's json / stream-json output and
+//   stream-json input, written from src/print/schema.ts (exported as @keel/cli/print.v1.schema.json).
+// - dist/index.js: the package's public API for other hosts, ESM, over the @keel packages they
+//   install themselves (optional peers: the bin needs none of them).
+// The CLI's run-time dependencies (package.json `dependencies`) stay external: tsx, whose loader
+// needs its own files and esbuild's binary.
 import { execFileSync } from "node:child_process";
-import { chmodSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  copyFileSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -17,12 +36,10 @@ import { build } from "esbuild";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
-// neverthrow has no exports map, so Node would load its CommonJS build through the CJS lexer on
-// every start; bundled, esbuild takes its ESM build instead.
-const INLINE = new Set(["neverthrow"]);
-const external = Object.keys(manifest.dependencies ?? {})
-  .filter((name) => !name.startsWith("@keel/") && !INLINE.has(name))
-  .flatMap((name) => [name, `${name}/*`]);
+const externalOf = (names) => names.flatMap((name) => [name, `${name}/*`]);
+const runtime = Object.keys(manifest.dependencies ?? {});
+const external = externalOf(runtime);
+const require = createRequire(import.meta.url);
 
 // --bundle-only (the test setup): no clean and no declarations, so a concurrent reader of dist/
 // never sees it empty.
@@ -36,7 +53,9 @@ const common = {
   platform: "node",
   target: "node20",
   external,
+  // Stack traces map back to the sources (NODE_OPTIONS=--enable-source-maps) without shipping them.
   sourcemap: true,
+  sourcesContent: false,
   metafile: true,
   jsx: "automatic",
   // Prefer ESM builds: UMD builds (jsonc-parser) hide their requires from the bundler.
@@ -44,17 +63,74 @@ const common = {
   logLevel: "warning",
 };
 
-const esm = await build({
+// ink loads react-devtools-core only with DEV=true; it is an optional peer keel does not ship.
+const tui = await build({
   ...common,
-  entryPoints: { index: "src/index.ts", "tui/index": "src/tui/index.ts" },
+  external: ["react-devtools-core"],
+  entryPoints: { "tui/index": "src/tui/index.ts" },
   splitting: true,
   format: "esm",
-  chunkNames: "chunk-[hash]",
+  chunkNames: "tui/chunk-[hash]",
+  minifyWhitespace: true,
   // Bundled CommonJS dependencies call require() for Node built-ins.
   banner: {
     js: 'import { createRequire as __keelCreateRequire } from "node:module"; const require = __keelCreateRequire(import.meta.url);',
   },
 });
+
+const api = await build({
+  ...common,
+  external: [...external, ...externalOf(Object.keys(manifest.peerDependencies ?? {}))],
+  entryPoints: { index: "src/index.ts" },
+  format: "esm",
+});
+
+// Third-party code extensions load on demand, each bundled apart from the core so a start does
+// not parse it, as a package folder Node's resolution from dist/keel.cjs finds.
+const VENDORED = ["@tavily/core", "@octokit/rest", "@linear/sdk"];
+const vendored = [];
+for (const name of VENDORED) {
+  // Not every package exports its package.json; the CLI's own dependency folder has it.
+  const pkgDir = realpathSync(join(root, "node_modules", name));
+  const { version, license } = JSON.parse(readFileSync(join(pkgDir, "package.json"), "utf8"));
+  const outDir = join(root, "dist/node_modules", name);
+  vendored.push(
+    await build({
+      ...common,
+      external: [],
+      sourcemap: false,
+      stdin: { contents: `export * from ${JSON.stringify(name)};`, resolveDir: root, loader: "js" },
+      outfile: join(outDir, "index.cjs"),
+      outdir: undefined,
+      format: "cjs",
+      minifyWhitespace: true,
+    }),
+  );
+  writeFileSync(
+    join(outDir, "package.json"),
+    `${JSON.stringify({ name, version, license, description: "Bundled by @keel/cli from the package of this name.", main: "index.cjs" }, null, 2)}\n`,
+  );
+  const licenseFile = readdirSync(pkgDir).find((f) => /^licen[cs]e/i.test(f));
+  if (licenseFile) copyFileSync(join(pkgDir, licenseFile), join(outDir, licenseFile));
+}
+copyFileSync(
+  require.resolve("tree-sitter-bash/tree-sitter-bash.wasm"),
+  join(root, "dist/tree-sitter-bash.wasm"),
+);
+{
+  const from = realpathSync(join(root, "node_modules/web-tree-sitter"));
+  const { version, license } = JSON.parse(readFileSync(join(from, "package.json"), "utf8"));
+  const to = join(root, "dist/node_modules/web-tree-sitter");
+  mkdirSync(to, { recursive: true });
+  // tree-sitter.js finds tree-sitter.wasm beside itself (new URL(…, import.meta.url)).
+  for (const file of ["tree-sitter.js", "tree-sitter.wasm", "LICENSE"])
+    copyFileSync(join(from, file), join(to, file));
+  const exports = { ".": "./tree-sitter.js", "./tree-sitter.wasm": "./tree-sitter.wasm" };
+  writeFileSync(
+    join(to, "package.json"),
+    `${JSON.stringify({ name: "web-tree-sitter", version, license, description: "Copied by @keel/cli: the files of this package keel loads.", type: "module", exports }, null, 2)}\n`,
+  );
+}
 
 // import() must not be inside keel.cjs (see src/code-cache.ts): every esm-import module — the
 // CLI's and the kernel's — becomes a require of dist/esm-import.cjs, compiled by Node itself.
@@ -90,10 +166,28 @@ if (/[^\x00-\x7f]/.test(core))
 const leftover = core.match(/(^|[^\w$.`'"])import\(/m);
 if (leftover) throw new Error("dist/keel.cjs contains import(); route it through an esm-import module");
 
+// The print-mode schema, from the TypeBox module print mode's line types are derived from.
+{
+  const schemaModule = await build({
+    ...common,
+    entryPoints: ["src/print/schema.ts"],
+    external: [],
+    sourcemap: false,
+    metafile: false,
+    write: false,
+    outdir: undefined,
+    format: "esm",
+  });
+  const source = Buffer.from(schemaModule.outputFiles[0].contents).toString("base64");
+  const { printSchema } = await import(`data:text/javascript;base64,${source}`);
+  writeFileSync(join(root, "dist/print.v1.schema.json"), `${JSON.stringify(printSchema(), null, 2)}\n`);
+}
+
 // Tests read the module graph from here (print mode must not reach the TUI, the TUI no kernel).
+const builds = [tui, api, cjs, ...vendored];
 const metafile = {
-  inputs: { ...esm.metafile.inputs, ...cjs.metafile.inputs },
-  outputs: { ...esm.metafile.outputs, ...cjs.metafile.outputs },
+  inputs: Object.assign({}, ...builds.map((b) => b.metafile.inputs)),
+  outputs: Object.assign({}, ...builds.map((b) => b.metafile.outputs)),
 };
 writeFileSync(join(root, "dist/meta.json"), JSON.stringify(metafile));
 if (bundleOnly) {
@@ -101,17 +195,15 @@ if (bundleOnly) {
   const current = new Set(Object.keys(metafile.outputs).map((p) => p.replace(/^dist\//, "")));
   for (const name of readdirSync(join(root, "dist")))
     if (/^chunk-.*\.js(\.map)?$/.test(name) && !current.has(name)) rmSync(join(root, "dist", name));
+  for (const name of readdirSync(join(root, "dist/tui")))
+    if (/^chunk-.*\.js(\.map)?$/.test(name) && !current.has(`tui/${name}`))
+      rmSync(join(root, "dist/tui", name));
 }
 
 // Declarations for the public API only (index.ts and what it references).
 if (!bundleOnly)
   execFileSync(
     process.execPath,
-    [
-      createRequire(import.meta.url).resolve("typescript/bin/tsc"),
-      "-p",
-      "tsconfig.build.json",
-      "--emitDeclarationOnly",
-    ],
+    [require.resolve("typescript/bin/tsc"), "-p", "tsconfig.build.json", "--emitDeclarationOnly"],
     { cwd: root, stdio: "inherit" },
   );

@@ -5,6 +5,8 @@ import { err, ok, type Result } from "neverthrow";
 
 export const OUTPUT_FORMATS = ["text", "json", "stream-json"] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+export const INPUT_FORMATS = ["text", "stream-json"] as const;
+export type InputFormat = (typeof INPUT_FORMATS)[number];
 
 export const PERMISSION_MODES = ["default", "acceptEdits", "plan", "dontAsk", "bypassPermissions"] as const;
 export type PermissionMode = (typeof PERMISSION_MODES)[number];
@@ -28,6 +30,10 @@ export interface CliFlags {
   /** The prompt given on the command line (positional words joined by spaces). */
   prompt: string | undefined;
   outputFormat: OutputFormat;
+  /** stream-json: user messages as NDJSON on stdin, one run each (print mode, stream-json output). */
+  inputFormat: InputFormat;
+  /** stream-json output: text and thinking deltas as lines of their own. */
+  includePartialMessages: boolean;
   model: string | undefined;
   provider: string | undefined;
   session: SessionFlag;
@@ -47,7 +53,15 @@ export interface CliFlags {
  * Words that, as the first argument, name a subcommand rather than start a prompt: Keel's own and
  * those the official extensions contribute (their `cli` field).
  */
-export const SUBCOMMANDS = ["install", "uninstall", "list", "sessions", "mcp", "connector"] as const;
+export const SUBCOMMANDS = [
+  "install",
+  "uninstall",
+  "list",
+  "sessions",
+  "config",
+  "mcp",
+  "connector",
+] as const;
 /** `keel models [--provider p] [--refresh] [--json]`: what the catalog and the endpoints offer. */
 export interface ModelsFlags {
   provider: string | undefined;
@@ -74,6 +88,8 @@ const usage = (message: string): Result<never, UsageError> => err({ type: "usage
 const OPTIONS = {
   print: { type: "boolean", short: "p" },
   "output-format": { type: "string" },
+  "input-format": { type: "string" },
+  "include-partial-messages": { type: "boolean" },
   model: { type: "string" },
   provider: { type: "string" },
   continue: { type: "boolean", short: "c" },
@@ -212,6 +228,19 @@ export function parseCliArgs(argv: readonly string[]): Result<CliCommand, UsageE
   const print = values.print === true;
   if (values["output-format"] !== undefined && !print && !values["read-only"])
     return usage("--output-format only applies to print mode (-p) and --read-only.");
+  const inputFormat = oneOf("input-format", values["input-format"] ?? "text", INPUT_FORMATS);
+  if (inputFormat.isErr()) return err(inputFormat.error);
+  if (inputFormat.value === "stream-json") {
+    if (!print || outputFormat.value !== "stream-json")
+      return usage(
+        "--input-format stream-json needs print mode with stream-json output: keel -p --input-format stream-json --output-format stream-json.",
+      );
+    if (positionals.length > 0)
+      return usage("--input-format stream-json reads the prompts from stdin; give no prompt argument.");
+  }
+  const partial = values["include-partial-messages"] === true;
+  if (partial && (!print || outputFormat.value !== "stream-json"))
+    return usage("--include-partial-messages needs print mode with --output-format stream-json.");
 
   const permissionMode =
     values["permission-mode"] === undefined
@@ -249,6 +278,8 @@ export function parseCliArgs(argv: readonly string[]): Result<CliCommand, UsageE
       print,
       prompt,
       outputFormat: outputFormat.value,
+      inputFormat: inputFormat.value,
+      includePartialMessages: partial,
       model: values.model,
       provider: values.provider,
       session: session.value,

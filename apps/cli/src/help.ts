@@ -19,12 +19,20 @@ Subcommands
   keel list [--project]            installed extension packages
   keel sessions [--all] [--json]   this directory's sessions (--all: every project's), newest
                                    first: id, date, messages, cost, first prompt, forks
+  keel config get|set|unset|list [key] [value] [--user|--project]
+                                   Keel's settings by dotted key (stream.maxRetries), validated
+                                   as the file is; --project: this trusted project's
   keel mcp …, keel connector …     the MCP and connector extensions' own commands
 
 Print mode
   -p, --print                      run non-interactively; the prompt is the arguments, or stdin
       --output-format <format>     text (final answer, default) | json (one result object)
-                                   | stream-json (NDJSON: init, events, result)
+                                   | stream-json (NDJSON: init, events, result); every line
+                                   follows @keel/cli/print.v1.schema.json
+      --include-partial-messages   stream-json: text and thinking deltas as lines of their own
+      --input-format <format>      text (default) | stream-json: user messages as NDJSON on
+                                   stdin ({"type":"user","content":"…"}), one run each, in one
+                                   session (needs --output-format stream-json)
 
 Model
       --model <provider/id>        e.g. anthropic/claude-sonnet-5-5, openai/gpt-6.2-sol, or a
@@ -72,6 +80,8 @@ Behaviour
 Environment
   ANTHROPIC_API_KEY, OPENAI_API_KEY     provider keys (the first one set picks its default model)
   ANTHROPIC_BASE_URL, OPENAI_BASE_URL   endpoints, read by the official SDKs
+  HTTPS_PROXY, HTTP_PROXY, NO_PROXY     the proxy for model and extension requests, and the
+                                        hosts reached directly
   KEEL_HOME                             Keel's home directory (default ~/.keel): config.json,
                                         trust.json, sessions/, extensions/
 

@@ -3,6 +3,8 @@
 export {
   type CliCommand,
   type CliFlags,
+  INPUT_FORMATS,
+  type InputFormat,
   OUTPUT_FORMATS,
   type OutputFormat,
   PERMISSION_MODES,
@@ -15,4 +17,19 @@ export { composeOptions, officialExtensions } from "./compose.js";
 export { EXIT, outcomeOf, type RunOutcome } from "./exit-codes.js";
 export { HELP } from "./help.js";
 export type { InteractiveFlags, InteractiveModule } from "./interactive.js";
-export { eventLine, type InitLine, initLine, type ResultLine, resultLine } from "./print/events.js";
+export {
+  type CommandLine,
+  eventLine,
+  type InitLine,
+  initLine,
+  type LineOptions,
+  type ResultLine,
+  resultLine,
+  type StreamLine,
+} from "./print/events.js";
+export {
+  type InputLine,
+  PRINT_SCHEMA_ID,
+  PRINT_SCHEMA_VERSION,
+  printSchema,
+} from "./print/schema.js";

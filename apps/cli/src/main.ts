@@ -5,14 +5,19 @@ import { composeOptions } from "./compose.js";
 import { EXIT } from "./exit-codes.js";
 import { startInteractive } from "./interactive.js";
 import { runInspect } from "./print/inspect.js";
+import { installProxyFetch } from "./proxy-fetch.js";
 
 export { models } from "./models-command.js";
 
+import { readInputLines } from "./print/input.js";
 import { createOutput } from "./print/output.js";
 import { printPrompt } from "./print/prompt.js";
 import { runPrint } from "./print/run.js";
 
 export { runSubcommand as subcommand } from "./subcommands/index.js";
+
+// Before any extension or subcommand runs: their SDKs call the global fetch.
+installProxyFetch();
 
 export async function main(flags: CliFlags): Promise<number> {
   const output = createOutput();
@@ -27,15 +32,18 @@ export async function main(flags: CliFlags): Promise<number> {
   if (flags.session.kind === "inspect") return runInspect(composed.value, flags.outputFormat, output);
 
   if (flags.print) {
-    const prompt = await printPrompt(flags.prompt);
-    if (prompt.isErr()) return usageError(prompt.error.message);
-    return runPrint({
+    const common = {
       options: composed.value,
-      prompt: prompt.value,
       format: flags.outputFormat,
       output,
+      partial: flags.includePartialMessages,
       debug: flags.debug,
-    });
+    };
+    if (flags.inputFormat === "stream-json")
+      return runPrint({ ...common, input: { kind: "stream", lines: readInputLines() } });
+    const prompt = await printPrompt(flags.prompt);
+    if (prompt.isErr()) return usageError(prompt.error.message);
+    return runPrint({ ...common, input: { kind: "prompt", prompt: prompt.value } });
   }
 
   if (!process.stdin.isTTY || !process.stdout.isTTY)

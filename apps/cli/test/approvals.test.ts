@@ -59,10 +59,12 @@ describe("print mode reports every denial", () => {
     );
     expect(s.code).toBe(0);
     const out = lines(s.stdout);
+    const last = out.at(-1)!;
     const events = out.filter((l) => l.type === "permission_denied");
     expect(events).toEqual([
       {
         type: "permission_denied",
+        sessionId: last.sessionId,
         toolCallId: "e1",
         toolName: "Edit",
         input: "README.md",
@@ -71,6 +73,7 @@ describe("print mode reports every denial", () => {
       },
       {
         type: "permission_denied",
+        sessionId: last.sessionId,
         toolCallId: "b1",
         toolName: "Bash",
         input: "git push origin main",
@@ -78,9 +81,8 @@ describe("print mode reports every denial", () => {
         by: "headless",
       },
     ]);
-    const last = out.at(-1)!;
     expect(last.type).toBe("result");
-    expect(last.permissionDenials).toEqual(events.map(({ type: _, ...d }) => d));
+    expect(last.permissionDenials).toEqual(events.map(({ type: _, sessionId: __, ...d }) => d));
     expect(s.stderr.split("\n").filter((l) => l.startsWith("keel: denied "))).toHaveLength(2);
   });
 

@@ -24,6 +24,7 @@ describe("parseCliArgs", () => {
       "-p",
       "--output-format",
       "stream-json",
+      "--include-partial-messages",
       "--model",
       "openai/gpt-5",
       "-c",
@@ -49,6 +50,8 @@ describe("parseCliArgs", () => {
       print: true,
       prompt: "fix the bug",
       outputFormat: "stream-json",
+      inputFormat: "text",
+      includePartialMessages: true,
       model: "openai/gpt-5",
       provider: undefined,
       session: { kind: "continue", fork: true },
@@ -94,6 +97,27 @@ describe("parseCliArgs", () => {
     });
   });
 
+  it("takes --input-format stream-json and --include-partial-messages only with stream-json print output", () => {
+    expect(flags(["-p", "--input-format", "stream-json", "--output-format", "stream-json"])).toMatchObject({
+      inputFormat: "stream-json",
+      prompt: undefined,
+    });
+    expect(flags(["-p", "x"]).includePartialMessages).toBe(false);
+    expect(usageError(["-p", "--input-format", "stream-json"])).toMatch(
+      /needs print mode with stream-json output/,
+    );
+    expect(usageError(["--input-format", "stream-json", "--output-format", "stream-json"])).toMatch(
+      /only applies to print mode|needs print mode/,
+    );
+    expect(
+      usageError(["-p", "--input-format", "stream-json", "--output-format", "stream-json", "hi"]),
+    ).toMatch(/reads the prompts from stdin/);
+    expect(usageError(["-p", "--input-format", "ndjson"])).toMatch(/input-format/);
+    expect(usageError(["-p", "x", "--include-partial-messages"])).toMatch(
+      /needs print mode with --output-format stream-json/,
+    );
+  });
+
   it("maps --no-session to an ephemeral session", () => {
     expect(flags(["--no-session", "-p", "x"]).session).toEqual({ kind: "ephemeral" });
   });
@@ -135,6 +159,8 @@ describe("parseCliArgs", () => {
     const options = [
       "--print",
       "--output-format",
+      "--input-format",
+      "--include-partial-messages",
       "--model",
       "--provider",
       "--continue",

@@ -7,6 +7,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type MockServer, type ScenarioStep, startMockServer } from "@keel/testing";
 import { afterAll, afterEach, beforeAll } from "vitest";
+import { assertValid } from "./print-schema.js";
 
 export const CLI_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 export const BIN = join(CLI_ROOT, "dist/bin.cjs");
@@ -156,12 +157,19 @@ export function runKeel(args: string[], setup: StartOptions): Promise<Finished> 
   return startKeel(args, setup).done;
 }
 
-/** Every NDJSON line of a stream-json stdout, parsed. */
+/**
+ * Every NDJSON line of a json or stream-json stdout, parsed, each one checked against the schema
+ * the package ships (test/print-schema.ts): a line that does not match fails the test.
+ */
 export function lines(stdout: string): Record<string, unknown>[] {
   return stdout
     .split("\n")
     .filter((l) => l.trim() !== "")
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
+    .map((l) => {
+      const value = JSON.parse(l) as Record<string, unknown>;
+      assertValid(value);
+      return value;
+    });
 }
 
 /** The session files under KEEL_HOME (all cwd folders). */

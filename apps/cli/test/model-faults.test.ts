@@ -63,7 +63,7 @@ describe("a stalled stream (headers, then nothing)", () => {
     const r = await keel(ws, server, ["-p", "hi"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("after the stall\n");
-    expect(r.stderr).toMatch(/^keel: retry 1 in \d+ ms: The model server sent nothing for 1 s/m);
+    expect(r.stderr).toMatch(/^keel: retry 1\/4 in \d+ ms: The model server sent nothing for 1 s/m);
     expect(server.requests).toHaveLength(2);
   });
 
@@ -99,7 +99,7 @@ describe("a cut stream", () => {
     const r = await keel(ws, server, ["-p", "hi"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("second try\n");
-    expect(r.stderr).toMatch(/^keel: retry 1 in/m);
+    expect(r.stderr).toMatch(/^keel: retry 1\/4 in/m);
   });
 
   it("cut mid-reply keeps the text and fails: exit 1, -c without a crash", async () => {
@@ -124,7 +124,9 @@ describe("429 and 5xx", () => {
     const r = await keel(ws, server, ["-p", "hi"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("after the rate limit\n");
-    expect(r.stderr).toMatch(/^keel: retry 1 in 0 ms: .*429/m);
+    expect(r.stderr).toMatch(
+      /^keel: retry 1\/4 in 0 ms: anthropic answered 429 at http:\/\/127\.0\.0\.1:\d+\/v1\/messages/m,
+    );
   });
 
   it("a 503 that persists fails after the configured retries: exit 1, -c without a crash", async () => {

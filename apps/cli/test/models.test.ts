@@ -76,7 +76,7 @@ describe("keel models", () => {
     server.setScenario({ turns: [], models: MODELS });
     const r = await runKeel(["models", "--json"], { server, ws });
     expect(r.code).toBe(0);
-    const [doc] = lines(r.stdout) as {
+    const [doc] = [JSON.parse(r.stdout)] as {
       type: string;
       providers: {
         provider: string;

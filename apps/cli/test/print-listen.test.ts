@@ -23,16 +23,16 @@ describe("print listener", () => {
     r.onEvent({ type: "recovery", text: "an interrupted Bash call was closed" });
     expect(r.notes).toEqual(["an interrupted Bash call was closed"]);
     expect(r.json).toEqual([]);
-    r.started();
+    r.started("s1");
     r.onEvent({ type: "recovery", text: "again" });
     expect(r.notes).toHaveLength(1);
-    expect(r.json).toEqual([{ type: "recovery", text: "again" }]);
+    expect(r.json).toEqual([{ type: "recovery", sessionId: "s1", text: "again" }]);
   });
 
   it("json: recovery is a stderr note before and after the run starts, never a stdout line", () => {
     const r = recorder("json");
     r.onEvent({ type: "recovery", text: "one" });
-    r.started();
+    r.started("s1");
     r.onEvent({ type: "recovery", text: "two" });
     expect(r.notes).toEqual(["one", "two"]);
     expect(r.json).toEqual([]);

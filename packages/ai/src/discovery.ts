@@ -1,8 +1,11 @@
 // Run-time discovery: what a provider's models endpoint (GET …/models) says a key can use, in
 // Anthropic's or OpenAI's shape, and that list merged with the catalog. Never throws.
+
 import { err, type Result } from "neverthrow";
 import { resolveApiKey } from "./driver.js";
+import { explainFailure } from "./failure.js";
 import { modelForUnknownId, modelRef } from "./models.js";
+import { endpointOf } from "./providers/base-url.js";
 import type { AiError, EndpointModel, Model } from "./types.js";
 
 export interface DiscoveryOptions {
@@ -62,12 +65,15 @@ export async function listEndpointModels(
     ...(options.fetch ? { fetch: options.fetch } : {}),
     ...(options.headers ? { headers: options.headers } : {}),
   };
+  // Failures say where the listing was asked for and what to check, as a model call's do.
+  const explain = (path: string) => (error: AiError) =>
+    explainFailure(error, { model, endpoint: endpointOf(model, path), keyGiven: Boolean(options.apiKey) });
   if (model.api === "anthropic-messages") {
     const { listAnthropicModels } = await import("./providers/anthropic-models.js");
-    return listAnthropicModels(model, adapterOptions);
+    return (await listAnthropicModels(model, adapterOptions)).mapErr(explain("/v1/models"));
   }
   const { listOpenAIModels } = await import("./providers/openai-models.js");
-  return listOpenAIModels(model, adapterOptions);
+  return (await listOpenAIModels(model, adapterOptions)).mapErr(explain("/models"));
 }
 
 /** Collects an SDK page iterator into endpoint models, stopping at `limit` rows. */

@@ -2,6 +2,7 @@
 // Adapters translate chunks; they cannot break the lifecycle because they never emit events.
 import { type AssistantMessageEventStream, type ChunkSink, MessageBuilder } from "./builder.js";
 import { EventStream } from "./event-stream.js";
+import { explainFailure, type FailureContext } from "./failure.js";
 import type {
   AiError,
   AssistantMessage,
@@ -27,6 +28,8 @@ export interface ProviderAdapter<Chunk = unknown> {
   translate(chunk: Chunk, sink: ChunkSink): void;
   /** Turns anything `open` or the chunk iterator threw into a typed error. */
   classify(error: unknown): AiError;
+  /** The URL a request for `model` goes to, so failures can name it. */
+  endpoint?(model: Model): string;
 }
 
 export const DEFAULT_RETRY: RetryPolicy = { maxRetries: 4, baseDelayMs: 1000, maxDelayMs: 60_000 };
@@ -95,6 +98,9 @@ export function runProvider(
       builder.fail({ type: "config", message: `Could not load the ${model.api} provider: ${describe(e)}` });
       return;
     }
+    const failure: FailureContext = { model, keyGiven: Boolean(options.apiKey) };
+    const endpoint = safeEndpoint(adapter, model);
+    if (endpoint) failure.endpoint = endpoint;
     for (let attempt = 0; ; attempt++) {
       let error: AiError;
       // The adapter's SDK hooks an abort listener on the signal it is given; it gets one per
@@ -131,10 +137,12 @@ export function runProvider(
         watchdog.stop();
         signal.removeEventListener("abort", forwardAbort);
       }
+      // Said once, here: where the request went and what to check (failure.ts).
+      error = explainFailure(error, failure);
       if (!builder.hasContent && attempt < policy.maxRetries && isRetryable(error)) {
         const delayMs = retryDelay(error, attempt, policy);
         if (delayMs !== undefined) {
-          out.push({ type: "retry", attempt: attempt + 1, delayMs, error });
+          out.push({ type: "retry", attempt: attempt + 1, maxRetries: policy.maxRetries, delayMs, error });
           if (await sleep(delayMs, signal)) continue;
           builder.fail(abortedError());
           return;
@@ -209,6 +217,7 @@ function idleWatchdog(idleMs: number, attempt: AbortController): IdleWatchdog {
     },
     error: () => ({
       type: "network",
+      reason: "idle",
       message: `The model server sent nothing for ${formatMs(idleMs)} (the stream's idle timeout), so the connection was dropped.`,
     }),
     stop: () => clearInterval(timer),
@@ -246,6 +255,14 @@ function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
 
 function abortedError(): AiError {
   return { type: "aborted", message: "The request was aborted." };
+}
+
+function safeEndpoint(adapter: ProviderAdapter, model: Model): string | undefined {
+  try {
+    return adapter.endpoint?.(model);
+  } catch {
+    return undefined;
+  }
 }
 
 function safeClassify(adapter: ProviderAdapter, e: unknown): AiError {

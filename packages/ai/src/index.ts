@@ -62,6 +62,7 @@ export {
   thinkingSpecOf,
 } from "./thinking.js";
 export { charsPerToken, DEFAULT_CHARS_PER_TOKEN } from "./tokenizer.js";
+export { proxyConfigured, proxyFetch } from "./transport/proxy-fetch.js";
 export type * from "./types.js";
 export {
   describeSchemaErrors,

@@ -285,10 +285,61 @@ export interface StreamOptions {
   onPayload?: (payload: unknown) => void;
 }
 
-/** Expected failures, as JSON-safe tagged values. */
+/** Why an HTTP answer was a failure, from its status: each asks the user to check something else. */
+export type HttpErrorReason =
+  | "bad_request"
+  | "auth"
+  | "forbidden"
+  | "not_found"
+  | "timeout"
+  | "conflict"
+  | "too_large"
+  | "rate_limit"
+  | "overloaded"
+  | "server"
+  | "other";
+
+/** Why a connection failed, from the socket, TLS or proxy error under it. */
+export type NetworkErrorReason =
+  | "refused"
+  | "unreachable"
+  | "dns"
+  | "timeout"
+  | "reset"
+  /** The stream sent nothing for the idle timeout. */
+  | "idle"
+  | "tls"
+  | "proxy"
+  | "other";
+
+/**
+ * Expected failures, as JSON-safe tagged values. For `http` and `network`, `message` says what
+ * happened, where (`endpoint`: the URL tried) and what to check (`hint`, also in the message).
+ */
 export type AiError =
-  | { type: "http"; status: number; message: string; retryAfterMs?: number }
-  | { type: "network"; message: string }
+  | {
+      type: "http";
+      status: number;
+      reason: HttpErrorReason;
+      message: string;
+      endpoint?: string;
+      hint?: string;
+      retryAfterMs?: number;
+      /** The server accepted the request, then sent this error inside the stream (its status is the error type's). */
+      inStream?: boolean;
+    }
+  | {
+      type: "network";
+      reason: NetworkErrorReason;
+      message: string;
+      endpoint?: string;
+      hint?: string;
+      /** The socket or TLS error code (`ECONNREFUSED`). */
+      code?: string;
+      /** The proxy that failed (without credentials) and the variable that named it. */
+      proxy?: string;
+      proxyVariable?: string;
+    }
   | { type: "aborted"; message: string }
   | { type: "context_overflow"; message: string }
   | { type: "protocol"; message: string }
@@ -311,7 +362,8 @@ export type AssistantMessageEvent =
   | { type: "toolcall_delta"; contentIndex: number; delta: string; partial: AssistantMessage }
   | { type: "toolcall_end"; contentIndex: number; toolCall: ToolCall; partial: AssistantMessage }
   /** A failed attempt that will be retried after `delayMs`. Nothing was streamed yet. */
-  | { type: "retry"; attempt: number; delayMs: number; error: AiError }
+  /** A failed attempt that will be retried after `delayMs`; `maxRetries` is the policy's bound. */
+  | { type: "retry"; attempt: number; maxRetries: number; delayMs: number; error: AiError }
   | { type: "done"; reason: DoneReason; message: AssistantMessage }
   | { type: "error"; reason: ErrorReason; error: AiError; message: AssistantMessage };
 

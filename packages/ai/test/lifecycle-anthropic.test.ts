@@ -51,8 +51,9 @@ describe("anthropic lifecycle: retries", () => {
       {
         type: "retry",
         attempt: 1,
+        maxRetries: 4,
         delayMs: 25,
-        error: expect.objectContaining({ type: "http", status: 429, retryAfterMs: 25 }),
+        error: expect.objectContaining({ type: "http", status: 429, reason: "rate_limit", retryAfterMs: 25 }),
       },
     ]);
     expect(last).toMatchObject({ type: "done", reason: "stop" });

@@ -87,7 +87,7 @@ describe("MessageBuilder streamed text", () => {
     const failed = builder();
     failed.builder.thinking("0", "half a ");
     failed.builder.thinking("0", "thought");
-    failed.builder.fail({ type: "network", message: "dropped" });
+    failed.builder.fail({ type: "network", reason: "reset", message: "dropped" });
     failed.builder.complete();
     const partial = await failed.out.result();
     expect(partial.stopReason).toBe("error");

@@ -152,7 +152,8 @@ describe("error classification", () => {
     expect(classifyOpenAIError(e)).toEqual({
       type: "http",
       status: 429,
-      message: "429 Rate limited",
+      reason: "rate_limit",
+      message: "Rate limited",
       retryAfterMs: 3000,
     });
   });

@@ -54,13 +54,20 @@ describe.each(APIS)("idle timeout (%s)", (api) => {
     expect(r.retries).toEqual([
       expect.objectContaining({
         attempt: 1,
-        error: {
+        maxRetries: 4,
+        error: expect.objectContaining({
           type: "network",
-          message:
-            "The model server sent nothing for 500 ms (the stream's idle timeout), so the connection was dropped.",
-        },
+          reason: "idle",
+          endpoint: expect.stringMatching(
+            /^http:\/\/127\.0\.0\.1:\d+\/v1\/(messages|chat\/completions|responses)$/,
+          ),
+        }),
       }),
     ]);
+    const error = (r.retries[0] as { error: { message: string; endpoint: string } }).error;
+    expect(error.message).toBe(
+      `The model server sent nothing for 500 ms (the stream's idle timeout), so the connection was dropped (${api === "anthropic-messages" ? "anthropic" : "openai"} at ${error.endpoint}).`,
+    );
     expect(r.last).toMatchObject({ type: "done", reason: "stop" });
     expect(r.message.content).toEqual([{ type: "text", text: "second try" }]);
     expect(r.requests).toBe(2);

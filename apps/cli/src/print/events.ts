@@ -1,58 +1,96 @@
-// stream-json lines: the init line, kernel events made into NDJSON objects, and the result line.
-// Every line is plain JSON; text deltas are coalesced into one `message` line per message.
+// stream-json lines: the init line, kernel events made into NDJSON objects, and the result line,
+// each typed by the schema (schema.ts) and carrying the session id. Text deltas are coalesced
+// into one `message` line per message unless partial messages were asked for.
 import { modelRef } from "@keel/ai";
 import type { CodingAgent, CodingAgentEvent, RunSummary } from "@keel/coding-agent";
+import type { ExternalUsage } from "@keel/extension-sdk";
+import {
+  type CommandLine,
+  type InitLine,
+  type OUTCOMES,
+  PRINT_SCHEMA_VERSION,
+  type ResultLine,
+  type StreamLine,
+} from "./schema.js";
 
-export interface InitLine {
-  type: "init";
-  /** null with --no-session: nothing is saved, so there is no session to resume. */
-  sessionId: string | null;
-  model: string;
-  tools: string[];
-  cwd: string;
+export type { CommandLine, InitLine, ResultLine, StreamLine } from "./schema.js";
+
+export interface LineOptions {
+  /** --include-partial-messages: text and thinking deltas as lines of their own. */
+  partial?: boolean;
 }
 
-export interface ResultLine {
-  type: "result";
-  text: string;
-  usage: RunSummary["usage"];
-  /** Total cost in USD (usage.cost.total). */
-  cost: number;
-  stopReason: RunSummary["stopReason"];
-  turns: number;
-  /** null with --no-session. */
-  sessionId: string | null;
-  durationMs: number;
-  error?: { type: string; message: string };
-  /** Child agents that ran during this run, each with its own usage (not in `usage`). */
-  children?: { agentId: string; title: string; usage: RunSummary["usage"] }[];
-  /** Every tool call the run did not make because it was blocked (a child agent's with its agentId). */
-  permissionDenials: RunSummary["permissionDenials"];
+/** The session id lines carry: null with --no-session, where nothing is saved to resume. */
+export function printedSessionId(agent: CodingAgent): string | null {
+  return agent.sessionFile ? agent.sessionId : null;
 }
 
 export function initLine(agent: CodingAgent): InitLine {
   return {
     type: "init",
-    sessionId: agent.sessionFile ? agent.sessionId : null,
+    sessionId: printedSessionId(agent),
+    schemaVersion: PRINT_SCHEMA_VERSION,
     model: modelRef(agent.model()),
     tools: agent.toolNames(),
     cwd: agent.cwd,
   };
 }
 
-export function resultLine(summary: RunSummary, sessionId: string | null): ResultLine {
+export function commandLine(sessionId: string | null, name: string, message: string): CommandLine {
+  return { type: "command", sessionId, name, message };
+}
+
+type Outcome = (typeof OUTCOMES)[number];
+
+/** The run's outcome for scripts: a run that ended at the output limit still finished. */
+function outcomeOf(stopReason: RunSummary["stopReason"]): Outcome {
+  return stopReason === "stop" || stopReason === "length" ? "success" : stopReason;
+}
+
+/** External usage the run added: `after` minus `before`, per source (usageBreakdown is cumulative). */
+export function externalSince(
+  before: readonly ExternalUsage[],
+  after: readonly ExternalUsage[],
+): ExternalUsage[] {
+  const earlier = new Map(before.map((u) => [u.source, u]));
+  const out: ExternalUsage[] = [];
+  for (const now of after) {
+    const was = earlier.get(now.source);
+    const delta: ExternalUsage = { source: now.source };
+    for (const key of ["requests", "credits", "costUsd"] as const) {
+      const d = (now[key] ?? 0) - (was?.[key] ?? 0);
+      if (now[key] !== undefined && d !== 0) delta[key] = d;
+    }
+    if (Object.keys(delta).length > 1) out.push(delta);
+  }
+  return out;
+}
+
+export function resultLine(
+  summary: RunSummary,
+  sessionId: string | null,
+  external: readonly ExternalUsage[] = [],
+): ResultLine {
+  const outcome = outcomeOf(summary.stopReason);
+  const childCost = (summary.children ?? []).reduce((s, c) => s + c.usage.cost.total, 0);
+  const externalCost = external.reduce((s, e) => s + (e.costUsd ?? 0), 0);
   return {
     type: "result",
+    sessionId,
+    schemaVersion: PRINT_SCHEMA_VERSION,
+    isError: outcome !== "success",
+    outcome,
+    stopReason: summary.stopReason,
     text: summary.text,
+    turns: summary.turns,
+    durationMs: summary.durationMs,
     usage: summary.usage,
     cost: summary.usage.cost.total,
-    stopReason: summary.stopReason,
-    turns: summary.turns,
-    sessionId,
-    durationMs: summary.durationMs,
-    ...(summary.error ? { error: summary.error } : {}),
-    ...(summary.children ? { children: summary.children } : {}),
+    totalCost: summary.usage.cost.total + childCost + externalCost,
+    ...(summary.children && summary.children.length > 0 ? { children: summary.children } : {}),
+    ...(external.length > 0 ? { external: [...external] } : {}),
     permissionDenials: summary.permissionDenials,
+    ...(summary.error ? { error: summary.error } : {}),
   };
 }
 
@@ -64,28 +102,141 @@ export function deniedLine(event: CodingAgentEvent): string | undefined {
   return `${who}denied ${inner.toolName} (${inner.input}) by ${inner.by}: ${inner.reason}`;
 }
 
-/** The NDJSON object for one kernel event, or undefined for events stream-json leaves out. */
-export function eventLine(event: CodingAgentEvent): Record<string, unknown> | undefined {
+const delay = (ms: number) => (ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`);
+
+/** The stderr line for a model request about to be retried (also a child agent's): the schedule, and why. */
+export function retryLine(event: CodingAgentEvent): string | undefined {
+  const inner = event.type === "agent_event" ? event.event : event;
+  if (inner.type !== "retry") return undefined;
+  const who = event.type === "agent_event" ? `agent ${event.title}: ` : "";
+  return `${who}retry ${inner.attempt}/${inner.maxRetries} in ${delay(inner.delayMs)}: ${inner.message}`;
+}
+
+/** The stream-json line for one kernel event, or undefined for events stream-json leaves out. */
+export function eventLine(
+  event: CodingAgentEvent,
+  sessionId: string | null,
+  options: LineOptions = {},
+): StreamLine | undefined {
+  const s = { sessionId };
   switch (event.type) {
     // Covered by the init and result lines.
     case "session_start":
     case "run_end":
     // Partial states: the complete message follows in its message_end.
     case "message_start":
-    case "message_update":
     case "tool_update":
     // Diagnostics go to stderr; debug lines too, with --debug.
     case "diagnostic":
     case "debug":
       return undefined;
-    case "message_end":
-      return { type: "message", message: event.message };
-    case "agent_event": {
-      // A child's own events, marked with its id; its partial states are left out like ours.
-      const inner = eventLine(event.event);
-      return inner ? { ...inner, agentId: event.agentId, agentTitle: event.title } : undefined;
+    case "message_update": {
+      const e = event.event;
+      if (!options.partial || (e.type !== "text_delta" && e.type !== "thinking_delta")) return undefined;
+      return { type: e.type, ...s, contentIndex: e.contentIndex, delta: e.delta };
     }
-    default:
-      return { ...event };
+    case "message_end":
+      return { type: "message", ...s, message: event.message };
+    case "run_start":
+      return { type: "run_start", ...s, prompt: event.prompt };
+    case "turn_start":
+    case "turn_end":
+      return { type: event.type, ...s, turn: event.turn };
+    case "tool_start":
+      return {
+        type: "tool_start",
+        ...s,
+        toolCallId: event.toolCallId,
+        toolName: event.toolName,
+        args: event.args,
+      };
+    case "tool_end":
+      return {
+        type: "tool_end",
+        ...s,
+        toolCallId: event.toolCallId,
+        toolName: event.toolName,
+        isError: event.isError,
+        text: event.text,
+        ...(event.details !== undefined ? { details: event.details } : {}),
+      };
+    case "permission_denied":
+      return {
+        type: "permission_denied",
+        ...s,
+        toolCallId: event.toolCallId,
+        toolName: event.toolName,
+        input: event.input,
+        reason: event.reason,
+        by: event.by,
+      };
+    case "retry":
+      return {
+        type: "retry",
+        ...s,
+        attempt: event.attempt,
+        maxRetries: event.maxRetries,
+        delayMs: event.delayMs,
+        message: event.message,
+        error: event.error,
+      };
+    case "compaction_start":
+      return { type: "compaction_start", ...s, reason: event.reason, tokensBefore: event.tokensBefore };
+    case "compaction_end":
+      return {
+        type: "compaction_end",
+        ...s,
+        reason: event.reason,
+        tokensBefore: event.tokensBefore,
+        tokensAfter: event.tokensAfter,
+        ok: event.ok,
+        ...(event.error !== undefined ? { error: event.error } : {}),
+      };
+    case "capability_notice":
+    case "recovery":
+      return { type: event.type, ...s, text: event.text };
+    case "status":
+      return {
+        type: "status",
+        ...s,
+        key: event.key,
+        ...(event.text !== undefined ? { text: event.text } : {}),
+      };
+    case "widget":
+      return {
+        type: "widget",
+        ...s,
+        key: event.key,
+        ...(event.lines !== undefined ? { lines: event.lines } : {}),
+      };
+    case "notify":
+      return { type: "notify", ...s, message: event.message, level: event.level };
+    case "agent_start":
+      return {
+        type: "agent_start",
+        ...s,
+        agentId: event.agentId,
+        agentTitle: event.title,
+        agentSessionId: event.sessionId,
+        ...(event.sessionFile !== undefined ? { agentSessionFile: event.sessionFile } : {}),
+        background: event.background,
+      };
+    case "agent_end":
+      return {
+        type: "agent_end",
+        ...s,
+        agentId: event.agentId,
+        agentTitle: event.title,
+        status: event.status as Extract<StreamLine, { type: "agent_end" }>["status"],
+        usage: event.usage,
+        turns: event.turns,
+      };
+    case "agent_event": {
+      // A child's own events, marked with its id, in the parent's session; its partial states
+      // follow the same rule as ours. Children start no agents, so no agent line is nested.
+      const inner = eventLine(event.event, sessionId, options);
+      if (!inner || inner.type === "agent_start" || inner.type === "agent_end") return inner;
+      return { ...inner, agentId: event.agentId, agentTitle: event.title } as StreamLine;
+    }
   }
 }

@@ -64,7 +64,7 @@ export async function runInspect(
       sessionId: session.id,
       file: session.path,
       cwd: session.header.cwd,
-      name: folded.name,
+      ...(folded.name ? { name: folded.name } : {}),
       notices: notices.map((n) => n.message),
     };
     if (format === "text") {
@@ -74,7 +74,7 @@ export async function runInspect(
       output.json({ ...header, messages: folded.messages });
     } else {
       output.json(header);
-      for (const message of folded.messages) output.json({ type: "message", message });
+      for (const message of folded.messages) output.json({ type: "message", sessionId: session.id, message });
     }
     return EXIT.ok;
   } finally {

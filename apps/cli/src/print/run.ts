@@ -13,52 +13,75 @@ import { EXIT, outcomeOf } from "../exit-codes.js";
 import { guardExits, SIGNAL_EXIT, type StopSignal } from "../exit-guard.js";
 import { refusalHint } from "../refusal-hint.js";
 import { parseSlash } from "../slash-command.js";
-import { deniedLine, eventLine, initLine, resultLine } from "./events.js";
+import {
+  commandLine,
+  deniedLine,
+  eventLine,
+  externalSince,
+  initLine,
+  printedSessionId,
+  resultLine,
+  retryLine,
+} from "./events.js";
+import type { readInputLines } from "./input.js";
 import type { Output } from "./output.js";
 
 export interface PrintRun {
   options: CodingAgentOptions;
-  prompt: string;
+  /** The prompt (arguments or stdin), or, with --input-format stream-json, the stdin lines. */
+  input: { kind: "prompt"; prompt: string } | { kind: "stream"; lines: ReturnType<typeof readInputLines> };
   format: OutputFormat;
   output: Output;
+  /** --include-partial-messages (stream-json only): text and thinking deltas as lines. */
+  partial?: boolean;
   /** --debug: debug-log lines on stderr as they are written. */
   debug?: boolean;
 }
 
 /**
  * One listener for the whole life of the agent, creation included (recovery, diagnostics).
- * stream-json carries recovery, notify and retry as lines once its init line is out; before that
+ * stream-json carries recovery and notify as lines once its init line is out; before that
  * (while the agent opens) they go to stderr like in the other formats, rather than nowhere.
+ * Denials and retries are stderr lines in every format: a headless run says what it did not do
+ * and what it is waiting for.
  */
-export function listen(run: Pick<PrintRun, "output" | "format" | "debug">): {
+export function listen(run: Pick<PrintRun, "output" | "format" | "debug" | "partial">): {
   onEvent: (event: CodingAgentEvent) => void;
-  started(): void;
+  /** The init line is out: stream-json lines carry this session id from now on. */
+  started(sessionId: string | null): void;
 } {
   const { output, format } = run;
-  let streaming = false;
+  let sessionId: string | null | undefined;
   const onEvent = (event: CodingAgentEvent) => {
-    const asNote = format !== "stream-json" || !streaming;
-    // Every denial is one stderr line, whatever the format: a headless run must say what it did not do.
+    const asNote = format !== "stream-json" || sessionId === undefined;
     const denial = deniedLine(event);
     if (denial) output.note(denial);
+    const retry = retryLine(event);
+    if (retry) output.note(retry);
     if (event.type === "diagnostic") output.diagnostic(event.diagnostic);
     else if (event.type === "debug" && run.debug) output.note(`debug [${event.source}] ${event.message}`);
     else if (event.type === "recovery" && asNote) output.note(event.text);
     else if (event.type === "notify" && asNote) output.note(`${event.level}: ${event.message}`);
-    else if (event.type === "retry" && asNote)
-      output.note(`retry ${event.attempt} in ${event.delayMs} ms: ${event.message}`);
-    if (format !== "stream-json" || !streaming) return;
-    const line = eventLine(event);
+    if (format !== "stream-json" || sessionId === undefined) return;
+    const line = eventLine(event, sessionId, { partial: run.partial === true });
     if (line) output.json(line);
   };
-  return { onEvent, started: () => (streaming = true) };
+  return {
+    onEvent,
+    started: (id) => {
+      sessionId = id;
+    },
+  };
 }
 
 export async function runPrint(run: PrintRun): Promise<number> {
   const { output } = run;
   let agent: CodingAgent | undefined;
   const signals = guardExits({
-    onStop: () => agent?.abort(),
+    onStop: () => {
+      agent?.abort();
+      if (run.input.kind === "stream") run.input.lines.close();
+    },
     close: async () => {
       await agent?.close();
       await output.flush();
@@ -77,7 +100,9 @@ export async function runPrint(run: PrintRun): Promise<number> {
       return EXIT.usage;
     }
     agent = created.value;
-    return await runPrompt(agent, run, signals.signal, listener.started);
+    if (run.input.kind === "prompt")
+      return await runOne(agent, run, run.input.prompt, signals.signal, listener.started);
+    return await runStream(agent, run, run.input.lines, signals.signal, listener.started);
   } finally {
     // Closing waits for the journal, so an interrupted session is complete and resumable. The
     // guard stays until then: a close that hangs is still cut short.
@@ -88,9 +113,13 @@ export async function runPrint(run: PrintRun): Promise<number> {
 }
 
 /** `keel -p "/name args"` runs a command (e.g. /trust, /compact); its message is the output. */
-async function runCommand(agent: CodingAgent, run: PrintRun): Promise<{ code: number } | { prompt: string }> {
-  const slash = parseSlash(run.prompt);
-  if (!slash || !agent.commands().some((c) => c.name === slash.name)) return { prompt: run.prompt };
+async function runCommand(
+  agent: CodingAgent,
+  run: PrintRun,
+  prompt: string,
+): Promise<{ code: number } | { prompt: string }> {
+  const slash = parseSlash(prompt);
+  if (!slash || !agent.commands().some((c) => c.name === slash.name)) return { prompt };
   const { name, args } = slash;
   const done = await agent.runCommand(name, args);
   if (done.isErr()) {
@@ -99,25 +128,77 @@ async function runCommand(agent: CodingAgent, run: PrintRun): Promise<{ code: nu
   }
   if (done.value.prompt) return { prompt: done.value.prompt };
   if (run.format === "text") run.output.text(done.value.message ?? "");
-  else run.output.json({ type: "command", name, message: done.value.message ?? "" });
+  else run.output.json(commandLine(printedSessionId(agent), name, done.value.message ?? ""));
   return { code: EXIT.ok };
+}
+
+type Started = (sessionId: string | null) => void;
+
+/** One prompt, the whole of print mode unless stdin streams them. */
+async function runOne(
+  agent: CodingAgent,
+  run: PrintRun,
+  prompt: string,
+  signal: () => StopSignal | undefined,
+  started: Started,
+): Promise<number> {
+  const early = signal();
+  if (early) return SIGNAL_EXIT[early];
+  const command = await runCommand(agent, run, prompt);
+  if ("code" in command) return command.code;
+  if (run.format === "stream-json") run.output.json(initLine(agent));
+  started(printedSessionId(agent));
+  return runPrompt(agent, run, command.prompt, signal);
+}
+
+/**
+ * --input-format stream-json: the init line at once (a driver may wait for the session id),
+ * then one run per stdin line, each ending in its result line. The exit code is the last run's,
+ * or 2 when a line was not a user message (reading stops there).
+ */
+async function runStream(
+  agent: CodingAgent,
+  run: PrintRun,
+  lines: ReturnType<typeof readInputLines>,
+  signal: () => StopSignal | undefined,
+  started: Started,
+): Promise<number> {
+  run.output.json(initLine(agent));
+  started(printedSessionId(agent));
+  let code: number = EXIT.ok;
+  let any = false;
+  for await (const item of lines.items) {
+    const stopped = signal();
+    if (stopped) return SIGNAL_EXIT[stopped];
+    if (item.kind === "invalid") {
+      run.output.note(item.error.message);
+      return EXIT.usage;
+    }
+    any = true;
+    const command = await runCommand(agent, run, item.text);
+    code = "code" in command ? command.code : await runPrompt(agent, run, command.prompt, signal);
+    if (signal()) return code;
+  }
+  const stopped = signal();
+  if (stopped) return SIGNAL_EXIT[stopped];
+  if (!any) {
+    run.output.note(
+      'stdin held no user message; --input-format stream-json reads lines like {"type":"user","content":"…"}.',
+    );
+    return EXIT.usage;
+  }
+  return code;
 }
 
 async function runPrompt(
   agent: CodingAgent,
   run: PrintRun,
+  prompt: string,
   signal: () => StopSignal | undefined,
-  started: () => void,
 ): Promise<number> {
   const { output, format } = run;
-  const early = signal();
-  if (early) return SIGNAL_EXIT[early];
-  const command = await runCommand(agent, run);
-  if ("code" in command) return command.code;
-  if (format === "stream-json") output.json(initLine(agent));
-  started();
-
-  const result = await agent.prompt(command.prompt);
+  const externalBefore = agent.usageBreakdown().external;
+  const result = await agent.prompt(prompt);
   if (result.isErr()) {
     // An extension vetoed the prompt, the session is read-only, or the agent was busy/closed:
     // nothing ran.
@@ -129,7 +210,10 @@ async function runPrompt(
   const summary = result.value;
   if (format === "text") {
     if (summary.text !== "") output.text(summary.text);
-  } else output.json(resultLine(summary, agent.sessionFile ? agent.sessionId : null));
+  } else {
+    const external = externalSince(externalBefore, agent.usageBreakdown().external);
+    output.json(resultLine(summary, printedSessionId(agent), external));
+  }
 
   const stopped = signal();
   if (stopped) return SIGNAL_EXIT[stopped];

@@ -11,6 +11,7 @@ import {
 import type { CliIO } from "@keel/extension-sdk";
 import { officialExtensions } from "../compose.js";
 import { EXIT } from "../exit-codes.js";
+import { configCommand } from "./config.js";
 import { packagesCommand } from "./packages.js";
 import { readSecret } from "./secret-input.js";
 import { sessionsCommand } from "./sessions.js";
@@ -50,6 +51,7 @@ export function cliIO(): CliIO {
 export async function runSubcommand(name: string, argv: string[], io: CliIO = cliIO()): Promise<number> {
   if (name === "install" || name === "uninstall" || name === "list") return packagesCommand(name, argv, io);
   if (name === "sessions") return sessionsCommand(argv, io);
+  if (name === "config") return configCommand(argv, io);
   for (const extension of officialExtensions()) {
     const command = extension.cli?.find((c) => c.name === name);
     if (!command) continue;

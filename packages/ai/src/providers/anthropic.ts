@@ -4,15 +4,21 @@ import type Anthropic from "@anthropic-ai/sdk";
 // The bare client plus the one resource Keel calls: `Anthropic` itself wires every resource
 // (beta, organization, skills…), ~1 MB that every `keel` start would parse for nothing.
 import { BaseAnthropic } from "@anthropic-ai/sdk/client";
-import { APIConnectionError, APIError, APIUserAbortError } from "@anthropic-ai/sdk/core/error";
+import {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  APIUserAbortError,
+} from "@anthropic-ai/sdk/core/error";
 import { type ServerSentEvent, Stream } from "@anthropic-ai/sdk/core/streaming";
 import { Messages } from "@anthropic-ai/sdk/resources/messages/messages";
 import type { ChunkSink } from "../builder.js";
 import { type AdapterOptions, describe, type ProviderAdapter } from "../driver.js";
+import { httpReason, networkCause, networkError } from "../failure.js";
 import { nodeFetch } from "../transport/node-fetch.js";
 import type { AiError, Context, DoneReason, Model } from "../types.js";
 import { AnthropicRequestError, buildParams, requestHeaders } from "./anthropic-request.js";
-import { baseUrlOf } from "./base-url.js";
+import { baseUrlOf, endpointOf } from "./base-url.js";
 import { retryAfter } from "./retry-after.js";
 
 type Event = Anthropic.RawMessageStreamEvent;
@@ -166,7 +172,8 @@ function classify(error: unknown): AiError {
   if (error instanceof APIUserAbortError) return { type: "aborted", message: "The request was aborted." };
   // Also covers APIConnectionTimeoutError, its subclass.
   if (error instanceof APIConnectionError) {
-    return { type: "network", message: `Could not reach Anthropic: ${error.message}` };
+    const timedOut = error instanceof APIConnectionTimeoutError ? { reason: "timeout" as const } : undefined;
+    return networkError(networkCause(error) ?? timedOut, error.message);
   }
   if (error instanceof APIError) {
     const message = error.apiMessage ?? error.message;
@@ -176,13 +183,14 @@ function classify(error: unknown): AiError {
     return {
       type: "http",
       status: error.status,
-      message: `Anthropic answered ${error.status}: ${message}`,
+      reason: httpReason(error.status),
+      message,
       ...(retryAfterMs !== undefined && { retryAfterMs }),
     };
   }
   if (error instanceof AnthropicRequestError) return { type: "config", message: error.message };
   if (isDroppedConnection(error)) {
-    return { type: "network", message: `The connection to Anthropic dropped mid-stream: ${describe(error)}` };
+    return networkError(networkCause(error) ?? { reason: "reset" }, `the stream was cut: ${describe(error)}`);
   }
   if (error instanceof SyntaxError) {
     return {
@@ -209,7 +217,13 @@ function inBandError(type: string | undefined, message: string): AiError {
     return { type: "context_overflow", message };
   const status = type ? IN_BAND_STATUS[type] : undefined;
   if (status !== undefined)
-    return { type: "http", status, message: `Anthropic reported ${type} mid-stream: ${message}` };
+    return {
+      type: "http",
+      status,
+      reason: httpReason(status),
+      inStream: true,
+      message: `${type}: ${message}`,
+    };
   return { type: "protocol", message: `Anthropic reported ${type ?? "an error"} mid-stream: ${message}` };
 }
 
@@ -229,6 +243,7 @@ function isDroppedConnection(error: unknown): boolean {
 
 export const anthropicAdapter: ProviderAdapter<ServerSentEvent> = {
   api: "anthropic-messages",
+  endpoint: (model) => endpointOf(model, "/v1/messages"),
   open,
   translate,
   classify,

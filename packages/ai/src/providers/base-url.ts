@@ -9,6 +9,19 @@ const FALLBACK: Record<Api, { env: string; url: string }> = {
 };
 
 export function baseUrlOf(model: Model): string {
+  return baseUrlSource(model).url;
+}
+
+/** The base URL and where it came from, for messages that say which setting to check. */
+export function baseUrlSource(model: Model): { url: string; from: "model" | "env" | "default"; env: string } {
   const fallback = FALLBACK[model.api];
-  return model.baseUrl ?? (process.env[fallback.env]?.trim() || fallback.url);
+  if (model.baseUrl) return { url: model.baseUrl, from: "model", env: fallback.env };
+  const fromEnv = process.env[fallback.env]?.trim();
+  if (fromEnv) return { url: fromEnv, from: "env", env: fallback.env };
+  return { url: fallback.url, from: "default", env: fallback.env };
+}
+
+/** The URL a request for `path` goes to (the SDKs join them the same way). */
+export function endpointOf(model: Model, path: string): string {
+  return `${baseUrlOf(model).replace(/\/+$/, "")}${path}`;
 }

@@ -15,6 +15,7 @@ import type { AdapterOptions, ProviderAdapter } from "../driver.js";
 import { transformMessages } from "../replay.js";
 import { resolveThinking } from "../thinking.js";
 import type { Context, DoneReason, Model, OpenAICompat, UserMessage } from "../types.js";
+import { endpointOf } from "./base-url.js";
 import {
   classifyOpenAIError,
   createClient,
@@ -319,4 +320,5 @@ export const openaiCompletionsAdapter: ProviderAdapter<ChatChunk> = {
   },
 
   classify: classifyOpenAIError,
+  endpoint: (model) => endpointOf(model, "/chat/completions"),
 };

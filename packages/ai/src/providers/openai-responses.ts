@@ -13,6 +13,7 @@ import type { AdapterOptions, ProviderAdapter } from "../driver.js";
 import { transformMessages } from "../replay.js";
 import { resolveThinking } from "../thinking.js";
 import type { AssistantMessage, Context, Model, ReasoningEffort, UserMessage } from "../types.js";
+import { endpointOf } from "./base-url.js";
 import {
   classifyOpenAIError,
   createClient,
@@ -304,4 +305,5 @@ export const openaiResponsesAdapter: ProviderAdapter<ResponsesChunk> = {
   },
 
   classify: classifyOpenAIError,
+  endpoint: (model) => endpointOf(model, "/responses"),
 };

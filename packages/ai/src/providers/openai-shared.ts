@@ -1,7 +1,8 @@
 // What the Chat Completions and Responses adapters share: the SDK client, per-request chunk
 // framing, and the one place OpenAI-side failures become typed AiError values.
-import OpenAI, { APIConnectionError, APIError, APIUserAbortError } from "openai";
+import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
 import type { AdapterOptions } from "../driver.js";
+import { httpReason, networkCause, networkError } from "../failure.js";
 import { nodeFetch } from "../transport/node-fetch.js";
 import type { AiError, ImageContent, Model, TextContent } from "../types.js";
 import { baseUrlOf } from "./base-url.js";
@@ -84,26 +85,11 @@ export function inBandError(code: unknown, message: string): AiError {
   return { type: "protocol", message: `The provider reported an error mid-stream: ${prefix}${message}` };
 }
 
-/** Low-level socket failures (undici puts them on `cause`). */
-const NETWORK_CODES = new Set(["ECONNRESET", "ECONNREFUSED", "EPIPE", "ETIMEDOUT", "ENOTFOUND", "EAI_AGAIN"]);
-
-function networkCode(e: unknown): string | undefined {
-  // fetch reports a body cut mid-read as TypeError("terminated"), the cause naming the socket error if any.
-  if (e instanceof TypeError && (e.message === "terminated" || e.message === "fetch failed")) {
-    return networkCode(e.cause) ?? e.message;
-  }
-  for (let cur: unknown = e, depth = 0; cur && depth < 4; depth++) {
-    const code = (cur as { code?: unknown }).code;
-    if (typeof code === "string" && (NETWORK_CODES.has(code) || code.startsWith("UND_ERR"))) return code;
-    cur = (cur as { cause?: unknown }).cause;
-  }
-  return undefined;
-}
-
 export function classifyOpenAIError(e: unknown): AiError {
   if (e instanceof APIUserAbortError) return { type: "aborted", message: "The request was aborted." };
   if (e instanceof APIConnectionError) {
-    return { type: "network", message: `Could not reach the model server: ${e.message}` };
+    const timedOut = e instanceof APIConnectionTimeoutError ? { reason: "timeout" as const } : undefined;
+    return networkError(networkCause(e) ?? timedOut, e.message);
   }
   if (e instanceof APIError) {
     const body = (e.error ?? {}) as { message?: unknown };
@@ -116,7 +102,8 @@ export function classifyOpenAIError(e: unknown): AiError {
     return {
       type: "http",
       status: e.status,
-      message: `${e.status} ${message}`,
+      reason: httpReason(e.status),
+      message,
       ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
     };
   }
@@ -125,11 +112,10 @@ export function classifyOpenAIError(e: unknown): AiError {
   if (e instanceof SyntaxError) {
     return { type: "protocol", message: `The model server sent malformed stream data: ${e.message}` };
   }
-  const code = networkCode(e);
-  if (code !== undefined) {
-    const what = e instanceof Error ? e.message : String(e);
-    return { type: "network", message: `The connection to the model server failed (${code}): ${what}` };
-  }
+  // fetch reports a body cut mid-read as TypeError("terminated"), the socket error as its cause.
+  const cause = networkCause(e);
+  if (cause !== undefined || (e instanceof TypeError && e.message === "fetch failed"))
+    return networkError(cause, `the stream was cut: ${describe(e)}`);
   return { type: "protocol", message: `Unexpected failure talking to the model server: ${describe(e)}` };
 }
 

@@ -1,7 +1,8 @@
 // The provider SDKs' HTTP transport: fetch's contract over node:http(s). Node 20's global fetch
 // spends ~20 ms of a process's first request building its dispatcher and compiling its WASM
-// HTTP parser; node:http parses natively. Requests this does not cover (other schemes, streamed
-// or form bodies) go to the global fetch unchanged.
+// HTTP parser; node:http parses natively. HTTPS_PROXY / HTTP_PROXY / NO_PROXY are honoured
+// (./proxy.ts): https through a CONNECT tunnel, http in absolute form. Requests this does not
+// cover (other schemes, streamed or form bodies) go to the global fetch unchanged.
 import {
   type ClientRequestArgs,
   Agent as HttpAgent,
@@ -14,6 +15,7 @@ import { isIP, connect as netConnect, type Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import { connect as tlsConnect } from "node:tls";
 import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
+import { defaultPort, describeProxy, openTunnel, ProxyError, type ProxyRoute, proxyFor } from "./proxy.js";
 
 /** Statuses whose responses have no body, which `new Response` refuses one for. */
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
@@ -52,6 +54,57 @@ const agents = {
   "https:": new WarmHttpsAgent({ keepAlive: true }),
 };
 
+/** https through a proxy: each connection is a CONNECT tunnel, then TLS to the server inside it. */
+class TunnelAgent extends HttpsAgent {
+  constructor(private readonly route: ProxyRoute) {
+    super({ keepAlive: true });
+  }
+  override createConnection(options: ClientRequestArgs, callback?: Connect): Duplex | null | undefined {
+    const host = String(options.host ?? "localhost");
+    const port = Number(options.port ?? 443);
+    openTunnel(this.route, `${isIP(host) === 6 ? `[${host}]` : host}:${port}`).then(
+      (socket) =>
+        callback?.(
+          null,
+          tlsConnect({
+            socket,
+            host,
+            ALPNProtocols: ["http/1.1"],
+            ...(isIP(host) ? {} : { servername: host }),
+          }),
+        ),
+      (e: Error) => callback?.(e, undefined as unknown as Duplex),
+    );
+    return undefined;
+  }
+}
+
+/** Pooled connections per proxy: tunnels for https, connections to the proxy for http. */
+const proxyAgents = new Map<string, HttpAgent>();
+function proxyAgent(route: ProxyRoute, target: "http:" | "https:"): HttpAgent {
+  const key = `${target} ${route.url.href}`;
+  let agent = proxyAgents.get(key);
+  if (!agent) {
+    agent =
+      target === "https:"
+        ? new TunnelAgent(route)
+        : route.url.protocol === "https:"
+          ? new HttpsAgent({ keepAlive: true })
+          : new HttpAgent({ keepAlive: true });
+    proxyAgents.set(key, agent);
+  }
+  return agent;
+}
+
+/** The proxy for a URL; a misconfigured proxy variable counts as one, so nothing goes direct. */
+function proxied(url: URL): boolean {
+  try {
+    return proxyFor(url) !== undefined;
+  } catch {
+    return true;
+  }
+}
+
 /**
  * Opens the TCP (and TLS) connection to `baseUrl`'s origin now, so the first request finds it
  * ready instead of paying the handshakes: a CLI can call this while it is still setting up. Never
@@ -59,7 +112,8 @@ const agents = {
  */
 export function preconnect(baseUrl: string): void {
   const url = URL.canParse(baseUrl) ? new URL(baseUrl) : undefined;
-  if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) return;
+  // Through a proxy the request opens its own tunnel.
+  if (!url || (url.protocol !== "http:" && url.protocol !== "https:") || proxied(url)) return;
   const port = Number(url.port) || (url.protocol === "https:" ? 443 : 80);
   const host = url.hostname.replace(/^\[|\]$/g, "");
   const origin = `${url.protocol}//${host}:${port}`;
@@ -140,8 +194,37 @@ function send(
   signal?: AbortSignal,
 ) {
   return new Promise<IncomingMessage>((resolve, reject) => {
-    const options: RequestOptions = { method, headers, agent: agents[url.protocol as "http:" | "https:"] };
-    const req = (url.protocol === "https:" ? httpsRequest : httpRequest)(url, options);
+    const target = url.protocol as "http:" | "https:";
+    let route: ProxyRoute | undefined;
+    try {
+      route = proxyFor(url);
+    } catch (e) {
+      reject(new TypeError("fetch failed", { cause: e }));
+      return;
+    }
+    let req: ReturnType<typeof httpRequest>;
+    if (!route) {
+      const options: RequestOptions = { method, headers, agent: agents[target] };
+      req = (target === "https:" ? httpsRequest : httpRequest)(url, options);
+    } else if (target === "https:") {
+      req = httpsRequest(url, { method, headers, agent: proxyAgent(route, target) });
+    } else {
+      // Plain http goes to the proxy itself, the target in absolute form.
+      const proxyHost = route.url.hostname.replace(/^\[(.*)\]$/, "$1");
+      req = (route.url.protocol === "https:" ? httpsRequest : httpRequest)({
+        host: proxyHost,
+        port: defaultPort(route.url),
+        path: url.href,
+        method,
+        headers: {
+          ...headers,
+          host: url.host,
+          ...(route.authorization ? { "proxy-authorization": route.authorization } : {}),
+        },
+        agent: proxyAgent(route, target),
+        ...(route.url.protocol === "https:" && !isIP(proxyHost) ? { servername: proxyHost } : {}),
+      });
+    }
     const onAbort = () => req.destroy(signal ? (abortReason(signal) as Error) : undefined);
     signal?.addEventListener("abort", onAbort, { once: true });
     req.once("response", (res) => {
@@ -151,7 +234,20 @@ function send(
     });
     req.once("error", (e) => {
       signal?.removeEventListener("abort", onAbort);
-      reject(signal?.aborted ? abortReason(signal) : new TypeError("fetch failed", { cause: e }));
+      if (signal?.aborted) return reject(abortReason(signal));
+      // Before an answer, an http request through a proxy failed at the proxy.
+      const cause =
+        route && target === "http:" && !(e instanceof ProxyError)
+          ? new ProxyError(
+              `the proxy ${describeProxy(route)} could not be reached: ${e.message}`,
+              {
+                proxy: describeProxy(route),
+                variable: route.variable,
+              },
+              e,
+            )
+          : e;
+      reject(new TypeError("fetch failed", { cause }));
     });
     req.end(body);
   });

@@ -4,6 +4,8 @@ export interface FieldError {
   /** JSON pointer of the offending value, e.g. `/permissions/allow/2`. */
   path: string;
   message: string;
+  /** The line of the file the value is on, when the file's text was at hand. */
+  line?: number;
 }
 
 export type ConfigError =

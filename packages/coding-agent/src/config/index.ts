@@ -18,6 +18,18 @@ export {
   PermissionsConfigSchema,
 } from "./schema.js";
 export {
+  flattenSettings,
+  getSetting,
+  listSettings,
+  parseSettingValue,
+  type SettingError,
+  type SettingScope,
+  type SettingsPlace,
+  setSetting,
+  settingsFile,
+  unsetSetting,
+} from "./settings.js";
+export {
   addPermissionRule,
   type ConfigObject,
   ensureLocalConfigIgnored,

@@ -10,7 +10,7 @@ import type { ConfigDiagnostic, ConfigError } from "./errors.js";
 import { checkHookNames } from "./hook-names.js";
 import { isPlainObject, mergeLayers } from "./merge.js";
 import { configPaths, displayPath, PROJECT_DIR, resolveKeelHome } from "./paths.js";
-import { readJsonFile, validateAgainst } from "./read.js";
+import { readConfigText, validateAgainst } from "./read.js";
 import { type KeelConfig, KeelConfigSchema, KNOWN_KEYS } from "./schema.js";
 
 export type ConfigLayer = "user" | "project" | "projectLocal";
@@ -70,13 +70,19 @@ export function loadConfig(options: LoadConfigOptions): Result<LoadedConfig, Con
       sources.push({ layer, path, status: "not_trusted" });
       continue;
     }
-    const read = readJsonFile(path, userHome);
+    const read = readConfigText(path, userHome);
     if (read.isErr()) return err(read.error);
     if (read.value === undefined) {
       sources.push({ layer, path, status: "missing" });
       continue;
     }
-    const valid = validateAgainst<KeelConfig>(KeelConfigSchema, read.value, path, userHome);
+    const valid = validateAgainst<KeelConfig>(
+      KeelConfigSchema,
+      read.value.value,
+      path,
+      userHome,
+      read.value.text,
+    );
     if (valid.isErr()) return err(valid.error);
     const badHooks = checkHookNames(valid.value, path, userHome);
     if (badHooks) return err(badHooks);

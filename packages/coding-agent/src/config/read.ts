@@ -1,9 +1,10 @@
-// Reads one config file: strict JSON with line/column on syntax errors, then schema errors by file+field.
+// Reads one config file: JSON with comments and trailing commas (JSONC), line/column on syntax
+// errors, then schema errors by file, line and field.
 import { readFileSync } from "node:fs";
 import type { TSchema } from "@sinclair/typebox";
 import { type ValueError, ValueErrorType } from "@sinclair/typebox/errors";
 import { Value } from "@sinclair/typebox/value";
-import { type ParseError, parse, printParseErrorCode } from "jsonc-parser";
+import { type Node, type ParseError, parse, parseTree, printParseErrorCode } from "jsonc-parser";
 import { err, ok, type Result } from "neverthrow";
 import { errnoCode, errnoMessage } from "../fs/errno.js";
 import type { ConfigError, FieldError } from "./errors.js";
@@ -11,6 +12,14 @@ import { displayPath } from "./paths.js";
 
 /** `undefined` when the file does not exist; an error when it exists but cannot be used. */
 export function readJsonFile(path: string, userHome?: string): Result<unknown | undefined, ConfigError> {
+  return readConfigText(path, userHome).map((read) => read?.value);
+}
+
+/** The file's value and its text (for the lines of schema errors, and edits that keep comments). */
+export function readConfigText(
+  path: string,
+  userHome?: string,
+): Result<{ value: unknown; text: string } | undefined, ConfigError> {
   let text: string;
   try {
     text = readFileSync(path, "utf8");
@@ -19,14 +28,14 @@ export function readJsonFile(path: string, userHome?: string): Result<unknown | 
     const file = displayPath(path, userHome);
     return err({ type: "config_unreadable", file, message: `${file}: cannot be read (${errnoMessage(e)})` });
   }
-  return parseJsonText(text, path, userHome);
+  return parseJsonText(text, path, userHome).map((value) => ({ value, text }));
 }
 
 export function parseJsonText(text: string, path: string, userHome?: string): Result<unknown, ConfigError> {
   const errors: ParseError[] = [];
   const value: unknown = parse(text, errors, {
-    disallowComments: true,
-    allowTrailingComma: false,
+    disallowComments: false,
+    allowTrailingComma: true,
     allowEmptyContent: false,
   });
   const first = errors[0];
@@ -39,7 +48,7 @@ export function parseJsonText(text: string, path: string, userHome?: string): Re
     file,
     line,
     column,
-    message: `${file}:${line}:${column}: invalid JSON (${what}); fix the file or delete it`,
+    message: `${file}:${line}:${column}: invalid JSON (${what}; comments and trailing commas are allowed); fix the file or delete it`,
   });
 }
 
@@ -57,11 +66,33 @@ function lineColumn(text: string, offset: number): { line: number; column: numbe
 
 const MAX_REPORTED = 5;
 
+/** The line a JSON pointer's value starts on in `text` (its key's line), or its nearest parent's. */
+export function lineOfPointer(text: string, pointer: string): number | undefined {
+  let node: Node | undefined = parseTree(text, [], { allowTrailingComma: true, disallowComments: false });
+  let line = node ? lineColumn(text, node.offset).line : undefined;
+  const segments = pointer === "" || pointer === "/" ? [] : pointer.slice(1).split("/");
+  for (const raw of segments) {
+    const key = raw.replace(/~1/g, "/").replace(/~0/g, "~");
+    const next: Node | undefined =
+      node?.type === "object"
+        ? node.children?.find((p) => p.children?.[0]?.value === key)
+        : node?.type === "array"
+          ? node.children?.[Number(key)]
+          : undefined;
+    if (!next) break;
+    line = lineColumn(text, next.offset).line;
+    node = next.type === "property" ? next.children?.[1] : next;
+  }
+  return line;
+}
+
 export function validateAgainst<T>(
   schema: TSchema,
   value: unknown,
   path: string,
   userHome?: string,
+  /** The file's text: each error then names its line. */
+  text?: string,
 ): Result<T, ConfigError> {
   if (Value.Check(schema, value)) return ok(value as T);
   const seen = new Set<string>();
@@ -69,11 +100,18 @@ export function validateAgainst<T>(
   for (const e of Value.Errors(schema, value)) {
     if (seen.has(e.path)) continue;
     seen.add(e.path);
-    errors.push({ path: e.path === "" ? "/" : e.path, message: describe(e) });
+    const line = text === undefined ? undefined : lineOfPointer(text, e.path);
+    errors.push({
+      path: e.path === "" ? "/" : e.path,
+      message: describe(e),
+      ...(line !== undefined ? { line } : {}),
+    });
     if (errors.length >= MAX_REPORTED) break;
   }
   const file = displayPath(path, userHome);
-  const lines = errors.map((e) => `${file}: ${e.path} ${e.message}`);
+  const lines = errors.map(
+    (e) => `${file}${e.line !== undefined ? `:${e.line}` : ""}: ${e.path} ${e.message}`,
+  );
   return err({ type: "config_invalid", file, errors, message: lines.join("\n") });
 }
 

@@ -5,23 +5,25 @@ import { err, ok, type Result } from "neverthrow";
 import { writeFileAtomic } from "../fs/atomic-write.js";
 import { errnoCode, errnoMessage } from "../fs/errno.js";
 import type { PermissionBehavior } from "../permissions/types.js";
+import { editJsonText } from "./edit-text.js";
 import type { ConfigError } from "./errors.js";
 import { configPaths, displayPath, PROJECT_DIR } from "./paths.js";
-import { readJsonFile } from "./read.js";
+import { readConfigText } from "./read.js";
 
 export type ConfigObject = Record<string, unknown>;
 
 /**
- * Reads `path` (missing = `{}`), applies `mutate`, writes the result atomically. A file that is
- * not valid JSON, or not an object, is left untouched and reported: never clobber a user's file.
+ * Reads `path` (missing = `{}`), applies `mutate`, writes the result atomically, changing the text
+ * only where the value changed (comments stay). A file that is not valid JSON(C), or not an
+ * object, is left untouched and reported: never clobber a user's file.
  */
 export function updateConfigFile(
   path: string,
   mutate: (current: ConfigObject) => ConfigObject,
 ): Result<ConfigObject, ConfigError> {
-  const read = readJsonFile(path);
+  const read = readConfigText(path);
   if (read.isErr()) return err(read.error);
-  const current = read.value ?? {};
+  const current = read.value?.value ?? {};
   if (typeof current !== "object" || current === null || Array.isArray(current)) {
     const file = displayPath(path);
     return err({
@@ -32,7 +34,7 @@ export function updateConfigFile(
     });
   }
   const next = mutate(structuredClone(current as ConfigObject));
-  const written = writeConfigText(path, JSON.stringify(next, null, 2) + "\n");
+  const written = writeConfigText(path, editJsonText(read.value?.text, current, next));
   return written.map(() => next);
 }
 

@@ -42,7 +42,14 @@ export function createAgentEventBridge(k: EventBridgeContext): (event: AgentEven
       case "message_update":
         if (event.assistantEvent.type === "retry") {
           const e = event.assistantEvent;
-          k.emit({ type: "retry", attempt: e.attempt, delayMs: e.delayMs, message: e.error.message });
+          k.emit({
+            type: "retry",
+            attempt: e.attempt,
+            maxRetries: e.maxRetries,
+            delayMs: e.delayMs,
+            message: e.error.message,
+            error: e.error,
+          });
         } else k.session().checkpoint(event.message);
         k.emit({ type: "message_update", message: event.message, event: event.assistantEvent });
         break;

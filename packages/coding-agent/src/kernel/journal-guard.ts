@@ -4,7 +4,7 @@
 import type { BeforeToolCall, PrepareRequest, RunResult } from "@keel/agent";
 import type { Message } from "@keel/ai";
 import type { Session } from "@keel/session";
-import type { CodingAgentError } from "./types.js";
+import type { CodingAgentError, RunError } from "./types.js";
 
 class JournalStopped extends Error {}
 
@@ -61,16 +61,13 @@ export class JournalGuard {
    * "error" with the journal's error, and the agent's history put back to the journal's
    * context (it holds what the journal could not take; the journal is the truth).
    */
-  settle(
-    run: RunResult,
-    resetHistory: (messages: Message[]) => void,
-  ): { run: RunResult; error?: { type: string; message: string } } {
+  settle(run: RunResult, resetHistory: (messages: Message[]) => void): { run: RunResult; error?: RunError } {
     const failed = this.failure();
     if (failed) {
       resetHistory(this.session().context());
       return { run: { ...run, stopReason: "error" }, error: { type: "journal", message: failed.message } };
     }
-    return run.error ? { run, error: { type: run.error.type, message: run.error.message } } : { run };
+    return run.error ? { run, error: run.error } : { run };
   }
 
   /**

@@ -4,6 +4,7 @@
 import { closeSync, lstatSync, openSync, readdirSync, readlinkSync, readSync, statSync } from "node:fs";
 import { dirname, extname, join, relative, resolve } from "node:path";
 import { configPaths, displayPath } from "../config/paths.js";
+import { parseJsonText } from "../config/read.js";
 import { isInside } from "../permissions/paths.js";
 import { type TrustStatus, trustStatus } from "../trust/store.js";
 
@@ -72,7 +73,7 @@ export function previewTrust(options: { projectRoot: string; cwd: string; home: 
   for (const file of [paths.project, paths.projectLocal]) {
     const text = read(file);
     if (text === undefined) continue;
-    const config = parseObject(text, shown(file), preview.problems);
+    const config = parseConfigObject(text, file, shown(file), preview.problems);
     if (config) describeConfig(config, shown(file), preview);
   }
 
@@ -234,6 +235,18 @@ function readBounded(
   } finally {
     closeSync(fd);
   }
+}
+
+/** Keel's own config files are JSONC, read as loading reads them (the error names line and column). */
+function parseConfigObject(text: string, path: string, file: string, problems: string[]): Json | undefined {
+  const parsed = parseJsonText(text, path);
+  if (parsed.isErr()) {
+    problems.push(`${file} is not valid JSON (${parsed.error.message.replace(/^.*?: invalid JSON /, "")})`);
+    return undefined;
+  }
+  if (isObject(parsed.value)) return parsed.value;
+  problems.push(`${file} is not a JSON object`);
+  return undefined;
 }
 
 function parseObject(text: string, file: string, problems: string[]): Json | undefined {

@@ -2,6 +2,7 @@
 // Everything an agent UI does goes through this; events are JSON-safe.
 
 import type {
+  AiError,
   AssistantMessageEvent,
   ImageContent,
   Message,
@@ -173,6 +174,13 @@ export interface PermissionDenial {
   agentId?: string;
 }
 
+/**
+ * Why a run failed: the provider's typed error as @keel/ai classified it (`http` with `status`,
+ * `reason`, `endpoint` and `hint`; `network` with `reason`, `code`, `proxy`; …), the loop's
+ * `internal`, or the kernel's `journal` (the session file could not be written).
+ */
+export type RunError = AiError | { type: "internal" | "journal"; message: string };
+
 export interface RunSummary {
   stopReason: RunStopReason;
   turns: number;
@@ -180,7 +188,7 @@ export interface RunSummary {
   /** The final assistant text of the run. */
   text: string;
   durationMs: number;
-  error?: { type: string; message: string };
+  error?: RunError;
   /** Steering or follow-up messages that never reached the model (the run ended first). */
   unsent: string[];
   /** Child agents that used the model during this run, with what each used (not included in `usage`). */
@@ -276,7 +284,8 @@ export type CodingAgentEvent =
   | { type: "status"; key: string; text: string | undefined }
   | { type: "widget"; key: string; lines: string[] | undefined }
   | { type: "notify"; message: string; level: "info" | "warning" | "error" }
-  | { type: "retry"; attempt: number; delayMs: number; message: string }
+  /** A model request failed and is retried after `delayMs` (attempt N of at most `maxRetries`). */
+  | { type: "retry"; attempt: number; maxRetries: number; delayMs: number; message: string; error: AiError }
   /** A tool call blocked by the permission gate or an extension's policy (it did not run). */
   | {
       type: "permission_denied";

@@ -80,11 +80,11 @@ describe("loadConfig", () => {
     expect(error.message).toContain("~/.keel/config.json:3:32");
   });
 
-  it("reports a schema error naming file and field", () => {
+  it("reports a schema error naming file, line and field", () => {
     write(join(keelHome, "config.json"), { permissions: { allow: ["Read", "Edit", 42] } });
     const error = load(false)._unsafeUnwrapErr();
     expect(error.type).toBe("config_invalid");
-    expect(error.message).toBe("~/.keel/config.json: /permissions/allow/2 must be a string");
+    expect(error.message).toBe("~/.keel/config.json:6: /permissions/allow/2 must be a string");
   });
 
   it("names the allowed values of an enum and the expected model format", () => {

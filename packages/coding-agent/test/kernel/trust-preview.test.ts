@@ -105,6 +105,20 @@ describe("the /trust preview", () => {
     expect(text).toContain("is not trusted; trusting it lets it:");
   });
 
+  it("reads a commented (JSONC) project config as loading would, so its hooks are shown", () => {
+    box = sandbox();
+    mkdirSync(join(box.workspace, ".keel"));
+    writeFileSync(
+      join(box.workspace, ".keel", "config.json"),
+      '{\n  // the team\'s hook\n  "hooks": { "sessionStart": [{ "command": "make setup" },] },\n}\n',
+    );
+    const preview = previewTrust({ projectRoot: box.workspace, cwd: box.workspace, home: box.home });
+    expect(preview.problems).toEqual([]);
+    expect(preview.hooks).toEqual([
+      { file: ".keel/config.json", event: "sessionStart", command: "make setup" },
+    ]);
+  });
+
   it("names empty categories, and does not read what is not a regular file or points outside", () => {
     box = sandbox();
     const outside = join(box.home, "elsewhere.json");

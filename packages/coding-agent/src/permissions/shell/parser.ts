@@ -1,5 +1,7 @@
 // Parses shell scripts with tree-sitter-bash (WASM) into the simple commands and redirects they run.
+import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
 import { err, ok, type Result } from "neverthrow";
 import type { Node, Parser } from "web-tree-sitter";
 import { importEsm } from "../../esm-import.js";
@@ -65,15 +67,24 @@ const MAX_SCRIPT_CHARS = 64 * 1024;
 let parserPromise: Promise<Parser> | undefined;
 
 /**
+ * The bash grammar ships beside the module that loads it (the package's dist/, and a bundle that
+ * inlines this module, such as the keel CLI's); the sources and tests find it in tree-sitter-bash.
+ */
+function grammarPath(): string {
+  const beside = fileURLToPath(new URL("./tree-sitter-bash.wasm", import.meta.url));
+  if (existsSync(beside)) return beside;
+  return createRequire(import.meta.url).resolve("tree-sitter-bash/tree-sitter-bash.wasm");
+}
+
+/**
  * Loads the WASM grammar once per process; every later parse is synchronous. The module itself
  * is imported here too, so a run that never checks a shell command never loads it.
  */
 export function loadShellParser(): Promise<Parser> {
   parserPromise ??= (async () => {
-    const require = createRequire(import.meta.url);
     const { Language, Parser } = (await importEsm("web-tree-sitter")) as typeof import("web-tree-sitter");
     await Parser.init();
-    const language = await Language.load(require.resolve("tree-sitter-bash/tree-sitter-bash.wasm"));
+    const language = await Language.load(grammarPath());
     const parser = new Parser();
     parser.setLanguage(language);
     return parser;

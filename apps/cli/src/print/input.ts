@@ -1,0 +1,88 @@
+// --input-format stream-json: user messages as NDJSON on stdin, one run each, for programs that
+// drive keel across turns. A line that is not a user message stops the reading with a note that
+// names it (the runs before it stand); the shape is InputLine in schema.ts.
+import { createInterface } from "node:readline";
+import type { UsageError } from "../args.js";
+
+export type InputItem =
+  | { kind: "prompt"; text: string; line: number }
+  | { kind: "invalid"; error: UsageError };
+
+type Parsed = { ok: true; text: string } | { ok: false; why: string };
+
+const nonEmpty = (text: string): Parsed =>
+  text.trim() === "" ? { ok: false, why: "has empty content" } : { ok: true, text };
+
+function promptOf(value: unknown): Parsed {
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return { ok: false, why: "is not a JSON object" };
+  const { type, content, ...rest } = value as Record<string, unknown>;
+  if (type !== "user")
+    return { ok: false, why: `has type ${JSON.stringify(type)}; only "user" lines are read` };
+  const extra = Object.keys(rest);
+  // Claude Code's input shape: say where Keel reads the same thing.
+  if (content === undefined && "message" in rest)
+    return { ok: false, why: "has message.content; Keel reads the prompt from content at the top level" };
+  if (extra.length > 0)
+    return {
+      ok: false,
+      why: `has fields keel does not read (${extra.join(", ")}); a user line has type and content`,
+    };
+  if (typeof content === "string") return nonEmpty(content);
+  if (!Array.isArray(content))
+    return { ok: false, why: "needs content: a string or an array of text blocks" };
+  const texts: string[] = [];
+  for (const block of content) {
+    const b = block as { type?: unknown; text?: unknown };
+    if (b?.type !== "text" || typeof b.text !== "string")
+      return {
+        ok: false,
+        why: 'has a content block that is not {"type":"text","text":"…"} (only text is accepted)',
+      };
+    texts.push(b.text);
+  }
+  return nonEmpty(texts.join("\n"));
+}
+
+/** The stdin lines as prompts, in order; ends at the end of stdin or at the first invalid line. */
+export function readInputLines(stdin: NodeJS.ReadableStream = process.stdin): {
+  items: AsyncGenerator<InputItem>;
+  /** Stops reading (keel is stopping). */
+  close(): void;
+} {
+  const rl = createInterface({ input: stdin, crlfDelay: Number.POSITIVE_INFINITY });
+  // Taken now, not when the first run ends: readline's iterator buffers lines from its creation,
+  // and lines that arrive while the agent opens would otherwise be emitted to no one.
+  const pending = rl[Symbol.asyncIterator]();
+  async function* items(): AsyncGenerator<InputItem> {
+    let n = 0;
+    for await (const raw of { [Symbol.asyncIterator]: () => pending }) {
+      n++;
+      if (raw.trim() === "") continue;
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(raw);
+      } catch (e) {
+        yield invalid(n, `is not JSON (${e instanceof Error ? e.message : String(e)})`);
+        return;
+      }
+      const prompt = promptOf(parsed);
+      if (!prompt.ok) {
+        yield invalid(n, prompt.why);
+        return;
+      }
+      yield { kind: "prompt", text: prompt.text, line: n };
+    }
+  }
+  return { items: items(), close: () => rl.close() };
+}
+
+function invalid(line: number, why: string): InputItem {
+  return {
+    kind: "invalid",
+    error: {
+      type: "usage",
+      message: `stdin line ${line} ${why}; expected {"type":"user","content":"…"}. Reading stopped there.`,
+    },
+  };
+}

@@ -1,0 +1,451 @@
+// The print-mode output contract, version 1: a JSON Schema (TypeBox) for every stream-json line,
+// the json output and the stream-json input lines; the build writes it to dist/print.v1.schema.json
+// and the line types print mode emits are derived from it, so the code and the schema agree.
+// A change that breaks a script (a removed or renamed field, a new required one) is a new version.
+import { type Static, type TProperties, Type } from "@sinclair/typebox";
+
+export const PRINT_SCHEMA_VERSION = 1;
+export const PRINT_SCHEMA_ID = "urn:keel:cli:print:1";
+
+const strict = <P extends TProperties>(properties: P, description: string) =>
+  Type.Object(properties, { additionalProperties: false, description });
+const Opt = Type.Optional;
+const Num = Type.Number();
+const Str = Type.String();
+
+// --- @keel/ai's message vocabulary, as it crosses the wire ---------------------------------------
+
+const Api = Type.Union([
+  Type.Literal("anthropic-messages"),
+  Type.Literal("openai-completions"),
+  Type.Literal("openai-responses"),
+]);
+const TextBlock = strict({ type: Type.Literal("text"), text: Str }, "Text.");
+const ImageBlock = strict(
+  { type: Type.Literal("image"), data: Str, mimeType: Str },
+  "An image, base64 without the data: prefix.",
+);
+const ThinkingBlock = strict(
+  {
+    type: Type.Literal("thinking"),
+    thinking: Str,
+    signature: Opt(Str),
+    redacted: Opt(Type.Boolean()),
+    source: Opt(strict({ provider: Str, api: Api }, "Who signed the thinking.")),
+  },
+  "The model's thinking (its summary, for models that summarise).",
+);
+const ToolCallBlock = strict(
+  {
+    type: Type.Literal("toolCall"),
+    id: Str,
+    name: Str,
+    arguments: Type.Record(Str, Type.Unknown()),
+    argumentsError: Opt(Str),
+  },
+  "A tool call; argumentsError says why its arguments were not one JSON object (it did not run).",
+);
+
+const Cost = strict(
+  { input: Num, output: Num, cacheRead: Num, cacheWrite: Num, total: Num },
+  "Cost in USD (0 where the price is unknown).",
+);
+export const UsageSchema = strict(
+  {
+    input: Num,
+    output: Num,
+    cacheRead: Num,
+    cacheWrite: Num,
+    reasoning: Num,
+    totalTokens: Num,
+    cost: Cost,
+  },
+  "Tokens (input is the uncached input; output includes reasoning) and their cost.",
+);
+
+const HttpReason = Type.Union(
+  [
+    "bad_request",
+    "auth",
+    "forbidden",
+    "not_found",
+    "timeout",
+    "conflict",
+    "too_large",
+    "rate_limit",
+    "overloaded",
+    "server",
+    "other",
+  ].map((r) => Type.Literal(r)),
+);
+const NetworkReason = Type.Union(
+  ["refused", "unreachable", "dns", "timeout", "reset", "idle", "tls", "proxy", "other"].map((r) =>
+    Type.Literal(r),
+  ),
+);
+/** @keel/ai's AiError, and the kernel's own run errors. */
+export const ErrorSchema = Type.Union([
+  strict(
+    {
+      type: Type.Literal("http"),
+      status: Type.Integer(),
+      reason: HttpReason,
+      message: Str,
+      endpoint: Opt(Str),
+      hint: Opt(Str),
+      retryAfterMs: Opt(Num),
+      inStream: Opt(Type.Boolean()),
+    },
+    "The provider answered with an HTTP error (inStream: inside an accepted stream).",
+  ),
+  strict(
+    {
+      type: Type.Literal("network"),
+      reason: NetworkReason,
+      message: Str,
+      endpoint: Opt(Str),
+      hint: Opt(Str),
+      code: Opt(Str),
+      proxy: Opt(Str),
+      proxyVariable: Opt(Str),
+    },
+    "The provider could not be reached, or the connection failed.",
+  ),
+  strict(
+    {
+      type: Type.Union(
+        ["aborted", "context_overflow", "protocol", "config", "internal", "journal"].map((t) =>
+          Type.Literal(t),
+        ),
+      ),
+      message: Str,
+    },
+    "Aborted, context overflow, a malformed stream, a configuration problem, a bug, or the journal could not be written.",
+  ),
+  strict(
+    { type: Type.Literal("reply_too_large"), message: Str, limitChars: Num },
+    "The reply passed its size bound.",
+  ),
+]);
+
+const UserMessage = strict(
+  {
+    role: Type.Literal("user"),
+    content: Type.Union([Str, Type.Array(Type.Union([TextBlock, ImageBlock]))]),
+    timestamp: Num,
+    synthetic: Opt(Type.Boolean()),
+  },
+  "A user message.",
+);
+const AssistantMessage = strict(
+  {
+    role: Type.Literal("assistant"),
+    content: Type.Array(Type.Union([TextBlock, ThinkingBlock, ToolCallBlock])),
+    api: Api,
+    provider: Str,
+    model: Str,
+    usage: UsageSchema,
+    stopReason: Type.Union(
+      ["stop", "length", "toolUse", "error", "aborted", "context_overflow"].map((r) => Type.Literal(r)),
+    ),
+    error: Opt(ErrorSchema),
+    responseId: Opt(Str),
+    timestamp: Num,
+  },
+  "A model response.",
+);
+const ToolResultMessage = strict(
+  {
+    role: Type.Literal("toolResult"),
+    toolCallId: Str,
+    toolName: Str,
+    content: Type.Array(Type.Union([TextBlock, ImageBlock])),
+    isError: Type.Boolean(),
+    details: Opt(Type.Unknown()),
+    timestamp: Num,
+  },
+  "A tool's result as the model received it.",
+);
+export const MessageSchema = Type.Union([UserMessage, AssistantMessage, ToolResultMessage]);
+
+// --- stream-json lines ---------------------------------------------------------------------------
+
+/** Every line names the session; a child agent's own events also name the agent. */
+const base = {
+  sessionId: Type.Union([Type.String(), Type.Null()], {
+    description: "The session this run belongs to; null with --no-session (nothing is saved to resume).",
+  }),
+};
+const agentMark = {
+  agentId: Opt(Type.String({ description: "Set on a child agent's own event: which agent." })),
+  agentTitle: Opt(Type.String({ description: "The child agent's title." })),
+};
+const line = <T extends string, P extends TProperties>(type: T, properties: P, description: string) =>
+  strict({ type: Type.Literal(type), ...base, ...properties }, description);
+const eventLine = <T extends string, P extends TProperties>(type: T, properties: P, description: string) =>
+  line(type, { ...properties, ...agentMark }, description);
+
+export const InitLineSchema = line(
+  "init",
+  {
+    schemaVersion: Type.Literal(PRINT_SCHEMA_VERSION),
+    model: Type.String({ description: "provider/id" }),
+    tools: Type.Array(Str, { description: "The tools the model is offered, in order." }),
+    cwd: Str,
+  },
+  "First line: the session, model and tools.",
+);
+
+const Denial = strict(
+  {
+    toolCallId: Str,
+    toolName: Type.String({ description: "The identity judged: Bash, Edit, a catalog entry's group:name." }),
+    input: Type.String({ description: "What it would have done, at most 200 characters." }),
+    reason: Type.String({ description: "Why, as the model was told." }),
+    by: Type.Union(["rule", "mode", "headless", "user", "policy"].map((b) => Type.Literal(b))),
+    agentId: Opt(Type.String({ description: "Set for a call a child agent made." })),
+  },
+  "A tool call that did not run.",
+);
+const ChildUsage = strict({ agentId: Str, title: Str, usage: UsageSchema }, "What one child agent used.");
+const ExternalUsage = strict(
+  { source: Str, requests: Opt(Num), credits: Opt(Num), costUsd: Opt(Num) },
+  "What an external service (web search, …) was used for.",
+);
+
+export const OUTCOMES = ["success", "max_turns", "aborted", "error", "context_overflow"] as const;
+
+export const ResultLineSchema = line(
+  "result",
+  {
+    schemaVersion: Type.Literal(PRINT_SCHEMA_VERSION),
+    isError: Type.Boolean({ description: "The run did not finish its task (exit code 1, 130, 129 or 143)." }),
+    outcome: Type.Union(
+      OUTCOMES.map((o) => Type.Literal(o)),
+      { description: "How the run ended, for scripts: success (stop, or the output limit), or why not." },
+    ),
+    stopReason: Type.Union(
+      ["stop", "length", "max_turns", "aborted", "error", "context_overflow"].map((r) => Type.Literal(r)),
+    ),
+    text: Type.String({ description: "The final assistant text." }),
+    turns: Type.Integer(),
+    durationMs: Num,
+    usage: UsageSchema,
+    cost: Type.Number({ description: "usage.cost.total, USD." }),
+    totalCost: Type.Number({
+      description: "cost plus the children's and the external services' costs, USD.",
+    }),
+    children: Opt(
+      Type.Array(ChildUsage, { description: "Child agents that ran in this run (not in usage)." }),
+    ),
+    external: Opt(Type.Array(ExternalUsage, { description: "External services used in this run." })),
+    permissionDenials: Type.Array(Denial, {
+      description: "Every tool call of the run that was blocked, in order.",
+    }),
+    error: Opt(ErrorSchema),
+  },
+  "Last line of a run (and the whole json output): its outcome and the numbers a script needs.",
+);
+
+export const CommandLineSchema = line(
+  "command",
+  { name: Str, message: Str },
+  'keel -p "/name args" ran a command instead of a prompt.',
+);
+
+const EVENT_LINES = [
+  eventLine("message", { message: MessageSchema }, "A complete message (user, assistant, toolResult)."),
+  eventLine(
+    "text_delta",
+    { contentIndex: Type.Integer(), delta: Str },
+    "With --include-partial-messages: text as it streams (the message line follows).",
+  ),
+  eventLine(
+    "thinking_delta",
+    { contentIndex: Type.Integer(), delta: Str },
+    "With --include-partial-messages: thinking as it streams.",
+  ),
+  eventLine("run_start", { prompt: Str }, "A run (one prompt) starts."),
+  eventLine("turn_start", { turn: Type.Integer() }, "A turn (one model response and its tools) starts."),
+  eventLine("turn_end", { turn: Type.Integer() }, "A turn ended."),
+  eventLine(
+    "tool_start",
+    { toolCallId: Str, toolName: Str, args: Type.Record(Str, Type.Unknown()) },
+    "A tool call starts.",
+  ),
+  eventLine(
+    "tool_end",
+    { toolCallId: Str, toolName: Str, isError: Type.Boolean(), text: Str, details: Opt(Type.Unknown()) },
+    "A tool call ended; text is what the model reads.",
+  ),
+  eventLine(
+    "permission_denied",
+    {
+      toolCallId: Str,
+      toolName: Str,
+      input: Str,
+      reason: Str,
+      by: Type.Union(["rule", "mode", "headless", "user", "policy"].map((b) => Type.Literal(b))),
+    },
+    "A tool call was blocked and did not run (also one stderr line).",
+  ),
+  eventLine(
+    "retry",
+    { attempt: Type.Integer(), maxRetries: Type.Integer(), delayMs: Num, message: Str, error: ErrorSchema },
+    "A model request failed and is retried after delayMs (also one stderr line).",
+  ),
+  eventLine(
+    "compaction_start",
+    {
+      reason: Type.Union([Type.Literal("threshold"), Type.Literal("overflow"), Type.Literal("manual")]),
+      tokensBefore: Num,
+    },
+    "The history is being summarised.",
+  ),
+  eventLine(
+    "compaction_end",
+    {
+      reason: Type.Union([Type.Literal("threshold"), Type.Literal("overflow"), Type.Literal("manual")]),
+      tokensBefore: Num,
+      tokensAfter: Num,
+      ok: Type.Boolean(),
+      error: Opt(Str),
+    },
+    "Compaction ended.",
+  ),
+  eventLine("capability_notice", { text: Str }, "What the model was told about changed capabilities."),
+  eventLine("recovery", { text: Str }, "What the model was told about an interrupted earlier run."),
+  eventLine("status", { key: Str, text: Opt(Str) }, "An extension's status line (text absent: cleared)."),
+  eventLine(
+    "widget",
+    { key: Str, lines: Opt(Type.Array(Str)) },
+    "An extension's widget (lines absent: cleared).",
+  ),
+  eventLine(
+    "notify",
+    {
+      message: Str,
+      level: Type.Union([Type.Literal("info"), Type.Literal("warning"), Type.Literal("error")]),
+    },
+    "An extension's notification.",
+  ),
+  line(
+    "agent_start",
+    {
+      agentId: Str,
+      agentTitle: Str,
+      agentSessionId: Type.String({ description: "The child's own session (a linked child session)." }),
+      agentSessionFile: Opt(Str),
+      background: Type.Boolean(),
+    },
+    "A child agent started; its own events follow marked with its agentId.",
+  ),
+  line(
+    "agent_end",
+    {
+      agentId: Str,
+      agentTitle: Str,
+      status: Type.Union(
+        ["running", "completed", "failed", "aborted", "budget", "max_turns", "interrupted"].map((s) =>
+          Type.Literal(s),
+        ),
+      ),
+      usage: UsageSchema,
+      turns: Type.Integer(),
+    },
+    "A child agent ended, with what it used.",
+  ),
+];
+
+// --- --read-only ---------------------------------------------------------------------------------
+
+const SessionHeader = {
+  file: Str,
+  cwd: Str,
+  name: Opt(Str),
+  notices: Type.Array(Str, { description: "What opening the session found (damage, newer entries)." }),
+};
+export const SessionLineSchema = line(
+  "session",
+  SessionHeader,
+  "keel --read-only, stream-json: the session.",
+);
+export const SessionTranscriptSchema = line(
+  "session",
+  { ...SessionHeader, messages: Type.Array(MessageSchema) },
+  "keel --read-only, json: the session and its conversation.",
+);
+
+export const StreamLineSchema = Type.Union(
+  [InitLineSchema, ...EVENT_LINES, CommandLineSchema, ResultLineSchema, SessionLineSchema],
+  {
+    description:
+      "One line of --output-format stream-json (SessionLine and message lines also of --read-only).",
+  },
+);
+
+/** What --output-format json prints: one object. */
+export const JsonOutputSchema = Type.Union([ResultLineSchema, CommandLineSchema, SessionTranscriptSchema], {
+  description: "The one object of --output-format json.",
+});
+
+// --- --input-format stream-json -------------------------------------------------------------------
+
+export const InputLineSchema = strict(
+  {
+    type: Type.Literal("user"),
+    content: Type.Union([Str, Type.Array(TextBlock)], {
+      description: "The prompt: a string, or text blocks joined by newlines. A /command runs the command.",
+    }),
+  },
+  "One stdin line of --input-format stream-json: a user message; each one is a run.",
+);
+
+export type InitLine = Static<typeof InitLineSchema>;
+export type ResultLine = Static<typeof ResultLineSchema>;
+export type CommandLine = Static<typeof CommandLineSchema>;
+export type StreamLine = Static<typeof StreamLineSchema>;
+export type InputLine = Static<typeof InputLineSchema>;
+
+/** Shared parts, written once in the document and referenced where they recur. */
+const SHARED = {
+  Message: MessageSchema,
+  Usage: UsageSchema,
+  Error: ErrorSchema,
+  PermissionDenial: Denial,
+  TextBlock,
+  ImageBlock,
+};
+
+/** `node` with every recurring shared part (any copy of it, Optional or not) made a $ref. */
+function withRefs(node: unknown, byJson: Map<string, string>, self?: string): unknown {
+  if (Array.isArray(node)) return node.map((n) => withRefs(n, byJson, self));
+  if (typeof node !== "object" || node === null) return node;
+  const name = byJson.get(JSON.stringify(node));
+  if (name !== undefined && name !== self) return { $ref: `#/definitions/${name}` };
+  return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, withRefs(v, byJson, self)]));
+}
+
+/**
+ * The schema document: `definitions.StreamLine` validates each stream-json line (--read-only's
+ * too), `definitions.JsonOutput` the json output, `definitions.InputLine` each stdin line of
+ * --input-format stream-json.
+ */
+export function printSchema(): Record<string, unknown> {
+  const byJson = new Map(Object.entries(SHARED).map(([name, schema]) => [JSON.stringify(schema), name]));
+  const definitions: Record<string, unknown> = {
+    StreamLine: withRefs(StreamLineSchema, byJson),
+    JsonOutput: withRefs(JsonOutputSchema, byJson),
+    InputLine: withRefs(InputLineSchema, byJson),
+  };
+  for (const [name, schema] of Object.entries(SHARED)) definitions[name] = withRefs(schema, byJson, name);
+  return {
+    $schema: "http://json-schema.org/draft-07/schema#",
+    $id: PRINT_SCHEMA_ID,
+    title: `keel print-mode output, version ${PRINT_SCHEMA_VERSION}`,
+    description:
+      "Lines of keel -p --output-format stream-json, the object of --output-format json, and the stdin lines of --input-format stream-json.",
+    definitions,
+    anyOf: [{ $ref: "#/definitions/StreamLine" }, { $ref: "#/definitions/JsonOutput" }],
+  };
+}

@@ -1,0 +1,155 @@
+// keel config get | set | unset | list: Keel's settings in the user's config file (~/.keel) or a
+// trusted project's .keel/config.json, by dotted key. The reading, validation and comment-keeping
+// writes are the kernel's (config/settings.ts); this parses, prints and picks exit codes.
+import { parseArgs } from "node:util";
+import {
+  displayPath,
+  getSetting,
+  listSettings,
+  loadConfig,
+  parseSettingValue,
+  renewProjectHash,
+  type SettingError,
+  type SettingScope,
+  setSetting,
+  settingsFile,
+  unsetSetting,
+} from "@keel/coding-agent";
+import { EXIT } from "../exit-codes.js";
+import type { SubcommandIO } from "./index.js";
+
+export const CONFIG_USAGE = `keel config — Keel's settings, by dotted key
+
+  keel config get <key> [--user|--project]     the value (without a scope: the one in effect here)
+  keel config set <key> <value> [--project]    write it to ~/.keel/config.json (--project: this
+                                               trusted project's .keel/config.json); <value> is
+                                               JSON when it parses (10, true, ["a"]), else text
+  keel config unset <key> [--project]          remove it
+  keel config list [--user|--project] [--json] every setting of each file
+
+Keys: model, permissions.mode, permissions.allow, stream.maxRetries, compaction.threshold,
+agents.maxConcurrent, extensions.<id>.enabled, extensions.<id>.config…, env.<NAME>, …
+A value the file would be refused with at startup is refused here and nothing is written.
+`;
+
+const OPTIONS = {
+  user: { type: "boolean" },
+  project: { type: "boolean" },
+  json: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+const show = (value: unknown) => (typeof value === "string" ? value : JSON.stringify(value));
+
+function at(value: unknown, path: readonly string[]): unknown {
+  let node = value;
+  for (const key of path) {
+    if (typeof node !== "object" || node === null || Array.isArray(node)) return undefined;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return node;
+}
+
+export function configCommand(argv: string[], io: SubcommandIO): number {
+  const fail = (message: string, code: number = EXIT.usage) => {
+    io.stderr(`keel config: ${message}\n`);
+    return code;
+  };
+  let parsed: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>;
+  try {
+    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (e) {
+    return fail(e instanceof Error ? e.message : String(e));
+  }
+  const { values, positionals } = parsed;
+  const [action, key, ...rest] = positionals;
+  if (values.help || action === undefined) {
+    io.stdout(CONFIG_USAGE);
+    return values.help ? EXIT.ok : EXIT.usage;
+  }
+  if (values.user && values.project) return fail("pick one of --user and --project.");
+  const where = { keelHome: io.keelHome, projectRoot: io.workspace?.projectRoot ?? io.cwd };
+  const trusted = io.workspace?.trusted === true;
+  const scoped: SettingScope | undefined = values.project ? "project" : values.user ? "user" : undefined;
+  if (scoped === "project" && !trusted)
+    return fail(
+      `the project ${displayPath(where.projectRoot)} is not trusted, so keel does not read or write its .keel/config.json; trust it first (keel -p "/trust yes", or /trust in keel).`,
+    );
+  const settingFailed = (e: SettingError) =>
+    fail(e.message, e.type === "setting_key" || e.type === "config_invalid" ? EXIT.usage : EXIT.failed);
+  const wants = (n: number, shape: string) =>
+    (
+      n === 1
+        ? key !== undefined && rest.length === 0
+        : n === 2
+          ? key !== undefined && rest.length === 1
+          : key === undefined
+    )
+      ? undefined
+      : fail(`usage: keel config ${shape}`);
+
+  switch (action) {
+    case "get": {
+      const bad = wants(1, "get <key> [--user|--project]");
+      if (bad !== undefined) return bad;
+      let value: unknown;
+      if (scoped) {
+        const got = getSetting(key!, scoped, where);
+        if (got.isErr()) return settingFailed(got.error);
+        value = got.value;
+      } else {
+        // In effect here: the layers merged as a session would (project ones only when trusted).
+        const checked = getSetting(key!, "user", where);
+        if (checked.isErr()) return settingFailed(checked.error);
+        const loaded = loadConfig({ cwd: io.cwd, home: io.keelHome, trusted, reportUntrusted: false });
+        if (loaded.isErr()) return fail(loaded.error.message, EXIT.failed);
+        value = at(loaded.value.config, key!.split("."));
+      }
+      if (value === undefined) return fail(`${key} is not set.`, EXIT.failed);
+      io.stdout(`${values.json ? JSON.stringify(value) : show(value)}\n`);
+      return EXIT.ok;
+    }
+    case "set":
+    case "unset": {
+      const bad =
+        action === "set" ? wants(2, "set <key> <value> [--project]") : wants(1, "unset <key> [--project]");
+      if (bad !== undefined) return bad;
+      const scope = scoped ?? "user";
+      const done =
+        action === "set"
+          ? setSetting(key!, parseSettingValue(rest[0]!), scope, where)
+          : unsetSetting(key!, scope, where);
+      if (done.isErr()) return settingFailed(done.error);
+      // The user changed their trusted project through keel: it stays trusted, as it is now.
+      if (scope === "project") renewProjectHash(where.projectRoot, { home: io.keelHome });
+      io.stderr(
+        `keel config: ${action === "set" ? `${key} set` : `${key} removed`} in ${displayPath(done.value)}\n`,
+      );
+      return EXIT.ok;
+    }
+    case "list": {
+      const bad = wants(0, "list [--user|--project] [--json]");
+      if (bad !== undefined) return bad;
+      const scopes: SettingScope[] = scoped ? [scoped] : trusted ? ["user", "project"] : ["user"];
+      const out: Record<string, Record<string, unknown>> = {};
+      for (const scope of scopes) {
+        const listed = listSettings(scope, where);
+        if (listed.isErr()) return settingFailed(listed.error);
+        out[scope] = Object.fromEntries(listed.value);
+        if (!values.json) {
+          io.stdout(`${scope}: ${displayPath(settingsFile(scope, where))}\n`);
+          if (listed.value.length === 0) io.stdout("  (nothing set)\n");
+          for (const [k, v] of listed.value) io.stdout(`  ${k} = ${JSON.stringify(v)}\n`);
+        }
+      }
+      if (values.json) io.stdout(`${JSON.stringify(out)}\n`);
+      else if (!scoped && !trusted)
+        io.stdout(
+          `(the project ${displayPath(where.projectRoot)} is not trusted: its settings are not read)\n`,
+        );
+      return EXIT.ok;
+    }
+    default:
+      return fail(`unknown action "${action}"; use get, set, unset or list (keel config --help).`);
+  }
+}

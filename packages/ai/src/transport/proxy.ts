@@ -1,0 +1,177 @@
+// Which proxy a model request goes through, from HTTPS_PROXY / HTTP_PROXY / NO_PROXY as curl
+// reads them (lower case first), and the CONNECT tunnel an https request takes through it.
+// Failures reject with ProxyError, which names the proxy and the variable so the error a user
+// sees says which setting to check.
+import { BlockList, isIP, connect as netConnect, type Socket } from "node:net";
+import { connect as tlsConnect } from "node:tls";
+
+export interface ProxyRoute {
+  url: URL;
+  /** The variable it came from, as users write it: `HTTPS_PROXY` or `HTTP_PROXY`. */
+  variable: "HTTPS_PROXY" | "HTTP_PROXY";
+  /** `Basic …` from the proxy URL's user info, for Proxy-Authorization. */
+  authorization?: string;
+}
+
+/** A proxy that is misconfigured, unreachable or refused the tunnel. */
+export class ProxyError extends Error {
+  override readonly name = "ProxyError";
+  /** The proxy without credentials (`http://proxy:3128`), and the variable that named it. */
+  readonly proxy: string;
+  readonly variable: string;
+  /** The proxy's answer to CONNECT, when it answered with something else than 2xx. */
+  readonly status?: number;
+
+  constructor(message: string, route: { proxy: string; variable: string; status?: number }, cause?: unknown) {
+    super(message, cause === undefined ? undefined : { cause });
+    this.proxy = route.proxy;
+    this.variable = route.variable;
+    if (route.status !== undefined) this.status = route.status;
+  }
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+function envValue(env: Env, name: string): string | undefined {
+  const value = env[name.toLowerCase()] ?? env[name.toUpperCase()];
+  return value !== undefined && value.trim() !== "" ? value.trim() : undefined;
+}
+
+const describe = (url: URL) => `${url.protocol}//${url.host}`;
+const unbracket = (host: string) => host.replace(/^\[(.*)\]$/, "$1").toLowerCase();
+export const defaultPort = (url: URL) => (url.port ? Number(url.port) : url.protocol === "https:" ? 443 : 80);
+
+/** NO_PROXY: `*`, host names (a leading `.` or `*.` covers subdomains too), `host:port`, IPs, CIDRs. */
+export function bypassesProxy(target: URL, noProxy: string | undefined): boolean {
+  if (noProxy === undefined) return false;
+  const host = unbracket(target.hostname).replace(/\.$/, "");
+  const port = String(defaultPort(target));
+  const family = isIP(host);
+  for (const raw of noProxy.split(/[\s,]+/)) {
+    let entry = raw.trim().toLowerCase();
+    if (entry === "") continue;
+    if (entry === "*") return true;
+    // host:port (one colon, so not a bare IPv6 address) or [v6]:port.
+    const withPort = /^(\[[^\]]+\]|[^:]+):(\d+)$/.exec(entry);
+    if (withPort) {
+      if (withPort[2] !== port) continue;
+      entry = withPort[1]!;
+    }
+    entry = unbracket(entry);
+    const [address, bits] = entry.split("/");
+    const entryFamily = isIP(address ?? "");
+    if (entryFamily !== 0) {
+      if (family !== entryFamily) continue;
+      const list = new BlockList();
+      const type = entryFamily === 6 ? "ipv6" : "ipv4";
+      if (bits === undefined) list.addAddress(address!, type);
+      else list.addSubnet(address!, Number(bits), type);
+      if (list.check(host, type)) return true;
+      continue;
+    }
+    const domain = entry.replace(/^\*?\./, "").replace(/\.$/, "");
+    if (host === domain || host.endsWith(`.${domain}`)) return true;
+  }
+  return false;
+}
+
+/**
+ * The proxy for `target`, or undefined for a direct connection. A variable that holds something
+ * other than an http(s) proxy URL throws ProxyError: never a silent direct connection instead.
+ */
+export function proxyFor(target: URL, env: Env = process.env): ProxyRoute | undefined {
+  const variable = target.protocol === "https:" ? "HTTPS_PROXY" : "HTTP_PROXY";
+  const raw = envValue(env, variable);
+  if (raw === undefined || bypassesProxy(target, envValue(env, "NO_PROXY"))) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw.includes("://") ? raw : `http://${raw}`);
+  } catch {
+    // The value is not shown: it may hold credentials.
+    throw new ProxyError(`${variable} is not a URL (expected http://host:port)`, {
+      proxy: variable,
+      variable,
+    });
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw new ProxyError(
+      `${variable} uses ${url.protocol}; only http:// and https:// proxies are supported`,
+      {
+        proxy: describe(url),
+        variable,
+      },
+    );
+  const route: ProxyRoute = { url, variable };
+  if (url.username !== "") {
+    const credentials = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
+    route.authorization = `Basic ${Buffer.from(credentials).toString("base64")}`;
+  }
+  return route;
+}
+
+export function describeProxy(route: ProxyRoute): string {
+  return describe(route.url);
+}
+
+/** A TCP (or, for an https:// proxy, TLS) connection to the proxy itself. */
+export function connectToProxy(route: ProxyRoute): Socket {
+  const host = unbracket(route.url.hostname);
+  const port = defaultPort(route.url);
+  return route.url.protocol === "https:"
+    ? tlsConnect({ host, port, ...(isIP(host) ? {} : { servername: host }) })
+    : netConnect({ host, port });
+}
+
+/** Opens a CONNECT tunnel to `authority` (host:port) through the proxy; resolves to the tunnel. */
+export function openTunnel(route: ProxyRoute, authority: string): Promise<Socket> {
+  const where = { proxy: describeProxy(route), variable: route.variable };
+  const socket = connectToProxy(route);
+  return new Promise((resolve, reject) => {
+    let head = Buffer.alloc(0);
+    const fail = (error: ProxyError) => {
+      socket.off("data", onData);
+      socket.destroy();
+      reject(error);
+    };
+    const onData = (chunk: Buffer) => {
+      head = Buffer.concat([head, chunk]);
+      const end = head.indexOf("\r\n\r\n");
+      if (end === -1) {
+        if (head.length > 16 * 1024)
+          fail(new ProxyError(`the proxy ${where.proxy} sent an oversized answer to CONNECT`, where));
+        return;
+      }
+      socket.off("data", onData);
+      socket.off("error", onError);
+      socket.off("end", onEnd);
+      const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(head.subarray(0, end).toString("latin1"))?.[1]);
+      if (!(status >= 200 && status < 300)) {
+        const answer = Number.isNaN(status) ? "an unreadable answer" : `${status}`;
+        const hint = status === 407 ? " (it wants credentials: put them in the proxy URL)" : "";
+        socket.destroy();
+        reject(
+          new ProxyError(`the proxy ${where.proxy} refused to tunnel to ${authority}: ${answer}${hint}`, {
+            ...where,
+            ...(Number.isNaN(status) ? {} : { status }),
+          }),
+        );
+        return;
+      }
+      const rest = head.subarray(end + 4);
+      if (rest.length > 0) socket.unshift(rest);
+      resolve(socket);
+    };
+    const onError = (e: Error) =>
+      fail(new ProxyError(`the proxy ${where.proxy} could not be reached: ${e.message}`, where, e));
+    const onEnd = () =>
+      fail(new ProxyError(`the proxy ${where.proxy} closed the connection during CONNECT`, where));
+    socket.once(route.url.protocol === "https:" ? "secureConnect" : "connect", () => {
+      const lines = [`CONNECT ${authority} HTTP/1.1`, `Host: ${authority}`];
+      if (route.authorization) lines.push(`Proxy-Authorization: ${route.authorization}`);
+      socket.write(`${lines.join("\r\n")}\r\n\r\n`);
+    });
+    socket.on("data", onData);
+    socket.once("error", onError);
+    socket.once("end", onEnd);
+  });
+}

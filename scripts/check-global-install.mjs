@@ -1,0 +1,163 @@
+// The install a user does for daily use, as the README says it: `npm i -g` of the CLI's tarball
+// (packed by the README's command) into a temp prefix, then
+// `keel` run from a directory that has nothing of Keel's, against the mock model server: the
+// version, and a print-mode run whose Bash call (the shell parser's WASM grammar) and WebSearch
+// call (the bundled @tavily/core, against a local fake of Tavily) both use what the install shipped.
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+
+function keel(bin, args, { cwd, env }) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(bin, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** A local stand-in for Tavily's search endpoint that records what it was asked. */
+async function fakeTavily() {
+  const asked = [];
+  const server = createServer((req, res) => {
+    let raw = "";
+    req.on("data", (c) => (raw += c));
+    req.on("end", () => {
+      asked.push(JSON.parse(raw));
+      res.setHeader("content-type", "application/json");
+      res.end(
+        JSON.stringify({
+          query: "keel",
+          images: [],
+          results: [
+            {
+              title: "Keel ships",
+              url: "https://keel.example/news",
+              content: "Keel 1.0 is out.",
+              score: 0.9,
+            },
+          ],
+          response_time: 0.1,
+        }),
+      );
+    });
+  });
+  await new Promise((r) => server.listen(0, "127.0.0.1", r));
+  return { url: `http://127.0.0.1:${server.address().port}`, asked, close: () => server.close() };
+}
+
+/**
+ * The commands of the README's "install for daily use" block, in order: the build (already done
+ * by the time the check runs), the pack, the global install and `keel --version`.
+ */
+function readmeInstall(root) {
+  const readme = readFileSync(join(root, "README.md"), "utf8");
+  const marker = readme.indexOf("<!-- install-for-daily-use");
+  const block = marker < 0 ? undefined : /```sh\n([\s\S]*?)```/.exec(readme.slice(marker));
+  if (!block) throw new Error("README.md has no install-for-daily-use block");
+  const lines = block[1]
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean);
+  const [build, pack, install, version] = lines;
+  const out = /--out (\S+)$/.exec(pack ?? "");
+  if (
+    lines.length !== 4 ||
+    build !== "pnpm install && pnpm build" ||
+    !pack?.startsWith("pnpm --filter @keel/cli pack --out ") ||
+    !out ||
+    install !== `npm i -g ${out[1]}` ||
+    version !== "keel --version"
+  )
+    throw new Error(
+      `README.md's install-for-daily-use block is not the one this check runs:\n${lines.join("\n")}`,
+    );
+  return { pack: pack.split(" "), install: install.split(" "), tarball: out[1] };
+}
+
+export async function checkGlobalInstall({ root, work, run }) {
+  // The README's commands, the tarball written into the work folder and npm's global prefix a
+  // temporary one (npm_config_prefix), as a user's would be their own.
+  const steps = readmeInstall(root);
+  const tarball = join(work, "readme-keel-cli.tgz");
+  const swap = (args) => args.map((a) => (a === steps.tarball ? tarball : a));
+  const prefix = join(work, "global");
+  const [packCmd, ...packArgs] = swap(steps.pack);
+  run(packCmd, packArgs, root);
+  const [npmCmd, ...npmArgs] = swap(steps.install);
+  execFileSync(npmCmd, [...npmArgs, "--no-audit", "--no-fund", "--loglevel=error"], {
+    cwd: work,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, npm_config_prefix: prefix },
+  });
+  const bin = join(prefix, "bin", "keel");
+  const modules = join(prefix, "lib", "node_modules");
+  for (const absent of ["@keel/coding-agent", "@keel/ai", "@tavily/core", "tree-sitter-bash", "ink"])
+    if (existsSync(join(modules, "@keel/cli/node_modules", absent)) || existsSync(join(modules, absent)))
+      throw new Error(`npm i -g @keel/cli installed ${absent}, which its bundles carry`);
+
+  const elsewhere = join(work, "elsewhere");
+  const home = join(work, "keel-home");
+  mkdirSync(elsewhere);
+  mkdirSync(home);
+  const { version } = JSON.parse(readFileSync(join(root, "apps/cli/package.json"), "utf8"));
+  const env = { PATH: process.env.PATH, HOME: home, KEEL_HOME: home, NO_PROXY: "127.0.0.1,localhost" };
+  const v = await keel(bin, ["--version"], { cwd: elsewhere, env });
+  if (v.code !== 0 || v.stdout !== `keel ${version}\n`)
+    throw new Error(`keel --version from a global install: ${JSON.stringify(v)}`);
+
+  const { startMockServer } = await import(pathToFileURL(join(root, "packages/testing/dist/index.js")).href);
+  const tavily = await fakeTavily();
+  const server = await startMockServer({
+    turns: [
+      { toolCalls: [{ name: "Bash", arguments: { command: "echo shell-parsed" } }] },
+      { toolCalls: [{ name: "WebSearch", arguments: { query: "keel" } }] },
+      { text: "all done" },
+    ],
+  });
+  try {
+    writeFileSync(
+      join(home, "config.json"),
+      JSON.stringify({
+        permissions: { allow: ["Bash(echo:*)"] },
+        extensions: {
+          "web-search": { config: { search: { endpoint: tavily.url, apiKeyEnv: "KEEL_CHECK_TAVILY" } } },
+        },
+      }),
+    );
+    const r = await keel(bin, ["-p", "go", "--model", "anthropic/claude-sonnet-4-6", "--no-session"], {
+      cwd: elsewhere,
+      env: {
+        ...env,
+        ANTHROPIC_BASE_URL: server.anthropicBaseUrl,
+        ANTHROPIC_API_KEY: "test",
+        KEEL_CHECK_TAVILY: "tvly-check",
+      },
+    });
+    const sent = server.requests.map((q) => q.raw).join("\n");
+    const results = server.requests
+      .flatMap((q) => q.body.messages)
+      .flatMap((m) => (Array.isArray(m.content) ? m.content : []))
+      .filter((b) => b.type === "tool_result");
+    const ran = results.some((b) => !b.is_error && JSON.stringify(b.content).includes("shell-parsed"));
+    const problems = [
+      r.code !== 0 && `exit ${r.code}`,
+      r.stdout !== "all done\n" && `stdout ${JSON.stringify(r.stdout)}`,
+      !ran && "the Bash result did not reach the model",
+      tavily.asked[0]?.query !== "keel" && "the search did not reach the Tavily endpoint",
+      !sent.includes("Keel ships") &&
+        `the search result did not reach the model: ${JSON.stringify(results.at(-1))}`,
+    ].filter(Boolean);
+    if (problems.length > 0)
+      throw new Error(`keel -p from a global install: ${problems.join("; ")}\nstderr: ${r.stderr}`);
+  } finally {
+    await server.close();
+    tavily.close();
+  }
+  console.log("global install: keel --version and keel -p (Bash, WebSearch) work from another directory");
+}
