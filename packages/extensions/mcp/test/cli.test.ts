@@ -72,6 +72,31 @@ describe("keel mcp", () => {
     expect(await runMcpCli(["remove", "fs"], t.io)).toBe(1);
   });
 
+  it("reads and edits a commented config (JSONC) without losing its comments; a broken one is left alone", async () => {
+    const t = io();
+    const { mkdirSync } = await import("node:fs");
+    mkdirSync(t.io.keelHome, { recursive: true });
+    const file = join(t.io.keelHome, "config.json");
+    writeFileSync(
+      file,
+      '{\n  // my model\n  "model": "anthropic/x",\n  "extensions": {\n    "todo": { "enabled": true }, // keep todo\n  },\n}\n',
+    );
+    expect(await runMcpCli(["add", "fs", "--", "node", "server.js"], t.io), t.err()).toBe(0);
+    const text = readFileSync(file, "utf8");
+    expect(text).toContain("// my model");
+    expect(text).toContain("// keep todo");
+    expect(await runMcpCli(["list"], t.io), t.err()).toBe(0);
+    expect(t.out()).toContain("fs (user, stdio: node server.js)");
+    expect(await runMcpCli(["remove", "fs"], t.io), t.err()).toBe(0);
+    expect(readFileSync(file, "utf8")).toContain("// my model");
+    expect(readFileSync(file, "utf8")).not.toContain("server.js");
+
+    writeFileSync(file, '{ "model": "anthropic/x", ');
+    expect(await runMcpCli(["add", "fs", "--", "node", "server.js"], t.io)).not.toBe(0);
+    expect(t.err()).toMatch(/config\.json:1 is not valid JSON .*nothing was changed/);
+    expect(readFileSync(file, "utf8")).toBe('{ "model": "anthropic/x", ');
+  });
+
   it("adds to a project's .mcp.json in Claude Code's format and says trust must be given again", async () => {
     const t = io();
     expect(await runMcpCli(["add", "--scope", "project", "web", "https://x.example/mcp"], t.io)).toBe(0);
@@ -108,7 +133,7 @@ describe("keel mcp", () => {
 
     const trusted = { ...t.io, workspace: { projectRoot: t.dir, trusted: true } };
     expect(await runMcpCli(["list"], trusted)).toBe(1);
-    expect(t.err()).toContain(".mcp.json is not valid JSON");
+    expect(t.err()).toMatch(/\.mcp\.json:1 is not valid JSON/);
   });
 
   it("logs in through the browser, then get shows it, and logout forgets it", async () => {

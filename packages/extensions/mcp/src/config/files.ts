@@ -1,9 +1,12 @@
 // Reading and editing the files servers live in, for `keel mcp …`: the user's config
-// (`extensions.mcp.config.servers`) and a project's `.mcp.json` (`mcpServers`). Edits keep every
-// other key, are written atomically, and a file that does not parse is refused, never replaced.
+// (`extensions.mcp.config.servers`) and a project's `.mcp.json` (`mcpServers`). Keel's config
+// files may hold comments (JSONC): they are read as such, and an edit changes only the servers'
+// text, keeping every other key and every comment outside it. Writes are atomic, and a file that
+// does not parse is refused, never replaced.
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { applyEdits, modify, type ParseError, parse, printParseErrorCode } from "jsonc-parser";
 import { err, ok, type Result } from "neverthrow";
 
 export interface FileProblem {
@@ -18,28 +21,46 @@ function isObject(value: unknown): value is Json {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-export function readJsonObject(path: string): Result<Json | undefined, FileProblem> {
+const JSONC = { allowTrailingComma: true, disallowComments: false };
+
+function readText(path: string): Result<{ value: Json; text: string } | undefined, FileProblem> {
   if (!existsSync(path)) return ok(undefined);
+  let text: string;
   try {
-    const value = JSON.parse(readFileSync(path, "utf8")) as unknown;
-    if (!isObject(value))
-      return err({ type: "invalid_file", path, message: `${path} does not hold a JSON object` });
-    return ok(value);
+    text = readFileSync(path, "utf8");
   } catch (error) {
     return err({
       type: "invalid_file",
       path,
-      message: `${path} is not valid JSON (${(error as Error).message}); nothing was changed`,
+      message: `${path} cannot be read (${(error as Error).message})`,
     });
   }
+  const errors: ParseError[] = [];
+  const value = parse(text, errors, JSONC) as unknown;
+  const first = errors[0];
+  if (first) {
+    const line = text.slice(0, first.offset).split("\n").length;
+    return err({
+      type: "invalid_file",
+      path,
+      message: `${path}:${line} is not valid JSON (${printParseErrorCode(first.error)}); nothing was changed`,
+    });
+  }
+  if (!isObject(value))
+    return err({ type: "invalid_file", path, message: `${path} does not hold a JSON object` });
+  return ok({ value, text });
 }
 
-function writeAtomically(path: string, value: Json): Result<void, FileProblem> {
+export function readJsonObject(path: string): Result<Json | undefined, FileProblem> {
+  return readText(path).map((read) => read?.value);
+}
+
+function writeAtomically(path: string, text: string): Result<void, FileProblem> {
   try {
     mkdirSync(dirname(path), { recursive: true });
     const mode = existsSync(path) ? statSync(path).mode & 0o777 : 0o600;
     const temp = `${path}.${randomBytes(4).toString("hex")}.tmp`;
-    writeFileSync(temp, `${JSON.stringify(value, null, 2)}\n`, { mode });
+    writeFileSync(temp, text.endsWith("\n") ? text : `${text}\n`, { mode });
     renameSync(temp, path);
     return ok(undefined);
   } catch (error) {
@@ -66,38 +87,46 @@ export function projectMcpJson(projectRoot: string): ServerFile {
   return { path: join(projectRoot, ".mcp.json"), scope: "project" };
 }
 
-/** The servers of one file, as written (unexpanded). */
-export function serversIn(file: ServerFile): Result<Record<string, unknown>, FileProblem> {
-  return readJsonObject(file.path).map((json) => {
-    if (!json) return {};
-    if (file.scope === "project") return isObject(json.mcpServers) ? json.mcpServers : {};
-    const extensions = isObject(json.extensions) ? json.extensions : {};
-    const mcp = isObject(extensions.mcp) ? extensions.mcp : {};
-    const config = isObject(mcp.config) ? mcp.config : {};
-    return isObject(config.servers) ? config.servers : {};
-  });
+function serversOf(json: unknown, scope: Scope): Record<string, unknown> {
+  if (!isObject(json)) return {};
+  if (scope === "project") return isObject(json.mcpServers) ? json.mcpServers : {};
+  const extensions = isObject(json.extensions) ? json.extensions : {};
+  const mcp = isObject(extensions.mcp) ? extensions.mcp : {};
+  const config = isObject(mcp.config) ? mcp.config : {};
+  return isObject(config.servers) ? config.servers : {};
 }
 
-/** Rewrites the servers of one file with `change`, keeping everything else in it. */
+/** The servers of one file, as written (unexpanded). */
+export function serversIn(file: ServerFile): Result<Record<string, unknown>, FileProblem> {
+  return readJsonObject(file.path).map((json) => serversOf(json, file.scope));
+}
+
+/** Rewrites the servers of one file with `change`, keeping everything else in it (comments too). */
 export function editServers(
   file: ServerFile,
   change: (servers: Record<string, unknown>) => Record<string, unknown>,
 ): Result<void, FileProblem> {
-  const read = readJsonObject(file.path);
+  const read = readText(file.path);
   if (read.isErr()) return err(read.error);
-  const json = read.value ?? {};
-  if (file.scope === "project") {
-    json.mcpServers = change(isObject(json.mcpServers) ? { ...json.mcpServers } : {});
-    return writeAtomically(file.path, json);
-  }
-  const extensions = isObject(json.extensions) ? json.extensions : {};
-  const mcp = isObject(extensions.mcp) ? extensions.mcp : {};
-  const config = isObject(mcp.config) ? mcp.config : {};
-  config.servers = change(isObject(config.servers) ? { ...config.servers } : {});
-  mcp.config = config;
-  extensions.mcp = mcp;
-  json.extensions = extensions;
-  return writeAtomically(file.path, json);
+  const current = serversIn(file);
+  if (current.isErr()) return err(current.error);
+  const next = change({ ...current.value });
+  const path = file.scope === "project" ? ["mcpServers"] : ["extensions", "mcp", "config", "servers"];
+  const text = read.value?.text.trim() ? read.value.text : "{}\n";
+  const edited = applyEdits(
+    text,
+    modify(text, path, next, { formattingOptions: { insertSpaces: true, tabSize: 2, eol: "\n" } }),
+  );
+  // The edit must parse and hold exactly the new servers; the rest of the file as it was.
+  const errors: ParseError[] = [];
+  const check = parse(edited, errors, JSONC) as unknown;
+  if (errors.length > 0 || JSON.stringify(serversOf(check, file.scope)) !== JSON.stringify(next))
+    return err({
+      type: "invalid_file",
+      path: file.path,
+      message: `${file.path}: the edit could not be made; nothing was changed`,
+    });
+  return writeAtomically(file.path, edited);
 }
 
 /** The project root a session in `cwd` trusts: the nearest folder with .git or .keel, or cwd. */
