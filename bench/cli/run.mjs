@@ -12,7 +12,9 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 
 const flag = (name) => process.argv.indexOf(name);
 const root =
-  flag("--root") > 0 ? process.argv[flag("--root") + 1] : join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+  flag("--root") > 0
+    ? process.argv[flag("--root") + 1]
+    : join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const BARE = flag("--bare") > 0;
 const OFFICIAL = ["todo", "skills", "web-search", "mcp", "connector", "subagent"];
 const bin = join(root, "apps/cli/dist/bin.cjs");
