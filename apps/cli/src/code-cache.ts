@@ -117,7 +117,9 @@ export function writeCache(
 export function requireWithCodeCache(file: string, dir: string | undefined): LoadedModule {
   const cachePath = dir === undefined ? undefined : cacheFileFor(file, dir);
   const cachedData = cachePath === undefined ? undefined : readCache(cachePath);
-  const source = readFileSync(file, "utf8");
+  // The build keeps the core pure ASCII, so latin1 reads it exactly, as a one-byte string, and
+  // skips the UTF-8 validation of 2 MB (~2 ms a start).
+  const source = readFileSync(file, "latin1");
   const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
     filename: file,
     ...(cachedData ? { cachedData } : {}),

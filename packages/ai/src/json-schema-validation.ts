@@ -1,17 +1,47 @@
 // Validates tool arguments against plain JSON Schema (draft 2020-12, or draft-07 when a schema says
 // so), as MCP servers send them: Ajv, the validator the MCP SDK itself uses, with the same light
 // repairs and the same wording of failures as the TypeBox path.
-import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
-import { Ajv2020 } from "ajv/dist/2020.js";
-import addFormatsModule from "ajv-formats";
+import { createRequire } from "node:module";
+import type { Ajv, ErrorObject, ValidateFunction } from "ajv";
+import type { Ajv2020 } from "ajv/dist/2020.js";
 import type { SchemaIssue } from "./validation.js";
 
 type Schema = Record<string, unknown>;
 
-// ajv-formats is CommonJS; its default export arrives wrapped under some loaders.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
-  ajv: Ajv | Ajv2020,
-) => void;
+interface AjvModules {
+  Ajv: typeof Ajv;
+  Ajv2020: typeof Ajv2020;
+  addFormats: (ajv: Ajv | Ajv2020) => void;
+}
+let modules: AjvModules | undefined;
+
+/**
+ * Ajv (~210 KB with ajv-formats and fast-uri) is loaded by the first plain-schema check, not with
+ * the package: only MCP-style tools need it, and they are not there before the first request.
+ * Checks are synchronous, so this is a require, not an import(): a bundler (the keel CLI) sees
+ * the literal `require(...)` calls and inlines them as modules evaluated on first call; run as
+ * plain ESM, where there is no `require`, Node's own CommonJS loader does the same job.
+ */
+function ajv(): AjvModules {
+  if (modules) return modules;
+  const load: (id: string) => unknown =
+    typeof require === "function"
+      ? (id) => {
+          // Literal specifiers, so a bundler can resolve them.
+          if (id === "ajv") return require("ajv");
+          if (id === "ajv/dist/2020.js") return require("ajv/dist/2020.js");
+          return require("ajv-formats");
+        }
+      : createRequire(import.meta.url);
+  const formats = load("ajv-formats") as { default?: unknown };
+  modules = {
+    Ajv: (load("ajv") as { Ajv: typeof Ajv }).Ajv,
+    Ajv2020: (load("ajv/dist/2020.js") as { Ajv2020: typeof Ajv2020 }).Ajv2020,
+    // ajv-formats is CommonJS; its function arrives wrapped under some loaders.
+    addFormats: (formats.default ?? formats) as AjvModules["addFormats"],
+  };
+  return modules;
+}
 
 /**
  * An Ajv instance keeps every schema and function it ever compiled (its code scope), and catalogs
@@ -40,15 +70,15 @@ function validatorFor(schema: Schema): Ajv | Ajv2020 {
       current.compiles++;
       return current;
     }
-    const ajv = make();
-    addFormats(ajv);
-    return { ajv, compiles: 1 };
+    const instance = make();
+    ajv().addFormats(instance);
+    return { ajv: instance, compiles: 1 };
   };
   if (/draft-0[467]/.test(dialect)) {
-    draft07 = fresh(draft07, () => new Ajv(options));
+    draft07 = fresh(draft07, () => new (ajv().Ajv)(options));
     return draft07.ajv;
   }
-  draft2020 = fresh(draft2020, () => new Ajv2020(options));
+  draft2020 = fresh(draft2020, () => new (ajv().Ajv2020)(options));
   return draft2020.ajv;
 }
 

@@ -14,7 +14,7 @@ import {
   realpathSync,
 } from "node:fs";
 import { join } from "node:path";
-import { parseSkillFile } from "./frontmatter.js";
+import type { parseSkillFile } from "./frontmatter.js";
 import type { Skill, SkillDiagnostic, SkillRoot } from "./types.js";
 import { summaryOf, validateFrontMatter } from "./validate.js";
 
@@ -40,7 +40,20 @@ function messageOf(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
-function scanRoot(root: SkillRoot): { skills: Skill[]; diagnostics: SkillDiagnostic[] } {
+type ParseSkillFile = typeof parseSkillFile;
+
+/** One folder's SKILL.md as read (front matter not parsed yet), or what stopped it being read. */
+type Read = { file?: SkillFile; diagnostics: SkillDiagnostic[] };
+interface SkillFile {
+  root: SkillRoot;
+  folder: string;
+  file: string;
+  dir: string;
+  size: number;
+  text: string;
+}
+
+function scanRoot(root: SkillRoot): { reads: Read[]; diagnostics: SkillDiagnostic[] } {
   const diagnostics: SkillDiagnostic[] = [];
   let entries: Dirent[];
   let real: string;
@@ -49,9 +62,9 @@ function scanRoot(root: SkillRoot): { skills: Skill[]; diagnostics: SkillDiagnos
     real = realpathSync.native(root.path);
   } catch (e) {
     // A root that does not exist is the usual case, not a problem.
-    if (code(e) === "ENOENT" || code(e) === "ENOTDIR") return { skills: [], diagnostics };
+    if (code(e) === "ENOENT" || code(e) === "ENOTDIR") return { reads: [], diagnostics };
     diagnostics.push({ level: "warning", file: root.path, message: `cannot list skills: ${messageOf(e)}` });
-    return { skills: [], diagnostics };
+    return { reads: [], diagnostics };
   }
   const folders = entries
     .filter((d) => (d.isDirectory() || d.isSymbolicLink()) && !d.name.startsWith(".") && !IGNORED.has(d.name))
@@ -64,14 +77,11 @@ function scanRoot(root: SkillRoot): { skills: Skill[]; diagnostics: SkillDiagnos
     });
     folders.length = MAX_FOLDERS_PER_ROOT;
   }
-  const skills: Skill[] = [];
-  for (const entry of folders) {
-    // A real folder under the root's realpath is its own realpath; only links need resolving.
-    const one = loadSkill(root, entry.name, entry.isSymbolicLink() ? undefined : join(real, entry.name));
-    diagnostics.push(...one.diagnostics);
-    if (one.skill) skills.push(one.skill);
-  }
-  return { skills, diagnostics };
+  // A real folder under the root's realpath is its own realpath; only links need resolving.
+  const reads = folders.map((entry) =>
+    readSkillFile(root, entry.name, entry.isSymbolicLink() ? undefined : join(real, entry.name)),
+  );
+  return { reads, diagnostics };
 }
 
 /**
@@ -92,12 +102,8 @@ function readHead(fd: number, size: number): string {
   return all.toString("utf8", 0, n);
 }
 
-/** Reads and validates one skill folder; a folder without SKILL.md is silently not a skill. */
-export function loadSkill(
-  root: SkillRoot,
-  folder: string,
-  realDir?: string,
-): { skill?: Skill; diagnostics: SkillDiagnostic[] } {
+/** Reads one skill folder's SKILL.md; a folder without one is silently not a skill. */
+function readSkillFile(root: SkillRoot, folder: string, realDir?: string): Read {
   const dir = join(root.path, folder);
   const file = join(dir, SKILL_FILE);
   const diagnostics: SkillDiagnostic[] = [];
@@ -131,7 +137,17 @@ export function loadSkill(
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
-  const parsed = parseSkillFile(text);
+  return { file: { root, folder, file, dir: real, size, text }, diagnostics };
+}
+
+/** Parses and validates one SKILL.md that was read. */
+function skillOf(
+  read: SkillFile,
+  parseSkillFile: ParseSkillFile,
+): { skill?: Skill; diagnostics: SkillDiagnostic[] } {
+  const { root, folder, file, size, dir: real } = read;
+  const diagnostics: SkillDiagnostic[] = [];
+  const parsed = parseSkillFile(read.text);
   if (parsed.isErr()) {
     diagnostics.push({ level: "error", file, message: `${parsed.error.message}; skipped` });
     return { diagnostics };
@@ -153,11 +169,22 @@ export function loadSkill(
 /** Every root scanned, then precedence applied in root order. */
 export async function discoverSkills(roots: SkillRoot[]): Promise<Discovery> {
   const scanned = roots.map(scanRoot);
+  // The front-matter parser (gray-matter, js-yaml: ~90 KB) loads only once there is a SKILL.md
+  // to parse: most projects have none, and this runs before the first request.
+  const parse = scanned.some((s) => s.reads.some((r) => r.file))
+    ? (await import("./frontmatter.js")).parseSkillFile
+    : undefined;
   const byName = new Map<string, Skill>();
   const byDir = new Set<string>();
   const diagnostics: SkillDiagnostic[] = [];
-  for (const { skills, diagnostics: found } of scanned) {
+  for (const { reads, diagnostics: found } of scanned) {
     diagnostics.push(...found);
+    const skills: Skill[] = [];
+    for (const read of reads) {
+      const one = read.file && parse ? skillOf(read.file, parse) : { diagnostics: [] };
+      diagnostics.push(...read.diagnostics, ...one.diagnostics);
+      if (one.skill) skills.push(one.skill);
+    }
     for (const skill of skills) {
       // One folder reached twice (a symlink from `.agents/skills` into `.claude/skills`) is one skill.
       if (byDir.has(skill.dir) && byName.get(skill.name)?.dir === skill.dir) continue;

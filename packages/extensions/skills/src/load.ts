@@ -4,7 +4,6 @@ import { readFile, stat } from "node:fs/promises";
 import { err, ok, type Result } from "neverthrow";
 import { MAX_SKILL_FILE_BYTES } from "./discover.js";
 import { listSkillFiles } from "./files.js";
-import { parseSkillFile } from "./frontmatter.js";
 import { skillContent, substituteArguments } from "./render.js";
 import type { Skill } from "./types.js";
 
@@ -34,6 +33,8 @@ export async function loadSkillText(
   } catch (e) {
     return fail(`${skill.file} cannot be read (${(e as Error).message}); it may have been removed`);
   }
+  // Loaded here rather than with the extension: see discoverSkills.
+  const { parseSkillFile } = await import("./frontmatter.js");
   const parsed = parseSkillFile(text);
   if (parsed.isErr()) return fail(`${skill.file}: ${parsed.error.message}`);
   const max = options.maxChars ?? MAX_BODY_CHARS;

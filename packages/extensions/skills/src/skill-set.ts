@@ -4,7 +4,7 @@
 import { type Discovery, discoverSkills } from "./discover.js";
 import { type RootsInput, skillRoots } from "./roots.js";
 import { diagnosticLine, type Skill, type SkillDiagnostic, type SkillRoot } from "./types.js";
-import { type SkillWatcher, watchSkillRoots } from "./watch.js";
+import type { SkillWatcher } from "./watch.js";
 
 export interface SkillSetOptions {
   report?: (diagnostic: SkillDiagnostic) => void;
@@ -92,14 +92,28 @@ export class SkillSet {
     if (this.armTimer) clearTimeout(this.armTimer);
     this.armTimer = undefined;
     if (this.watcher) return this.watcher;
-    const watcher = watchSkillRoots(
-      this.roots.map((r) => r.path),
-      () => this.invalidate(),
-      {
-        ...(this.options.debounceMs !== undefined ? { debounceMs: this.options.debounceMs } : {}),
-        ...(onError ? { onError } : {}),
-      },
+    const roots = this.roots.map((r) => r.path);
+    const options = {
+      ...(this.options.debounceMs !== undefined ? { debounceMs: this.options.debounceMs } : {}),
+      ...(onError ? { onError } : {}),
+    };
+    // chokidar (and readdirp) load with the first watch, not with the extension: the watch is
+    // armed after the first request has gone out, so nothing on the way to it pays for them.
+    const started = import("./watch.js").then(({ watchSkillRoots }) =>
+      watchSkillRoots(roots, () => this.invalidate(), options),
     );
+    const watcher: SkillWatcher = {
+      // A watcher that could not even load is reported like one that failed to watch.
+      ready: started.then(
+        (w) => w.ready,
+        (e: unknown) => onError?.(`watching skills: ${e instanceof Error ? e.message : String(e)}`),
+      ),
+      close: () =>
+        started.then(
+          (w) => w.close(),
+          () => undefined,
+        ),
+    };
     this.watcher = watcher;
     void watcher.ready.then(() => {
       if (this.watcher === watcher) this.invalidate();

@@ -1,6 +1,7 @@
 // Agent definitions: markdown files with front matter (Keel's and Claude Code's format, which is
 // the same one), parsed into plain values, and the two built-in agents. Pure: no file system here.
-import matter from "gray-matter";
+import { createRequire } from "node:module";
+import type matterModule from "gray-matter";
 import { err, ok, type Result } from "neverthrow";
 
 export type DefinitionSource = "builtin" | "user" | "project" | "claude";
@@ -56,6 +57,20 @@ const refuse = () => {
 };
 const ENGINES = { javascript: refuse, js: refuse, coffee: refuse };
 
+let loadedMatter: typeof matterModule | undefined;
+/**
+ * gray-matter (with js-yaml, ~90 KB) is loaded by the first definition file parsed, not with the
+ * extension: most projects define no agents. Parsing is synchronous, hence a require: a bundler
+ * (the keel CLI) inlines the literal `require("gray-matter")` as a module evaluated on that first
+ * call; as plain ESM, without `require`, Node's CommonJS loader does it.
+ */
+function matter(): typeof matterModule {
+  loadedMatter ??= (
+    typeof require === "function" ? require("gray-matter") : createRequire(import.meta.url)("gray-matter")
+  ) as typeof matterModule;
+  return loadedMatter;
+}
+
 /** `Read, Grep` or `[Read, Grep]` → names; `Agent(x)` / `Task(x)` entries are dropped with a note. */
 function toolList(value: unknown, field: string, notes: string[]): string[] | string {
   const items = typeof value === "string" ? value.split(",") : Array.isArray(value) ? value : undefined;
@@ -90,7 +105,7 @@ export function parseDefinition(
   let data: Record<string, unknown>;
   let body: string;
   try {
-    const parsed = matter(text, { engines: ENGINES });
+    const parsed = matter()(text, { engines: ENGINES });
     data = parsed.data as Record<string, unknown>;
     body = parsed.content;
   } catch (e) {

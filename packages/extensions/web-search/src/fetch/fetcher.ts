@@ -13,7 +13,6 @@ import { hostMatches, normalizeHost } from "../net/hosts.js";
 import type { HttpResponse } from "../net/http.js";
 import { TtlCache } from "./cache.js";
 import { decodeBody, kindOf, parseContentType } from "./content.js";
-import { parseHtml } from "./html.js";
 import { formatBytes } from "./window.js";
 
 export type FetchFormat = "markdown" | "text" | "raw";
@@ -257,6 +256,9 @@ export class Fetcher {
       cached: false,
     };
     if (kind !== "html" || format === "raw") return ok({ ...base, content: Buffer.from(decoded.text) });
+    // The HTML stack (node-html-parser, node-html-markdown, entities: ~300 KB) loads on the first
+    // HTML page, not with the extension: most sessions never fetch one.
+    const { parseHtml } = await import("./html.js");
     const page = parseHtml(decoded.text, url);
     const title = page.title ? { title: page.title } : {};
     if (format === "markdown" && page.markdownAlternate) {

@@ -1,6 +1,23 @@
 // Which IP addresses WebFetch may connect to: only public unicast ones, unless the user's
 // allowlist names them. Judged on the address a name resolved to, never on the name.
-import ipaddr from "ipaddr.js";
+import { createRequire } from "node:module";
+import type ipaddrModule from "ipaddr.js";
+
+type Ip = ipaddrModule.IPv4 | ipaddrModule.IPv6;
+let loaded: typeof ipaddrModule | undefined;
+
+/**
+ * ipaddr.js is loaded by the first address judged (a WebFetch, a proxy decision), not with the
+ * extension: nothing before the first model request needs it. The checks are synchronous, hence a
+ * require: a bundler (the keel CLI) inlines the literal `require("ipaddr.js")` as a module
+ * evaluated on that first call; as plain ESM, without `require`, Node's CommonJS loader does it.
+ */
+function ip(): typeof ipaddrModule {
+  loaded ??= (
+    typeof require === "function" ? require("ipaddr.js") : createRequire(import.meta.url)("ipaddr.js")
+  ) as typeof ipaddrModule;
+  return loaded;
+}
 
 export type AddressClass =
   | "public"
@@ -39,22 +56,22 @@ const V6_CLASS: Record<string, AddressClass> = {
 };
 
 /** Parses an address as DNS or the URL parser gives it (IPv6 with or without brackets). */
-export function parseAddress(address: string): ipaddr.IPv4 | ipaddr.IPv6 | undefined {
+export function parseAddress(address: string): Ip | undefined {
   const bare = address.startsWith("[") && address.endsWith("]") ? address.slice(1, -1) : address;
   // Only canonical forms: `0x7f.1` and friends never come from a resolver or the URL parser.
-  if (!ipaddr.IPv4.isValidFourPartDecimal(bare) && !ipaddr.IPv6.isValid(bare)) return undefined;
+  if (!ip().IPv4.isValidFourPartDecimal(bare) && !ip().IPv6.isValid(bare)) return undefined;
   try {
-    return ipaddr.parse(bare);
+    return ip().parse(bare);
   } catch {
     return undefined;
   }
 }
 
 /** The IPv4 address an IPv6 address carries (mapped, translated, NAT64, 6to4), if any. */
-function embeddedIPv4(address: ipaddr.IPv6): ipaddr.IPv4 | undefined {
+function embeddedIPv4(address: ipaddrModule.IPv6): ipaddrModule.IPv4 | undefined {
   const range = address.range();
   const p = address.parts;
-  const fromParts = (hi: number, lo: number) => new ipaddr.IPv4([hi >> 8, hi & 0xff, lo >> 8, lo & 0xff]);
+  const fromParts = (hi: number, lo: number) => new (ip().IPv4)([hi >> 8, hi & 0xff, lo >> 8, lo & 0xff]);
   if (range === "ipv4Mapped" || range === "rfc6145" || range === "rfc6052") return fromParts(p[6]!, p[7]!);
   if (range === "6to4") return fromParts(p[1]!, p[2]!);
   // ::a.b.c.d (IPv4-compatible, deprecated) still routes to a.b.c.d on some stacks.
@@ -66,12 +83,12 @@ export function classifyAddress(address: string): AddressClass {
   const parsed = parseAddress(address);
   if (!parsed) return "invalid";
   if (parsed.kind() === "ipv6") {
-    const v6 = parsed as ipaddr.IPv6;
+    const v6 = parsed as ipaddrModule.IPv6;
     const v4 = embeddedIPv4(v6);
     if (v4) return classifyAddress(v4.toString());
     return V6_CLASS[v6.range()] ?? "reserved";
   }
-  const v4 = parsed as ipaddr.IPv4;
+  const v4 = parsed as ipaddrModule.IPv4;
   if (METADATA.has(v4.toString())) return "cloud-metadata";
   const range = v4.range();
   if (range === "linkLocal" && v4.toString() === "169.254.169.254") return "cloud-metadata";
@@ -106,11 +123,11 @@ export function describeClass(kind: AddressClass): string {
 }
 
 /** A CIDR range or single address from the allowlist, or undefined when the entry is a host name. */
-export function parseRange(entry: string): [ipaddr.IPv4 | ipaddr.IPv6, number] | undefined {
+export function parseRange(entry: string): [Ip, number] | undefined {
   const bare = entry.replace(/^\[(.*)\](\/\d+)?$/, "$1$2");
   if (bare.includes("/")) {
     try {
-      return ipaddr.parseCIDR(bare);
+      return ip().parseCIDR(bare);
     } catch {
       return undefined;
     }
@@ -120,16 +137,16 @@ export function parseRange(entry: string): [ipaddr.IPv4 | ipaddr.IPv6, number] |
   return [single, single.kind() === "ipv4" ? 32 : 128];
 }
 
-export function inRange(address: string, range: [ipaddr.IPv4 | ipaddr.IPv6, number]): boolean {
+export function inRange(address: string, range: [Ip, number]): boolean {
   let parsed = parseAddress(address);
   if (!parsed) return false;
   // An IPv4 range covers the same addresses written as IPv4-mapped IPv6, and the other way round.
   if (parsed.kind() === "ipv6" && range[0].kind() === "ipv4") {
-    const v4 = embeddedIPv4(parsed as ipaddr.IPv6);
+    const v4 = embeddedIPv4(parsed as ipaddrModule.IPv6);
     if (!v4) return false;
     parsed = v4;
   } else if (parsed.kind() === "ipv4" && range[0].kind() === "ipv6") {
-    parsed = (parsed as ipaddr.IPv4).toIPv4MappedAddress();
+    parsed = (parsed as ipaddrModule.IPv4).toIPv4MappedAddress();
   }
   return parsed.match(range);
 }
