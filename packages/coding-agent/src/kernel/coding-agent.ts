@@ -65,6 +65,7 @@ import type {
   SessionTreeNode,
   ShellRun,
 } from "./types.js";
+import { type UsageBreakdown, UsageLedger } from "./usage-ledger.js";
 import { runUserShell } from "./user-shell.js";
 
 /** How long close() waits for an aborted run to journal its end. */
@@ -96,15 +97,7 @@ export interface KernelParts {
   listModels?: () => Model[];
 }
 
-/** Usage beyond this kernel's own model calls: child agents and external services. */
-export interface UsageBreakdown {
-  /** This kernel's own model calls. */
-  own: Usage;
-  /** Each child agent's total, in the order they started. */
-  children: { agentId: string; title: string; usage: Usage }[];
-  /** Services extensions reported (search credits …), summed per source. */
-  external: ExternalUsage[];
-}
+export type { UsageBreakdown } from "./usage-ledger.js";
 
 function textOf(message: Message | undefined): string {
   if (!message || message.role === "user") return "";
@@ -124,16 +117,13 @@ export class KernelAgent implements CodingAgent {
   private readonly agent: Agent;
   readonly notices: NoticeQueue;
   private readonly begun: BegunOperations = new Map();
-  private children = new Map<string, { agentId: string; title: string; usage: Usage }>();
-  private externalUsage = new Map<string, ExternalUsage>();
-  private runChildren: { agentId: string; title: string; usage: Usage }[] = [];
   private runDenials: PermissionDenial[] = [];
   private closeHooks: (() => Promise<void>)[] = [];
   private supervisor: AgentSupervisor | undefined;
   private model_: Model;
   private readonly listeners = new Set<(event: CodingAgentEvent) => void>();
   private readonly diagnostics_: Diagnostic[];
-  private total: Usage = emptyUsage();
+  private readonly ledger: UsageLedger;
   /**
    * Runs from their start until their result is returned (runEnd hooks and the overflow retry
    * included): one at a time, and close() lets them journal their end.
@@ -167,15 +157,12 @@ export class KernelAgent implements CodingAgent {
       projectRoot: parts.projectRoot,
     });
     // Totals of earlier processes on this session: the journal keeps every reply's usage.
-    const listed = parts.session.listingInfo();
-    this.total = listed.usage;
-    for (const child of Object.values(parts.session.fold().agents))
-      if (child.outcome)
-        this.children.set(child.agentId, {
-          agentId: child.agentId,
-          title: child.title,
-          usage: child.outcome.usage,
-        });
+    this.ledger = new UsageLedger({
+      own: parts.session.listingInfo().usage,
+      children: Object.values(parts.session.fold().agents).flatMap((child) =>
+        child.outcome ? [{ agentId: child.agentId, title: child.title, usage: child.outcome.usage }] : [],
+      ),
+    });
     this.diagnostics_ = [...parts.diagnostics];
     this.notices = new NoticeQueue(
       () => this.session_,
@@ -543,7 +530,7 @@ export class KernelAgent implements CodingAgent {
     const before = this.session_.headId;
     await this.host_.notify("runStart", { prompt });
     this.emit({ type: "run_start", prompt });
-    this.runChildren = [];
+    this.ledger.startRun();
     this.stopRequested = false;
     this.stoppedByDenial = false;
     this.runDenials = [];
@@ -564,7 +551,7 @@ export class KernelAgent implements CodingAgent {
     this.parts.permission.endRun();
     const settled = this.journal.settle(run, (messages) => this.agent.replaceMessages(messages));
     run = settled.run;
-    this.total = addUsage(this.total, run.usage);
+    this.ledger.addOwn(run.usage);
     const lastAssistant = [...run.messages].reverse().find((m) => m.role === "assistant");
     const error = settled.error;
     // The model never answered (a bad key, a refused request): the prompt leaves the
@@ -589,7 +576,7 @@ export class KernelAgent implements CodingAgent {
       durationMs: Date.now() - started,
       ...(error ? { error } : {}),
       unsent: [...(withdrawn ? [text] : []), ...run.unsent.map(userText)],
-      ...(this.runChildren.length > 0 ? { children: [...this.runChildren] } : {}),
+      ...(this.ledger.runChildren().length > 0 ? { children: this.ledger.runChildren() } : {}),
       ...(stoppedByDenial ? { stoppedBy: "denial" as const } : {}),
       ...(withdrawn ? { promptWithdrawn: true } : {}),
       permissionDenials: [...this.runDenials],
@@ -642,39 +629,20 @@ export class KernelAgent implements CodingAgent {
 
   /** A child agent's usage, counted in this session's totals. */
   addChildUsage(child: { agentId: string; title: string }, usage: Usage): void {
-    const known = this.children.get(child.agentId) ?? { ...child, usage: emptyUsage() };
-    known.usage = addUsage(known.usage, usage);
-    this.children.set(child.agentId, known);
-    const inRun = this.runChildren.find((c) => c.agentId === child.agentId);
-    if (inRun) inRun.usage = addUsage(inRun.usage, usage);
-    else this.runChildren.push({ ...child, usage });
+    this.ledger.addChild(child, usage);
   }
 
   recordExternalUsage(usage: ExternalUsage): void {
-    const known = this.externalUsage.get(usage.source) ?? { source: usage.source };
-    const sum = (a: number | undefined, b: number | undefined) =>
-      a === undefined && b === undefined ? undefined : (a ?? 0) + (b ?? 0);
-    const next: ExternalUsage = { source: usage.source };
-    const requests = sum(known.requests, usage.requests);
-    const credits = sum(known.credits, usage.credits);
-    const costUsd = sum(known.costUsd, usage.costUsd);
-    if (requests !== undefined) next.requests = requests;
-    if (credits !== undefined) next.credits = credits;
-    if (costUsd !== undefined) next.costUsd = costUsd;
-    this.externalUsage.set(usage.source, next);
+    this.ledger.addExternal(usage);
   }
 
   /** Adds own model usage that did not come from a run (an extension's one-off completion). */
   addOwnUsage(usage: Usage): void {
-    this.total = addUsage(this.total, usage);
+    this.ledger.addOwn(usage);
   }
 
   usageBreakdown(): UsageBreakdown {
-    return {
-      own: this.total,
-      children: [...this.children.values()],
-      external: [...this.externalUsage.values()],
-    };
+    return this.ledger.breakdown();
   }
 
   /** Runs before the session closes (child agents are stopped and journaled). */
@@ -888,9 +856,7 @@ export class KernelAgent implements CodingAgent {
 
   /** This session's usage: its own model calls and its child agents'. */
   usage(): Usage {
-    let sum = this.total;
-    for (const child of this.children.values()) sum = addUsage(sum, child.usage);
-    return sum;
+    return this.ledger.total();
   }
 
   /** Idempotent; a second caller waits for the same close (an exit must not outrun the unlock). */

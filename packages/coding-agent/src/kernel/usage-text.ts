@@ -1,8 +1,8 @@
 // Words for /cost and /permissions: the session's usage split into its own model calls, each
 // child agent and external services; the permission mode and every rule with where it lives.
 import type { Usage } from "@keel/ai";
-import type { UsageBreakdown } from "./coding-agent.js";
 import type { PermissionModeName, PermissionRuleInfo } from "./types.js";
+import type { UsageBreakdown } from "./usage-ledger.js";
 
 const dollars = (n: number) => `$${n < 1 ? n.toFixed(4) : n.toFixed(2)}`;
 const count = (n: number) => n.toLocaleString("en-US");

@@ -120,7 +120,6 @@ describe("resuming after a kill", () => {
     });
 
     const messages = await resume(dir);
-    console.log("DBG", JSON.stringify(messages));
     const assistants = messages.filter((m) => m.role === "assistant").map((m) => text(m.content));
     expect(assistants.some((t) => t.includes("Half of the answer the user already read"))).toBe(true);
 

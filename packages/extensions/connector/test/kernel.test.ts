@@ -186,14 +186,6 @@ describe("connector actions in the kernel", () => {
     const restarted = await session([comment("b"), { text: "ok" }], { ui: never.ui, mode: "continue" });
     expect(restarted.agent.sessionId).toBe(one.agent.sessionId);
     await restarted.agent.prompt("again");
-    console.log(
-      "MSGS",
-      JSON.stringify(restarted.agent.messages()).slice(0, 400),
-      restarted.agent.messages().length,
-      JSON.stringify(
-        restarted.model.requests.map((r) => (r.body.messages as { role: string }[]).map((m) => m.role)),
-      ),
-    );
     await restarted.agent.close();
     open.splice(open.indexOf(restarted.agent), 1);
     const second = await session([comment("c"), { text: "ok" }], { ui: never.ui });
