@@ -5,7 +5,6 @@ import { rmSync } from "node:fs";
 import { Agent, type AgentTool, type RunResult } from "@keel/agent";
 import {
   addUsage,
-  emptyUsage,
   type Message,
   type Model,
   modelRef,
