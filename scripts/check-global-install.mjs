@@ -127,18 +127,41 @@ export async function checkGlobalInstall({ root, work, run }) {
         permissions: { allow: ["Bash(echo:*)"] },
         extensions: {
           "web-search": { config: { search: { endpoint: tavily.url, apiKeyEnv: "KEEL_CHECK_TAVILY" } } },
+          // The MCP client (and its SDK) load on demand from the bundle the CLI ships.
+          mcp: {
+            config: {
+              servers: {
+                notes: {
+                  command: process.execPath,
+                  args: [join(root, "apps/cli/test/mcp-fixtures/marker-server.mjs")],
+                  env: { RESOURCES: "1" },
+                },
+              },
+            },
+          },
         },
       }),
     );
-    const r = await keel(bin, ["-p", "go", "--model", "anthropic/claude-sonnet-4-6", "--no-session"], {
-      cwd: elsewhere,
-      env: {
-        ...env,
-        ANTHROPIC_BASE_URL: server.anthropicBaseUrl,
-        ANTHROPIC_API_KEY: "test",
-        KEEL_CHECK_TAVILY: "tvly-check",
+    const listed = await keel(bin, ["mcp", "list"], { cwd: elsewhere, env });
+    if (
+      listed.code !== 0 ||
+      !listed.stdout.includes("notes (user, stdio:") ||
+      !listed.stdout.includes("connected, 1 tools")
+    )
+      throw new Error(`keel mcp list from a global install: ${JSON.stringify(listed)}`);
+    const r = await keel(
+      bin,
+      ["-p", "go, see @notes:notes://team/runbook", "--model", "anthropic/claude-sonnet-4-6", "--no-session"],
+      {
+        cwd: elsewhere,
+        env: {
+          ...env,
+          ANTHROPIC_BASE_URL: server.anthropicBaseUrl,
+          ANTHROPIC_API_KEY: "test",
+          KEEL_CHECK_TAVILY: "tvly-check",
+        },
       },
-    });
+    );
     const sent = server.requests.map((q) => q.raw).join("\n");
     const results = server.requests
       .flatMap((q) => q.body.messages)
@@ -149,6 +172,7 @@ export async function checkGlobalInstall({ root, work, run }) {
       r.code !== 0 && `exit ${r.code}`,
       r.stdout !== "all done\n" && `stdout ${JSON.stringify(r.stdout)}`,
       !ran && "the Bash result did not reach the model",
+      !sent.includes("Restart with make bounce.") && "the MCP resource mentioned was not attached",
       tavily.asked[0]?.query !== "keel" && "the search did not reach the Tavily endpoint",
       !sent.includes("Keel ships") &&
         `the search result did not reach the model: ${JSON.stringify(results.at(-1))}`,
@@ -159,5 +183,7 @@ export async function checkGlobalInstall({ root, work, run }) {
     await server.close();
     tavily.close();
   }
-  console.log("global install: keel --version and keel -p (Bash, WebSearch) work from another directory");
+  console.log(
+    "global install: keel --version, keel mcp list and keel -p (Bash, WebSearch, an @server:uri resource) work from another directory",
+  );
 }

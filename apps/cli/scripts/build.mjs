@@ -113,6 +113,34 @@ for (const name of VENDORED) {
   const licenseFile = readdirSync(pkgDir).find((f) => /^licen[cs]e/i.test(f));
   if (licenseFile) copyFileSync(join(pkgDir, licenseFile), join(outDir, licenseFile));
 }
+// The MCP extension loads its client (and the MCP SDK under it) on demand, by the specifier
+// "@keel/ext-mcp/client": bundled apart the same way, in a package folder of the CLI's own name
+// (the core's copy of the extension asks for that name, see mcpClientVendored). Without it an
+// installed keel has no @keel/ext-mcp to resolve: it is an optional peer. A folder named
+// @keel/ext-mcp would shadow the real package for dist/index.js's users.
+const MCP_CLIENT = "@keel/cli-mcp-client";
+{
+  const outDir = join(root, "dist/node_modules", MCP_CLIENT);
+  vendored.push(
+    await build({
+      ...common,
+      external: [],
+      sourcemap: false,
+      stdin: { contents: 'export * from "@keel/ext-mcp/client";', resolveDir: root, loader: "js" },
+      outfile: join(outDir, "client.cjs"),
+      outdir: undefined,
+      format: "cjs",
+      minifyWhitespace: true,
+    }),
+  );
+  const { version, license } = JSON.parse(
+    readFileSync(join(realpathSync(join(root, "node_modules/@keel/ext-mcp")), "package.json"), "utf8"),
+  );
+  writeFileSync(
+    join(outDir, "package.json"),
+    `${JSON.stringify({ name: MCP_CLIENT, version, license, description: "Bundled by @keel/cli from @keel/ext-mcp/client: the MCP client keel loads on demand.", main: "client.cjs" }, null, 2)}\n`,
+  );
+}
 copyFileSync(
   require.resolve("tree-sitter-bash/tree-sitter-bash.wasm"),
   join(root, "dist/tree-sitter-bash.wasm"),
@@ -143,10 +171,26 @@ const esmImportOutside = {
   },
 };
 
+// The core's copy of the MCP extension loads its client from the bundle above.
+const mcpClientVendored = {
+  name: "mcp-client-vendored",
+  setup(b) {
+    b.onLoad({ filter: /[\\/]mcp[\\/]dist[\\/](session|cli[\\/]index)\.js$/ }, (args) => {
+      const source = readFileSync(args.path, "utf8");
+      if (!source.includes('"@keel/ext-mcp/client"'))
+        throw new Error(`${args.path} no longer imports "@keel/ext-mcp/client"; update mcpClientVendored`);
+      return {
+        contents: source.replaceAll('"@keel/ext-mcp/client"', JSON.stringify(MCP_CLIENT)),
+        loader: "js",
+      };
+    });
+  },
+};
+
 const cjs = await build({
   ...common,
   entryPoints: { bin: "src/bin.ts", keel: "src/main.ts", "esm-import": "src/esm-import.ts" },
-  plugins: [esmImportOutside],
+  plugins: [esmImportOutside, mcpClientVendored],
   format: "cjs",
   minifyWhitespace: true,
   outExtension: { ".js": ".cjs" },
