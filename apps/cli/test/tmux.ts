@@ -3,8 +3,9 @@
 // generous deadlines (a loaded 2-core machine is slow), never after a fixed sleep.
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
-import type { MockServer, Scenario } from "@keel/testing";
-import { BIN, MODEL, type Workspace } from "./helpers.js";
+import { type MockServer, type Scenario, startMockServer } from "@keel/testing";
+import { afterAll, afterEach, beforeAll } from "vitest";
+import { BIN, MODEL, type Workspace, workspace } from "./helpers.js";
 
 export const tmuxMissing = spawnSync("tmux", ["-V"]).error !== undefined;
 
@@ -114,5 +115,52 @@ export function launch(o: LaunchOptions): Terminal {
       return readFileSync(exitFile, "utf8").trim();
     },
     kill: () => void spawnSync("tmux", ["-L", socket, "kill-server"]),
+  };
+}
+
+export interface TerminalSuite {
+  /** The mock model server, started before the file's tests. */
+  readonly server: MockServer;
+  /** A workspace removed once every keel of the file is gone (a killed one may still write). */
+  fresh(): Workspace;
+  /** keel in a terminal on the last fresh workspace, with the server's request log cleared. */
+  start(o: Omit<LaunchOptions, "server" | "ws">): Terminal;
+}
+
+/** The set-up every tmux test file shares: one mock server, fresh workspaces, one terminal at a time. */
+export function terminalSuite(): TerminalSuite {
+  let server: MockServer | undefined;
+  let ws: Workspace | undefined;
+  let term: Terminal | undefined;
+  const workspaces: Workspace[] = [];
+  beforeAll(async () => {
+    if (tmuxMissing) throw new Error("tmux is not installed: apt-get install -y tmux");
+    server = await startMockServer();
+  });
+  afterEach(() => {
+    term?.kill();
+    term = undefined;
+  });
+  afterAll(async () => {
+    await server?.close();
+    for (const w of workspaces) w.dispose();
+  });
+  return {
+    get server() {
+      if (!server) throw new Error("the mock server starts in beforeAll");
+      return server;
+    },
+    fresh() {
+      ws = workspace();
+      workspaces.push(ws);
+      return ws;
+    },
+    start(o) {
+      if (!server || !ws) throw new Error("call fresh() before start()");
+      term?.kill();
+      server.requests.length = 0;
+      term = launch({ server, ws, ...o });
+      return term;
+    },
   };
 }

@@ -4,40 +4,20 @@
 // the slash menu says more commands exist, and Shift+Tab reaches bypass only when keel started in it.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { type MockServer, startMockServer } from "@keel/testing";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { MODEL, runKeel, type Workspace, workspace } from "./helpers.js";
-import { type LaunchOptions, launch, type Terminal, tmuxMissing } from "./tmux.js";
+import type { MockServer } from "@keel/testing";
+import { beforeAll, describe, expect, it } from "vitest";
+import { MODEL, runKeel, type Workspace } from "./helpers.js";
+import { terminalSuite } from "./tmux.js";
 
+const suite = terminalSuite();
 let server: MockServer;
 let ws: Workspace;
-let term: Terminal | undefined;
-const workspaces: Workspace[] = [];
-
-function fresh(): Workspace {
-  const made = workspace();
-  workspaces.push(made);
-  return made;
-}
-
-function start(o: Omit<LaunchOptions, "server" | "ws">): Terminal {
-  server.requests.length = 0;
-  term = launch({ server, ws, ...o });
-  return term;
-}
+const fresh = () => suite.fresh();
+const start = suite.start;
 
 describe("keel TUI commands", () => {
-  beforeAll(async () => {
-    if (tmuxMissing) throw new Error("tmux is not installed: apt-get install -y tmux");
-    server = await startMockServer();
-  });
-  afterEach(() => {
-    term?.kill();
-    term = undefined;
-  });
-  afterAll(async () => {
-    await server?.close();
-    for (const w of workspaces) w.dispose();
+  beforeAll(() => {
+    server = suite.server;
   });
 
   it("/model and /thinking pick; an always rule says its file, and /permissions lists and removes it there", async () => {

@@ -4,28 +4,16 @@
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type MockServer, startMockServer } from "@keel/testing";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { type Workspace, workspace } from "./helpers.js";
-import { type LaunchOptions, launch, type Terminal, tmuxMissing } from "./tmux.js";
+import type { MockServer } from "@keel/testing";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Workspace } from "./helpers.js";
+import { terminalSuite } from "./tmux.js";
 
+const suite = terminalSuite();
 let server: MockServer;
 let ws: Workspace;
-let term: Terminal | undefined;
-/** Removed once every keel is gone (a killed terminal's keel may still be writing its session). */
-const workspaces: Workspace[] = [];
-
-function fresh(): Workspace {
-  const made = workspace();
-  workspaces.push(made);
-  return made;
-}
-
-function start(o: Omit<LaunchOptions, "server" | "ws">): Terminal {
-  server.requests.length = 0;
-  term = launch({ server, ws, ...o });
-  return term;
-}
+const fresh = () => suite.fresh();
+const start = suite.start;
 
 // A 1×1 PNG.
 const PNG = Buffer.from(
@@ -34,17 +22,8 @@ const PNG = Buffer.from(
 );
 
 describe("keel TUI as a daily driver", () => {
-  beforeAll(async () => {
-    if (tmuxMissing) throw new Error("tmux is not installed: apt-get install -y tmux");
-    server = await startMockServer();
-  });
-  afterEach(() => {
-    term?.kill();
-    term = undefined;
-  });
-  afterAll(async () => {
-    await server?.close();
-    for (const w of workspaces) w.dispose();
+  beforeAll(() => {
+    server = suite.server;
   });
 
   it("an Edit approval shows its coloured diff and path; denying with words stops the run and the model gets them", async () => {

@@ -4,45 +4,24 @@
 // Ctrl+C is no crash on the next resume, /compact prints once, --no-session claims no session.
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type MockServer, startMockServer } from "@keel/testing";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { CLI_ROOT, MODEL, runKeel, sessionFiles, until, type Workspace, workspace } from "./helpers.js";
-import { type LaunchOptions, launch, type Terminal, tmuxMissing } from "./tmux.js";
+import type { MockServer } from "@keel/testing";
+import { beforeAll, describe, expect, it } from "vitest";
+import { CLI_ROOT, MODEL, runKeel, sessionFiles, until, type Workspace } from "./helpers.js";
+import { terminalSuite } from "./tmux.js";
 
 const STATUS_EXTENSION = join(CLI_ROOT, "test/tui-fixtures/status-extension.ts");
 
+const suite = terminalSuite();
 let server: MockServer;
 let ws: Workspace;
-let term: Terminal | undefined;
-const workspaces: Workspace[] = [];
-
-function fresh(): Workspace {
-  const made = workspace();
-  workspaces.push(made);
-  return made;
-}
-
-function start(o: Omit<LaunchOptions, "server" | "ws">): Terminal {
-  term?.kill();
-  server.requests.length = 0;
-  term = launch({ server, ws, ...o });
-  return term;
-}
+const fresh = () => suite.fresh();
+const start = suite.start;
 
 const count = (text: string, needle: string) => text.split(needle).length - 1;
 
 describe("keel TUI sessions and screen", () => {
-  beforeAll(async () => {
-    if (tmuxMissing) throw new Error("tmux is not installed: apt-get install -y tmux");
-    server = await startMockServer();
-  });
-  afterEach(() => {
-    term?.kill();
-    term = undefined;
-  });
-  afterAll(async () => {
-    await server?.close();
-    for (const w of workspaces) w.dispose();
+  beforeAll(() => {
+    server = suite.server;
   });
 
   it('/rewind "both" after a resume restores the two files Keel edited; exit says how to resume', async () => {
