@@ -4,14 +4,8 @@
 import { modelRef } from "@keel/ai";
 import type { CodingAgent, CodingAgentEvent, RunSummary } from "@keel/coding-agent";
 import type { ExternalUsage } from "@keel/extension-sdk";
-import {
-  type CommandLine,
-  type InitLine,
-  type OUTCOMES,
-  PRINT_SCHEMA_VERSION,
-  type ResultLine,
-  type StreamLine,
-} from "./schema.js";
+import type { CommandLine, InitLine, OUTCOMES, ResultLine, StreamLine } from "./schema.js";
+import { PRINT_SCHEMA_VERSION } from "./version.js";
 
 export type { CommandLine, InitLine, ResultLine, StreamLine } from "./schema.js";
 

@@ -4,8 +4,9 @@
 // A change that breaks a script (a removed or renamed field, a new required one) is a new version.
 import { type Static, type TProperties, Type } from "@sinclair/typebox";
 
-export const PRINT_SCHEMA_VERSION = 1;
-export const PRINT_SCHEMA_ID = "urn:keel:cli:print:1";
+import { PRINT_SCHEMA_ID, PRINT_SCHEMA_VERSION } from "./version.js";
+
+export { PRINT_SCHEMA_ID, PRINT_SCHEMA_VERSION };
 
 const strict = <P extends TProperties>(properties: P, description: string) =>
   Type.Object(properties, { additionalProperties: false, description });
