@@ -1,10 +1,11 @@
 // What trusting a project would let it do, read (never run) before the user decides: its
 // config's permissions, mode, env and hooks, its extensions, its MCP servers, its skills and
 // agents, and its context files.
-import { closeSync, lstatSync, openSync, readdirSync, readlinkSync, readSync, statSync } from "node:fs";
+import { lstatSync, readdirSync, readlinkSync, statSync } from "node:fs";
 import { dirname, extname, join, relative, resolve } from "node:path";
 import { configPaths, displayPath } from "../config/paths.js";
 import { parseJsonText } from "../config/read.js";
+import { readRegularFile } from "../fs/bounded-read.js";
 import { isInside } from "../permissions/paths.js";
 import { type TrustStatus, trustStatus } from "../trust/store.js";
 
@@ -51,7 +52,8 @@ const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x) => ty
 
 export function previewTrust(options: { projectRoot: string; cwd: string; home: string }): TrustPreview {
   const root = options.projectRoot;
-  const status = trustStatus(root, { home: options.home });
+  // As the start judges it: with the context files between the root and cwd.
+  const status = trustStatus(root, { home: options.home, cwd: options.cwd });
   const preview: TrustPreview = {
     projectRoot: root,
     status: status.isOk() ? status.value : "unknown",
@@ -211,30 +213,20 @@ function readBounded(
 ): string | undefined {
   if (!exists(path)) return undefined;
   noteLink(path, root, shown, problems);
-  let size: number;
-  try {
-    const stat = statSync(path);
-    if (!stat.isFile()) {
-      problems.push(`${shown(path)} is not a regular file; not read`);
-      return undefined;
-    }
-    size = stat.size;
-  } catch (e) {
-    problems.push(`${shown(path)} cannot be read (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+  const read = readRegularFile(path, MAX_READ);
+  if (!read.ok) {
+    problems.push(
+      read.reason === "not a regular file"
+        ? `${shown(path)} is not a regular file; not read`
+        : `${shown(path)} cannot be read (${read.reason})`,
+    );
     return undefined;
   }
-  if (size > MAX_READ) {
-    problems.push(`${shown(path)} is ${size} bytes, more than the ${MAX_READ} read for this preview`);
+  if (read.truncated) {
+    problems.push(`${shown(path)} is ${read.size} bytes, more than the ${MAX_READ} read for this preview`);
     return undefined;
   }
-  const buffer = Buffer.alloc(size);
-  const fd = openSync(path, "r");
-  try {
-    const got = readSync(fd, buffer, 0, size, 0);
-    return buffer.subarray(0, got).toString("utf8");
-  } finally {
-    closeSync(fd);
-  }
+  return read.bytes.toString("utf8");
 }
 
 /** Keel's own config files are JSONC, read as loading reads them (the error names line and column). */
