@@ -2,7 +2,7 @@
 // other keys kept), remove, list and get (checked, secrets hidden, an untrusted project's files
 // never read), login through the browser flow ($BROWSER), logout, and usage errors.
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${VAR} in config strings is the feature under test
-import { readFileSync, writeFileSync } from "node:fs";
+import { lstatSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { CliIO } from "@keel/extension-sdk";
@@ -90,6 +90,17 @@ describe("keel mcp", () => {
     expect(await runMcpCli(["remove", "fs"], t.io), t.err()).toBe(0);
     expect(readFileSync(file, "utf8")).toContain("// my model");
     expect(readFileSync(file, "utf8")).not.toContain("server.js");
+
+    // A symlinked config (a dotfile manager's) stays a link; the edit lands in its target.
+    const real = join(t.dir, "dotfiles-config.json");
+    renameSync(file, real);
+    symlinkSync(real, file);
+    expect(await runMcpCli(["add", "fs", "--", "node", "server.js"], t.io), t.err()).toBe(0);
+    expect(lstatSync(file).isSymbolicLink()).toBe(true);
+    expect(readFileSync(real, "utf8")).toContain("server.js");
+    expect(readFileSync(real, "utf8")).toContain("// my model");
+    rmSync(file);
+    renameSync(real, file);
 
     writeFileSync(file, '{ "model": "anthropic/x", ');
     expect(await runMcpCli(["add", "fs", "--", "node", "server.js"], t.io)).not.toBe(0);

@@ -4,7 +4,19 @@
 // text, keeping every other key and every comment outside it. Writes are atomic, and a file that
 // does not parse is refused, never replaced.
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { dirname, join } from "node:path";
 import { applyEdits, modify, type ParseError, parse, printParseErrorCode } from "jsonc-parser";
 import { err, ok, type Result } from "neverthrow";
@@ -56,14 +68,24 @@ export function readJsonObject(path: string): Result<Json | undefined, FileProbl
 }
 
 function writeAtomically(path: string, text: string): Result<void, FileProblem> {
+  // Renaming over a symlink (a dotfile manager's config.json) would replace the link: write to
+  // what it points to. The temporary file is synced before the rename and removed if anything fails.
+  const target = existsSync(path) ? realpathSync(path) : path;
+  const temp = `${target}.${randomBytes(4).toString("hex")}.tmp`;
   try {
-    mkdirSync(dirname(path), { recursive: true });
-    const mode = existsSync(path) ? statSync(path).mode & 0o777 : 0o600;
-    const temp = `${path}.${randomBytes(4).toString("hex")}.tmp`;
-    writeFileSync(temp, text.endsWith("\n") ? text : `${text}\n`, { mode });
-    renameSync(temp, path);
+    mkdirSync(dirname(target), { recursive: true });
+    const mode = existsSync(target) ? statSync(target).mode & 0o777 : 0o600;
+    const fd = openSync(temp, "w", mode);
+    try {
+      writeFileSync(fd, text.endsWith("\n") ? text : `${text}\n`);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temp, target);
     return ok(undefined);
   } catch (error) {
+    rmSync(temp, { force: true });
     return err({
       type: "invalid_file",
       path,
@@ -108,9 +130,7 @@ export function editServers(
 ): Result<void, FileProblem> {
   const read = readText(file.path);
   if (read.isErr()) return err(read.error);
-  const current = serversIn(file);
-  if (current.isErr()) return err(current.error);
-  const next = change({ ...current.value });
+  const next = change({ ...serversOf(read.value?.value, file.scope) });
   const path = file.scope === "project" ? ["mcpServers"] : ["extensions", "mcp", "config", "servers"];
   const text = read.value?.text.trim() ? read.value.text : "{}\n";
   const edited = applyEdits(
