@@ -272,6 +272,9 @@ export function createWebSearchExtension(options: WebSearchOptions = {}) {
               { error: { type: "session_cap", cap } },
               true,
             );
+          // Counted before the search goes out: searches of one batch run in parallel, and each
+          // must see the ones started before it.
+          rt.state.set({ searches: done + 1 });
           const request: SearchRequest = {
             query: args.query,
             maxResults: Math.min(args.max_results ?? rt.config.search.maxResults, 20),
@@ -283,7 +286,6 @@ export function createWebSearchExtension(options: WebSearchOptions = {}) {
             ...(args.include_answer ? { includeAnswer: true } : {}),
           };
           const answer = await search.provider.search(request, ctx.signal);
-          rt.state.set({ searches: done + 1 });
           if (answer.isErr()) {
             const error = { ...answer.error, message: search.redact(answer.error.message) };
             return textResult(`WebSearch failed: ${error.message}`, { error }, true);

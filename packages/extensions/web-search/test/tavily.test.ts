@@ -167,6 +167,15 @@ describe("WebSearch over Tavily", () => {
     expect(fake.requests).toHaveLength(2);
     expect(runtime.state.get()).toEqual({ searches: 2 });
   });
+
+  it("holds the cap for searches made in parallel (one batch of tool calls)", async () => {
+    const { tools } = withTavily({ TAVILY_API_KEY: KEY }, { maxSearchesPerSession: 2 });
+    const { run, runtime } = await tools;
+    const results = await Promise.all(["a", "b", "c"].map((query) => run("WebSearch", { query })));
+    expect(results.filter((r) => r.isError)).toHaveLength(1);
+    expect(fake.requests).toHaveLength(2);
+    expect(runtime.state.get()).toEqual({ searches: 2 });
+  });
 });
 
 describe("the Tavily client is never built without a key or, in tests, without an endpoint", () => {
