@@ -3,28 +3,38 @@
 // it and could change after the project was trusted. Hooks run in the project root.
 import { readFileSync, realpathSync, statSync } from "node:fs";
 import { isAbsolute, join, relative, resolve } from "node:path";
+import { parseJsonText } from "../config/read.js";
 
 /** The project config files that may declare hooks (the trust hash covers their text). */
 const HOOK_CONFIGS = [".keel/config.json", ".keel/config.local.json"];
 
+/** The command of each hook entry: Keel's `{ command }` and Claude Code's `{ matcher, hooks: [{ command }] }`. */
+function entryCommands(entry: unknown): string[] {
+  if (typeof entry !== "object" || entry === null) return [];
+  const { command, hooks } = entry as { command?: unknown; hooks?: unknown };
+  return [
+    ...(typeof command === "string" ? [command] : []),
+    ...(Array.isArray(hooks) ? hooks.flatMap(entryCommands) : []),
+  ];
+}
+
 function hookCommands(root: string): string[] {
   const commands: string[] = [];
   for (const rel of HOOK_CONFIGS) {
-    let parsed: unknown;
+    const path = join(root, rel);
+    let text: string;
     try {
-      parsed = JSON.parse(readFileSync(join(root, rel), "utf8"));
+      text = readFileSync(path, "utf8");
     } catch {
-      continue; // missing or invalid: the config loader reports it, and no hook runs from it
+      continue; // missing: no hook runs from it
     }
-    const hooks = (parsed as { hooks?: unknown } | null)?.hooks;
+    // JSONC, as the loader reads it; one that does not parse is refused by the loader (no hook runs).
+    const parsed = parseJsonText(text, path);
+    if (parsed.isErr()) continue;
+    const hooks = (parsed.value as { hooks?: unknown } | null)?.hooks;
     if (typeof hooks !== "object" || hooks === null) continue;
-    for (const list of Object.values(hooks)) {
-      if (!Array.isArray(list)) continue;
-      for (const hook of list) {
-        const command = (hook as { command?: unknown } | null)?.command;
-        if (typeof command === "string") commands.push(command);
-      }
-    }
+    for (const list of Object.values(hooks))
+      if (Array.isArray(list)) commands.push(...list.flatMap(entryCommands));
   }
   return commands;
 }

@@ -117,6 +117,21 @@ describe("the trust hash", () => {
     write("scripts/start.sh", "echo hi\n");
     for (const rel of ["scripts/hook.mjs", "scripts/lib.mjs", "scripts/start.sh"]) expectCovered(rel);
   });
+
+  it("covers them in a commented config (JSONC) and in Claude Code's grouped form", () => {
+    write(
+      ".keel/config.json",
+      `{
+  // Claude Code's hook names and groups, as the loader runs them
+  "hooks": {
+    "PreToolUse": [{ "matcher": "Bash", "hooks": [{ "type": "command", "command": "node scripts/guard.mjs" }] }],
+  },
+}
+`,
+    );
+    write("scripts/guard.mjs", "process.exit(0);\n");
+    expectCovered("scripts/guard.mjs");
+  });
 });
 
 describe("context files outside the root's own", () => {
