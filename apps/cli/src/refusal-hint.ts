@@ -1,6 +1,6 @@
 // What to type next when the kernel refused a session, in this CLI's flags (the kernel says
 // what happened; only the CLI knows its own options).
-import type { CodingAgentError } from "@keel/coding-agent";
+import type { CodingAgentError, SessionChoice } from "@keel/coding-agent";
 
 /** How to go on after the kernel refused, in this CLI's flags. */
 export function refusalHint(error: CodingAgentError, sessionId?: string): string | undefined {
@@ -11,4 +11,9 @@ export function refusalHint(error: CodingAgentError, sessionId?: string): string
   if (error.problem === "locked")
     return `To look at it meanwhile: keel${ref} --read-only; to go on in a copy: keel${ref} --fork.`;
   return undefined;
+}
+
+/** The session a choice names (`-r`, `--fork`), for the hint; undefined for -c and new sessions. */
+export function sessionRef(choice: SessionChoice | undefined): string | undefined {
+  return choice && (choice.mode === "resume" || choice.mode === "fork") ? choice.session : undefined;
 }

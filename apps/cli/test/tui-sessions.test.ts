@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { MockServer } from "@keel/testing";
 import { beforeAll, describe, expect, it } from "vitest";
-import { CLI_ROOT, MODEL, runKeel, sessionFiles, until, type Workspace } from "./helpers.js";
+import { CLI_ROOT, MODEL, runKeel, sessionFiles, startKeel, until, type Workspace } from "./helpers.js";
 import { terminalSuite } from "./tmux.js";
 
 const STATUS_EXTENSION = join(CLI_ROOT, "test/tui-fixtures/status-extension.ts");
@@ -261,5 +261,33 @@ describe("keel TUI sessions and screen", () => {
     expect(await t.exitCode()).toBe("0");
     expect(t.screen(true)).not.toContain("Resume this session");
     expect(t.screen(true)).not.toMatch(/session [0-9a-f]{8}/);
+  }, 60_000);
+
+  it("-r <id> of a session another keel holds says how to look at that session, not the newest", async () => {
+    ws = fresh();
+    server.setScenario({ turns: [{ text: "first" }, { text: "second" }] });
+    const first = await runKeel(
+      ["-p", "--output-format", "json", "--model", MODEL, "--cwd", ws.repo, "hello"],
+      {
+        server,
+        ws,
+      },
+    );
+    expect(first.code).toBe(0);
+    const id = String(JSON.parse(first.stdout).sessionId).slice(0, 8);
+    // A second session, newer: `-c` would take it, so the hint must name the one asked for.
+    expect((await runKeel(["-p", "--model", MODEL, "--cwd", ws.repo, "other"], { server, ws })).code).toBe(0);
+    // A slow reply keeps the first session locked by a print-mode keel while the TUI tries it.
+    const slow = { turns: [], fallback: { text: "slow ".repeat(400), chunkSize: 5, delayMs: 20 } };
+    server.setScenario(slow);
+    const holder = startKeel(["-p", "--model", MODEL, "--cwd", ws.repo, "-r", id, "go on"], { server, ws });
+    await until(() => server.requests.length > 0, "the holder's request");
+    const t = start({ args: `-r ${id}`, scenario: slow });
+    expect(await t.exitCode()).not.toBe("0");
+    const screen = t.screen(true).replace(/\s+/g, " ");
+    expect(screen).toContain(`keel -r ${id} --read-only`);
+    expect(screen).not.toContain("keel -c --read-only");
+    holder.child.kill("SIGTERM");
+    await holder.done;
   }, 60_000);
 });

@@ -11,7 +11,7 @@ import {
 import type { OutputFormat } from "../args.js";
 import { EXIT, outcomeOf } from "../exit-codes.js";
 import { guardExits, SIGNAL_EXIT, type StopSignal } from "../exit-guard.js";
-import { refusalHint } from "../refusal-hint.js";
+import { refusalHint, sessionRef } from "../refusal-hint.js";
 import { parseSlash } from "../slash-command.js";
 import {
   commandLine,
@@ -95,7 +95,7 @@ export async function runPrint(run: PrintRun): Promise<number> {
     if (created.isErr()) {
       // Nothing configured, unknown model or session, locked session: the run never started.
       output.note(created.error.message);
-      const hint = refusalHint(created.error, sessionRef(run.options));
+      const hint = refusalHint(created.error, sessionRef(run.options.session));
       if (hint) output.note(hint);
       return EXIT.usage;
     }
@@ -220,9 +220,4 @@ async function runPrompt(
   const outcome = outcomeOf(summary, undefined);
   if (outcome.note) output.note(outcome.note);
   return outcome.code;
-}
-
-function sessionRef(options: CodingAgentOptions): string | undefined {
-  const choice = options.session;
-  return choice && (choice.mode === "resume" || choice.mode === "fork") ? choice.session : undefined;
 }

@@ -3,7 +3,7 @@
 import type { CodingAgentOptions, SessionChoice } from "@keel/coding-agent";
 import { render } from "ink";
 import { guardExits, SIGNAL_EXIT } from "../exit-guard.js";
-import { refusalHint } from "../refusal-hint.js";
+import { refusalHint, sessionRef } from "../refusal-hint.js";
 import type { TuiKernel } from "../tui-kernel.js";
 import { App } from "./components/app.js";
 import { h } from "./components/h.js";
@@ -92,7 +92,8 @@ export async function runInteractive(
   if (opened.isErr()) {
     const usage =
       opened.error.type === "config" || opened.error.type === "model" || opened.error.type === "session";
-    const hint = refusalHint(opened.error);
+    // The session it tried (-r <id>, or the one picked), not the newest one -c would take.
+    const hint = refusalHint(opened.error, sessionRef(session ?? options.session));
     return shutdown(usage ? 2 : 1, hint ? `${opened.error.message}\nkeel: ${hint}` : opened.error.message);
   }
   if (flags.initialPrompt?.trim()) controller.submit(flags.initialPrompt);
