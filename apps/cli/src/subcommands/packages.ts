@@ -8,7 +8,6 @@ import {
   installDeclared,
   installPackage,
   recordedPackages,
-  resolveKeelHome,
   uninstallPackage,
 } from "@keel/coding-agent";
 import { EXIT } from "../exit-codes.js";
@@ -41,7 +40,7 @@ export async function packagesCommand(
     io.stdout(USAGE[name]);
     return EXIT.ok;
   }
-  const keelHome = resolveKeelHome();
+  const keelHome = io.keelHome;
   const where = { keelHome, projectRoot: findProjectRoot(resolve(io.cwd, values.cwd ?? "."), keelHome) };
   const scope = values.project ? ("project" as const) : ("user" as const);
 

@@ -2,11 +2,12 @@
 // without opening any: id, last activity, messages, cost, first prompt or name, forks marked with
 // their parent. Read from the listing sidecars, so it is fast and takes no lock.
 import { readdirSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { defaultSessionDir, resolveKeelHome } from "@keel/coding-agent";
+import { defaultSessionDir } from "@keel/coding-agent";
 import { listSessions, type SessionInfo } from "@keel/session";
 import { EXIT } from "../exit-codes.js";
+import { formatCost, formatStamp, oneLine } from "../tui/format.js";
 import type { SubcommandIO } from "./index.js";
 
 const USAGE = `keel sessions [--all] [--json] [--cwd DIR]
@@ -22,28 +23,11 @@ const OPTIONS = {
   help: { type: "boolean", short: "h" },
 } as const;
 
-/** Local date and time to the minute, e.g. 2026-12-01 09:05. */
-export function when(iso: string): string {
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return iso;
-  const p = (n: number) => String(n).padStart(2, "0");
-  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
-}
-
-export function costText(usd: number): string {
-  return `$${usd < 1 ? usd.toFixed(4) : usd.toFixed(2)}`;
-}
-
-const oneLine = (text: string, max: number) => {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-};
-
 export function sessionLine(s: SessionInfo): string {
   const cost = s.usage.cost.total + s.childUsage.cost.total;
   const title = s.name ?? s.firstPrompt ?? "(no prompt yet)";
   const fork = s.parentSessionId ? `↳ fork of ${s.parentSessionId.slice(0, 8)}: ` : "";
-  return `${s.id.slice(0, 8)}  ${when(s.lastActivity)}  ${String(s.messageCount).padStart(4)} msgs  ${costText(cost).padStart(8)}  ${fork}${oneLine(title, 70)}`;
+  return `${s.id.slice(0, 8)}  ${formatStamp(s.lastActivity)}  ${String(s.messageCount).padStart(4)} msgs  ${formatCost(cost).padStart(8)}  ${fork}${oneLine(title, 70)}`;
 }
 
 export async function sessionsCommand(argv: string[], io: SubcommandIO): Promise<number> {
@@ -63,15 +47,21 @@ export async function sessionsCommand(argv: string[], io: SubcommandIO): Promise
     io.stderr(`keel sessions takes no arguments (got "${positionals.join(" ")}").\n${USAGE}`);
     return EXIT.usage;
   }
-  const home = resolveKeelHome();
   const cwd = resolve(io.cwd, values.cwd ?? ".");
-  let dirs = [defaultSessionDir(home, cwd)];
+  const own = defaultSessionDir(io.keelHome, cwd);
+  let dirs = [own];
   if (values.all) {
+    // Every project's folder sits beside this directory's, in the kernel's layout.
+    const root = dirname(own);
     try {
-      dirs = readdirSync(join(home, "sessions"), { withFileTypes: true })
+      dirs = readdirSync(root, { withFileTypes: true })
         .filter((d) => d.isDirectory())
-        .map((d) => join(home, "sessions", d.name));
-    } catch {
+        .map((d) => join(root, d.name));
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "ENOENT") {
+        io.stderr(`keel sessions: ${root} cannot be read (${(e as Error).message})\n`);
+        return EXIT.failed;
+      }
       dirs = [];
     }
   }

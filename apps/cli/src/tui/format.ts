@@ -47,6 +47,14 @@ export function compactNumber(n: number): string {
   return `${(n / 1_000_000).toFixed(1)}M`;
 }
 
+/** Local date and time to the minute, e.g. 2026-12-01 09:05 (a date that does not parse as given). */
+export function formatStamp(iso: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  const p = (n: number) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
+}
+
 export function formatCost(dollars: number): string {
   return `$${dollars < 1 ? dollars.toFixed(4) : dollars.toFixed(2)}`;
 }

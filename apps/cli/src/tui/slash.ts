@@ -5,7 +5,7 @@ import type { FileChanges, RestoreChoice } from "@keel/coding-agent";
 import { parseSlash } from "../slash-command.js";
 import type { Controller } from "./controller.js";
 import { editorWith } from "./editor.js";
-import { formatCost, oneLine } from "./format.js";
+import { formatCost, formatStamp, oneLine } from "./format.js";
 import { KEY_HELP } from "./keys.js";
 import { permissionsDialog } from "./permissions-dialog.js";
 
@@ -18,12 +18,6 @@ function ago(iso: string, now = Date.now()): string {
 }
 
 /** Date and time to the minute, local. */
-function stamp(iso: string): string {
-  const d = new Date(iso);
-  const p = (n: number) => String(n).padStart(2, "0");
-  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
-}
-
 /** Lets the user choose one of this project's sessions; undefined when cancelled or none. */
 export async function pickSession(c: Controller): Promise<string | undefined> {
   const listed = c.kernel.listSessions(c.sessionDir);
@@ -41,7 +35,7 @@ export async function pickSession(c: Controller): Promise<string | undefined> {
     "Resume which session?",
     sessions.map((s) => ({
       label: `${s.parentSessionId ? `↳ fork of ${s.parentSessionId.slice(0, 8)}: ` : ""}${oneLine(s.name ?? s.firstPrompt ?? "(no prompt yet)", 60)}`,
-      detail: `${stamp(s.lastActivity)} (${ago(s.lastActivity)}) · ${s.messageCount} messages · ${formatCost(s.usage.cost.total + s.childUsage.cost.total)} · ${s.id.slice(0, 8)}`,
+      detail: `${formatStamp(s.lastActivity)} (${ago(s.lastActivity)}) · ${s.messageCount} messages · ${formatCost(s.usage.cost.total + s.childUsage.cost.total)} · ${s.id.slice(0, 8)}`,
     })),
   );
   return index === undefined ? undefined : sessions[index]!.path;
@@ -109,7 +103,7 @@ async function tree(c: Controller, args: string): Promise<void> {
       : "Continue from which entry? (/tree all: every journal entry)",
     nodes.map((n) => ({
       label: `${n.isHead ? "▶" : n.onCurrentBranch ? "│" : " "} ${oneLine(n.text, 80)}`,
-      detail: `${stamp(n.timestamp).slice(11)} · ${n.id.slice(0, 8)}${n.label ? ` [${n.label}]` : ""}`,
+      detail: `${formatStamp(n.timestamp).slice(11)} · ${n.id.slice(0, 8)}${n.label ? ` [${n.label}]` : ""}`,
     })),
     head,
   );
