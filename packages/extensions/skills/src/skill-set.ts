@@ -52,7 +52,8 @@ export class SkillSet {
   /** The current discovery, rediscovering first when something changed since the last one. */
   async get(): Promise<Discovery> {
     if (!this.dirty && this.current) return this.current;
-    if (this.running) return this.running;
+    // Invalidated while a scan runs: that scan may have read the old contents; the next one follows it.
+    if (this.running) return this.dirty ? this.running.then(() => this.get()) : this.running;
     // Cleared before the scan: an invalidation while it runs sets it again for the next get().
     this.dirty = false;
     this.running = discoverSkills(this.rootList).then((found) => {
