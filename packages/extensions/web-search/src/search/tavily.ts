@@ -157,9 +157,11 @@ export function tavilyProvider(options: TavilyOptions = {}): ProviderFactory {
         );
         call.catch(() => {});
         let timer: NodeJS.Timeout | undefined;
+        let onAbort: (() => void) | undefined;
         const stopped = new Promise<"timeout" | "aborted">((resolve) => {
           timer = setTimeout(() => resolve("timeout"), timeoutMs);
-          signal.addEventListener("abort", () => resolve("aborted"), { once: true });
+          onAbort = () => resolve("aborted");
+          signal.addEventListener("abort", onAbort, { once: true });
         });
         try {
           const answer = await Promise.race([call, stopped]);
@@ -190,6 +192,8 @@ export function tavilyProvider(options: TavilyOptions = {}): ProviderFactory {
           return err(classify(error));
         } finally {
           clearTimeout(timer);
+          // The run's signal outlives the search: each search must not leave a listener on it.
+          if (onAbort) signal.removeEventListener("abort", onAbort);
         }
       },
     };
