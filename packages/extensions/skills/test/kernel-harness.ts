@@ -15,6 +15,7 @@ import type { ExtensionDefinition } from "@keel/extension-sdk";
 import {
   createFauxFetch,
   fauxModel,
+  historyBreakpoints,
   type RecordedRequest,
   type Scenario,
   stripCacheControl,
@@ -140,19 +141,12 @@ export function prefixRetention(requests: RecordedRequest[]): { retention: numbe
     const head = JSON.stringify(strip([a.system, a.tools])) === JSON.stringify(strip([b.system, b.tools]));
     const prefix = am.every((m, i) => JSON.stringify(strip(m)) === JSON.stringify(strip(bm[i])));
     // Where the previous request's last history marker was: that block must still be there.
-    let markerOk = true;
-    const raw = (a.messages ?? []) as Json[];
-    for (let i = raw.length - 1; i >= 0; i--) {
-      const content = raw[i]!.content;
-      if (!Array.isArray(content)) continue;
-      const j = (content as Json[]).findLastIndex((blk) => blk.cache_control !== undefined);
-      if (j === -1) continue;
-      const there = bm[i]?.content;
-      markerOk =
-        Array.isArray(there) &&
-        JSON.stringify(strip((there as Json[])[j])) === JSON.stringify(strip((content as Json[])[j]));
-      break;
-    }
+    const mark = historyBreakpoints(requests[n]!).at(-1);
+    const there = mark ? bm[mark.message]?.content : undefined;
+    const markerOk =
+      !mark ||
+      (Array.isArray(there) &&
+        JSON.stringify(strip((there as Json[])[mark.block])) === JSON.stringify(strip(mark.value)));
     if (head && prefix && markerOk) kept++;
     else
       failure ??= `request ${n} → ${n + 1}: ${!head ? "system/tools changed" : !prefix ? "history changed" : "the cache marker's block moved"}`;

@@ -11,7 +11,14 @@ import {
   trustProject,
 } from "@keel/coding-agent";
 import type { ExtensionDefinition } from "@keel/extension-sdk";
-import { createFauxFetch, fauxModel, type RecordedRequest, type Scenario } from "@keel/testing";
+import {
+  createFauxFetch,
+  fauxModel,
+  historyBreakpoints,
+  type RecordedRequest,
+  type Scenario,
+  stripCacheControl,
+} from "@keel/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createWebSearchExtension } from "../src/index.js";
 import { startFakeTavily } from "./helpers/fake-tavily.js";
@@ -101,33 +108,19 @@ const toolResults = (r: RecordedRequest): string[] =>
       : [],
   );
 
-function stripCache(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(stripCache);
-  if (value && typeof value === "object")
-    return Object.fromEntries(
-      Object.entries(value)
-        .filter(([k]) => k !== "cache_control")
-        .map(([k, v]) => [k, stripCache(v)]),
-    );
-  return value;
-}
-
 /** Each request's system, tools and history are a prefix of the next; its breakpoint block is still there. */
 function expectCachePrefix(requests: RecordedRequest[]) {
   for (let n = 0; n + 1 < requests.length; n++) {
-    const a = stripCache(raw(requests[n]!)) as Json;
-    const b = stripCache(raw(requests[n + 1]!)) as Json;
+    const a = stripCacheControl(raw(requests[n]!)) as Json;
+    const b = stripCacheControl(raw(requests[n + 1]!)) as Json;
     expect(JSON.stringify([b.system, b.tools])).toBe(JSON.stringify([a.system, a.tools]));
     const am = a.messages as unknown[];
     expect(JSON.stringify((b.messages as unknown[]).slice(0, am.length))).toBe(JSON.stringify(am));
-    const marked = (raw(requests[n]!).messages as { content: Json[] | string }[]).flatMap((m, i) =>
-      Array.isArray(m.content)
-        ? m.content.flatMap((blk, j) => (blk.cache_control ? [[i, j, blk] as const] : []))
-        : [],
-    );
-    for (const [i, j, blk] of marked) {
-      const same = (raw(requests[n + 1]!).messages as { content: Json[] }[])[i]?.content?.[j];
-      expect(stripCache(same)).toEqual(stripCache(blk));
+    for (const mark of historyBreakpoints(requests[n]!)) {
+      const same = (raw(requests[n + 1]!).messages as { content: Json[] }[])[mark.message]?.content?.[
+        mark.block
+      ];
+      expect(stripCacheControl(same)).toEqual(stripCacheControl(mark.value));
     }
   }
 }
