@@ -6,8 +6,8 @@ import { listModels } from "@keel/ai";
 import { type CodingAgentOptions, defaultSessionDir } from "@keel/coding-agent";
 import { createSession } from "@keel/session";
 import { afterAll, describe, expect, it } from "vitest";
-import { parseCliArgs } from "../src/args.js";
-import { composeOptions } from "../src/compose.js";
+import { parseCliArgs, SUBCOMMANDS } from "../src/args.js";
+import { composeOptions, officialExtensions } from "../src/compose.js";
 
 const base = mkdtempSync(join(tmpdir(), "keel-compose-"));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
@@ -106,5 +106,13 @@ describe("composeOptions", () => {
   it("resolves --cwd against the start directory and refuses a missing one", () => {
     expect(compose(["--cwd", "."]).cwd).toBe(base);
     expect(composeError(["--cwd", "does-not-exist"])).toMatch(/not a directory/);
+  });
+});
+
+describe("the official extensions' subcommands", () => {
+  it("are all in SUBCOMMANDS (a word missing there would be read as a prompt)", () => {
+    const contributed = officialExtensions().flatMap((e) => (e.cli ?? []).map((c) => c.name));
+    expect(contributed.length).toBeGreaterThan(0);
+    expect(SUBCOMMANDS).toEqual(expect.arrayContaining(contributed));
   });
 });
