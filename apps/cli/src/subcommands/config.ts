@@ -8,12 +8,12 @@ import {
   listSettings,
   loadConfig,
   parseSettingValue,
-  renewProjectHash,
   type SettingError,
   type SettingScope,
   setSetting,
   settingsFile,
   unsetSetting,
+  writeKeepingTrust,
 } from "@keel/coding-agent";
 import { EXIT } from "../exit-codes.js";
 import type { SubcommandIO } from "./index.js";
@@ -115,13 +115,17 @@ export function configCommand(argv: string[], io: SubcommandIO): number {
         action === "set" ? wants(2, "set <key> <value> [--project]") : wants(1, "unset <key> [--project]");
       if (bad !== undefined) return bad;
       const scope = scoped ?? "user";
-      const done =
+      const write = () =>
         action === "set"
           ? setSetting(key!, parseSettingValue(rest[0]!), scope, where)
           : unsetSetting(key!, scope, where);
+      // The user changed their trusted project through keel: it stays trusted.
+      const { written: done, trustLost } =
+        scope === "project"
+          ? writeKeepingTrust(where.projectRoot, { home: io.keelHome }, write)
+          : { written: write() };
       if (done.isErr()) return settingFailed(done.error);
-      // The user changed their trusted project through keel: it stays trusted, as it is now.
-      if (scope === "project") renewProjectHash(where.projectRoot, { home: io.keelHome });
+      if (trustLost) io.stderr(`keel config: ${trustLost}\n`);
       io.stderr(
         `keel config: ${action === "set" ? `${key} set` : `${key} removed`} in ${displayPath(done.value)}\n`,
       );

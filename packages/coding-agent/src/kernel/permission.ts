@@ -8,7 +8,7 @@ import { createPermissionGate } from "../permissions/gate.js";
 import { readGuardFor } from "../permissions/read-scope.js";
 import type { PermissionMode, PermissionRuleEntry } from "../permissions/types.js";
 import type { WalkGuard } from "../tools/walk.js";
-import { renewProjectHash, trustStatus } from "../trust/store.js";
+import { writeKeepingTrust } from "../trust/store.js";
 import { approvalPreview } from "./approval-preview.js";
 import type { ToolPermission } from "./seams.js";
 import type { HostUI } from "./types.js";
@@ -135,17 +135,15 @@ export function createToolPermission(options: ToolPermissionOptions): KernelPerm
     present: boolean,
   ): Result<string, ConfigError> {
     const where = { keelHome: options.keelHome, projectRoot: options.workspace };
-    const wasTrusted =
-      scope !== "user" &&
-      trustStatus(options.workspace, { home: options.keelHome }).unwrapOr("untrusted") === "trusted";
-    const written = present
-      ? addPermissionRule(rule, behavior, scope, where)
-      : removePermissionRule(rule, behavior, scope, where);
-    if (written.isErr()) return written;
-    // The kernel's own write of a rule must not make a trusted project untrusted (nor approve
-    // anything else that changed: the context files keep their approvals).
-    if (wasTrusted) renewProjectHash(options.workspace, { home: options.keelHome });
-    return ok(written.value);
+    const write = () =>
+      present
+        ? addPermissionRule(rule, behavior, scope, where)
+        : removePermissionRule(rule, behavior, scope, where);
+    if (scope === "user") return write();
+    // The kernel's own write of a rule must not make a trusted project untrusted.
+    const { written, trustLost } = writeKeepingTrust(options.workspace, { home: options.keelHome }, write);
+    if (trustLost) options.report(trustLost);
+    return written;
   }
   const previewOf = (tool: string, args: unknown) => {
     const preview = approvalPreview(tool, args, options.workspace);

@@ -9,7 +9,7 @@ import { err, ok, type Result } from "neverthrow";
 import { configPaths } from "../config/paths.js";
 import { readJsonFile } from "../config/read.js";
 import { updateConfigFile } from "../config/write.js";
-import { renewProjectHash, trustStatus } from "../trust/store.js";
+import { trustStatus, writeKeepingTrust } from "../trust/store.js";
 
 export type PackageScope = "user" | "project";
 
@@ -117,17 +117,23 @@ function dependencies(dir: string): Record<string, string> {
 }
 
 /** A trusted project's config written by Keel itself stays trusted (the user asked for it). */
-function writeRecord(scope: PackageScope, where: PackageWhere, update: (list: Recorded[]) => Recorded[]) {
-  const wasTrusted =
-    scope === "project" &&
-    trustStatus(where.projectRoot, { home: where.keelHome }).unwrapOr("untrusted") === "trusted";
-  const written = updateConfigFile(configFile(scope, where), (config) => {
-    const list = Array.isArray(config.packages) ? (config.packages as unknown[]).filter(isRecorded) : [];
-    config.packages = update(list);
-    return config;
-  });
-  if (written.isOk() && wasTrusted) renewProjectHash(where.projectRoot, { home: where.keelHome });
-  return written;
+function writeRecord(
+  scope: PackageScope,
+  where: PackageWhere,
+  update: (list: Recorded[]) => Recorded[],
+): Result<unknown, { message: string }> {
+  const write = () =>
+    updateConfigFile(configFile(scope, where), (config) => {
+      const list = Array.isArray(config.packages) ? (config.packages as unknown[]).filter(isRecorded) : [];
+      config.packages = update(list);
+      return config;
+    });
+  if (scope !== "project") return write();
+  const { written, trustLost } = writeKeepingTrust(where.projectRoot, { home: where.keelHome }, write);
+  // Recorded, but the project will be asked about again: say so rather than succeed quietly.
+  return trustLost && written.isOk()
+    ? err({ message: `The package is recorded, but ${trustLost}.` })
+    : written;
 }
 
 function projectAllowed(scope: PackageScope, where: PackageWhere): string | undefined {

@@ -20,4 +20,5 @@ export {
   trustProject,
   trustStatus,
   untrustProject,
+  writeKeepingTrust,
 } from "./store.js";

@@ -142,6 +142,29 @@ export function renewProjectHash(root: string, options: TrustOptions = {}): Resu
   });
 }
 
+/**
+ * Keel's own write to a project's files (a permission rule, a package record, a setting) without
+ * making a trusted project untrusted: the hash is renewed only when the project was trusted as it
+ * stood just before the write (a change made meanwhile by anything else is not approved with it).
+ * `trustLost` says why the project will be asked about again when the renewal itself failed.
+ */
+export function writeKeepingTrust<T, E>(
+  root: string,
+  options: TrustOptions,
+  write: () => Result<T, E>,
+): { written: Result<T, E>; trustLost?: string } {
+  const wasTrusted = trustStatus(root, options).unwrapOr("untrusted") === "trusted";
+  const written = write();
+  if (written.isErr() || !wasTrusted) return { written };
+  const renewed = renewProjectHash(root, options);
+  return renewed.isOk()
+    ? { written }
+    : {
+        written,
+        trustLost: `the project's trust could not be kept after the write: ${renewed.error.message}`,
+      };
+}
+
 export function untrustProject(root: string, options: TrustOptions = {}): Result<void, TrustError> {
   const key = realpathOrResolved(root);
   return updateStore(options, (file) => {

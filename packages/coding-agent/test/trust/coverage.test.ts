@@ -12,10 +12,11 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { err, ok } from "neverthrow";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { hashProject } from "../../src/trust/hash.js";
 import { findEnclosingRoot } from "../../src/trust/root.js";
-import { checkTrust, renewProjectHash, trustProject } from "../../src/trust/store.js";
+import { checkTrust, renewProjectHash, trustProject, writeKeepingTrust } from "../../src/trust/store.js";
 
 let root: string;
 let project: string;
@@ -193,5 +194,35 @@ describe("findEnclosingRoot", () => {
     expect(findEnclosingRoot(join(project, "vendor"), keelHome)).toBe(project);
     expect(findEnclosingRoot(inner, keelHome)).toBe(inner);
     expect(findEnclosingRoot(root, keelHome)).toBeUndefined();
+  });
+});
+
+describe("Keel's own writes to a trusted project", () => {
+  const status = () => checkTrust(project, { home: keelHome })._unsafeUnwrap().status;
+  const keelWrite = (text: string) =>
+    writeKeepingTrust(project, { home: keelHome }, () => {
+      write(".keel/config.json", text);
+      return ok(undefined);
+    });
+
+  it("keep it trusted, but approve nothing that changed before them", () => {
+    write(".keel/config.json", "{}");
+    trustProject(project, { home: keelHome })._unsafeUnwrap();
+    expect(keelWrite('{ "model": "anthropic/x" }')).toEqual({ written: ok(undefined) });
+    expect(status()).toBe("trusted");
+
+    // Something else changed the project first: Keel's write does not approve that change.
+    write(".keel/extensions/new.mjs", "export default {};\n");
+    expect(status()).toBe("changed");
+    keelWrite('{ "model": "anthropic/y" }');
+    expect(status()).toBe("changed");
+  });
+
+  it("a failed write renews nothing", () => {
+    write(".keel/config.json", "{}");
+    trustProject(project, { home: keelHome })._unsafeUnwrap();
+    const failed = writeKeepingTrust(project, { home: keelHome }, () => err("disk full"));
+    expect(failed).toEqual({ written: err("disk full") });
+    expect(status()).toBe("trusted");
   });
 });
