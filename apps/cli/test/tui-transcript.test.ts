@@ -188,6 +188,33 @@ describe("dialog keys", () => {
     return { id: 1, kind: "approval", request, selected, scroll: 0, answer: (a) => answers.push(a.decision) };
   }
 
+  it("scrolls a long preview no further than its end, so ↑ moves at once coming back", () => {
+    const long: Dialog = {
+      id: 2,
+      kind: "approval",
+      request: {
+        ...request,
+        preview: { format: "diff", text: Array.from({ length: 30 }, (_, i) => `line ${i}`).join("\n") },
+      },
+      selected: 0,
+      scroll: 0,
+      answer: () => {},
+    };
+    // A 24-row terminal shows 8 preview rows: the last start is line 22.
+    let d: Dialog = long;
+    for (let i = 0; i < 5; i++) {
+      const step = dialogKey(d, "", { pageDown: true }, 24);
+      if (step.type !== "move") throw new Error("expected a move");
+      d = step.dialog;
+    }
+    expect(d.kind === "approval" && d.scroll).toBe(22);
+    const up = dialogKey(d, "", { upArrow: true }, 24);
+    expect(up.type === "move" && up.dialog.kind === "approval" && up.dialog.scroll).toBe(21);
+    // Without a preview nothing scrolls.
+    const plain = dialogKey(approval([]), "", { downArrow: true }, 24);
+    expect(plain.type === "move" && plain.dialog.kind === "approval" && plain.dialog.scroll).toBe(0);
+  });
+
   it("answers with y / a / n and Esc, and Enter takes the selected choice", () => {
     for (const [input, key, expected] of [
       ["y", {}, "allow_once"],
@@ -244,7 +271,11 @@ describe("dialog keys", () => {
   });
 
   it("offers one always choice per rule, narrowest first, and scrolls a long preview", () => {
-    const wide: ToolApprovalRequest = { ...request, alwaysRules: ["Bash(npm test)", "Bash(npm test:*)"] };
+    const wide: ToolApprovalRequest = {
+      ...request,
+      alwaysRules: ["Bash(npm test)", "Bash(npm test:*)"],
+      preview: { format: "command", text: Array.from({ length: 40 }, (_, i) => `line ${i}`).join("\n") },
+    };
     expect(approvalChoices(wide).map((c) => c.key)).toEqual(["y", "a", "2", "n", "t"]);
     const got: ApprovalAnswer[] = [];
     const dialog: Dialog = {
@@ -258,7 +289,7 @@ describe("dialog keys", () => {
     const second = dialogKey(dialog, "2", {});
     if (second.type === "answer") second.resolve();
     expect(got).toEqual([{ decision: "allow_always", rule: "Bash(npm test:*)" }]);
-    const down = dialogKey(dialog, "", { pageDown: true });
+    const down = dialogKey(dialog, "", { pageDown: true }, 24);
     expect(down.type === "move" && down.dialog.kind === "approval" && down.dialog.scroll).toBe(10);
   });
 

@@ -13,6 +13,7 @@ import {
   right,
 } from "./editor.js";
 import { keyAction } from "./keys.js";
+import { maxScroll } from "./preview-window.js";
 import type { Dialog } from "./store.js";
 
 export interface ApprovalChoice {
@@ -87,6 +88,7 @@ function approvalKey(
   dialog: Extract<Dialog, { kind: "approval" }>,
   input: string,
   key: Partial<Key>,
+  rows: number | undefined,
 ): DialogStep {
   const answer = (a: ApprovalAnswer): DialogStep => ({ type: "answer", resolve: () => dialog.answer(a) });
   const move = (patch: Partial<typeof dialog>): DialogStep => ({
@@ -118,14 +120,23 @@ function approvalKey(
   if (key.leftArrow || (key.tab && key.shift))
     return move({ selected: clamp(dialog.selected - 1, choices.length) });
   if (key.rightArrow || key.tab) return move({ selected: clamp(dialog.selected + 1, choices.length) });
-  if (key.upArrow) return move({ scroll: Math.max(0, dialog.scroll - 1) });
-  if (key.downArrow) return move({ scroll: dialog.scroll + 1 });
-  if (key.pageUp) return move({ scroll: Math.max(0, dialog.scroll - PAGE) });
-  if (key.pageDown) return move({ scroll: dialog.scroll + PAGE });
+  // Bounded by what is left to show, so ↑ after going past the end moves at once.
+  const scrollTo = (to: number) =>
+    move({ scroll: Math.min(Math.max(0, to), maxScroll(dialog.request, rows)) });
+  if (key.upArrow) return scrollTo(dialog.scroll - 1);
+  if (key.downArrow) return scrollTo(dialog.scroll + 1);
+  if (key.pageUp) return scrollTo(dialog.scroll - PAGE);
+  if (key.pageDown) return scrollTo(dialog.scroll + PAGE);
   return { type: "none" };
 }
 
-export function dialogKey(dialog: Dialog, input: string, key: Partial<Key>): DialogStep {
+/** `rows`: the terminal's height, which bounds how far a preview scrolls. */
+export function dialogKey(
+  dialog: Dialog,
+  input: string,
+  key: Partial<Key>,
+  rows: number | undefined = process.stdout.rows,
+): DialogStep {
   const move = (selected: number): DialogStep => ({
     type: "move",
     dialog: { ...dialog, selected } as Dialog,
@@ -135,7 +146,7 @@ export function dialogKey(dialog: Dialog, input: string, key: Partial<Key>): Dia
   const forward = key.downArrow || key.rightArrow || (key.tab && !key.shift);
   switch (dialog.kind) {
     case "approval":
-      return approvalKey(dialog, input, key);
+      return approvalKey(dialog, input, key, rows);
     case "confirm": {
       if (input.toLowerCase() === "y") return answer(() => dialog.answer(true));
       if (input.toLowerCase() === "n") return answer(() => dialog.answer(false));

@@ -6,6 +6,7 @@ import { Box, Text, useStdout } from "ink";
 import type { ReactElement } from "react";
 import { approvalChoices } from "../dialog-keys.js";
 import { argsSummary, oneLine } from "../format.js";
+import { previewLines, previewRows } from "../preview-window.js";
 import type { Dialog, PickOption } from "../store.js";
 import { h } from "./h.js";
 import { EditorText } from "./input-view.js";
@@ -13,7 +14,7 @@ import { EditorText } from "./input-view.js";
 /** Rows of a preview shown at once: what the screen leaves after the dialog's other lines. */
 function usePreviewRows(): number {
   const { stdout } = useStdout();
-  return Math.max(5, (stdout.rows || 24) - 16);
+  return previewRows(stdout.rows);
 }
 
 function diffColor(line: string): string | undefined {
@@ -29,7 +30,7 @@ function Preview({ request, scroll }: { request: ToolApprovalRequest; scroll: nu
   const rows = usePreviewRows();
   const preview = request.preview;
   if (!preview) return null;
-  const lines = preview.text.replace(/\s+$/, "").split("\n");
+  const lines = previewLines(request);
   const start = Math.max(0, Math.min(scroll, lines.length - rows));
   const shown = lines.slice(start, start + rows);
   const below = lines.length - start - shown.length;
