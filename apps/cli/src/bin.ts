@@ -62,7 +62,8 @@ async function run(): Promise<number> {
 // The event loop ran dry before run() settled, and nothing else noticed (the exit guard does
 // while a run is on): keel must not end as if it had succeeded.
 process.on("beforeExit", () => {
-  if (process.listenerCount("beforeExit") > 1) return;
+  // A run's exit guard handles it (an extension's own beforeExit listener must not silence this).
+  if ((globalThis as Record<symbol, unknown>)[Symbol.for("keel.exitGuarded")] === true) return;
   process.stderr.write(
     "keel: stopped before finishing, with nothing left to wait for (a bug: please report it).\n",
   );

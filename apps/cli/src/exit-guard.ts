@@ -66,6 +66,12 @@ function detachFromTerminal(): void {
   }
 }
 
+/**
+ * Set while a guard is on (across keel's bundles, which share no module): the bin's last-resort
+ * beforeExit handler then leaves the empty event loop to the guard.
+ */
+export const EXIT_GUARDED = Symbol.for("keel.exitGuarded");
+
 export function guardExits(options: ExitGuardOptions): ExitGuard {
   let received: StopSignal | undefined;
   let forcing = false;
@@ -124,6 +130,7 @@ export function guardExits(options: ExitGuardOptions): ExitGuard {
     );
   };
   process.on("beforeExit", onBeforeExit);
+  (globalThis as Record<symbol, unknown>)[EXIT_GUARDED] = true;
 
   return {
     signal: () => received,
@@ -131,6 +138,7 @@ export function guardExits(options: ExitGuardOptions): ExitGuard {
       clearTimeout(timer);
       for (const [signal, handler] of handlers) process.off(signal, handler);
       process.off("beforeExit", onBeforeExit);
+      (globalThis as Record<symbol, unknown>)[EXIT_GUARDED] = false;
       process.stdin.off("end", hangup);
       process.stdin.off("error", hangup);
     },
