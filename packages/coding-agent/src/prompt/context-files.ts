@@ -2,9 +2,9 @@
 // from the filesystem root down to cwd whose file trust approved (the trusted project's, or an
 // enclosing trusted project's). Reads are bounded, regular files only, and Read deny rules
 // apply; every file left out is said once.
-import { lstatSync, realpathSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { readRegularFile } from "../fs/bounded-read.js";
+import { pathExists, realpathOrResolved as realOf } from "../fs/paths.js";
 import { isInside } from "../permissions/paths.js";
 import { CONTEXT_FILE_NAMES, MAX_CONTEXT_BYTES } from "../trust/nested.js";
 import { findEnclosingRoot } from "../trust/root.js";
@@ -32,20 +32,10 @@ export interface ContextFileOptions {
   report?: (message: string, level: "info" | "warning") => void;
 }
 
-const exists = (path: string) => lstatSync(path, { throwIfNoEntry: false }) !== undefined;
-
-function realOf(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
-}
-
 /** The first context file of `dir`, read within bounds; one that must be left out is reported. */
 async function readFirst(dir: string, options: ContextFileOptions): Promise<ContextFile | undefined> {
   const report = options.report ?? (() => {});
-  const name = CONTEXT_FILE_NAMES.find((n) => exists(join(dir, n)));
+  const name = CONTEXT_FILE_NAMES.find((n) => pathExists(join(dir, n)));
   if (name === undefined) return undefined;
   const path = join(dir, name);
   // The user wrote it for the model: leaving it out must not go unnoticed.
@@ -104,7 +94,7 @@ export async function loadContextFiles(options: ContextFileOptions): Promise<Con
     if (dir === home) continue;
     const admission = admitted(dir, options);
     if (!admission.ok) {
-      const name = admission.why && CONTEXT_FILE_NAMES.find((n) => exists(join(dir, n)));
+      const name = admission.why && CONTEXT_FILE_NAMES.find((n) => pathExists(join(dir, n)));
       if (name) options.report?.(`${join(dir, name)} is not read: ${admission.why}.`, "info");
       continue;
     }

@@ -7,6 +7,7 @@ import { createHash } from "node:crypto";
 import { lstatSync, readdirSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, sep } from "node:path";
 import { readRegularFile } from "../fs/bounded-read.js";
+import { pathExists } from "../fs/paths.js";
 import { findEnclosingRoot } from "./root.js";
 
 /** The names the context loader reads, in order. */
@@ -28,8 +29,6 @@ export function contextDigest(path: string): string {
   if (!read.ok) return "refused";
   return `sha256:${createHash("sha256").update(read.bytes).digest("hex")}`;
 }
-
-const exists = (path: string) => lstatSync(path, { throwIfNoEntry: false }) !== undefined;
 
 function toRel(root: string, path: string): string {
   return relative(root, path).split(sep).join("/");
@@ -60,7 +59,7 @@ export function foldersAboveRoot(root: string, keelHome: string): string[] {
 function addContextFiles(found: Record<string, string>, dir: string, key: (path: string) => string): void {
   for (const name of CONTEXT_FILE_NAMES) {
     const path = join(dir, name);
-    if (exists(path)) found[key(path)] = contextDigest(path);
+    if (pathExists(path)) found[key(path)] = contextDigest(path);
   }
 }
 
