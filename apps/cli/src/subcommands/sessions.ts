@@ -7,7 +7,7 @@ import { parseArgs } from "node:util";
 import { defaultSessionDir } from "@keel/coding-agent";
 import { listSessions, type SessionInfo } from "@keel/session";
 import { EXIT } from "../exit-codes.js";
-import { formatCost, formatStamp, oneLine } from "../tui/format.js";
+import { formatCost, formatStamp, oneLine } from "../format.js";
 import type { SubcommandIO } from "./index.js";
 
 const USAGE = `keel sessions [--all] [--json] [--cwd DIR]

@@ -2,10 +2,10 @@
 // /clear, /resume, the /tree, /rewind, /model, /thinking and /permissions pickers, /trust);
 // every other one goes to the kernel.
 import type { FileChanges, RestoreChoice } from "@keel/coding-agent";
+import { formatCost, formatStamp, oneLine } from "../format.js";
 import { parseSlash } from "../slash-command.js";
 import type { Controller } from "./controller.js";
 import { editorWith } from "./editor.js";
-import { formatCost, formatStamp, oneLine } from "./format.js";
 import { KEY_HELP } from "./keys.js";
 import { permissionsDialog } from "./permissions-dialog.js";
 

@@ -2,7 +2,7 @@
 // are printed once, above the live area); only the streaming tail and running tools stay live.
 import type { AssistantMessage, Message } from "@keel/ai";
 import type { CodingAgentEvent } from "@keel/coding-agent";
-import { oneLine } from "./format.js";
+import { oneLine } from "../format.js";
 import { type BlockScan, scanBlocks } from "./markdown.js";
 
 export type NoticeLevel = "info" | "warning" | "error" | "dim" | "success";

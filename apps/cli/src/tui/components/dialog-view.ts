@@ -4,8 +4,8 @@
 import type { ToolApprovalRequest } from "@keel/coding-agent";
 import { Box, Text, useStdout } from "ink";
 import type { ReactElement } from "react";
+import { argsSummary, oneLine } from "../../format.js";
 import { approvalChoices } from "../dialog-keys.js";
-import { argsSummary, oneLine } from "../format.js";
 import { previewLines, previewRows } from "../preview-window.js";
 import type { Dialog, PickOption } from "../store.js";
 import { h } from "./h.js";

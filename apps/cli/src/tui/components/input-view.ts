@@ -2,9 +2,9 @@
 // slash-command completions below it.
 import { Box, Text } from "ink";
 import type { ReactElement } from "react";
+import { oneLine } from "../../format.js";
 import type { CommandChoice } from "../completion.js";
 import type { EditorState } from "../editor.js";
-import { oneLine } from "../format.js";
 import type { Queued } from "../store.js";
 import { h } from "./h.js";
 

@@ -1,7 +1,7 @@
 // Ctrl+O: the full output of the last tool call, in the live area (its tail when taller than the screen).
 import { Box, Text } from "ink";
 import type { ReactElement } from "react";
-import { tailLines, toolTitle } from "../format.js";
+import { tailLines, toolTitle } from "../../format.js";
 import type { ToolItem } from "../transcript.js";
 import { h } from "./h.js";
 import { useLiveRows } from "./transcript-view.js";

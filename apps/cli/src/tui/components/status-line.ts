@@ -2,7 +2,7 @@
 // context and extension statuses on the right; always one row (cut to the terminal's width).
 import { Text, useStdout } from "ink";
 import type { ReactElement } from "react";
-import { compactNumber, formatCost } from "../format.js";
+import { compactNumber, formatCost } from "../../format.js";
 import { fitStatus, type Segment } from "../status-text.js";
 import type { Snapshot } from "../store.js";
 import { h } from "./h.js";

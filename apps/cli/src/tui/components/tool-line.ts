@@ -1,7 +1,7 @@
 // One line per tool call: a glyph for its state, Name(args), and a short hint of the result.
 import { Text } from "ink";
 import type { ReactElement } from "react";
-import { argsSummary, resultHint } from "../format.js";
+import { argsSummary, resultHint } from "../../format.js";
 import type { ToolItem } from "../transcript.js";
 import { h } from "./h.js";
 

@@ -1,5 +1,5 @@
-// Short text for the screen: a tool call's one-line summary, its result hint, token counts and
-// cost. Pure.
+// Short text for the screen and for listings: a tool call's one-line summary, its result hint, token
+// counts, cost and dates. Pure; the TUI and the subcommands share it.
 
 const ARG_KEYS: Record<string, string[]> = {
   Bash: ["command"],
