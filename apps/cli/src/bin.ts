@@ -10,12 +10,15 @@ import { exitProcess } from "./exit-process.js";
 import { HELP } from "./help.js";
 import type * as Core from "./main.js";
 
-// WebAssembly is compiled by the baseline compiler only. The shell parser behind Bash permissions
-// (tree-sitter) and fetch's HTTP parser are WASM; optimising tree-sitter's grammar in the
-// background costs ~0.5 s of CPU and ~40 MB of RSS per process, for parses of a few hundred
-// bytes that the baseline code handles in well under a millisecond. Set before any WASM loads
-// (and before the code cache is read: V8 only accepts a cache made under the same flags).
-setFlagsFromString("--liftoff-only");
+// WebAssembly stays on V8's baseline compiler. The shell parser behind Bash permissions
+// (tree-sitter) is WASM; after a few Bash calls V8 tiers its bash lexer up to TurboFan, which on
+// Node 24 (V8 13.6) takes ~500 MB of RSS and ~0.6 s of CPU on background threads (and exit
+// waits for that job), for parses of a few hundred bytes that baseline code does in well under
+// a millisecond. Flags set at run time do not get V8's implications, so `--liftoff-only` alone
+// (which implies the other two at process start) stopped working on V8 13: the two switches
+// tier-up actually reads are set here. Set before any WASM loads (and before the code cache is
+// read: V8 only accepts a cache made under the same flags).
+for (const flag of ["--liftoff-only", "--no-wasm-tier-up", "--no-wasm-dynamic-tiering"]) setFlagsFromString(flag);
 
 // dist/bin.cjs and src/bin.ts both sit one level below package.json.
 const require = createRequire(import.meta.url);

@@ -109,10 +109,13 @@ export interface StartOptions extends KeelEnv {
   nodeArgs?: string[];
   /** The directory keel starts in (subcommands work on it); default the test's. */
   cwd?: string;
+  /** A program (and its arguments) that runs node, e.g. /usr/bin/time to measure the whole process. */
+  wrapper?: string[];
 }
 
 export function startKeel(args: string[], setup: StartOptions): Running {
-  const child = spawn(process.execPath, [...(setup.nodeArgs ?? []), BIN, ...args], {
+  const [program, ...wrapperArgs] = [...(setup.wrapper ?? []), process.execPath];
+  const child = spawn(program as string, [...wrapperArgs, ...(setup.nodeArgs ?? []), BIN, ...args], {
     env: childEnv(setup),
     stdio: "pipe",
     ...(setup.cwd ? { cwd: setup.cwd } : {}),
