@@ -8,6 +8,7 @@ import {
   type ResolvedPath,
   workspaceRelative,
 } from "./paths.js";
+import { HOME_PROTECTED, WORKSPACE_PROTECTED_FOR_TOOLS } from "./protected-paths.js";
 import { rulesFor } from "./rules.js";
 import { pathRules } from "./suggest.js";
 import type { PermissionMode, PermissionRuleEntry } from "./types.js";
@@ -28,33 +29,6 @@ export interface PathContext {
   patterns?: Map<string, PathPattern>;
 }
 
-/** Files whose change runs code later or leaks credentials: never written without a human or a rule. */
-const HOME_PROTECTED = [
-  ".bashrc",
-  ".bash_profile",
-  ".bash_login",
-  ".bash_logout",
-  ".profile",
-  ".zshrc",
-  ".zshenv",
-  ".zprofile",
-  ".zlogin",
-  ".zlogout",
-  ".kshrc",
-  ".cshrc",
-  ".tcshrc",
-  ".config/fish",
-  ".ssh",
-  ".gnupg",
-  ".aws",
-  ".gitconfig",
-  ".config/git",
-  ".npmrc",
-  ".keel",
-];
-/** In the workspace: git hooks/config, and the project's own Keel config and extensions. */
-const WORKSPACE_PROTECTED = [".git", ".keel", ".mcp.json"];
-
 const protectedBases = new Map<string, string[]>();
 
 export function isProtectedWrite(
@@ -67,7 +41,7 @@ export function isProtectedWrite(
     bases = [
       ctx.keelHome,
       ...HOME_PROTECTED.map((p) => join(ctx.home, p)),
-      ...WORKSPACE_PROTECTED.map((p) => join(ctx.workspace, p)),
+      ...WORKSPACE_PROTECTED_FOR_TOOLS.map((p) => join(ctx.workspace, p)),
       "/etc",
     ];
     if (protectedBases.size > 64) protectedBases.clear();
