@@ -14,7 +14,7 @@ export function initPackage({ root, dir, name, description, dependencies = {}, d
     description,
     license: "MIT",
     type: "module",
-    engines: { node: ">=20.19" },
+    engines: { node: ">=22.12" },
     main: "./dist/index.js",
     types: "./dist/index.d.ts",
     exports: {

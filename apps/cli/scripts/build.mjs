@@ -51,7 +51,7 @@ const common = {
   outdir: "dist",
   bundle: true,
   platform: "node",
-  target: "node20",
+  target: "node22",
   external,
   // Stack traces map back to the sources (NODE_OPTIONS=--enable-source-maps) without shipping them.
   sourcemap: true,

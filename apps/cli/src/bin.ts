@@ -8,6 +8,7 @@ import { codeCacheDir, requireWithCodeCache } from "./code-cache.js";
 import { EXIT } from "./exit-codes.js";
 import { exitProcess } from "./exit-process.js";
 import { HELP } from "./help.js";
+import { nodeTooOld } from "./node-version.js";
 import type * as Core from "./main.js";
 
 // WebAssembly stays on V8's baseline compiler. The shell parser behind Bash permissions
@@ -43,6 +44,11 @@ function loadCore(): typeof Core {
 }
 
 async function run(): Promise<number> {
+  const tooOld = nodeTooOld(process.versions.node);
+  if (tooOld) {
+    process.stderr.write(`${tooOld}\n`);
+    return EXIT.usage;
+  }
   const parsed = parseCliArgs(process.argv.slice(2));
   if (parsed.isErr()) {
     process.stderr.write(`keel: ${parsed.error.message}\nRun keel --help for the options.\n`);
