@@ -48,7 +48,7 @@ describe("MCP conformance suite (client)", () => {
   // suite lists, one at a time (the suite's own --suite runs them all at once, which on two
   // shared cores starves the other packages' tests).
   const listed = spawnSync(process.execPath, [suite, "list"], { encoding: "utf8" }).stdout;
-    // Each line is "  - <name>" and, since 0.1.16, the spec versions it covers: "[2025-11-25]".
+  // Each line is "  - <name>" and, since 0.1.16, the spec versions it covers: "[2025-11-25]".
   const client = [...listed.slice(listed.indexOf("Client scenarios")).matchAll(/^ {2}- (\S+)/gm)];
   const others = client.map((match) => match[1] as string).filter((name) => name.startsWith("auth/"));
   it("lists the auth scenarios", () => {
@@ -57,7 +57,10 @@ describe("MCP conformance suite (client)", () => {
     );
     expect(others.length).toBeGreaterThanOrEqual(19);
   });
-  const expectedFailures = readFileSync(baseline, "utf8").match(/^ {2}- (\S+)$/gm)?.map((l) => l.slice(4)) ?? [];
+  const expectedFailures =
+    readFileSync(baseline, "utf8")
+      .match(/^ {2}- (\S+)$/gm)
+      ?.map((l) => l.slice(4)) ?? [];
   for (const scenario of others) {
     it(`scenario ${scenario}${expectedFailures.includes(scenario) ? " (a known failure)" : ""}`, () => {
       const { status, output } = run(["--scenario", scenario]);
