@@ -79,6 +79,9 @@ describe("watchSkillRoots", () => {
     await vi.waitFor(() => expect(calls.get()).toBe(1), { timeout: 5000 });
     writeSkill(root, "b", skillMd({ name: "b", description: "B." }));
     await vi.waitFor(() => expect(calls.get()).toBe(2), { timeout: 5000 });
+    // chokidar watches the new folders once it has scanned them; an edit in the same instant as
+    // the folder's creation can be folded into that scan (on a loaded machine, seen in CI).
+    await new Promise((r) => setTimeout(r, 500));
     writeFileSync(join(root, "b", "SKILL.md"), skillMd({ name: "b", description: "B, edited." }));
     await vi.waitFor(() => expect(calls.get()).toBe(3), { timeout: 5000 });
   });
