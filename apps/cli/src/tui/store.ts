@@ -126,8 +126,6 @@ export class UiStore {
   outputExpanded = false;
   hint: string | undefined;
   epoch = 0;
-  /** The paste being received (bracketed paste), undefined when none. */
-  paste: string | undefined;
   images: PastedImage[] = [];
 
   private nextDialog = 1;

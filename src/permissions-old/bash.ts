@@ -1,0 +1,393 @@
+// Judges a Bash command: every simple command it runs, every file it redirects to, through
+// wrappers, with the shell's state (cwd, HOME, PATH, CDPATH) followed from command to command.
+import type { Parser } from "web-tree-sitter";
+import { gitEnvironmentRisk, gitRepositoryRisk } from "./git-repo.js";
+import { isProtectedWrite, type PathContext } from "./pathcheck.js";
+import { expandHome, resolveShellPath, statQuiet } from "./paths.js";
+import { rulesFor } from "./rules.js";
+import { classifyReadOnly, dangerReason, type PathFacts, type ReadOnlyVerdict } from "./shell/classify.js";
+import { parseShell, type ShellCommand, type ShellWord } from "./shell/parser.js";
+import { commandName, type Unwrapped, unwrap } from "./shell/wrappers.js";
+import {
+  applyStateEffects,
+  assign,
+  type BashContext,
+  forgetEverything,
+  guardsOf,
+  initialState,
+  RISKY_ENV,
+} from "./shell-state.js";
+import { expandWords, judgePathWord, judgeRedirect, resolveWord } from "./shell-words.js";
+import { applyExactCommandRule, commandPrefixRules } from "./suggest.js";
+import type { PermissionBehavior } from "./types.js";
+import { allow, ask, deny, type Verdict } from "./verdict.js";
+
+const MAX_SCRIPT_DEPTH = 3;
+
+export interface BashOptions {
+  /** Where the command starts (default: the workspace). */
+  cwd?: string;
+  /** The environment it starts with. */
+  env?: Readonly<Record<string, string | undefined>>;
+}
+
+export function judgeBash(
+  parser: Parser,
+  command: string,
+  ctx: PathContext,
+  options: BashOptions = {},
+): Verdict[] {
+  const env = options.env ?? {};
+  const bash: BashContext = {
+    ...ctx,
+    parser,
+    env,
+    state: initialState(ctx, options.cwd ?? ctx.workspace, env),
+    guarded: guardsOf(ctx),
+  };
+  return applyExactCommandRule(command, judgeScript(command, bash, 0), ctx.rules);
+}
+
+function judgeScript(script: string, ctx: BashContext, depth: number): Verdict[] {
+  const parsed = parseShell(ctx.parser, script);
+  if (parsed.isErr()) return [ask(`the command could not be checked: ${parsed.error.message}`, [], true)];
+  const out: Verdict[] = [];
+  for (const cmd of parsed.value.commands) {
+    out.push(...judgeCommand(cmd, ctx, depth));
+    for (const r of cmd.redirects) out.push(...judgeRedirect(r, ctx));
+  }
+  for (const r of parsed.value.redirects) out.push(...judgeRedirect(r, ctx));
+  return out;
+}
+
+/** The text a rule is matched against: argv words, unquoted when known, as written otherwise. */
+function words(ws: ShellWord[]): string[] {
+  return ws.map((w) => (w.static ? w.value : w.raw));
+}
+
+function display(ws: ShellWord[]): string {
+  return ws
+    .map((w) =>
+      w.static && /^[\w@%+=:,./~-]+$/.test(w.value) ? w.value : w.static ? JSON.stringify(w.value) : w.raw,
+    )
+    .join(" ");
+}
+
+/**
+ * `Bash(npm test:*)` / `Bash(npm test *)`: the command's words start with these words.
+ * `Bash(git status)`: exactly these words. `*` inside a word matches within that word.
+ */
+export function bashRuleMatches(specifier: string | undefined, argv: string[], exactOnly = false): boolean {
+  if (specifier === undefined) return !exactOnly;
+  let spec = specifier.trim();
+  let prefix = false;
+  if (spec.endsWith(":*")) {
+    spec = spec.slice(0, -2);
+    prefix = true;
+  } else if (spec.endsWith(" *")) {
+    spec = spec.slice(0, -2);
+    prefix = true;
+  }
+  if (prefix && exactOnly) return false;
+  const want = spec
+    .split(/\s+/)
+    .filter((w) => w.length > 0)
+    .map(unquote);
+  if (argv.length < want.length || (!prefix && argv.length !== want.length)) return false;
+  return want.every((w, i) => (w.includes("*") ? wildcard(w).test(argv[i]!) : w === argv[i]));
+}
+
+function unquote(w: string): string {
+  return /^(["']).*\1$/.test(w) ? w.slice(1, -1) : w;
+}
+
+function wildcard(w: string): RegExp {
+  return new RegExp(
+    `^${w
+      .split("*")
+      .map((p) => p.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
+      .join(".*")}$`,
+  );
+}
+
+function findRule(ctx: BashContext, behavior: PermissionBehavior, layers: string[][], exactOnly = false) {
+  for (const rule of rulesFor(ctx.rules, behavior, "bash")) {
+    if (layers.some((argv) => bashRuleMatches(rule.specifier, argv, exactOnly))) return rule.entry.rule;
+  }
+  return undefined;
+}
+
+/**
+ * Deny and ask rules name programs: `Bash(rm:*)` covers `/usr/bin/rm`, `./rm` and `\rm` as well,
+ * so each layer is also matched with its command reduced to its base name.
+ */
+function byName(layers: string[][]): string[][] {
+  const out = [...layers];
+  for (const argv of layers) {
+    const first = argv[0];
+    if (first?.includes("/")) out.push([first.slice(first.lastIndexOf("/") + 1), ...argv.slice(1)]);
+  }
+  return out;
+}
+
+function judgeCommand(cmd: ShellCommand, ctx: BashContext, depth: number, appendsArgs = false): Verdict[] {
+  // Judged by what was true before it: the command that changes PATH is not itself "after" it.
+  const namesChanged = ctx.state.namesChanged;
+  const assigned = applyStateEffects(cmd, ctx.state);
+  const riskyAssignment = assigned.find((n) => RISKY_ENV.test(n));
+  if (cmd.words.length === 0) {
+    return riskyAssignment ? [ask(`sets ${riskyAssignment}, which changes what later commands run`)] : [];
+  }
+  const expanded = expandWords(cmd.words, ctx);
+  const un = unwrap(expanded.words);
+  const all = un.layers.map((l) => words(l.words));
+  const extrasArgv = un.extras.map(words);
+  const full = display(cmd.words);
+
+  const ruleLayers = byName([...all, ...extrasArgv, words(cmd.words)]);
+  const denied = findRule(ctx, "deny", ruleLayers);
+  if (denied) return [deny(`\`${full}\` is denied by rule ${denied}`, denied)];
+  const asked = findRule(ctx, "ask", ruleLayers);
+  if (asked) return [{ ...ask(`rule ${asked} asks before \`${full}\``, [], true), rule: asked }];
+
+  if (un.sources) forgetEverything(ctx.state, `${un.sources.raw} was sourced`);
+  const riskyEnv =
+    cmd.assignments.find((a) => RISKY_ENV.test(a.name))?.name ??
+    un.envAssignments.find((n) => RISKY_ENV.test(n));
+  if (un.script !== undefined) {
+    if (depth + 1 > MAX_SCRIPT_DEPTH) return [ask(`\`${full}\` nests shells too deeply to check`, [], true)];
+    // `PATH=… sh -c '…'`: the script runs with what the assignments set.
+    for (const a of [...cmd.assignments.map((x) => x.name), ...un.envAssignments]) assign(ctx.state, a);
+    return [
+      ...(riskyEnv ? [ask(`\`${full}\` sets ${riskyEnv}, which changes what the script runs`)] : []),
+      ...un.writes.flatMap((w) => judgePathWord(w, ctx, "write")),
+      ...judgeScript(un.script.value, ctx, depth + 1),
+    ];
+  }
+
+  const out: Verdict[] = [];
+  for (const extra of un.extras) {
+    out.push(
+      ...judgeCommand(
+        { ...cmd, words: extra, assignments: [], redirects: [], pipedInput: false },
+        ctx,
+        depth,
+        true,
+      ),
+    );
+  }
+  for (const w of un.writes) out.push(...judgePathWord(w, ctx, "write"));
+
+  // A program the checker cannot name, or names that may mean other programs now: with deny or
+  // ask rules for Bash, it could be what they name, so even bypassPermissions asks.
+  const unnamed = un.dynamic ? un.opaque : namesChanged;
+  if (unnamed && ctx.guarded.bash)
+    return [
+      ...out,
+      ask(`\`${full}\` cannot be checked against the Bash deny and ask rules: ${unnamed}`, [], true),
+    ];
+
+  const effective = un.layers[un.layers.length - 1]!.words;
+  const danger = dangerReason(effective, cmd.pipedInput, facts(ctx));
+  if (danger) {
+    if (ctx.mode === "plan") return [...out, deny(`plan mode: \`${full}\` ${danger}`)];
+    const exact = findRule(ctx, "allow", [all[0]!], true);
+    if (exact) return [...out, allow(`\`${full}\` is allowed by rule ${exact}`, exact)];
+    return [...out, ask(`\`${full}\` is never allowed automatically: ${danger}`, [`Bash(${full})`], true)];
+  }
+
+  // Why it cannot count as a read, as a phrase after the command (`x` sets PATH, …).
+  const blocker =
+    (riskyEnv &&
+      `sets ${riskyEnv}, which changes what ${cmd.words.length > 0 && assigned.includes(riskyEnv) ? "later commands run" : "the command runs"}`) ||
+    (namesChanged && `runs after ${namesChanged}, so its name may mean another program`) ||
+    (un.opaque && `runs code the permission checker cannot see (${un.opaque})`) ||
+    (un.elevated && "runs with elevated privileges") ||
+    (expanded.problem && `cannot be checked: ${expanded.problem}`) ||
+    undefined;
+  // git's global options were peeled for the rules; the read is judged with them.
+  const readWords = un.layers.at(-1)!.via === "git" ? un.layers.at(-2)!.words : effective;
+  const classified: ReadOnlyVerdict =
+    blocker || un.notRead || appendsArgs || un.appendsArgs
+      ? { readOnly: false }
+      : classifyReadOnly(readWords);
+  const read = classified.readOnly ? readOnlyVerdicts(readWords, classified, cmd, ctx, depth) : undefined;
+  const readVerdicts = read && "verdicts" in read ? read.verdicts : undefined;
+  // Why it is not read-only, as a note (an option that runs a program, a hostile repository, …).
+  const note =
+    un.notRead ??
+    (read && "reason" in read ? read.reason : undefined) ??
+    (classified.readOnly ? undefined : classified.reason);
+
+  // A reader handed a word only known at run time may read any file a Read rule covers.
+  if (!classified.readOnly && classified.unseenPath && ctx.guarded.read)
+    return [
+      ...out,
+      ask(
+        `\`${full}\` may read a file only known when the shell runs; a deny or ask rule may cover it`,
+        [],
+        true,
+      ),
+    ];
+
+  if (ctx.mode === "plan") {
+    if (readVerdicts) return [...out, ...readVerdicts];
+    const what = blocker ?? (note ? `is not read-only: ${note}` : "may change things");
+    return [...out, deny(`plan mode: \`${full}\` ${what}; only read-only commands run while planning`)];
+  }
+
+  // Names that may mean other programs, a repository config that runs programs, a variable
+  // that changes later commands: a prefix rule written for the ordinary program does not cover
+  // it (an exact rule still does).
+  const ruleOk = !riskyEnv && !namesChanged;
+  const special = read !== undefined && "special" in read;
+  const allowedBy = ruleOk ? findRule(ctx, "allow", allowLayers(un, all), appendsArgs || special) : undefined;
+  if (allowedBy) return [...out, allow(`\`${full}\` is allowed by rule ${allowedBy}`, allowedBy)];
+  if (readVerdicts) return [...out, ...readVerdicts];
+
+  const reason = blocker ?? (note ? `needs approval: ${note}` : "needs approval");
+  const opaqueOrRisky = riskyEnv || namesChanged || un.opaque || special;
+  // Candidates only (decide keeps those that alone allow the call): the innermost command
+  // that allow rules are matched against.
+  const suggestions = opaqueOrRisky
+    ? []
+    : commandPrefixRules(un.elevated ? cmd.words : ruleWords(unwrap(cmd.words)));
+  return [...out, ask(`\`${full}\` ${reason}`, suggestions)];
+}
+
+/** Rules for the inner command count through transparent wrappers only (not sudo, setsid, …). */
+function allowLayers(un: Unwrapped, all: string[][]): string[][] {
+  const out = [all[0]!];
+  for (let i = 1; i < un.layers.length; i++) {
+    if (!un.layers[i]!.transparent) break;
+    out.push(all[i]!);
+  }
+  return out;
+}
+
+/** The innermost command that allow rules are matched against: what a suggestion should name. */
+function ruleWords(un: Unwrapped): ShellWord[] {
+  let i = 0;
+  while (i + 1 < un.layers.length && un.layers[i + 1]!.transparent) i++;
+  return un.layers[i]!.words;
+}
+
+/** A read's verdicts, or why it is not one (`special`: a prefix allow rule does not cover it either). */
+type ReadJudgement = { verdicts: Verdict[] } | { reason: string; special?: true };
+
+function readOnlyVerdicts(
+  ws: ShellWord[],
+  verdict: Extract<ReadOnlyVerdict, { readOnly: true }>,
+  cmd: ShellCommand,
+  ctx: BashContext,
+  depth: number,
+): ReadJudgement {
+  const { state } = ctx;
+  if (verdict.assigns !== undefined) {
+    const name = verdict.assigns;
+    state.assigned.add(name);
+    applyStateEffects({ ...cmd, words: [], assignments: [{ name, value: ws[0]! }] }, state);
+    if (RISKY_ENV.test(name))
+      return { reason: `it sets ${name}, which changes what later commands run`, special: true };
+  }
+  const out: Verdict[] = [];
+  for (const p of verdict.reads) out.push(...judgePathWord(p, ctx, "read"));
+  for (const p of verdict.writes) out.push(...judgePathWord(p, ctx, "write"));
+  if (verdict.git) {
+    const risk = gitRisk(verdict.git.dirs, ctx);
+    if (risk) return { reason: risk, special: true };
+    for (const d of verdict.git.dirs) out.push(...judgePathWord(d, ctx, "read"));
+  }
+  if (verdict.cd !== undefined) {
+    const cdpath = state.cdpath || cmd.assignments.some((a) => a.name === "CDPATH");
+    moveCwd(verdict.cd, cdpath, cmd.certain === true && depth === 0, verdict.cdPhysical === true, ctx);
+  }
+  if (out.every((v) => v.behavior === "allow"))
+    return { verdicts: [allow(`\`${display(ws)}\` only reads inside the workspace`)] };
+  return { verdicts: out };
+}
+
+/** Where git would run (each cwd, or each -C dir from it) must use a repository with an inert config. */
+function gitRisk(dirs: ShellWord[], ctx: BashContext): string | undefined {
+  const env = gitEnvironmentRisk(ctx.env);
+  if (env) return env;
+  const cwds = ctx.state.cwds;
+  if (!cwds) return "git runs in a directory only known when the shell runs";
+  let places = cwds;
+  for (const d of dirs) {
+    const dir = resolveWord(d, ctx);
+    if (!dir.static) return `git -C ${d.raw} names a directory only known when the shell runs`;
+    const value = dir.tilde
+      ? ctx.state.home
+        ? expandHome(dir.value, ctx.state.home)
+        : undefined
+      : dir.value;
+    if (value === undefined) return "git -C names a directory under a HOME the script changed";
+    places = places.map((c) => resolveShellPath(value, c).real);
+  }
+  for (const place of places) {
+    const risk = gitRepositoryRisk(place, ctx.workspace);
+    if (risk) return risk;
+  }
+  return undefined;
+}
+
+/** A bare relative name (`cd src`) is looked up on CDPATH first. */
+const CDPATH_APPLIES = /^(?!\.{1,2}(\/|$))[^/]/;
+
+/**
+ * After `cd`: where later commands may run, kept as bash's logical $PWD (`cd link/..` returns
+ * to where it started; paths from there still resolve physically). A cd that surely runs (see
+ * ShellCommand.certain) into an existing directory moves them there; any other keeps the old
+ * directories possible too. A script nested in `sh -c` runs in a child shell: never moves.
+ */
+function moveCwd(
+  target: ShellWord | "home" | "unknown",
+  cdpath: boolean,
+  sure: boolean,
+  physical: boolean,
+  ctx: BashContext,
+): void {
+  const { state } = ctx;
+  if (!state.cwds) return;
+  if (target === "unknown") {
+    state.cwds = undefined;
+    return;
+  }
+  if (target === "home") {
+    state.cwds = state.home ? [...state.cwds, state.home] : undefined;
+    return;
+  }
+  const word = resolveWord(target, ctx);
+  if (!word.static || (cdpath && CDPATH_APPLIES.test(word.value))) {
+    state.cwds = undefined;
+    return;
+  }
+  const value = word.tilde ? (state.home ? expandHome(word.value, state.home) : undefined) : word.value;
+  if (value === undefined) {
+    state.cwds = undefined;
+    return;
+  }
+  const moved = state.cwds.map((c) => {
+    const to = resolveShellPath(value, c);
+    return physical ? to.real : to.lexical;
+  });
+  const lands = sure && moved.every((m) => statQuiet(m)?.isDirectory());
+  state.cwds = lands ? [...new Set(moved)] : [...new Set([...state.cwds, ...moved])];
+}
+
+function facts(ctx: BashContext): PathFacts {
+  const resolveAll = (w: ShellWord) => {
+    const word = resolveWord(w, ctx);
+    if (!word.static) return [];
+    const value = word.tilde ? expandHome(word.value, ctx.state.home ?? ctx.home) : word.value;
+    return (ctx.state.cwds ?? [ctx.workspace]).map((c) => resolveShellPath(value, c));
+  };
+  return {
+    isRootOrHome: (w) =>
+      w.static && resolveAll(w).some((t) => [t.lexical, t.real].some((p) => p === "/" || p === ctx.home)),
+    isSensitiveWrite: (w) => w.static && resolveAll(w).some((t) => isProtectedWrite(t, ctx)),
+  };
+}
+
+export { commandName };

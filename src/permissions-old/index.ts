@@ -1,0 +1,24 @@
+// Public surface of permissions (re-exported by the package index).
+export { decide } from "./decide.js";
+export {
+  type ApprovalRequest,
+  createPermissionGate,
+  type GateAnswer,
+  type GateDenier,
+  type GateOutcome,
+  type PermissionGate,
+  type PermissionGateOptions,
+  type PersistFailure,
+  type PersistScope,
+  type ToolCallToCheck,
+} from "./gate.js";
+export { readGuardFor } from "./read-scope.js";
+export { checkRule, type ParsedRule, parseRule } from "./rules.js";
+export type {
+  PermissionBehavior,
+  PermissionDecision,
+  PermissionMode,
+  PermissionRequest,
+  PermissionRuleEntry,
+  RuleSource,
+} from "./types.js";
