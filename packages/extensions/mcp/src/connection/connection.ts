@@ -59,6 +59,10 @@ export class McpConnection {
   private inflight = 0;
   private lastError: McpFailure | undefined;
   private everConnected = false;
+  /** A tools listing (or a server without tools) has succeeded in this session. */
+  private listed = false;
+  /** When the attempt under way started (ms since the epoch). */
+  private attemptStarted: number | undefined;
   /** After a fallback worked, reconnects go straight to legacy SSE. */
   private preferSse = false;
   private allTools: Tool[] = [];
@@ -109,6 +113,21 @@ export class McpConnection {
     return this.allTools.filter((tool) => toolAllowed(this.spec, tool.name));
   }
 
+  /** The last good tool list as the server gave it (before the allow / deny lists). */
+  listedTools(): Tool[] {
+    return this.allTools;
+  }
+
+  /** Whether the server's tools have been listed in this session (what it offers is known, not remembered). */
+  hasListed(): boolean {
+    return this.listed;
+  }
+
+  /** When the connection attempt under way started, if one is. */
+  attemptStartedAt(): number | undefined {
+    return this.connecting ? this.attemptStarted : undefined;
+  }
+
   prompts(): Prompt[] {
     return this.promptList;
   }
@@ -135,10 +154,45 @@ export class McpConnection {
     if (this.state === "idle") void this.connect();
   }
 
-  /** Waits for the connection (connecting now if it is down), e.g. before a call. */
-  async ready(): Promise<Result<void, McpFailure>> {
-    const live = await this.ensure();
-    return live.isOk() ? ok(undefined) : err(live.error);
+  /**
+   * Waits for the connection (connecting now if it is down), e.g. before a call: at most
+   * `timeoutMs` (a server still starting is given its startup time), and never past `signal`.
+   */
+  async ready(options: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<Result<void, McpFailure>> {
+    const { signal, timeoutMs } = options;
+    if (signal?.aborted) return err({ type: "cancelled", message: "cancelled" });
+    let timer: NodeJS.Timeout | undefined;
+    let onAbort: (() => void) | undefined;
+    const stops: Promise<Result<Live, McpFailure>>[] = [];
+    if (timeoutMs !== undefined)
+      stops.push(
+        new Promise((resolve) => {
+          timer = setTimeout(
+            () =>
+              resolve(
+                err({
+                  type: "unavailable",
+                  message: `MCP server "${this.spec.name}" did not finish connecting within ${Math.round(timeoutMs / 1000)} s`,
+                }),
+              ),
+            timeoutMs,
+          );
+        }),
+      );
+    if (signal)
+      stops.push(
+        new Promise((resolve) => {
+          onAbort = () => resolve(err({ type: "cancelled", message: "cancelled" }));
+          signal.addEventListener("abort", onAbort, { once: true });
+        }),
+      );
+    try {
+      const live = await Promise.race([this.ensure(), ...stops]);
+      return live.isOk() ? ok(undefined) : err(live.error);
+    } finally {
+      clearTimeout(timer);
+      if (onAbort) signal?.removeEventListener("abort", onAbort);
+    }
   }
 
   /** Drops the current connection (if any) and connects again now, with a fresh backoff streak. */
@@ -327,6 +381,7 @@ export class McpConnection {
   private connect(): Promise<Result<Live, McpFailure>> {
     if (this.connecting) return this.connecting;
     this.clearTimers();
+    this.attemptStarted = Date.now();
     this.setState(this.everConnected ? "reconnecting" : "connecting");
     this.connecting = this.open().then(async (result) => {
       if (this.state === "closed") {
@@ -490,11 +545,19 @@ export class McpConnection {
               type: "warning",
               message: `MCP server "${this.spec.name}": listing tools failed (${tools.error.message}); keeping the previous list`,
             });
-          else if (!sameList(tools.value, this.allTools)) {
-            this.allTools = tools.value;
-            this.emit({ type: "tools", tools: this.tools() });
+          else {
+            this.listed = true;
+            if (!sameList(tools.value, this.allTools)) {
+              this.allTools = tools.value;
+              this.emit({ type: "tools", tools: this.tools() });
+            }
           }
-        }
+        } else if (this.allTools.length > 0) {
+          // A server that no longer declares tools offers none.
+          this.listed = true;
+          this.allTools = [];
+          this.emit({ type: "tools", tools: [] });
+        } else this.listed = true;
         if (capabilities?.prompts) {
           const prompts = await this.run(live, () => listAllPrompts(live.client, options));
           if (prompts.isErr()) this.log.write(`listing prompts failed: ${prompts.error.message}`);
