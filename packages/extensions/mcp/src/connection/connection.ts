@@ -24,6 +24,7 @@ import { classify, type McpFailure } from "./errors.js";
 import { listAllPrompts, listAllTools, sameList } from "./lists.js";
 import { ServerLog } from "./log.js";
 import { closeLive, type Live, openLive } from "./open.js";
+import { DEFAULT_SHUTDOWN_STEP_MS } from "./stdio.js";
 import type {
   CallOptions,
   ConnectionEvent,
@@ -52,6 +53,8 @@ export class McpConnection {
   private state: ConnectionState;
   private live: Live | undefined;
   private connecting: Promise<Result<Live, McpFailure>> | undefined;
+  /** Aborts the attempt under way (the connection is closing). */
+  private attemptAbort: AbortController | undefined;
   private retryTimer: NodeJS.Timeout | undefined;
   private probeTimer: NodeJS.Timeout | undefined;
   private attempt = 0;
@@ -278,14 +281,20 @@ export class McpConnection {
     void this.live?.client.sendRootsListChanged().catch(() => {});
   }
 
+  /**
+   * Ends the connection in whatever state it is (an attempt under way, a backoff wait, calls out):
+   * the attempt is aborted and its process ended, the live server shut down, within about a second.
+   */
   async close(): Promise<void> {
     if (this.state === "closed") return;
     this.setState("closed");
     this.clearTimers();
-    if (this.connecting) await this.connecting;
+    this.attemptAbort?.abort();
     const live = this.live;
     this.live = undefined;
-    if (live) await this.closeLive(live);
+    const ending = live ? this.closeLive(live) : Promise.resolve();
+    if (this.connecting) await this.connecting;
+    await ending;
     this.log.write("closed");
     await this.log.flushed();
   }
@@ -382,8 +391,10 @@ export class McpConnection {
     if (this.connecting) return this.connecting;
     this.clearTimers();
     this.attemptStarted = Date.now();
+    const abort = new AbortController();
+    this.attemptAbort = abort;
     this.setState(this.everConnected ? "reconnecting" : "connecting");
-    this.connecting = this.open().then(async (result) => {
+    this.connecting = this.open(abort.signal).then(async (result) => {
       if (this.state === "closed") {
         if (result.isOk()) await this.closeLive(result.value);
         this.connecting = undefined;
@@ -419,12 +430,13 @@ export class McpConnection {
     return this.connecting;
   }
 
-  private async open(): Promise<Result<Live, McpFailure>> {
+  private async open(signal: AbortSignal): Promise<Result<Live, McpFailure>> {
     const opened = await openLive(this.spec, {
       newClient: () => this.newClient(),
       logFile: this.options.logFile,
       log: this.log,
       preferSse: this.preferSse,
+      signal,
       ...(this.options.auth ? { auth: this.options.auth } : {}),
     });
     if (opened.isErr()) return err(opened.error);
@@ -521,7 +533,7 @@ export class McpConnection {
   }
 
   private closeLive(live: Live): Promise<void> {
-    return closeLive(live, this.options.shutdownGraceMs ?? 1000);
+    return closeLive(live, this.options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_STEP_MS);
   }
 
   // ---- lists ----

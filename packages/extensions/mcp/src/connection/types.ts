@@ -63,7 +63,7 @@ export interface ConnectionOptions {
   handlers: ClientFeatureHandlers;
   auth?: AuthSession;
   backoff?: Partial<BackoffOptions>;
-  /** How long a stdio server gets between each shutdown step (stdin closed, SIGTERM, SIGKILL). */
+  /** How long a stdio server gets after each shutdown step (stdin closed, SIGTERM, SIGKILL); default 300 ms. */
   shutdownGraceMs?: number;
   random?: () => number;
 }
