@@ -1,16 +1,19 @@
 // One MCP server connection: connects in the background, keeps the last good tool list, and
 // reconnects after a loss — with backoff on its own, at once when a call needs the server —
-// for every transport. Each state change is an event; every failure is a McpFailure value.
+// for every transport. A call's idle timeout stands still while the server waits on the user
+// (elicitation, sampling). Each state change is an event; every failure is a McpFailure value.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import {
   type CallToolResult,
+  ErrorCode,
   type GetPromptResult,
   GetPromptResultSchema,
   type Implementation,
   ListResourcesResultSchema,
   ListResourceTemplatesResultSchema,
+  McpError,
   type Prompt,
   ReadResourceResultSchema,
   type ServerCapabilities,
@@ -47,6 +50,16 @@ type Listener = (event: ConnectionEvent) => void;
 
 const PROBE_TIMEOUT_MS = 5000;
 const LIST_TIMEOUT_MS = 30_000;
+/** The SDK's own request timeout, out of the way: a call's idle timeout is kept here. */
+const NO_SDK_TIMEOUT = 2_147_483_647;
+
+/** A tools/call out now: its idle timer, and who waits for its end. */
+interface CallWatch {
+  /** (Re)starts the idle timer, unless the server is waiting on the user. */
+  arm(): void;
+  disarm(): void;
+  ended: Set<() => void>;
+}
 
 export class McpConnection {
   readonly log: ServerLog;
@@ -78,6 +91,9 @@ export class McpConnection {
     {};
   private readonly listeners = new Set<Listener>();
   private readonly backoff: BackoffOptions;
+  private readonly calls = new Set<CallWatch>();
+  /** Questions the server has put to the user that are still open (elicitation, sampling). */
+  private asking = 0;
 
   constructor(
     readonly spec: ServerSpec,
@@ -210,18 +226,95 @@ export class McpConnection {
     return result.isOk() ? ok(undefined) : err(result.error);
   }
 
+  /**
+   * tools/call. It times out after the spec's `timeoutMs` without an answer or a progress
+   * notification, not counting the time the server spends waiting on the user.
+   */
   callTool(name: string, args: Record<string, unknown>, options: CallOptions = {}) {
     return this.request<CallToolResult>(
-      (live) =>
-        live.client.callTool({ name, arguments: args }, undefined, {
-          timeout: this.spec.timeoutMs,
-          resetTimeoutOnProgress: true,
-          // Always asked for: progress keeps a long call from timing out, whoever listens.
-          onprogress: (progress) => options.onProgress?.(progress),
-          ...(options.signal ? { signal: options.signal } : {}),
-        }) as Promise<CallToolResult>,
+      (live) => this.watchedCall(live, name, args, options),
       options.signal,
     );
+  }
+
+  private async watchedCall(
+    live: Live,
+    name: string,
+    args: Record<string, unknown>,
+    options: CallOptions,
+  ): Promise<CallToolResult> {
+    const controller = new AbortController();
+    const outer = options.signal;
+    const cancel = () => controller.abort(outer?.reason);
+    outer?.addEventListener("abort", cancel, { once: true });
+    const idle = this.spec.timeoutMs;
+    let timer: NodeJS.Timeout | undefined;
+    const watch: CallWatch = {
+      arm: () => {
+        clearTimeout(timer);
+        if (this.asking > 0) return;
+        timer = setTimeout(
+          () =>
+            controller.abort(
+              new McpError(
+                ErrorCode.RequestTimeout,
+                `Request timed out: no answer or progress for ${idle} ms`,
+              ),
+            ),
+          idle,
+        );
+      },
+      disarm: () => clearTimeout(timer),
+      ended: new Set(),
+    };
+    this.calls.add(watch);
+    watch.arm();
+    try {
+      return (await live.client.callTool({ name, arguments: args }, undefined, {
+        timeout: NO_SDK_TIMEOUT,
+        signal: controller.signal,
+        // Always asked for: progress keeps a long call from timing out, whoever listens.
+        onprogress: (progress) => {
+          watch.arm();
+          options.onProgress?.(progress);
+        },
+      })) as CallToolResult;
+    } finally {
+      clearTimeout(timer);
+      outer?.removeEventListener("abort", cancel);
+      this.calls.delete(watch);
+      for (const ended of [...watch.ended]) ended();
+    }
+  }
+
+  /**
+   * The server asks the user something (an elicitation, a sampling approval): the idle timers of
+   * the calls out stand still until every open question is answered. The question's signal
+   * aborts when the server withdraws it, or when every call out as it came has ended (it was
+   * for one of them, and no one waits for the answer now: a cancelled call closes its form).
+   */
+  private userAsked(serverSignal: AbortSignal): { signal: AbortSignal; done(): void } {
+    this.asking += 1;
+    if (this.asking === 1) for (const call of this.calls) call.disarm();
+    const controller = new AbortController();
+    const withdraw = () => controller.abort();
+    serverSignal.addEventListener("abort", withdraw, { once: true });
+    const waiting = [...this.calls];
+    let open = waiting.length;
+    const oneEnded = () => {
+      open -= 1;
+      if (open === 0) controller.abort();
+    };
+    for (const call of waiting) call.ended.add(oneEnded);
+    return {
+      signal: controller.signal,
+      done: () => {
+        serverSignal.removeEventListener("abort", withdraw);
+        for (const call of waiting) call.ended.delete(oneEnded);
+        this.asking -= 1;
+        if (this.asking === 0) for (const call of this.calls) call.arm();
+      },
+    };
   }
 
   listResources(cursor: string | undefined, signal?: AbortSignal) {
@@ -445,9 +538,25 @@ export class McpConnection {
   }
 
   private newClient(): Client {
+    const handlers = this.options.handlers;
+    const asking =
+      <P, R>(handle: (params: P, signal: AbortSignal) => Promise<R>) =>
+      async (params: P, signal: AbortSignal): Promise<R> => {
+        const question = this.userAsked(signal);
+        try {
+          return await handle(params, question.signal);
+        } finally {
+          question.done();
+        }
+      };
+    const sample = handlers.sample;
     const client = createClient(
       this.options.clientInfo,
-      this.options.handlers,
+      {
+        roots: handlers.roots,
+        elicit: asking(handlers.elicit),
+        ...(sample ? { sample: asking(sample) } : {}),
+      },
       {
         toolsChanged: () => {
           this.changing = this.refreshLists();
