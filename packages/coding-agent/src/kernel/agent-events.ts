@@ -74,6 +74,7 @@ export function createAgentEventBridge(k: EventBridgeContext): (event: AgentEven
           toolCallId: event.toolCallId,
           toolName: event.toolName,
           text: contentText(event.partial.content),
+          ...(event.partial.details !== undefined ? { details: event.partial.details } : {}),
         });
         break;
       case "tool_execution_end":

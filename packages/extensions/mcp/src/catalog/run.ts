@@ -39,7 +39,17 @@ export async function runTool(
   const invoke = () =>
     connection.callTool(tool.name, args, {
       signal: call.signal,
-      onProgress: (progress) => call.onUpdate({ content: [{ type: "text", text: progressText(progress) }] }),
+      onProgress: (progress) =>
+        call.onUpdate({
+          content: [{ type: "text", text: progressText(progress) }],
+          details: {
+            progress: {
+              progress: progress.progress,
+              ...(progress.total !== undefined ? { total: progress.total } : {}),
+              ...(progress.message !== undefined ? { message: progress.message } : {}),
+            },
+          },
+        }),
     });
   let result = await invoke();
   if (result.isErr() && result.error.type === "auth_required" && !call.signal.aborted) {
