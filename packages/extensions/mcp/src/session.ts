@@ -1,9 +1,10 @@
 // The extension's side of a session, kept light: the catalogs are declared at once (one per
 // enabled server), listing what each server offered last time (known from disk, keyed by its
 // definition) until it has been listed in this session, so the first request knows the tools
-// without waiting. The client itself (the MCP SDK) loads right after the first model request has
-// gone out, or after a short idle delay; a call to a server still connecting waits for it, and a
-// server that turns out to offer something else invalidates its catalog for one diff notice.
+// without waiting. The client itself (the MCP SDK, a blocking load) loads once the first model
+// response begins to arrive (its request is out), or after an idle delay; a call to a server still
+// connecting waits for it, and a server that turns out to offer something else invalidates its
+// catalog for one diff notice.
 import { join } from "node:path";
 import type {
   CatalogInventory,
@@ -23,6 +24,8 @@ import type { ManagerOptions, McpManager, McpRuntime, ServerHandle } from "./man
 
 /** With no request coming, loading starts this long after activation. */
 const IDLE_LOAD_MS = 400;
+/** A request being prepared whose response has not begun this long after: load anyway. */
+const REQUEST_LOAD_MS = 1_500;
 /** What listing tools and prompts may add to a server's startup time, for those waiting on it. */
 const LISTING_SLACK_MS = 5_000;
 
@@ -81,11 +84,22 @@ export class McpSession {
     this.idle.unref();
   }
 
-  /** A model request is being prepared: load right after it has gone out. */
+  /**
+   * A model request is being prepared: loading waits until its response begins (the request is
+   * out; loading blocks the event loop, so it must not hold up the request's own writes), or
+   * until a response is this long in coming.
+   */
   requestStarting(): void {
     if (this.loading || this.specs.length === 0) return;
     clearTimeout(this.idle);
-    setTimeout(() => this.load(), 0);
+    this.idle = setTimeout(() => this.load(), REQUEST_LOAD_MS);
+    this.idle.unref();
+  }
+
+  /** The model's response began to arrive: its request is out, so loading cannot delay it. */
+  responseStarted(): void {
+    if (this.loading || this.specs.length === 0) return;
+    void this.load();
   }
 
   private load(): Promise<McpManager | undefined> {
@@ -93,6 +107,7 @@ export class McpSession {
     if (this.loading) return this.loading;
     this.loading = (async () => {
       if (this.closed) return undefined;
+      this.runtime.debug("loading the MCP client");
       try {
         const { McpManager } = (await importEsm("@keel/ext-mcp/client")) as typeof import("./client.js");
         if (this.closed) return undefined;
