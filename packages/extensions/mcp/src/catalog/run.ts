@@ -4,6 +4,7 @@
 import type { ToolCallContext, ToolResult } from "@keel/extension-sdk";
 import { ErrorCode, type Progress, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { McpConnection, McpFailure } from "../connection/index.js";
+import type { TaskState } from "../connection/tasks.js";
 import { failureResult, toToolResult } from "./results.js";
 
 export interface EntryContext {
@@ -36,9 +37,31 @@ export async function runTool(
   call: ToolCallContext,
 ): Promise<ToolResult> {
   const { connection } = context;
+  // A tool that can only run as a task runs as one (and is offered only by servers that take them).
+  const task = tool.execution?.taskSupport === "required";
+  if (task && !connection.capabilities()?.tasks?.requests?.tools?.call)
+    return failureResult(connection.name, tool.name, {
+      type: "unavailable",
+      message: "the tool runs only as a task, and the server no longer takes task-augmented calls",
+    });
   const invoke = () =>
     connection.callTool(tool.name, args, {
       signal: call.signal,
+      ...(task
+        ? {
+            task: true,
+            onTaskStatus: (state: TaskState) =>
+              call.onUpdate({
+                content: [
+                  {
+                    type: "text",
+                    text: `task ${state.status}${state.statusMessage ? `: ${state.statusMessage}` : ""}`,
+                  },
+                ],
+                details: { task: state },
+              }),
+          }
+        : {}),
       onProgress: (progress) =>
         call.onUpdate({
           content: [{ type: "text", text: progressText(progress) }],

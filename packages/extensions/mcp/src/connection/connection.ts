@@ -7,13 +7,12 @@ import type { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js
 import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import {
   type CallToolResult,
-  ErrorCode,
   type GetPromptResult,
   GetPromptResultSchema,
   type Implementation,
   ListResourcesResultSchema,
   ListResourceTemplatesResultSchema,
-  McpError,
+  type Progress,
   type Prompt,
   ReadResourceResultSchema,
   type ServerCapabilities,
@@ -22,12 +21,14 @@ import {
 import { err, ok, type Result } from "neverthrow";
 import { type ServerSpec, toolAllowed } from "../config/servers.js";
 import { type BackoffOptions, backoffDelay, DEFAULT_BACKOFF } from "./backoff.js";
+import { CallWatches, NO_SDK_TIMEOUT } from "./calls.js";
 import { createClient } from "./client.js";
 import { classify, type McpFailure } from "./errors.js";
 import { listAllPrompts, listAllTools, sameList } from "./lists.js";
 import { ServerLog } from "./log.js";
 import { closeLive, type Live, openLive } from "./open.js";
 import { DEFAULT_SHUTDOWN_STEP_MS } from "./stdio.js";
+import { callAsTask } from "./tasks.js";
 import type {
   CallOptions,
   ConnectionEvent,
@@ -50,17 +51,6 @@ type Listener = (event: ConnectionEvent) => void;
 
 const PROBE_TIMEOUT_MS = 5000;
 const LIST_TIMEOUT_MS = 30_000;
-/** The SDK's own request timeout, out of the way: a call's idle timeout is kept here. */
-const NO_SDK_TIMEOUT = 2_147_483_647;
-
-/** A tools/call out now: its idle timer, and who waits for its end. */
-interface CallWatch {
-  /** (Re)starts the idle timer, unless the server is waiting on the user. */
-  arm(): void;
-  disarm(): void;
-  ended: Set<() => void>;
-}
-
 export class McpConnection {
   readonly log: ServerLog;
   private state: ConnectionState;
@@ -91,9 +81,7 @@ export class McpConnection {
     {};
   private readonly listeners = new Set<Listener>();
   private readonly backoff: BackoffOptions;
-  private readonly calls = new Set<CallWatch>();
-  /** Questions the server has put to the user that are still open (elicitation, sampling). */
-  private asking = 0;
+  private readonly calls = new CallWatches();
 
   constructor(
     readonly spec: ServerSpec,
@@ -232,89 +220,29 @@ export class McpConnection {
    */
   callTool(name: string, args: Record<string, unknown>, options: CallOptions = {}) {
     return this.request<CallToolResult>(
-      (live) => this.watchedCall(live, name, args, options),
+      (live) =>
+        this.calls.watch(this.spec.timeoutMs, options.signal, (signal, touch) => {
+          const onProgress = (progress: Progress) => {
+            touch();
+            options.onProgress?.(progress);
+          };
+          if (options.task)
+            return callAsTask(live.client, name, args, {
+              signal,
+              touch,
+              requestTimeoutMs: this.spec.timeoutMs,
+              onProgress,
+              ...(options.onTaskStatus ? { onStatus: options.onTaskStatus } : {}),
+            });
+          return live.client.callTool({ name, arguments: args }, undefined, {
+            timeout: NO_SDK_TIMEOUT,
+            signal,
+            // Always asked for: progress keeps a long call from timing out, whoever listens.
+            onprogress: onProgress,
+          }) as Promise<CallToolResult>;
+        }),
       options.signal,
     );
-  }
-
-  private async watchedCall(
-    live: Live,
-    name: string,
-    args: Record<string, unknown>,
-    options: CallOptions,
-  ): Promise<CallToolResult> {
-    const controller = new AbortController();
-    const outer = options.signal;
-    const cancel = () => controller.abort(outer?.reason);
-    outer?.addEventListener("abort", cancel, { once: true });
-    const idle = this.spec.timeoutMs;
-    let timer: NodeJS.Timeout | undefined;
-    const watch: CallWatch = {
-      arm: () => {
-        clearTimeout(timer);
-        if (this.asking > 0) return;
-        timer = setTimeout(
-          () =>
-            controller.abort(
-              new McpError(
-                ErrorCode.RequestTimeout,
-                `Request timed out: no answer or progress for ${idle} ms`,
-              ),
-            ),
-          idle,
-        );
-      },
-      disarm: () => clearTimeout(timer),
-      ended: new Set(),
-    };
-    this.calls.add(watch);
-    watch.arm();
-    try {
-      return (await live.client.callTool({ name, arguments: args }, undefined, {
-        timeout: NO_SDK_TIMEOUT,
-        signal: controller.signal,
-        // Always asked for: progress keeps a long call from timing out, whoever listens.
-        onprogress: (progress) => {
-          watch.arm();
-          options.onProgress?.(progress);
-        },
-      })) as CallToolResult;
-    } finally {
-      clearTimeout(timer);
-      outer?.removeEventListener("abort", cancel);
-      this.calls.delete(watch);
-      for (const ended of [...watch.ended]) ended();
-    }
-  }
-
-  /**
-   * The server asks the user something (an elicitation, a sampling approval): the idle timers of
-   * the calls out stand still until every open question is answered. The question's signal
-   * aborts when the server withdraws it, or when every call out as it came has ended (it was
-   * for one of them, and no one waits for the answer now: a cancelled call closes its form).
-   */
-  private userAsked(serverSignal: AbortSignal): { signal: AbortSignal; done(): void } {
-    this.asking += 1;
-    if (this.asking === 1) for (const call of this.calls) call.disarm();
-    const controller = new AbortController();
-    const withdraw = () => controller.abort();
-    serverSignal.addEventListener("abort", withdraw, { once: true });
-    const waiting = [...this.calls];
-    let open = waiting.length;
-    const oneEnded = () => {
-      open -= 1;
-      if (open === 0) controller.abort();
-    };
-    for (const call of waiting) call.ended.add(oneEnded);
-    return {
-      signal: controller.signal,
-      done: () => {
-        serverSignal.removeEventListener("abort", withdraw);
-        for (const call of waiting) call.ended.delete(oneEnded);
-        this.asking -= 1;
-        if (this.asking === 0) for (const call of this.calls) call.arm();
-      },
-    };
   }
 
   listResources(cursor: string | undefined, signal?: AbortSignal) {
@@ -542,7 +470,7 @@ export class McpConnection {
     const asking =
       <P, R>(handle: (params: P, signal: AbortSignal) => Promise<R>) =>
       async (params: P, signal: AbortSignal): Promise<R> => {
-        const question = this.userAsked(signal);
+        const question = this.calls.userAsked(signal);
         try {
           return await handle(params, question.signal);
         } finally {

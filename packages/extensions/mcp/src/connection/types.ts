@@ -7,6 +7,7 @@ import type { Result } from "neverthrow";
 import type { BackoffOptions } from "./backoff.js";
 import type { ClientFeatureHandlers } from "./client.js";
 import type { McpFailure } from "./errors.js";
+import type { TaskState } from "./tasks.js";
 
 export type TransportKind = "stdio" | "http" | "sse";
 
@@ -71,4 +72,8 @@ export interface ConnectionOptions {
 export interface CallOptions {
   signal?: AbortSignal;
   onProgress?: (progress: Progress) => void;
+  /** Run it as a task (the tool requires it, and the server takes task-augmented calls). */
+  task?: boolean;
+  /** A task's status changed (with `task`). */
+  onTaskStatus?: (task: TaskState) => void;
 }
