@@ -157,6 +157,6 @@ describe("stdio connection", () => {
         .tools()
         .map((t) => t.name)
         .sort(),
-    ).toEqual(["echo", "set_tools", "spawn_child"]);
+    ).toEqual(["echo", "set_tools", "spawn_child", "summarise"]);
   });
 });
