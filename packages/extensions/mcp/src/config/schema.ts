@@ -19,7 +19,7 @@ export const IdentityProviderSchema = Type.Object(
       Type.String({ description: "Its secret, when the identity provider wants one." }),
     ),
     idToken: Type.Optional(
-      Type.String({ description: "The user's ID token (e.g. ${IDP_ID_TOKEN}, set by your SSO tool)." }),
+      Type.String({ description: "The user's ID token, usually a $VAR reference set by your SSO tool." }),
     ),
     idTokenFile: Type.Optional(
       Type.String({ description: "A file holding the user's ID token, read at each exchange." }),
