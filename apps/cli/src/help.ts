@@ -33,6 +33,9 @@ Print mode
       --input-format <format>      text (default) | stream-json: user messages as NDJSON on
                                    stdin ({"type":"user","content":"…"}), one run each, in one
                                    session (needs --output-format stream-json)
+      --wait-children <s>          at the end of the run, wait up to <s> seconds (default 300)
+                                   for background agents still running, report each one's
+                                   result before the run's own, and stop (and name) any left
 
 Model
       --model <provider/id>        e.g. anthropic/claude-sonnet-5-5, openai/gpt-6.2-sol, or a

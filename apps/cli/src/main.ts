@@ -38,6 +38,7 @@ export async function main(flags: CliFlags): Promise<number> {
       output,
       partial: flags.includePartialMessages,
       debug: flags.debug,
+      waitChildrenMs: flags.waitChildrenMs,
     };
     if (flags.inputFormat === "stream-json")
       return runPrint({ ...common, input: { kind: "stream", lines: readInputLines() } });

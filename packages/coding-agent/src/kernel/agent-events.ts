@@ -20,6 +20,8 @@ export function contentText(content: readonly (TextContent | ImageContent)[]): s
 
 export function createAgentEventBridge(k: EventBridgeContext): (event: AgentEvent) => void {
   let turn = 0;
+  /** Whether the current model call's response has begun to arrive (its first content event). */
+  let responding = false;
   const journal = (message: Message) => {
     // The write itself is synchronous; only its outcome arrives later.
     void k
@@ -37,9 +39,15 @@ export function createAgentEventBridge(k: EventBridgeContext): (event: AgentEven
         k.emit({ type: "turn_start", turn: event.turn });
         break;
       case "message_start":
+        if (event.message.role === "assistant") responding = false;
         k.emit({ type: "message_start", message: event.message });
         break;
       case "message_update":
+        if (!responding && event.assistantEvent.type !== "retry") {
+          // The stream's own start comes before the request; its first content means it is out.
+          responding = true;
+          void k.host().notify("modelResponseStart", { turn });
+        }
         if (event.assistantEvent.type === "retry") {
           const e = event.assistantEvent;
           k.emit({
@@ -74,6 +82,7 @@ export function createAgentEventBridge(k: EventBridgeContext): (event: AgentEven
           toolCallId: event.toolCallId,
           toolName: event.toolName,
           text: contentText(event.partial.content),
+          ...(event.partial.details !== undefined ? { details: event.partial.details } : {}),
         });
         break;
       case "tool_execution_end":

@@ -524,6 +524,48 @@ export class AgentSupervisor {
     }
   }
 
+  /**
+   * Waits for the running children to end, at most `timeoutMs` (never past `signal`), then stops
+   * those still running. Each child that was running, in the order they ended.
+   */
+  async settle(
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<{ result: AgentRunResult; stopped: boolean }[]> {
+    await Promise.allSettled([...this.setups]);
+    const running = [...this.live.values()].map((l) => l.run);
+    if (running.length === 0) return [];
+    const ended: { result: AgentRunResult; stopped: boolean }[] = [];
+    const stopped = new Set<string>();
+    const all = Promise.all(
+      running.map((run) =>
+        run.result.then((result) => {
+          ended.push({ result, stopped: stopped.has(run.agentId) });
+        }),
+      ),
+    );
+    let timer: NodeJS.Timeout | undefined;
+    let onAbort: (() => void) | undefined;
+    await Promise.race([
+      all,
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, timeoutMs);
+        onAbort = resolve;
+        if (signal?.aborted) resolve();
+        signal?.addEventListener("abort", onAbort, { once: true });
+      }),
+    ]);
+    clearTimeout(timer);
+    if (onAbort) signal?.removeEventListener("abort", onAbort);
+    for (const run of running)
+      if (run.status() === "running") {
+        stopped.add(run.agentId);
+        run.abort();
+      }
+    await all;
+    return ended;
+  }
+
   /** Stops every running child (the session closes); each is journaled as interrupted. */
   async stopAll(): Promise<void> {
     this.closed = true;

@@ -13,7 +13,7 @@ import {
   type Usage,
   type UserMessage,
 } from "@keel/ai";
-import type { AgentRecord, Diagnostic, ExternalUsage, Mention } from "@keel/extension-sdk";
+import type { AgentRecord, AgentRunResult, Diagnostic, ExternalUsage, Mention } from "@keel/extension-sdk";
 import { recoveryMessage, recoveryToolResults, type Session } from "@keel/session";
 import { err, ok, type Result } from "neverthrow";
 import type { CompactionSettings } from "../compaction/policy.js";
@@ -657,6 +657,13 @@ export class KernelAgent implements CodingAgent {
 
   agents(): AgentRecord[] {
     return this.supervisor?.records() ?? [];
+  }
+
+  waitForAgents(options: {
+    timeoutMs: number;
+    signal?: AbortSignal;
+  }): Promise<{ result: AgentRunResult; stopped: boolean }[]> {
+    return this.supervisor?.settle(options.timeoutMs, options.signal) ?? Promise.resolve([]);
   }
 
   steer(text: string): void {

@@ -14,7 +14,7 @@ import { compactionLimit } from "../compaction/policy.js";
 import { estimateTextTokens } from "../compaction/tokens.js";
 import { EXECUTE_TOOL, type IndexedEntry } from "../host/catalogs.js";
 import type { HostView } from "../host/extension-host.js";
-import { inventoryOf, noticeText } from "../host/inventory.js";
+import { inventoryOf, noticeText, withToldKept } from "../host/inventory.js";
 import { contentText } from "./agent-events.js";
 import { contextTokens } from "./context-size.js";
 import type { DenialInput } from "./denials.js";
@@ -96,8 +96,8 @@ export function createPrepareRequest(k: SeamContext): PrepareRequest {
     const host = k.host();
     if (!host.catalogs.isEmpty) {
       await host.catalogs.refresh();
-      const views = host.catalogs.views();
       const told = k.session().fold().toldInventory;
+      const views = withToldKept(told, host.catalogs.views());
       const text = noticeText(told, views);
       if (text) {
         const message: UserMessage = { role: "user", content: text, timestamp: Date.now() };
@@ -150,8 +150,8 @@ export function createBeforeToolCall(k: SeamContext, begun: BegunOperations): Be
     let redact: ((args: Record<string, unknown>) => Record<string, unknown>) | undefined;
     const via = call.name === EXECUTE_TOOL;
     if (via) {
-      await host.catalogs.refresh();
-      const target = host.catalogs.target(call.arguments);
+      // An entry of a catalog still settling (a server connecting) is waited for, within its window.
+      const target = await host.catalogs.locate(call.arguments, info.signal);
       // A toolRef that resolves to nothing runs nothing (ExecuteTool tells the model to search
       // again): nothing to judge, nothing to journal.
       if (!target.found || !target.executable) {

@@ -13,6 +13,7 @@ import type {
 } from "@keel/ai";
 import type {
   AgentRecord,
+  AgentRunResult,
   Diagnostic,
   ExtensionDefinition,
   ExtensionUI,
@@ -258,7 +259,8 @@ export type CodingAgentEvent =
   | { type: "message_update"; message: Message; event: AssistantMessageEvent }
   | { type: "message_end"; message: Message }
   | { type: "tool_start"; toolCallId: string; toolName: string; args: Record<string, unknown> }
-  | { type: "tool_update"; toolCallId: string; toolName: string; text: string }
+  /** A tool's progress: what it has so far (`text`), and its structured details when it gives any. */
+  | { type: "tool_update"; toolCallId: string; toolName: string; text: string; details?: unknown }
   | {
       type: "tool_end";
       toolCallId: string;
@@ -454,6 +456,16 @@ export interface CodingAgent {
   };
   /** The session's child agents, as its journal knows them (also after a resume). */
   agents(): AgentRecord[];
+  /**
+   * Waits for the child agents still running (background ones: a run's foreground children end
+   * with it) to end, at most `timeoutMs` and never past `signal`; those still running then are
+   * stopped (journaled as aborted). Resolves with each child that was running, in the order they
+   * ended, and whether it was stopped.
+   */
+  waitForAgents(options: {
+    timeoutMs: number;
+    signal?: AbortSignal;
+  }): Promise<{ result: AgentRunResult; stopped: boolean }[]>;
   /** What trusting the project would let it do, read from its files (nothing is run or loaded). */
   trustPreview(): Promise<TrustPreview>;
   /**

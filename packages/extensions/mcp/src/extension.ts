@@ -67,6 +67,9 @@ export const mcpExtension = defineExtension({
     beforeModelCall: (_event, runtime) => {
       runtime.instance.requestStarting();
     },
+    modelResponseStart: (_event, runtime) => {
+      runtime.instance.responseStarted();
+    },
     sessionShutdown: (_event, runtime) => runtime.instance.close(),
   },
   commands: [
