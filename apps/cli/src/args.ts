@@ -56,6 +56,7 @@ export interface CliFlags {
 export const SUBCOMMANDS = [
   "install",
   "uninstall",
+  "update",
   "list",
   "sessions",
   "config",
