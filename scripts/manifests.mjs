@@ -3,7 +3,7 @@
 // SDK from their host as a peer), and what npm shows and provenance needs is there.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { isExtension } from "./workspace.mjs";
+import { loadedByHost } from "./workspace.mjs";
 
 export const SDK = "@keel/extension-sdk";
 /** The kernel's packages: an extension reaches them only through the SDK (DESIGN §1). */
@@ -66,9 +66,9 @@ export function manifestProblems(packages, rootDir) {
       }
 
     const inExtensionsFolder = rel.split("/").slice(0, -1).join("/") === "packages/extensions";
-    if (inExtensionsFolder && !isExtension(m))
-      say('is in packages/extensions but lacks the "keel-extension" keyword');
-    if (!isExtension(m)) continue;
+    if (inExtensionsFolder && !loadedByHost(m))
+      say('is in packages/extensions but lacks the "keel-extension" (or "keel-connector") keyword');
+    if (!loadedByHost(m)) continue;
     for (const section of ["dependencies", "optionalDependencies"])
       if (m[section]?.[SDK])
         say(`has ${SDK} in ${section}: an extension takes the SDK from its host, as a peer dependency`);

@@ -33,9 +33,7 @@ export function workspacePackages(base = root) {
       if (!g.endsWith("/*")) return [g];
       const parent = g.slice(0, -2);
       if (!existsSync(join(base, parent))) return [];
-      return readdirSync(join(base, parent), { withFileTypes: true })
-        .filter((d) => d.isDirectory())
-        .map((d) => `${parent}/${d.name}`);
+      return readdirSync(join(base, parent)).map((name) => `${parent}/${name}`);
     });
   return [...new Set(rels)]
     .filter((rel) => !excluded.has(rel) && existsSync(join(base, rel, "package.json")))
@@ -52,6 +50,10 @@ export const publicPackages = (base = root) => workspacePackages(base).filter((p
 
 /**
  * Whether a package is a Keel extension: its manifest says so with the `keel-extension` keyword
- * (what the scaffold writes, and what `npm search keywords:keel-extension` finds).
+ * (what the scaffolds write, and what `npm search keywords:keel-extension` finds).
  */
 export const isExtension = (manifest) => (manifest.keywords ?? []).includes("keel-extension");
+
+/** Extensions and connectors (`keel-connector`): code a Keel host loads, against its own SDK. */
+export const loadedByHost = (manifest) =>
+  isExtension(manifest) || (manifest.keywords ?? []).includes("keel-connector");

@@ -74,7 +74,7 @@ describe("the workspace's manifests", () => {
       `@keel/ext-skills (packages/extensions/skills): ${SDK} is an optional peer; the extension cannot load without it`,
     ]);
     expect(problemsWith("@keel/ext-mcp", (m) => (m.keywords = ["keel"]))).toEqual([
-      '@keel/ext-mcp (packages/extensions/mcp): is in packages/extensions but lacks the "keel-extension" keyword',
+      '@keel/ext-mcp (packages/extensions/mcp): is in packages/extensions but lacks the "keel-extension" (or "keel-connector") keyword',
     ]);
     expect(
       problemsWith("@keel/ext-todo", (m) => (m.dependencies["@keel/coding-agent"] = "workspace:^")),
