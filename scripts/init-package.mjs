@@ -40,7 +40,8 @@ export function initPackage({
       ".": { types: "./dist/index.d.ts", import: "./dist/index.js", default: "./dist/index.js" },
       "./package.json": "./package.json",
     },
-    files: ["dist", "README.md", "CHANGELOG.md"],
+    // Maps point at src/, which is not published.
+    files: ["dist", "!dist/**/*.map", "README.md", "CHANGELOG.md"],
     publishConfig: { access: "public" },
     scripts: {
       build: "tsc -p tsconfig.build.json",
