@@ -69,7 +69,7 @@ function readmeInstall(root) {
     lines.length !== 3 ||
     build !== "pnpm install && pnpm build" ||
     !install?.includes("mktemp -d") ||
-    !install.includes("pnpm --filter @keel/cli pack") ||
+    !/pnpm (--filter \S+ )*--filter @keel\/cli (--filter \S+ )*pack /.test(install) ||
     !install.includes("npm i -g ") ||
     version !== "keel --version"
   )

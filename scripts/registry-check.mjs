@@ -151,12 +151,15 @@ try {
   // The README's daily-use lines, run as written, with the prefix's bin on the PATH.
   const daily = readmeBlock("README.md", "<!-- install-for-daily-use", "sh").trim().split("\n");
   if (daily.join("\n") !== "npm i -g @keel/cli\nkeel --version")
-    throw new Error(`README.md's install-for-daily-use block is not the one this check runs:\n${daily.join("\n")}`);
+    throw new Error(
+      `README.md's install-for-daily-use block is not the one this check runs:\n${daily.join("\n")}`,
+    );
   const onPath = keelEnv({ PATH: `${join(prefix, "bin")}:${process.env.PATH}` });
   run("bash", ["-c", daily[0]], { cwd: user.dir, env: onPath });
   const keel = join(prefix, "bin", "keel");
   const version = run("bash", ["-c", daily[1]], { cwd: user.dir, env: onPath });
-  if (version !== `keel ${versionOf("@keel/cli")}\n`) throw new Error(`keel --version: ${JSON.stringify(version)}`);
+  if (version !== `keel ${versionOf("@keel/cli")}\n`)
+    throw new Error(`keel --version: ${JSON.stringify(version)}`);
   const cliSize = installedSize(join(prefix, "lib"), ["@keel/cli"]);
   sizes.push({ what: "npm i -g @keel/cli", budget: budgetOf({ name: "@keel/cli" }), ...cliSize });
   const mock = await startMockServer({ turns: [{ text: "hello from the registry" }] });

@@ -18,7 +18,8 @@ function changesets(dir: string): { names: string[]; summary: string }[] {
   return readdirSync(dir)
     .filter((f) => f.endsWith(".md") && f !== "README.md")
     .map((f) => {
-      const [, front = "", body = ""] = /^---\n([\s\S]*?)\n---\n([\s\S]*)$/.exec(readFileSync(join(dir, f), "utf8")) ?? [];
+      const [, front = "", body = ""] =
+        /^---\n([\s\S]*?)\n---\n([\s\S]*)$/.exec(readFileSync(join(dir, f), "utf8")) ?? [];
       const names = [...front.matchAll(/^["']?(@?[\w./-]+)["']?\s*:/gm)].map((m) => m[1]!);
       return { names, summary: body.trim().split("\n")[0]! };
     });
@@ -53,7 +54,11 @@ describe("changeset version", () => {
       }
       if (!named.has(p.manifest.name)) continue;
       expect([p.manifest.name, now.manifest.version]).not.toEqual([p.manifest.name, p.manifest.version]);
-      if (p.manifest.version.startsWith("0.")) expect([p.manifest.name, now.manifest.version]).toEqual([p.manifest.name, expect.stringMatching(/^0\./)]);
+      if (p.manifest.version.startsWith("0."))
+        expect([p.manifest.name, now.manifest.version]).toEqual([
+          p.manifest.name,
+          expect.stringMatching(/^0\./),
+        ]);
       const changelog = join(copy, p.rel, "CHANGELOG.md");
       expect(existsSync(changelog)).toBe(true);
       const text = readFileSync(changelog, "utf8");
@@ -64,7 +69,8 @@ describe("changeset version", () => {
       for (const section of ["dependencies", "peerDependencies", "devDependencies"] as const) {
         const was = (p.manifest[section] ?? {}) as Record<string, string>;
         const is = (now.manifest[section] ?? {}) as Record<string, string>;
-        for (const [dep, range] of Object.entries(was)) if (range.startsWith("workspace:")) expect(is[dep]).toBe(range);
+        for (const [dep, range] of Object.entries(was))
+          if (range.startsWith("workspace:")) expect(is[dep]).toBe(range);
       }
     }
   }, 60_000);
