@@ -22,7 +22,7 @@ import { pathToFileURL } from "node:url";
 import { budgetOf, EMBED_BUDGETS, MB, PROVIDER_SDKS } from "./budgets.mjs";
 import { installClosure, megabytes, STRAY } from "./package-sizes.mjs";
 import { startRegistry } from "./registry.mjs";
-import { isExtension, publicPackages, root } from "./workspace.mjs";
+import { publicPackages, root } from "./workspace.mjs";
 
 const started = Date.now();
 const seconds = (since) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
