@@ -5,14 +5,7 @@
 // checkout as the README says, to run `keel` from elsewhere. registry-check.mjs does the same
 // through a registry.
 import { execFileSync } from "node:child_process";
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { budgetOf, MB, PROVIDER_SDKS } from "./budgets.mjs";
