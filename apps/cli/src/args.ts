@@ -61,6 +61,7 @@ export const DEFAULT_WAIT_CHILDREN_MS = 300_000;
 export const SUBCOMMANDS = [
   "install",
   "uninstall",
+  "update",
   "list",
   "sessions",
   "config",

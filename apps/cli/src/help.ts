@@ -16,6 +16,8 @@ Subcommands
                                    unless --allow-scripts); --project: for this trusted project
   keel install --project           install the packages this project declares
   keel uninstall <name> [--project]
+  keel update [<name>] [--project] installed extension packages to the newest version their
+                                   spec allows (npm's configured registry, as install)
   keel list [--project]            installed extension packages
   keel sessions [--all] [--json]   this directory's sessions (--all: every project's), newest
                                    first: id, date, messages, cost, first prompt, forks
