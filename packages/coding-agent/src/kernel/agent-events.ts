@@ -12,6 +12,8 @@ export interface EventBridgeContext {
   host(): HostView;
   emit(event: CodingAgentEvent): void;
   report(level: Diagnostic["level"], message: string): void;
+  /** Takes known secrets out of a tool's streamed output (its final result is scrubbed in afterToolCall). */
+  scrub?(text: string): string;
 }
 
 export function contentText(content: readonly (TextContent | ImageContent)[]): string {
@@ -73,7 +75,7 @@ export function createAgentEventBridge(k: EventBridgeContext): (event: AgentEven
           type: "tool_update",
           toolCallId: event.toolCallId,
           toolName: event.toolName,
-          text: contentText(event.partial.content),
+          text: k.scrub ? k.scrub(contentText(event.partial.content)) : contentText(event.partial.content),
         });
         break;
       case "tool_execution_end":
