@@ -48,6 +48,7 @@ export function bwrapArgs(policy: SandboxPolicy, assets: BwrapAssets, features: 
   else args.push("--bind", policy.tmp.dir, "/tmp");
   for (const path of policy.visible) if (!policy.writable.includes(path)) args.push("--ro-bind", path, path);
   for (const path of policy.writable) args.push("--bind", path, path);
+  for (const path of policy.pinned) args.push("--bind", path, path);
   for (const e of policy.readOnly) {
     if (e.exists) args.push("--ro-bind", e.path, e.path);
     else args.push("--ro-bind", assets.emptyDir, e.path);

@@ -23,6 +23,11 @@ export interface SandboxPolicy {
   writable: string[];
   /** Paths inside `writable` that stay read-only: git's hooks and config, Keel's and agents' config, rc files. */
   readOnly: PathEntry[];
+  /**
+   * Writable folders holding read-only entries (`.git`): mounted onto themselves, so a command
+   * cannot rename one away and put a folder of its own making in its place.
+   */
+  pinned: string[];
   /** Never readable: Keel's home, credential stores, paths a Read deny rule names. Existing ones only. */
   hidden: PathEntry[];
   /** Shown read-only when nothing makes them writable (a workspace below /tmp stays visible in plan mode). */
@@ -115,6 +120,7 @@ export function sandboxPolicy(input: PolicyInput): SandboxPolicy {
       mode: input.mode,
       writable: [],
       readOnly: [],
+      pinned: [],
       hidden,
       visible,
       tmp: { kind: "ephemeral" },
@@ -145,10 +151,18 @@ export function sandboxPolicy(input: PolicyInput): SandboxPolicy {
         (c.exists || !gitDirs.some((d) => isInside(c.path, d))),
     ),
   );
+  const pinned = new Set<string>();
+  for (const e of readOnly) {
+    const root = writable.find((w) => isInside(e.path, w));
+    for (let at = dirname(e.path); root !== undefined && at !== root && isInside(at, root); at = dirname(at))
+      pinned.add(at);
+  }
   return {
     mode: input.mode,
     writable,
     readOnly,
+    // Outer folders first: each mount lands inside the one before it.
+    pinned: [...pinned].sort((a, b) => a.length - b.length),
     hidden,
     visible,
     tmp: { kind: "private", dir: input.privateTmp },
