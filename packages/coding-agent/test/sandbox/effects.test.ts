@@ -145,6 +145,7 @@ describe("default mode", () => {
     const saved = { ...process.env };
     Object.assign(process.env, env);
     try {
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text, not a template
       const { text } = await fx.run("echo A=$KEEL_TEST_API_TOKEN B=${#KEEL_TEST_LISTED_KEY} C=$HOME");
       expect(text).toContain("A= ");
       // Listed, it is passed (its length shows), and its value is still scrubbed from output.
