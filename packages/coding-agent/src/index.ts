@@ -40,5 +40,6 @@ export {
   uninstallPackage,
 } from "./loader/packages.js";
 export * from "./permissions/index.js";
+export * from "./sandbox/index.js";
 export * from "./tools/index.js";
 export * from "./trust/index.js";
