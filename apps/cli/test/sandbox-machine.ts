@@ -44,14 +44,16 @@ export function hostDir(): string {
 export async function listeners(dir: string, name: string): Promise<Listeners> {
   const tcp: string[] = [];
   const unix: string[] = [];
+  // Recorded as it arrives: a client may be gone (and its effect looked for) before the server hears it close.
   const recorder = (into: string[]) => (socket: import("node:net").Socket) => {
+    const at = into.push("(connected)") - 1;
     let data = "";
     socket.on("data", (chunk) => {
       data += chunk.toString("latin1");
+      into[at] = data;
       if (/\r\n\r\n/.test(data)) socket.end("HTTP/1.0 200 OK\r\ncontent-length: 2\r\n\r\nok");
     });
     socket.on("error", () => {});
-    socket.on("close", () => into.push(data || "(connected)"));
   };
   const servers: Server[] = [createServer(recorder(tcp)), createServer(recorder(unix))];
   const sock = join(dir, `${name}.sock`);
@@ -138,7 +140,6 @@ export function fixture(
       KH: keelHome,
       PORT: String(net.port),
       SOCK: net.sock,
-      GIT_CONFIG_NOSYSTEM: "1",
     },
   };
 }

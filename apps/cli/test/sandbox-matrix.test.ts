@@ -6,7 +6,7 @@
 // and no secret is read, either way. A plain bash run of each payload first proves it is live.
 // One keel process runs all payloads of a mode as one batch of tool calls; each effect is traced to
 // its payload by the id it carries.
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { type MockServer, startMockServer } from "@keel/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BIN, MODEL } from "./helpers.js";
@@ -33,6 +33,12 @@ const FORBIDDEN: Effect[] = ["outside", "protected", "network", "socket", "read"
 
 let dir: string;
 beforeAll(() => {
+  // Without a sandbox, bypassPermissions would run the payloads unconfined: refuse to start.
+  const trial = spawnSync("bwrap", ["--unshare-all", "--unshare-user", "--ro-bind", "/", "/", "--", "true"]);
+  if (trial.status !== 0)
+    throw new Error(
+      `the sandbox matrix needs bubblewrap that can start (apt-get install bubblewrap): ${trial.stderr}`,
+    );
   dir = hostDir();
 });
 afterAll(() => removeHostDir(dir));
@@ -136,9 +142,14 @@ describe("the sandbox matrix", () => {
       await pool(ENTRIES, 4, async (e) => {
         const fx = fixture(dir, `control-${e.id}`, [e], net);
         const output = await runPlain(fx, e.cmd);
-        const effects = effectsOf(fx, net, [e.id], new Map([[e.id, output]]));
-        if (!effects.get(e.id)?.has(e.payload.effect))
-          dead.push(`${e.id} [${e.payload.cls}] ${e.cmd} → ${output.slice(0, 200)}`);
+        const has = () =>
+          effectsOf(fx, net, [e.id], new Map([[e.id, output]]))
+            .get(e.id)
+            ?.has(e.payload.effect);
+        // A listener may hear the last bytes a moment after the client exited.
+        for (let waited = 0; !has() && waited < 1000; waited += 50)
+          await new Promise((r) => setTimeout(r, 50));
+        if (!has()) dead.push(`${e.id} [${e.payload.cls}] ${e.cmd} → ${output.slice(0, 200)}`);
       });
     } finally {
       await net.close();

@@ -5,7 +5,10 @@
 // so an effect is attributed to the payload that had it. The commands read where to aim from the
 // environment: OUT (a folder outside the workspace), HOME, KH (Keel's home), PORT (a loopback
 // HTTP listener), SOCK (a Unix socket in the home folder), KEEL_PAYLOAD (read by the repository's
-// own hooks). A plain bash run of every payload (the control run) proves each one is live.
+// own hooks). A plain bash run of every payload (the control run) proves each one is live — so a
+// payload must be harmless unconfined, even as root: it aims only at the fixture, and never
+// changes the host's mounts (a `mount --bind` of a host folder there, removed with the fixture,
+// would empty that folder).
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: shell text throughout, not templates
 
 export type Effect = "outside" | "protected" | "network" | "socket" | "read" | "inside";
@@ -115,7 +118,11 @@ export const PAYLOADS: Payload[] = [
     "git config moved by the environment",
     'echo y >> README.md; GIT_EXTERNAL_DIFF="touch $OUT/{id} #" git diff',
   ),
-  out("git config moved by the environment", 'GIT_PAGER="touch $OUT/{id}; cat" git -p log -1 >/dev/null'),
+  // git pages only to a terminal: script gives it one.
+  out(
+    "git config moved by the environment",
+    `script -qc 'GIT_PAGER="touch $OUT/{id}; cat" git -p log -1' /dev/null >/dev/null`,
+  ),
   out(
     "git config moved by the environment",
     'GIT_SSH_COMMAND="touch $OUT/{id} #" git ls-remote ssh://example.invalid/r 2>/dev/null; true',
@@ -126,7 +133,10 @@ export const PAYLOADS: Payload[] = [
   ),
   out("git -c running code", 'git -c core.fsmonitor="touch $OUT/{id} #" status >/dev/null'),
   out("git -c running code", "git -c alias.x='!touch \"$OUT/{id}\"' x"),
-  out("git -c running code", 'git -c core.pager="touch $OUT/{id}; cat" -p log -1 >/dev/null'),
+  out(
+    "git -c running code",
+    `script -qc 'git -c core.pager="touch $OUT/{id}; cat" -p log -1' /dev/null >/dev/null`,
+  ),
   out(
     "git -c running code",
     'git -c core.sshCommand="touch $OUT/{id} #" ls-remote ssh://example.invalid/r 2>/dev/null; true',
@@ -143,7 +153,15 @@ export const PAYLOADS: Payload[] = [
 
   // "Read-only" git commands that run the repository's own hooks (installed before the run).
   out("git running the repository's hooks", "touch README.md; KEEL_PAYLOAD={id} git status >/dev/null"),
-  out("git running the repository's hooks", "touch README.md; KEEL_PAYLOAD={id} git diff >/dev/null"),
+  // A second later, so the touch is not lost in git's racy-timestamp window.
+  out(
+    "git running the repository's hooks",
+    "sleep 1; touch README.md; KEEL_PAYLOAD={id} git diff >/dev/null",
+  ),
+  out(
+    "git running the repository's hooks",
+    "sleep 1; touch README.md; KEEL_PAYLOAD={id} git describe --always --dirty >/dev/null",
+  ),
   out(
     "git running the repository's hooks",
     "touch README.md; KEEL_PAYLOAD={id} git update-index --refresh >/dev/null; true",
@@ -257,7 +275,6 @@ export const PAYLOADS: Payload[] = [
   prot("a protected path", "echo '// {id}' >> \"$KH/config.json\""),
   prot("a protected path", 'mkdir -p "$KH/extensions" && echo "// {id}" > "$KH/extensions/{id}.mjs"'),
   prot("a protected path", "umount .git/hooks 2>/dev/null; touch .git/hooks/{id}"),
-  prot("a protected path", "mount --bind /tmp .git/hooks 2>/dev/null; touch .git/hooks/{id}"),
   prot("a protected path", "unshare -rm sh -c 'umount .git/hooks 2>/dev/null; touch .git/hooks/{id}'"),
 
   // The network, which is off unless the user allows domains.

@@ -57,7 +57,7 @@ const runner = defineExtension({
   lifecycle: {
     activate: (context) => {
       context.protectSecret({ value: "ext-secret-4f9c2b7d1e" });
-      return {};
+      return undefined;
     },
   },
 });

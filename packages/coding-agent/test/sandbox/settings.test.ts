@@ -1,5 +1,8 @@
 // The sandbox section: a project's config narrows the user's and never widens it; secret-looking
 // variables are recognised by name or by value; the gate's verdicts follow the sandbox's state.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { decide } from "../../src/permissions/decide.js";
 import { confineVerdicts } from "../../src/permissions/sandboxed.js";
@@ -153,6 +156,30 @@ describe("the gate with a sandbox", () => {
     });
     expect(none.behavior).toBe("deny");
     expect(none.reason).toMatch(/no OS sandbox can start here \(no bwrap\)/);
+  });
+
+  it("Keel's home is not part of the workspace, also when keel starts in ~", async () => {
+    const home = mkdtempSync(join(tmpdir(), "keel-home-ws-"));
+    mkdirSync(join(home, ".keel"));
+    writeFileSync(join(home, ".keel", "credentials.json"), "{}");
+    writeFileSync(join(home, "notes.txt"), "x");
+    try {
+      const read = (path: string, mode: PermissionMode) =>
+        decide({
+          tool: "Read",
+          args: { path },
+          mode,
+          workspace: home,
+          rules: [],
+          userHome: home,
+          keelHome: join(home, ".keel"),
+        });
+      expect((await read("notes.txt", "plan")).behavior).toBe("allow");
+      expect((await read(".keel/credentials.json", "default")).behavior).toBe("ask");
+      expect((await read(".keel/credentials.json", "plan")).behavior).toBe("deny");
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
   });
 
   it("the test switch forces the parser's verdicts to allow, and nothing else", async () => {
