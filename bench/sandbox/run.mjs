@@ -5,7 +5,7 @@
 // node bench/sandbox/run.mjs [--calls 60] [--runs 5]
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -19,7 +19,7 @@ const RUNS = arg("--runs", 5);
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const agent = await import(pathToFileURL(join(root, "packages/coding-agent/dist/index.js")).href);
 const { startMockServer } = await import(pathToFileURL(join(root, "packages/testing/dist/index.js")).href);
-const { createBashTool, CommandSandbox, DEFAULT_SANDBOX_SETTINGS, probeSandbox } = agent;
+const { bwrapArgs, createBashTool, CommandSandbox, DEFAULT_SANDBOX_SETTINGS, probeSandbox } = agent;
 
 const found = await probeSandbox();
 if (!found.ok) {
@@ -89,12 +89,58 @@ try {
       );
     }
   }
+  // Keel's own part of a sandboxed call: the policy, placeholders, the filter's descriptor.
+  const own = [];
+  for (let i = 0; i < CALLS * 3; i++) {
+    mode = "default";
+    const t = performance.now();
+    const confined = await sandbox.confine({ file: "/bin/true", args: [], cwd: repo, env: process.env });
+    confined.value.release();
+    own.push(performance.now() - t);
+  }
+  row("  of which Keel's own work per call (policy, placeholders)", fmt(median(own)), `p90 ${fmt(p90(own))}`);
+
+  // CPU time is far less sensitive to a busy machine than wall time: the same calls in a shell
+  // loop under GNU time, with the sandbox's real arguments for default mode.
+  if (existsSync("/usr/bin/time")) {
+    const policy = sandbox.policy("default", repo);
+    const args = bwrapArgs(
+      policy,
+      { emptyDir: join(base, "empty"), emptyFile: join(base, "empty-file") },
+      { disableUserns: found.backend.disableUserns },
+    ).filter((a) => a !== "--die-with-parent");
+    mkdirSync(join(base, "empty"), { recursive: true });
+    writeFileSync(join(base, "empty-file"), "");
+    mkdirSync(policy.tmp.dir, { recursive: true });
+    for (const e of policy.readOnly) if (!e.exists) mkdirSync(e.path, { recursive: true });
+    const quote = (a) => `'${a.replaceAll("'", "'\\''")}'`;
+    const cpu = (inner) => {
+      const r = spawnSync(
+        "/usr/bin/time",
+        ["-f", "%U %S", "sh", "-c", `for i in $(seq ${CALLS}); do ${inner}; done`],
+        {
+          encoding: "utf8",
+        },
+      );
+      const [user, sys] = r.stderr.trim().split("\n").at(-1).split(" ").map(Number);
+      return ((user + sys) * 1000) / CALLS;
+    };
+    const bare = cpu("bash -c true");
+    const boxedCpu = cpu(`${quote(found.backend.path)} ${args.map(quote).join(" ")} -- bash -c true`);
+    for (const e of policy.readOnly) if (!e.exists) rmSync(e.path, { recursive: true, force: true });
+    row("CPU per call, `bash -c true` unconfined (user+sys)", fmt(bare));
+    row(
+      "CPU per call, in bubblewrap with default mode's mounts",
+      fmt(boxedCpu),
+      `sandbox cost: ${fmt(boxedCpu - bare)}`,
+    );
+  }
   await sandbox.close();
 
   // 2. Bubblewrap alone: spawning it around `true`, against spawning `true`.
   const bwrap = found.backend.path;
   const spawnTimes = { bare: [], bwrap: [] };
-  const bwrapArgs = [
+  const minimalArgs = [
     "--die-with-parent",
     "--unshare-all",
     "--unshare-user",
@@ -117,7 +163,7 @@ try {
     spawnSync("/bin/true");
     spawnTimes.bare.push(performance.now() - t);
     t = performance.now();
-    spawnSync(bwrap, bwrapArgs);
+    spawnSync(bwrap, minimalArgs);
     spawnTimes.bwrap.push(performance.now() - t);
   }
   row("spawn /bin/true (median)", fmt(median(spawnTimes.bare)));

@@ -27,8 +27,8 @@ export interface BwrapFeatures {
  */
 export function bwrapArgs(policy: SandboxPolicy, assets: BwrapAssets, features: BwrapFeatures): string[] {
   const args = [
+    // No --new-session: Keel starts every command in a session of its own, with no terminal.
     "--die-with-parent",
-    "--new-session",
     "--unshare-all",
     // As root --unshare-all only tries; the user namespace is what leaves the command no capabilities.
     "--unshare-user",

@@ -125,6 +125,18 @@ describe("the process API (exec)", () => {
   });
 });
 
+describe("!cmd", () => {
+  it("runs in the same sandbox: in plan mode, with the parser forced to allow, it writes nothing", async () => {
+    const { agent, box } = await start([], { permissionMode: "plan", testing: { forceParserAllow: true } });
+    const ran = await agent.runShell("touch made.txt; echo tried");
+    await agent.close();
+    expect(ran.isOk()).toBe(true);
+    expect(ran._unsafeUnwrap().output).toMatch(/tried/);
+    expect(ran._unsafeUnwrap().output).toMatch(/Read-only file system/);
+    expect(existsSync(join(box.workspace, "made.txt"))).toBe(false);
+  });
+});
+
 describe("secrets an extension protects", () => {
   it("are scrubbed from what the model sees, whatever tool printed them", async () => {
     const { agent, model, box } = await start(

@@ -117,13 +117,7 @@ describe("bubblewrap's arguments", () => {
     const policy = sandboxPolicy(input);
     const args = bwrapArgs(policy, ASSETS, { disableUserns: true, seccompFd: 3 });
     const text = args.join(" ");
-    for (const flag of [
-      "--die-with-parent",
-      "--unshare-all",
-      "--unshare-user",
-      "--disable-userns",
-      "--new-session",
-    ])
+    for (const flag of ["--die-with-parent", "--unshare-all", "--unshare-user", "--disable-userns"])
       expect(args).toContain(flag);
     expect(text).toContain("--cap-drop ALL");
     expect(text).toContain("--seccomp 3");
