@@ -21,6 +21,7 @@ const agent = await import(pathToFileURL(join(root, "packages/coding-agent/dist/
 const { startMockServer } = await import(pathToFileURL(join(root, "packages/testing/dist/index.js")).href);
 const { bwrapArgs, createBashTool, CommandSandbox, DEFAULT_SANDBOX_SETTINGS, probeSandbox } = agent;
 
+const load = loadavg()[0].toFixed(1);
 const found = await probeSandbox();
 if (!found.ok) {
   console.error(`No sandbox here: ${found.reason}`);
@@ -257,7 +258,7 @@ try {
     `${((100 * (wall(on) - wall(off))) / wall(off)).toFixed(1)} % of the run`,
   );
   console.log(
-    `bench/sandbox — ${found.backend.kind} at ${found.backend.path}, ${CALLS} calls, ${RUNS} scenario runs\n`,
+    `bench/sandbox — ${found.backend.kind} at ${found.backend.path}, ${CALLS} calls, ${RUNS} scenario runs, load average ${load} at the start, ${loadavg()[0].toFixed(1)} at the end\n`,
   );
   console.log(lines.join("\n"));
 } finally {
