@@ -62,8 +62,9 @@ const runner = defineExtension({
   },
 });
 
-async function start(turns: ScenarioTurn[], options: Partial<CodingAgentOptions> = {}) {
+async function start(turns: ScenarioTurn[], options: Partial<CodingAgentOptions> = {}, homeConfig?: object) {
   box = sandbox();
+  if (homeConfig) writeFileSync(join(box.home, "config.json"), JSON.stringify(homeConfig));
   const model = faux({ turns });
   const created = await createCodingAgent({
     cwd: box.workspace,
@@ -122,6 +123,31 @@ describe("the process API (exec)", () => {
     await agent.close();
     expect(processesWith(sleep)).toEqual([]);
     expect(outcomes[0]).toMatchObject({ ok: true, result: { aborted: true } });
+  });
+});
+
+describe("sandbox.autoAllow", () => {
+  it("in default mode, a command that would ask runs unasked inside the sandbox; a deny rule still denies", async () => {
+    const { agent, model, box } = await start(
+      [
+        call("Bash", { command: "touch made.txt" }),
+        call("Bash", { command: "touch ../outside.txt" }),
+        call("Bash", { command: "rm -f made.txt" }),
+        { text: "ok" },
+      ],
+      { permissionMode: "default" },
+      { sandbox: { autoAllow: true }, permissions: { deny: ["Bash(rm:*)"] } },
+    );
+    await agent.prompt("go");
+    await agent.close();
+    const results = toolResultTexts(model.requests.at(-1)!.body);
+    // Nothing asked (headless, an ask would be a denial); the write outside ran but landed nowhere
+    // on the host (below /tmp the command sees its private /tmp).
+    expect(results.slice(0, 2).filter((r) => /approv/.test(r.text))).toEqual([]);
+    expect(results[0]!.isError).toBeFalsy();
+    expect(existsSync(join(box.workspace, "made.txt"))).toBe(true);
+    expect(existsSync(join(box.workspace, "..", "outside.txt"))).toBe(false);
+    expect(results[2]!.text).toMatch(/denied by rule Bash\(rm:\*\)/);
   });
 });
 
