@@ -3,7 +3,16 @@
 // taken out of its environment. Shared by the Bash tool (the session's agent and its children,
 // so a child never gets more than its parent), `!cmd`, and the extension process API.
 import type { ChildProcess } from "node:child_process";
-import { chmodSync, closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  closeSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Duplex } from "node:stream";
@@ -140,6 +149,7 @@ export class CommandSandbox {
     const uid = typeof process.getuid === "function" ? process.getuid() : "user";
     const base = join(tmpdir(), `keel-sandbox-${uid}`);
     mkdirSync(base, { recursive: true, mode: 0o700 });
+    pruneStale(base);
     const dir = mkdtempSync(join(base, `${process.pid}-`));
     mkdirSync(join(dir, "empty"));
     writeFileSync(join(dir, "empty-file"), "");
@@ -293,6 +303,30 @@ export class CommandSandbox {
     if (proxy) await (await proxy).close();
     if (this.#runtimeDir) rmSync(this.#runtimeDir, { recursive: true, force: true });
     this.#runtimeDir = undefined;
+  }
+}
+
+/** Removes the folders of keel processes that are gone (killed before they could clean up). */
+function pruneStale(base: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(base);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = Number(/^(\d+)-/.exec(name)?.[1]);
+    if (!pid || pid === process.pid || processExists(pid)) continue;
+    rmSync(join(base, name), { recursive: true, force: true });
+  }
+}
+
+function processExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }
 

@@ -2,6 +2,7 @@
 // back from the files, a loopback listener and a Unix socket they must not reach.
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { probeSandbox } from "../../src/sandbox/probe.js";
@@ -172,6 +173,20 @@ describe("default mode", () => {
         }
       });
     expect(alive).toEqual([]);
+  });
+});
+
+describe("the sandbox's own folder", () => {
+  it("is removed on close, and those of keel processes that are gone are removed on the next start", async () => {
+    const base = join(tmpdir(), `keel-sandbox-${process.getuid?.() ?? "user"}`);
+    mkdirSync(join(base, "2147483646-stale", "tmp"), { recursive: true });
+    fx = sandboxFixture();
+    await fx.run("echo x > /tmp/scratch");
+    const own = readdirSync(base).filter((n) => n.startsWith(`${process.pid}-`));
+    expect(own).toHaveLength(1);
+    expect(existsSync(join(base, "2147483646-stale"))).toBe(false);
+    await fx.sandbox.close();
+    expect(existsSync(join(base, own[0]!))).toBe(false);
   });
 });
 
