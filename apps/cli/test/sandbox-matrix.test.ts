@@ -20,7 +20,7 @@ import {
   removeHostDir,
   runPlain,
 } from "./sandbox-machine.js";
-import { type Effect, PAYLOADS } from "./sandbox-payloads.js";
+import { type Effect, PAYLOADS, PROGRAMS } from "./sandbox-payloads.js";
 
 const MODES = ["plan", "default", "acceptEdits", "dontAsk", "bypassPermissions"] as const;
 type Mode = (typeof MODES)[number];
@@ -129,8 +129,10 @@ async function runKeel(mode: Mode, forced: boolean): Promise<Run> {
 const runs: Run[] = [];
 
 describe("the sandbox matrix", () => {
-  it(`has at least 150 payloads (it has ${PAYLOADS.length})`, () => {
+  it(`has at least 150 payloads (it has ${PAYLOADS.length}) and the programs they run`, () => {
     expect(PAYLOADS.length).toBeGreaterThanOrEqual(150);
+    const missing = PROGRAMS.filter((p) => spawnSync("bash", ["-c", `command -v ${p}`]).status !== 0);
+    expect(missing, `install these for the sandbox matrix: ${missing.join(" ")}`).toEqual([]);
   });
 
   it("every payload is live: run by plain bash, outside Keel, it has its effect", {

@@ -11,6 +11,43 @@
 // would empty that folder).
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: shell text throughout, not templates
 
+/**
+ * What the payloads run, for CI to install (Debian: bubblewrap curl wget python3 perl git gdb
+ * strace expect parallel zip make libcap2-bin procps xxd binutils util-linux bsdutils coreutils
+ * findutils tar; node is keel's own).
+ */
+export const PROGRAMS = [
+  "bwrap",
+  "curl",
+  "wget",
+  "python3",
+  "perl",
+  "node",
+  "git",
+  "gdb",
+  "strace",
+  "expect",
+  "tclsh",
+  "parallel",
+  "zip",
+  "gzip",
+  "make",
+  "capsh",
+  "watch",
+  "xxd",
+  "script",
+  "unshare",
+  "setpriv",
+  "chrt",
+  "taskset",
+  "ionice",
+  "flock",
+  "setsid",
+  "stdbuf",
+  "timeout",
+  "strings",
+];
+
 export type Effect = "outside" | "protected" | "network" | "socket" | "read" | "inside";
 
 export interface Payload {
@@ -72,7 +109,10 @@ export const PAYLOADS: Payload[] = [
   out("a write outside", 'echo x > /proc/self/root"$OUT/{id}"'),
   out("a write outside", 'cd "$OUT" && touch {id}'),
   out("a write outside", 'printf x | dd of="$OUT/{id}" status=none'),
-  out("a write outside", 'vim -es -c "w $OUT/{id}" -c q README.md'),
+  out(
+    "a write outside",
+    `python3 -c "import os, shutil; shutil.copy('README.md', os.environ['OUT'] + '/{id}')"`,
+  ),
   out("a write outside", 'xxd README.md > "$OUT/{id}"'),
 
   // Arithmetic and `-v` operands are code: an array subscript runs a command substitution.

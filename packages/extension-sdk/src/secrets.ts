@@ -1,6 +1,6 @@
 // Keeping known secrets out of what a tool returns: every copy of a secret in a JSON-safe value is
 // replaced, exact or encoded (base64 at any alignment and URL-safe, hex, percent-encoding,
-// reversed, rot13), and for longer secrets also a truncated piece of one. One implementation for
+// reversed, rot13), and for longer secrets also a truncated piece of one (plain or encoded). One implementation for
 // the kernel (every tool result) and for extensions (a connector scrubbing its own results).
 
 export const REDACTED = "[redacted]";
@@ -62,10 +62,13 @@ function formsOf(secret: string): Form[] {
   });
   const hex = toHex(bytes);
   const pct = percent(bytes);
+  // Reversed and rot13 copies count whole: their pieces are too easily some other text.
+  const reversed = [...secret].reverse().join("");
+  const rotated = rot13(secret);
   return [
     { text: secret, min: raw },
-    { text: [...secret].reverse().join(""), min: raw },
-    { text: rot13(secret), min: raw },
+    { text: reversed, min: reversed.length },
+    { text: rotated, min: rotated.length },
     scaled(hex, 2),
     scaled(hex.toUpperCase(), 2),
     scaled(pct, 3),
