@@ -2,7 +2,7 @@
 // writable paths are bound over it, protected paths re-bound read-only inside them, secrets
 // hidden, and the command runs in its own user, PID, network, IPC and UTS namespaces with no
 // capabilities — so its whole process tree dies with it, or with keel (`--die-with-parent`).
-import { mkdirSync, rmdirSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, rmdirSync, statSync, unlinkSync } from "node:fs";
 import type { PathEntry, SandboxPolicy } from "./policy.js";
 
 /** Host files the arguments refer to, made once per process (see runtime.ts). */
@@ -51,7 +51,7 @@ export function bwrapArgs(policy: SandboxPolicy, assets: BwrapAssets, features: 
   for (const path of policy.pinned) args.push("--bind", path, path);
   for (const e of policy.readOnly) {
     if (e.exists) args.push("--ro-bind", e.path, e.path);
-    else args.push("--ro-bind", assets.emptyDir, e.path);
+    else args.push("--ro-bind", e.kind === "dir" ? assets.emptyDir : assets.emptyFile, e.path);
   }
   for (const e of policy.hidden) {
     if (e.kind === "dir") args.push("--ro-bind", assets.emptyDir, e.path);
@@ -62,25 +62,27 @@ export function bwrapArgs(policy: SandboxPolicy, assets: BwrapAssets, features: 
 }
 
 /**
- * Makes the empty folders that hold read-only entries which do not exist yet (bubblewrap needs a
- * mount point, and would otherwise leave one behind of its own), and returns what removes them
- * once the command is over: each one only if it is still empty.
+ * Makes the empty folders (and files, for shell start-up files) that hold read-only entries which
+ * do not exist yet (bubblewrap needs a mount point, and would otherwise leave one behind of its
+ * own), and returns what removes them once the command is over: each only if it is still empty.
  */
 export function makePlaceholders(entries: readonly PathEntry[]): () => void {
-  const made: string[] = [];
+  const made: PathEntry[] = [];
   for (const e of entries) {
     if (e.exists) continue;
     try {
-      mkdirSync(e.path);
-      made.push(e.path);
+      if (e.kind === "dir") mkdirSync(e.path);
+      else closeSync(openSync(e.path, "wx", 0o444));
+      made.push(e);
     } catch {
       // Something else made it meanwhile (another command's placeholder): it is mounted over all the same.
     }
   }
   return () => {
-    for (const path of made.reverse()) {
+    for (const e of made.reverse()) {
       try {
-        rmdirSync(path);
+        if (e.kind === "dir") rmdirSync(e.path);
+        else if (statSync(e.path).size === 0) unlinkSync(e.path);
       } catch {
         // Not empty any more (Keel's own write landed there) or already gone: left as it is.
       }

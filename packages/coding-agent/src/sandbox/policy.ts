@@ -56,14 +56,21 @@ export interface PolicyInput {
   networkAllowed: boolean;
 }
 
+/** The home folder's start-up and config files (`.bashrc`, `.gitconfig`, `.npmrc`, …). */
+const HOME_FILES = new Set(
+  HOME_PROTECTED.filter((p) => /^\.[a-z_]*(rc|profile|env|login|logout|config)$/.test(p)),
+);
+
 /**
- * A missing entry is held by an empty folder whatever it would be (`.mcp.json` too): an empty
- * folder is all git ignores, so a command's `git add -A` cannot commit a placeholder.
+ * A missing entry is held by an empty folder (`.mcp.json` too): an empty folder is all git
+ * ignores, so a command's `git add -A` cannot commit a placeholder. A shell's start-up file is
+ * held by an empty file instead: a shell starting meanwhile (or after a crash left it) reads an
+ * empty file where a folder would make it complain.
  */
-function entry(path: string): PathEntry {
+function entry(path: string, homeFile = false): PathEntry {
   const stat = statQuiet(path);
   if (stat) return { path, kind: stat.isDirectory() ? "dir" : "file", exists: true };
-  return { path, kind: "dir", exists: false };
+  return { path, kind: homeFile ? "file" : "dir", exists: false };
 }
 
 function statQuiet(path: string) {
@@ -78,10 +85,10 @@ function statQuiet(path: string) {
  * A missing protected path whose parent is missing too (`.git/hooks` with no `.git`) is held at
  * its first missing ancestor: a placeholder can only be made where its parent exists.
  */
-function placeholderFor(path: string, base: string): PathEntry {
+function placeholderFor(path: string, base: string, homeFile = false): PathEntry {
   let at = path;
   while (dirname(at) !== base && !statQuiet(dirname(at))) at = dirname(at);
-  return entry(at);
+  return entry(at, homeFile && at === path);
 }
 
 /**
@@ -132,7 +139,7 @@ export function sandboxPolicy(input: PolicyInput): SandboxPolicy {
   const writable = unique([input.workspace, ...(input.allowWrite ?? []), ...gitDirs]);
   const candidates: PathEntry[] = [
     ...WORKSPACE_PROTECTED.map((p) => placeholderFor(join(input.workspace, p), input.workspace)),
-    ...HOME_PROTECTED.map((p) => placeholderFor(join(input.userHome, p), input.userHome)),
+    ...HOME_PROTECTED.map((p) => placeholderFor(join(input.userHome, p), input.userHome, HOME_FILES.has(p))),
     entry(input.keelHome),
     // The `.git` file of a linked worktree: rewritten, it would point git at a directory the command made.
     ...(gitDirs.length > 0 ? [entry(join(input.workspace, ".git"))] : []),

@@ -194,11 +194,13 @@ describe("started in the home folder (the workspace is ~)", () => {
   it("still hides Keel's home and keeps rc files and credential stores read-only", async () => {
     fx = sandboxFixture({ workspaceIsHome: true });
     const { text } = await fx.run(
-      `cat .keel/credentials.json; echo pwned >> .bashrc; echo k >> .ssh/authorized_keys; mkdir -p .keel/extensions && echo x > .keel/extensions/evil.mjs; touch ok.txt; cat .ssh/id_ed25519`,
+      `cat .keel/credentials.json; echo pwned >> .bashrc; echo pwned >> .profile; echo k >> .ssh/authorized_keys; mkdir -p .keel/extensions && echo x > .keel/extensions/evil.mjs; touch ok.txt; cat .ssh/id_ed25519`,
     );
     expect(text).not.toContain(CREDENTIALS_TEXT);
     expect(text).not.toContain(KEY_TEXT);
     expect(readFileSync(join(fx.home, ".bashrc"), "utf8")).toBe("# rc\n");
+    // A missing start-up file was held by an empty file for the command's life, then removed.
+    expect(existsSync(join(fx.home, ".profile"))).toBe(false);
     expect(existsSync(join(fx.home, ".ssh", "authorized_keys"))).toBe(false);
     expect(existsSync(join(fx.keelHome, "extensions"))).toBe(false);
     expect(existsSync(join(fx.home, "ok.txt"))).toBe(true);
