@@ -19,6 +19,9 @@ const RUNS = arg("--runs", 5);
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const agent = await import(pathToFileURL(join(root, "packages/coding-agent/dist/index.js")).href);
 const { startMockServer } = await import(pathToFileURL(join(root, "packages/testing/dist/index.js")).href);
+const { secretScrubber } = await import(
+  pathToFileURL(join(root, "packages/extension-sdk/dist/index.js")).href
+);
 const { bwrapArgs, createBashTool, CommandSandbox, DEFAULT_SANDBOX_SETTINGS, probeSandbox } = agent;
 
 const load = loadavg()[0].toFixed(1);
@@ -137,6 +140,22 @@ try {
     );
   }
   await sandbox.close();
+
+  // Scrubbing a tool result of known secrets (every result goes through it): 30 KB, five secrets.
+  const secrets = [1, 2, 3, 4, 5].map((n) => `ghp_${n}R7x2Kq9LmZ4vT1nB8cW3yH6pJ0sD5fG2aE1`);
+  const scrubber = secretScrubber(secrets);
+  const output = `${"lorem ipsum dolor sit amet, 0123456789 abcdef\n".repeat(680)}${secrets[2]}`;
+  const scrubTimes = [];
+  for (let i = 0; i < CALLS; i++) {
+    const t = performance.now();
+    scrubber.text(output);
+    scrubTimes.push(performance.now() - t);
+  }
+  row(
+    "scrubbing a 30 KB tool result of 5 secrets (median)",
+    fmt(median(scrubTimes)),
+    `p90 ${fmt(p90(scrubTimes))}`,
+  );
 
   // 2. Bubblewrap alone: spawning it around `true`, against spawning `true`.
   const bwrap = found.backend.path;
