@@ -174,12 +174,12 @@ describe("the sandbox matrix", () => {
       .sort((a, b) => MODES.indexOf(a.mode) - MODES.indexOf(b.mode) || Number(a.forced) - Number(b.forced))
       .map((r) => {
         const count = (k: Effect) => [...r.effects.values()].filter((s) => s.has(k)).length;
-        return `${r.mode.padEnd(18)} ${(r.forced ? "parser forced" : "normal gate").padEnd(14)} ${kinds.map((k) => String(count(k)).padStart(9)).join("")}`;
+        return `${r.mode.padEnd(18)} ${(r.forced ? "parser forced" : "normal gate").padEnd(14)} ${kinds.map((k) => String(count(k)).padStart(10)).join("")}`;
       });
     console.log(
       [
         `sandbox matrix: ${PAYLOADS.length} payloads; payloads with each effect`,
-        `${"mode".padEnd(18)} ${"gate".padEnd(14)} ${kinds.map((k) => k.padStart(9)).join("")}`,
+        `${"mode".padEnd(18)} ${"gate".padEnd(14)} ${kinds.map((k) => k.padStart(10)).join("")}`,
         ...rows,
       ].join("\n"),
     );
