@@ -22,7 +22,7 @@ const { startMockServer } = await import(pathToFileURL(join(root, "packages/test
 const { secretScrubber } = await import(
   pathToFileURL(join(root, "packages/extension-sdk/dist/index.js")).href
 );
-const { bwrapArgs, createBashTool, CommandSandbox, DEFAULT_SANDBOX_SETTINGS, probeSandbox } = agent;
+const { createBashTool, CommandSandbox, DEFAULT_SANDBOX_SETTINGS, probeSandbox } = agent;
 
 const load = loadavg()[0].toFixed(1);
 const found = await probeSandbox();
@@ -104,41 +104,6 @@ try {
   }
   row("  of which Keel's own work per call (policy, placeholders)", fmt(median(own)), `p90 ${fmt(p90(own))}`);
 
-  // CPU time is far less sensitive to a busy machine than wall time: the same calls in a shell
-  // loop under GNU time, with the sandbox's real arguments for default mode.
-  if (existsSync("/usr/bin/time")) {
-    const policy = sandbox.policy("default", repo);
-    const args = bwrapArgs(
-      policy,
-      { emptyDir: join(base, "empty"), emptyFile: join(base, "empty-file") },
-      { disableUserns: found.backend.disableUserns },
-    ).filter((a) => a !== "--die-with-parent");
-    mkdirSync(join(base, "empty"), { recursive: true });
-    writeFileSync(join(base, "empty-file"), "");
-    mkdirSync(policy.tmp.dir, { recursive: true });
-    for (const e of policy.readOnly) if (!e.exists) mkdirSync(e.path, { recursive: true });
-    const quote = (a) => `'${a.replaceAll("'", "'\\''")}'`;
-    const cpu = (inner) => {
-      const r = spawnSync(
-        "/usr/bin/time",
-        ["-f", "%U %S", "sh", "-c", `for i in $(seq ${CALLS}); do ${inner}; done`],
-        {
-          encoding: "utf8",
-        },
-      );
-      const [user, sys] = r.stderr.trim().split("\n").at(-1).split(" ").map(Number);
-      return ((user + sys) * 1000) / CALLS;
-    };
-    const bare = cpu("bash -c true");
-    const boxedCpu = cpu(`${quote(found.backend.path)} ${args.map(quote).join(" ")} -- bash -c true`);
-    for (const e of policy.readOnly) if (!e.exists) rmSync(e.path, { recursive: true, force: true });
-    row("CPU per call, `bash -c true` unconfined (user+sys)", fmt(bare));
-    row(
-      "CPU per call, in bubblewrap with default mode's mounts",
-      fmt(boxedCpu),
-      `sandbox cost: ${fmt(boxedCpu - bare)}`,
-    );
-  }
   await sandbox.close();
 
   // Scrubbing a tool result of known secrets (every result goes through it): 30 KB, five secrets.
