@@ -89,6 +89,8 @@ Environment
                                         hosts reached directly
   KEEL_HOME                             Keel's home directory (default ~/.keel): config.json,
                                         trust.json, sessions/, extensions/
+  KEEL_BWRAP                            the bubblewrap that sandboxes commands (default: bwrap
+                                        on PATH); config "sandbox" sets what commands may touch
 
 Exit codes
   0    the run finished (also when the model stopped at its output limit: a note on stderr)

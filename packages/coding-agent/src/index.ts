@@ -43,5 +43,6 @@ export {
   updatePackages,
 } from "./loader/packages.js";
 export * from "./permissions/index.js";
+export * from "./sandbox/index.js";
 export * from "./tools/index.js";
 export * from "./trust/index.js";

@@ -12,6 +12,8 @@ export interface EventBridgeContext {
   host(): HostView;
   emit(event: CodingAgentEvent): void;
   report(level: Diagnostic["level"], message: string): void;
+  /** Takes known secrets out of a tool's streamed output and details (its final result is scrubbed in afterToolCall). */
+  scrub?<T>(value: T): T;
 }
 
 export function contentText(content: readonly (TextContent | ImageContent)[]): string {
@@ -81,8 +83,10 @@ export function createAgentEventBridge(k: EventBridgeContext): (event: AgentEven
           type: "tool_update",
           toolCallId: event.toolCallId,
           toolName: event.toolName,
-          text: contentText(event.partial.content),
-          ...(event.partial.details !== undefined ? { details: event.partial.details } : {}),
+          text: k.scrub ? k.scrub(contentText(event.partial.content)) : contentText(event.partial.content),
+          ...(event.partial.details !== undefined
+            ? { details: k.scrub ? k.scrub(event.partial.details) : event.partial.details }
+            : {}),
         });
         break;
       case "tool_execution_end":

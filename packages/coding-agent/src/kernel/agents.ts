@@ -29,6 +29,7 @@ import type { CompactionSettings } from "../compaction/policy.js";
 import { EXECUTE_TOOL, type IndexedEntry, SEARCH_TOOLS } from "../host/catalogs.js";
 import type { ExtensionHost, HostView } from "../host/extension-host.js";
 import type { Caller } from "../host/runtime.js";
+import type { CommandSandbox } from "../sandbox/runtime.js";
 import { KernelAgent } from "./coding-agent.js";
 import type { KernelPermission } from "./permission.js";
 import type { CodingAgentError, CodingAgentEvent } from "./types.js";
@@ -53,6 +54,8 @@ export interface SupervisorDeps {
   compaction: CompactionSettings;
   permission: KernelPermission;
   systemPromptFor(toolNames: string[], instructions: string | undefined): string;
+  /** The parent's sandbox: children run commands under the same policy and scrub the same secrets. */
+  sandbox?: CommandSandbox;
 }
 
 interface Live {
@@ -239,6 +242,7 @@ export class AgentSupervisor {
       },
       diagnostics: [],
       agent,
+      ...(d.sandbox ? { sandbox: d.sandbox } : {}),
     });
     kernel.attachHost(
       view,

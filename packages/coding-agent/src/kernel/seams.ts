@@ -68,6 +68,8 @@ export interface SeamContext {
   stopping(): string | undefined;
   /** A call an extension's policy blocked (the gate reports its own blocks). */
   denied(denial: DenialInput): void;
+  /** Takes known secrets out of a tool result before anything sees it (hooks, journal, model). */
+  scrub?<T>(value: T): T;
 }
 
 export const SYNTHETIC_OPEN = "<system-reminder>";
@@ -244,7 +246,8 @@ export function createBeforeToolCall(k: SeamContext, begun: BegunOperations): Be
 }
 
 export function createAfterToolCall(k: SeamContext, begun: BegunOperations): AfterToolCall {
-  return async (call, result) => {
+  return async (call, raw) => {
+    const result = k.scrub ? k.scrub(raw) : raw;
     const begin = begun.get(call.id);
     begun.delete(call.id);
     const via = call.name === EXECUTE_TOOL;

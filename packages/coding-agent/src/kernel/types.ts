@@ -137,6 +137,16 @@ export interface CodingAgentOptions {
    * model's default (see `CodingAgent.thinking`).
    */
   thinking?: ThinkingLevel;
+  /**
+   * For tests only; no config or project can set these. `forceParserAllow`: every verdict of the
+   * shell parser becomes "allow", so only the OS sandbox stands between a command and its
+   * effects. `lookup`: resolves the hosts the sandbox's proxy connects to (a stub, so no test
+   * sends a packet off this machine).
+   */
+  testing?: {
+    forceParserAllow?: boolean;
+    lookup?: (host: string) => Promise<{ address: string; family: number }>;
+  };
 }
 
 /** Why a session could not be used, for hosts that say how to go on (e.g. open read-only, fork). */
