@@ -18,7 +18,8 @@ import type * as Core from "./main.js";
 // (which implies the other two at process start) stopped working on V8 13: the two switches
 // tier-up actually reads are set here. Set before any WASM loads (and before the code cache is
 // read: V8 only accepts a cache made under the same flags).
-for (const flag of ["--liftoff-only", "--no-wasm-tier-up", "--no-wasm-dynamic-tiering"]) setFlagsFromString(flag);
+for (const flag of ["--liftoff-only", "--no-wasm-tier-up", "--no-wasm-dynamic-tiering"])
+  setFlagsFromString(flag);
 
 // dist/bin.cjs and src/bin.ts both sit one level below package.json.
 const require = createRequire(import.meta.url);
