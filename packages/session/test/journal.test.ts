@@ -259,7 +259,7 @@ describe("session file", () => {
     must(await s.close());
     const all = lines(s.path);
     // The last entry's parent is gone (a line lost, a hand edit): everything before it is cut off.
-    const last = { ...all.at(-1)!, parentId: "gone000001" };
+    const last = { ...all.at(-1)!, parentId: "gone000001" } as unknown as { id: string; parentId: string };
     writeFileSync(s.path, `${[...all.slice(0, -1), last].map((l) => JSON.stringify(l)).join("\n")}\n`);
     const again = must(await openSession(s.path));
     expect(again.notices).toContainEqual(

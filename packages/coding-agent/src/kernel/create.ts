@@ -369,12 +369,15 @@ export async function createCodingAgent(
 
 /** Config's stream bounds under the caller's options (which win, field by field). */
 function withStreamConfig(
-  stream: { idleTimeoutMs?: number; maxReplyChars?: number; maxRetries?: number } | undefined,
+  stream:
+    | { idleTimeoutMs?: number; replyTimeoutMs?: number; maxReplyChars?: number; maxRetries?: number }
+    | undefined,
   options: StreamOptions,
 ): StreamOptions {
   if (!stream) return options;
   return {
     ...(stream.idleTimeoutMs !== undefined ? { idleTimeoutMs: stream.idleTimeoutMs } : {}),
+    ...(stream.replyTimeoutMs !== undefined ? { replyTimeoutMs: stream.replyTimeoutMs } : {}),
     ...(stream.maxReplyChars !== undefined ? { maxReplyChars: stream.maxReplyChars } : {}),
     ...options,
     ...(stream.maxRetries !== undefined || options.retry

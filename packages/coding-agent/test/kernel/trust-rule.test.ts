@@ -5,8 +5,9 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${VAR} is what a project writes in .mcp.json, not a template
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import type { ExtensionDefinition } from "@keel/extension-sdk";
 import { afterEach, describe, expect, it } from "vitest";
-import { createCodingAgent, type Extension } from "../../src/index.js";
+import { createCodingAgent } from "../../src/index.js";
 import { faux, type Sandbox, sandbox } from "./helpers.js";
 
 let box: Sandbox;
@@ -99,17 +100,17 @@ describe("trust is granted to the folder", () => {
 
 describe("what extensions record as approved", () => {
   /** An extension that would honour one item from the project, and reports what it was given. */
-  function approver(value: () => string, seen: Record<string, string>[]): Extension {
+  function approver(value: () => string, seen: Record<string, string>[]): ExtensionDefinition {
     return {
       id: "approver",
       trustApprovals: () => ({ "item x": value() }),
       lifecycle: {
-        activate: (ctx) => {
+        activate: (ctx: { workspace: { approved: Readonly<Record<string, string>> } }) => {
           seen.push({ ...ctx.workspace.approved });
           return {};
         },
       },
-    } as Extension;
+    } as ExtensionDefinition;
   }
 
   it("is recorded by /trust yes, handed back as workspace.approved, and a change shows in /trust", async () => {
