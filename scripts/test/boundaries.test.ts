@@ -19,6 +19,8 @@ interface Boundary {
   ships?: true | string[];
   /** Files that hold other packages' source as text (templates), not imports. */
   textOnly?: string[];
+  /** A test-support entry (`<pkg>/testing`) that may also import these (an optional peer). */
+  testingEntry?: { file: string; imports: string[] };
 }
 
 /** What each package's source may import of the workspace (any `@keel/ext-*` is "ext"). */
@@ -32,6 +34,7 @@ const ARROWS: Record<string, Boundary> = {
   "@keel/coding-agent": {
     runtime: ["@keel/agent", "@keel/ai", "@keel/extension-sdk", "@keel/session"],
     ships: ["web-tree-sitter"], // copied into dist/node_modules by scripts/copy-grammar.mjs
+    testingEntry: { file: "src/testing.ts", imports: ["@keel/testing"] },
   },
   "@keel/testing": { runtime: [] },
   ext: { runtime: ["@keel/extension-sdk"] },
@@ -135,6 +138,8 @@ export function violations(pkg: { name: string; dir: string; manifest: Record<st
       const target = packageName(i.specifier);
       if (target.startsWith("@keel/")) {
         if (target === pkg.name) continue;
+        const entry = arrows.testingEntry;
+        if (entry && relative(pkg.dir, file) === entry.file && entry.imports.includes(target)) continue;
         if (!allowed(target, i.typeOnly))
           out.push(
             `${where(i)}: ${pkg.name} may not import ${target}${i.typeOnly ? " (even its types)" : ""}`,

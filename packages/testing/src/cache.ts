@@ -61,3 +61,52 @@ export function cacheLines(request: RecordedRequest, options: { dropReminder?: b
   if (options.dropReminder && isSystemReminder(messages.at(-1))) messages.pop();
   return [JSON.stringify([body.system, body.tools]), ...messages.map((m) => JSON.stringify(m))];
 }
+
+/** Where one pair of consecutive requests broke the prefix, in words a failing test can print. */
+export interface PrefixRetention {
+  /** The share of consecutive pairs that kept the prefix (1 for fewer than two requests). */
+  retention: number;
+  /** The first pair that did not, and how. */
+  failure?: string;
+}
+
+/**
+ * The cache-first invariant over consecutive requests of one branch, as the provider's cache sees
+ * it: each request (minus a trailing one-request reminder) must be an exact prefix of the next,
+ * system prompt and tools included, with the cache markers stripped; and the previous request's
+ * last history marker must sit on a block the next request holds at the same position with the
+ * same content (else the cached entry it wrote is never read). The one check every package uses.
+ */
+export function prefixRetention(requests: readonly RecordedRequest[]): PrefixRetention {
+  let kept = 0;
+  let failure: string | undefined;
+  const same = (a: unknown, b: unknown) => JSON.stringify(stripCacheControl(a)) === JSON.stringify(stripCacheControl(b));
+  for (let n = 0; n + 1 < requests.length; n++) {
+    const a = JSON.parse(requests[n]!.raw) as Json;
+    const b = JSON.parse(requests[n + 1]!.raw) as Json;
+    const am = [...((a.messages ?? []) as Json[])];
+    if (isSystemReminder(am.at(-1))) am.pop();
+    const bm = (b.messages ?? []) as Json[];
+    const head = same([a.system, a.tools], [b.system, b.tools]);
+    const firstChanged = am.findIndex((m, i) => !same(m, bm[i]));
+    const mark = historyBreakpoints(requests[n]!).at(-1);
+    const there = mark ? bm[mark.message]?.content : undefined;
+    const markerKept = !mark || (Array.isArray(there) && same((there as Json[])[mark.block], mark.value));
+    if (head && firstChanged === -1 && markerKept) kept++;
+    else
+      failure ??= `request ${n} → ${n + 1}: ${
+        !head
+          ? "the system prompt or the tools changed"
+          : firstChanged !== -1
+            ? `history changed at message ${firstChanged}: ${JSON.stringify(stripCacheControl(am[firstChanged])).slice(0, 400)} became ${JSON.stringify(stripCacheControl(bm[firstChanged])).slice(0, 400)}`
+            : "the block the last cache marker was on moved"
+      }`;
+  }
+  return { retention: requests.length < 2 ? 1 : kept / (requests.length - 1), ...(failure ? { failure } : {}) };
+}
+
+/** Throws, saying where, unless every request kept the prefix (see prefixRetention). */
+export function assertPrefixRetained(requests: readonly RecordedRequest[]): void {
+  const { failure } = prefixRetention(requests);
+  if (failure !== undefined) throw new Error(`prompt-cache prefix broken: ${failure}`);
+}

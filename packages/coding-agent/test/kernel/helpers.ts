@@ -1,10 +1,8 @@
-// Shared setup for kernel tests: a temp workspace (a git repo), a temp Keel home, and a faux model.
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+// Shared setup for kernel tests, from the kernel's own test harness (src/testing.ts): a temp
+// workspace (a git repo), a temp Keel home, and a faux model.
 import type { Model } from "@keel/ai";
-import { createFauxFetch, fauxModel, type Scenario } from "@keel/testing";
+import type { Scenario } from "@keel/testing";
+import { fauxProvider, kernelFixture } from "../../src/testing.js";
 
 export interface Sandbox {
   workspace: string;
@@ -13,20 +11,10 @@ export interface Sandbox {
 }
 
 export function sandbox(): Sandbox {
-  const root = mkdtempSync(join(tmpdir(), "keel-kernel-"));
-  const workspace = join(root, "repo");
-  const home = join(root, "home");
-  execFileSync("mkdir", ["-p", workspace, home]);
-  execFileSync("git", ["init", "-q", workspace]);
-  return { workspace, home, cleanup: () => rmSync(root, { recursive: true, force: true }) };
+  const f = kernelFixture();
+  return { workspace: f.workspace, home: f.home, cleanup: f.cleanup };
 }
 
 export function faux(scenario: Scenario, overrides: Partial<Model> = {}) {
-  const transport = createFauxFetch(scenario);
-  const model = { ...(fauxModel("anthropic-messages") as Model), ...overrides };
-  return {
-    ...transport,
-    model,
-    streamOptions: { fetch: transport.fetch, apiKey: "test", retry: { baseDelayMs: 1 } },
-  };
+  return fauxProvider(scenario, "anthropic-messages", overrides);
 }

@@ -1,18 +1,16 @@
 // The connector extension inside the real kernel: a temp git workspace and Keel home whose user
 // config points GitHub at the fake, the faux model provider, and a recording approval dialog.
-import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import {
-  type ApprovalAnswer,
-  type CodingAgent,
-  type CodingAgentEvent,
-  type CodingAgentOptions,
-  createCodingAgent,
-  type ToolApprovalRequest,
+import type {
+  ApprovalAnswer,
+  CodingAgent,
+  CodingAgentEvent,
+  CodingAgentOptions,
+  ToolApprovalRequest,
 } from "@keel/coding-agent";
-import { createFauxFetch, fauxModel, type RecordedRequest, type Scenario } from "@keel/testing";
+import { fauxProvider, kernelFixture, startKernel, toolResults } from "@keel/coding-agent/testing";
+import type { RecordedRequest, Scenario } from "@keel/testing";
 
 export interface Box {
   root: string;
@@ -24,18 +22,15 @@ export interface Box {
 }
 
 export function box(userConfig: Record<string, unknown>): Box {
-  const root = mkdtempSync(join(tmpdir(), "keel-connector-e2e-"));
-  const workspace = join(root, "repo");
-  const home = join(root, "home");
-  mkdirSync(workspace);
-  mkdirSync(home);
-  execFileSync("git", ["init", "-q", workspace]);
+  const fixture = kernelFixture({ name: "connector-e2e" });
+  // This harness's `home` is the Keel home the kernel is given.
+  const home = fixture.keelHome;
   const configFile = join(home, "config.json");
   writeFileSync(
     configFile,
     `${JSON.stringify({ extensions: { connector: { config: userConfig } } }, null, 2)}\n`,
   );
-  return { root, workspace, home, configFile, cleanup: () => rmSync(root, { recursive: true, force: true }) };
+  return { root: fixture.root, workspace: fixture.workspace, home, configFile, cleanup: fixture.cleanup };
 }
 
 export interface Dialog {
@@ -59,22 +54,10 @@ export function dialog(
   };
 }
 
-export function provider(scenario: Scenario) {
-  const transport = createFauxFetch(scenario);
-  return {
-    requests: transport.requests,
-    model: fauxModel("anthropic-messages"),
-    streamOptions: { fetch: transport.fetch, apiKey: "test", retry: { baseDelayMs: 1 } },
-  };
-}
+export const provider = (scenario: Scenario) => fauxProvider(scenario);
 
-export async function start(options: CodingAgentOptions, events?: CodingAgentEvent[]): Promise<CodingAgent> {
-  const created = await createCodingAgent({
-    ...options,
-    ...(events ? { onEvent: (e) => events.push(e) } : {}),
-  });
-  if (created.isErr()) throw new Error(`createCodingAgent failed: ${created.error.message}`);
-  return created.value;
+export function start(options: CodingAgentOptions, events?: CodingAgentEvent[]): Promise<CodingAgent> {
+  return startKernel({ discoverExtensions: true, ...options, ...(events ? { events } : {}) });
 }
 
 /** Every session journal under the box's home, as text (parents and children). */
@@ -100,18 +83,7 @@ export function entriesOf(journal: string): Record<string, unknown>[] {
 
 /** The text of every tool result the model was sent in a request. */
 export function toolResultTexts(request: RecordedRequest | undefined): string[] {
-  const messages = (request?.body.messages ?? []) as { role: string; content: unknown }[];
-  return messages.flatMap((m) =>
-    Array.isArray(m.content)
-      ? (m.content as { type: string; content?: unknown }[])
-          .filter((b) => b.type === "tool_result")
-          .map((b) =>
-            typeof b.content === "string"
-              ? b.content
-              : (b.content as { type: string; text?: string }[]).map((c) => c.text ?? "").join("\n"),
-          )
-      : [],
-  );
+  return toolResults(request).map((r) => r.text);
 }
 
 let calls = 0;

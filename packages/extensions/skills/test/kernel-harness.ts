@@ -1,25 +1,11 @@
 // The skills extension inside the real kernel against the faux provider: a sandbox (git project,
 // home, Keel home), trust, and readers for what each request carried — the capability notices,
 // tool results, and the canonical bytes the cache-prefix checks compare.
-import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import {
-  type CodingAgent,
-  type CodingAgentOptions,
-  createCodingAgent,
-  trustProject,
-} from "@keel/coding-agent";
-import type { ExtensionDefinition } from "@keel/extension-sdk";
-import {
-  createFauxFetch,
-  fauxModel,
-  historyBreakpoints,
-  type RecordedRequest,
-  type Scenario,
-  stripCacheControl,
-} from "@keel/testing";
+import type { CodingAgent, CodingAgentOptions } from "@keel/coding-agent";
+import { fauxProvider, kernelFixture, startKernel } from "@keel/coding-agent/testing";
+import type { RecordedRequest, Scenario } from "@keel/testing";
+
+export { hosted, prefixRetention } from "@keel/coding-agent/testing";
 
 export interface Box {
   root: string;
@@ -32,44 +18,20 @@ export interface Box {
 }
 
 export function box(): Box {
-  const root = realpathSync(mkdtempSync(join(tmpdir(), "keel-skills-e2e-")));
-  const project = join(root, "project");
-  const home = join(root, "home");
-  const keelHome = join(home, ".keel");
-  mkdirSync(project);
-  mkdirSync(keelHome, { recursive: true });
-  execFileSync("git", ["init", "-q", project]);
+  const f = kernelFixture({ name: "skills-e2e" });
   return {
-    root,
-    project,
-    home,
-    keelHome,
-    trust: () => {
-      const done = trustProject(project, { home: keelHome });
-      if (done.isErr()) throw new Error(done.error.message);
-    },
-    cleanup: () => rmSync(root, { recursive: true, force: true }),
+    root: f.root,
+    project: f.workspace,
+    home: f.home,
+    keelHome: f.keelHome,
+    trust: f.trust,
+    cleanup: f.cleanup,
   };
 }
 
-export function provider(scenario: Scenario) {
-  const transport = createFauxFetch(scenario);
-  return {
-    requests: transport.requests,
-    model: fauxModel("anthropic-messages"),
-    streamOptions: { fetch: transport.fetch, apiKey: "test", retry: { baseDelayMs: 1 } },
-  };
-}
+export const provider = (scenario: Scenario) => fauxProvider(scenario);
 
-export async function start(options: CodingAgentOptions): Promise<CodingAgent> {
-  const created = await createCodingAgent({ discoverExtensions: false, ...options });
-  if (created.isErr()) throw new Error(`createCodingAgent failed: ${created.error.message}`);
-  return created.value;
-}
-
-export function hosted(definition: object): ExtensionDefinition {
-  return definition as ExtensionDefinition;
-}
+export const start = (options: CodingAgentOptions): Promise<CodingAgent> => startKernel(options);
 
 type Json = Record<string, unknown>;
 
@@ -115,44 +77,4 @@ export function toolResults(request: RecordedRequest): string[] {
           .flatMap((b) => blockTexts({ content: [b] }))
       : [],
   );
-}
-
-const strip = stripCacheControl;
-
-const isSynthetic = (m: Json | undefined) =>
-  m?.role === "user" && blockTexts(m)[0]?.startsWith("<system-reminder>") === true;
-
-/**
- * Canonical prefix retention over consecutive requests of one branch, cache markers kept: each
- * request (minus a trailing one-request reminder) must be a prefix of the next with the markers
- * stripped, and the previous request's last cache marker must sit on a block the next request
- * holds at the same position with the same content. Returns the share of pairs that hold and a
- * description of the first that does not.
- */
-export function prefixRetention(requests: RecordedRequest[]): { retention: number; failure?: string } {
-  let kept = 0;
-  let failure: string | undefined;
-  for (let n = 0; n + 1 < requests.length; n++) {
-    const a = requests[n]!.body;
-    const b = requests[n + 1]!.body;
-    const am = [...((a.messages ?? []) as Json[])];
-    if (isSynthetic(am.at(-1))) am.pop();
-    const bm = (b.messages ?? []) as Json[];
-    const head = JSON.stringify(strip([a.system, a.tools])) === JSON.stringify(strip([b.system, b.tools]));
-    const prefix = am.every((m, i) => JSON.stringify(strip(m)) === JSON.stringify(strip(bm[i])));
-    // Where the previous request's last history marker was: that block must still be there.
-    const mark = historyBreakpoints(requests[n]!).at(-1);
-    const there = mark ? bm[mark.message]?.content : undefined;
-    const markerOk =
-      !mark ||
-      (Array.isArray(there) &&
-        JSON.stringify(strip((there as Json[])[mark.block])) === JSON.stringify(strip(mark.value)));
-    if (head && prefix && markerOk) kept++;
-    else
-      failure ??= `request ${n} → ${n + 1}: ${!head ? "system/tools changed" : !prefix ? "history changed" : "the cache marker's block moved"}`;
-  }
-  return {
-    retention: requests.length < 2 ? 1 : kept / (requests.length - 1),
-    ...(failure ? { failure } : {}),
-  };
 }

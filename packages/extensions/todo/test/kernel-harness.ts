@@ -1,12 +1,10 @@
 // Runs extensions inside the real kernel against the faux provider: a temp git workspace, a temp
 // Keel home, a recording host UI, and helpers to read what each model request carried.
-import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { type CodingAgent, type CodingAgentOptions, createCodingAgent } from "@keel/coding-agent";
-import type { ExtensionDefinition } from "@keel/extension-sdk";
-import { createFauxFetch, fauxModel, type RecordedRequest, type Scenario } from "@keel/testing";
+import type { CodingAgent, CodingAgentOptions } from "@keel/coding-agent";
+import { fauxProvider as faux, kernelFixture, startKernel } from "@keel/coding-agent/testing";
+import type { RecordedRequest, Scenario } from "@keel/testing";
+
+export { hosted, recordingUi } from "@keel/coding-agent/testing";
 
 export interface Sandbox {
   root: string;
@@ -16,47 +14,15 @@ export interface Sandbox {
 }
 
 export function sandbox(): Sandbox {
-  const root = mkdtempSync(join(tmpdir(), "keel-ext-e2e-"));
-  const workspace = join(root, "repo");
-  const home = join(root, "home");
-  mkdirSync(workspace);
-  mkdirSync(home);
-  execFileSync("git", ["init", "-q", workspace]);
-  return { root, workspace, home, cleanup: () => rmSync(root, { recursive: true, force: true }) };
+  const f = kernelFixture({ name: "ext-e2e" });
+  return { root: f.root, workspace: f.workspace, home: f.home, cleanup: f.cleanup };
 }
 
-export interface UiRecord {
-  widgets: { key: string; lines: string[] | undefined }[];
-  statuses: { key: string; text: string | undefined }[];
-}
+export const fauxProvider = (scenario: Scenario) => faux(scenario);
 
-export function recordingUi(): UiRecord & { ui: NonNullable<CodingAgentOptions["ui"]> } {
-  const widgets: UiRecord["widgets"] = [];
-  const statuses: UiRecord["statuses"] = [];
-  return {
-    widgets,
-    statuses,
-    ui: {
-      setWidget: (key, lines) => widgets.push({ key, lines }),
-      setStatus: (key, text) => statuses.push({ key, text }),
-    },
-  };
-}
-
-export function fauxProvider(scenario: Scenario) {
-  const transport = createFauxFetch(scenario);
-  return {
-    requests: transport.requests,
-    model: fauxModel("anthropic-messages"),
-    streamOptions: { fetch: transport.fetch, apiKey: "test", retry: { baseDelayMs: 1 } },
-  };
-}
-
-export async function start(options: CodingAgentOptions): Promise<CodingAgent> {
-  const created = await createCodingAgent(options);
-  if (created.isErr()) throw new Error(`createCodingAgent failed: ${created.error.message}`);
-  return created.value;
-}
+/** The kernel; extensions in ~/.keel/extensions are discovered as a user's would be. */
+export const start = (options: CodingAgentOptions): Promise<CodingAgent> =>
+  startKernel({ discoverExtensions: true, ...options });
 
 interface WireMessage {
   role: string;
@@ -70,13 +36,4 @@ export function lastMessageText(request: RecordedRequest | undefined): { role: s
   if (!last) return { role: "none", text: "" };
   if (typeof last.content === "string") return { role: last.role, text: last.content };
   return { role: last.role, text: last.content.at(-1)?.text ?? "" };
-}
-
-/**
- * A typed definition as the kernel's `extensions` option takes it. The SDK's hooks and lifecycle
- * are function-typed properties, so ExtensionDefinition<Config, State> is not assignable to the
- * erased ExtensionDefinition under strictFunctionTypes; until the contract widens that, cast here.
- */
-export function hosted(definition: object): ExtensionDefinition {
-  return definition as ExtensionDefinition;
 }
