@@ -69,15 +69,24 @@ async function write(plan: ResponsePlan, res: ServerResponse, gone: AbortSignal)
   }
   res.writeHead(plan.status, plan.headers);
   res.flushHeaders();
+  let failed = false;
   const send = async (chunk: string) => {
     await pause(plan.delayMs, gone);
     // Waiting for each write to drain keeps events in separate TCP reads when delays are set.
-    await new Promise<void>((resolve) => res.write(chunk, () => resolve()));
+    await new Promise<void>((resolve) =>
+      res.write(chunk, (error) => {
+        if (error) failed = true;
+        resolve();
+      }),
+    );
   };
   for (const chunk of plan.chunks) await send(chunk);
-  // An endless reply: only the client hanging up (which aborts `gone`) ends it.
-  while (plan.loop && plan.loop.length > 0 && !gone.aborted) {
+  // An endless reply: only the client hanging up ends it. Each round yields to the event loop:
+  // on Node 24 writes to a hung-up socket call back at once, and a loop of them would starve
+  // the I/O that delivers the "close" aborting `gone` (and every other request).
+  while (plan.loop && plan.loop.length > 0 && !gone.aborted && !failed) {
     for (const chunk of plan.loop) await send(chunk);
+    await new Promise<void>((resolve) => setImmediate(resolve));
   }
   if (plan.ending === "disconnect") res.socket?.destroy();
   else if (plan.ending === "stall") await silence(gone);

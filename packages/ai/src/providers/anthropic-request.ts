@@ -50,6 +50,8 @@ export function buildParams(model: Model, context: Context, options: RequestOpti
       return { name: tool.name, description: tool.description, input_schema: { ...schema, type: "object" } };
     });
   }
+  const server = serverTools(model, context.serverTools);
+  if (server.length > 0) params.tools = [...(params.tools ?? []), ...server];
   const thinking = thinkingParams(model, options.reasoning, maxTokens);
   Object.assign(params, thinking);
   if (
@@ -92,19 +94,23 @@ function addCacheBreakpoints(
   const system = Array.isArray(params.system) ? params.system.at(-1) : undefined;
   if (system) system.cache_control = cacheControl;
   const lastTool = params.tools?.at(-1);
-  if (lastTool && "input_schema" in lastTool) lastTool.cache_control = cacheControl;
+  if (lastTool) lastTool.cache_control = cacheControl;
   if (!lastMessage) return;
   if (typeof lastMessage.content === "string") {
     lastMessage.content = [{ type: "text", text: lastMessage.content }];
   }
-  // Thinking blocks cannot carry a breakpoint; the last other block covers them too.
+  // Thinking blocks cannot carry a breakpoint, nor are server blocks sent back for one; the last
+  // other block covers them too.
   for (let i = lastMessage.content.length - 1; i >= 0; i--) {
     const block = lastMessage.content[i];
-    if (!block || block.type === "thinking" || block.type === "redacted_thinking") continue;
-    block.cache_control = cacheControl;
+    if (!block || !MARKABLE.has(block.type)) continue;
+    (block as { cache_control?: CacheControl }).cache_control = cacheControl;
     return;
   }
 }
+
+/** Blocks Keel builds itself, where a cache breakpoint may go. */
+const MARKABLE = new Set(["text", "image", "tool_use", "tool_result", "document"]);
 
 function convertMessages(messages: Context["messages"], model: Model): MessageParam[] {
   const out: MessageParam[] = [];
@@ -163,11 +169,44 @@ function convertUserContent(content: (TextContent | ImageContent)[], model: Mode
   return out;
 }
 
+/** Anthropic's server tools for what the request offers, where the model has them. */
+function serverTools(model: Model, wanted: Context["serverTools"]): Anthropic.ToolUnion[] {
+  const offered = new Set(model.serverTools ?? []);
+  const out: Anthropic.ToolUnion[] = [];
+  for (const tool of wanted ?? []) {
+    if (!offered.has(tool.name)) continue;
+    const limits = {
+      ...(tool.maxUses !== undefined ? { max_uses: tool.maxUses } : {}),
+      ...(tool.allowedDomains?.length ? { allowed_domains: tool.allowedDomains } : {}),
+      // The API takes allowed or blocked domains, not both.
+      ...(tool.blockedDomains?.length && !tool.allowedDomains?.length
+        ? { blocked_domains: tool.blockedDomains }
+        : {}),
+    };
+    if (tool.name === "web_search") out.push({ type: "web_search_20250305", name: "web_search", ...limits });
+    else out.push({ type: "web_fetch_20250910", name: "web_fetch", citations: { enabled: true }, ...limits });
+  }
+  return out;
+}
+
 function convertAssistantContent(message: AssistantMessage): ContentBlockParam[] {
   const out: ContentBlockParam[] = [];
   for (const block of message.content) {
     if (block.type === "text") {
-      if (block.text !== "") out.push({ type: "text", text: block.text });
+      if (block.text === "") continue;
+      // Citations go back as the API gave them (after replay only this API's are left).
+      const citations = (block.citations ?? []).flatMap((c) => (c.raw ? [c.raw] : []));
+      out.push(
+        citations.length > 0
+          ? ({ type: "text", text: block.text, citations } as unknown as ContentBlockParam)
+          : { type: "text", text: block.text },
+      );
+    } else if (block.type === "serverTool") {
+      // A server block goes back exactly as it came, with the input it streamed.
+      out.push({
+        ...block.raw,
+        ...(block.input ? { input: block.input } : {}),
+      } as unknown as ContentBlockParam);
     } else if (block.type === "thinking") {
       if (block.redacted && block.signature) {
         out.push({ type: "redacted_thinking", data: block.signature });

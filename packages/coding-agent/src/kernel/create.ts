@@ -23,6 +23,7 @@ import { AgentSupervisor } from "./agents.js";
 import { KernelAgent } from "./coding-agent.js";
 import { BUILTIN_COMMAND_NAMES } from "./commands.js";
 import { configHooksExtension } from "./config-hooks.js";
+import { createDebugLog } from "./debug-log.js";
 import { createFileHistory } from "./file-history.js";
 import { chooseModel, modelRegistry, resolveModelRef } from "./model-choice.js";
 import { cachedEndpointModels } from "./model-discovery.js";
@@ -132,7 +133,16 @@ export async function createCodingAgent(
     ls: { guard: permission.readGuard },
   });
 
-  const streamOptions = withStreamConfig(config.stream, options.streamOptions ?? {});
+  // What the vendor SDKs would print goes to the debug log (and `keel --debug`), never the terminal.
+  const writeDebug = createDebugLog(home);
+  const streamOptions: StreamOptions = {
+    onLog: (line) => {
+      const text = `${line.level}: ${line.message}`;
+      writeDebug(line.source, text);
+      kernel.emit({ type: "debug", source: line.source, message: text });
+    },
+    ...withStreamConfig(config.stream, options.streamOptions ?? {}),
+  };
   const compaction = {
     ...DEFAULT_COMPACTION,
     ...(config.compaction?.threshold ? { threshold: config.compaction.threshold } : {}),
