@@ -64,9 +64,13 @@ export function buildParams(model: Model, context: Context, options: RequestOpti
     params.temperature = options.temperature;
   }
   if (options.cacheRetention !== "none") {
+    // The previous request's last message: the one before the model's latest reply.
+    const reply = history.findLastIndex((m) => m.role === "assistant");
+    const previous = reply > 0 && reply - 1 < history.length - 1 ? history[reply - 1] : undefined;
     addCacheBreakpoints(
       params,
       history.at(-1),
+      previous,
       options.cacheRetention === "long" ? { type: "ephemeral", ttl: "1h" } : { type: "ephemeral" },
     );
   }
@@ -82,20 +86,27 @@ function apiVersion(model: Model, options: RequestOptions): string | undefined {
 }
 
 /**
- * Marks the three growing prefixes (system, tools, history) so each request reads what the
- * previous one wrote. Three markers, within the API's limit of four. `lastMessage` is the last
- * message of the kept history (never a one-request reminder after it).
+ * Marks the growing prefixes so each request reads what the previous one wrote: system, tools,
+ * the history's last message (never a one-request reminder after it), and — the fourth of the
+ * API's four — the previous request's last message. A lookup reads back at most ~20 blocks from a
+ * marker: a reply with many parallel tool calls (and their results) puts more than that between
+ * the last message and the previous request's, which the second history marker still reaches.
  */
 function addCacheBreakpoints(
   params: Params,
   lastMessage: MessageParam | undefined,
+  previousMessage: MessageParam | undefined,
   cacheControl: CacheControl,
 ): void {
   const system = Array.isArray(params.system) ? params.system.at(-1) : undefined;
   if (system) system.cache_control = cacheControl;
   const lastTool = params.tools?.at(-1);
   if (lastTool) lastTool.cache_control = cacheControl;
-  if (!lastMessage) return;
+  if (previousMessage) markMessage(previousMessage, cacheControl);
+  if (lastMessage) markMessage(lastMessage, cacheControl);
+}
+
+function markMessage(lastMessage: MessageParam, cacheControl: CacheControl): void {
   if (typeof lastMessage.content === "string") {
     lastMessage.content = [{ type: "text", text: lastMessage.content }];
   }

@@ -65,13 +65,25 @@ function usageOf(usage: ResponseUsage | null | undefined, sink: ChunkSink): void
   });
 }
 
-function citationsOf(annotations: unknown): Citation[] {
+/** A part's url citations; the words cited are the span of the text each one annotates. */
+function citationsOf(annotations: unknown, text: string): Citation[] {
   if (!Array.isArray(annotations)) return [];
-  return (annotations as Json[]).flatMap((a) =>
-    a.type === "url_citation" && typeof a.url === "string"
-      ? [{ url: a.url, ...(typeof a.title === "string" ? { title: a.title } : {}), raw: a }]
-      : [],
-  );
+  return (annotations as Json[]).flatMap((a) => {
+    if (a.type !== "url_citation" || typeof a.url !== "string") return [];
+    const { start_index: start, end_index: end } = a;
+    const cited =
+      typeof start === "number" && typeof end === "number" && start >= 0 && end > start && end <= text.length
+        ? text.slice(start, end)
+        : undefined;
+    return [
+      {
+        url: a.url,
+        ...(typeof a.title === "string" ? { title: a.title } : {}),
+        ...(cited ? { citedText: cited } : {}),
+        raw: a,
+      },
+    ];
+  });
 }
 
 function phaseOf(item: Json): TextContent["phase"] | undefined {
@@ -125,7 +137,8 @@ function finishItem(item: Json, at: number, state: ResponsesState, sink: ChunkSi
         const streamed = state.texts.get(partKey) ?? "";
         if (text.length > streamed.length && text.startsWith(streamed))
           sink.text(partKey, text.slice(streamed.length));
-        for (const citation of citationsOf(part.annotations)) sink.textCitation(partKey, citation);
+        for (const citation of citationsOf(part.annotations, text || streamed))
+          sink.textCitation(partKey, citation);
         sink.textMeta(partKey, {
           ...(phase ? { phase } : {}),
           ...(item.id ? { signature: str(item.id) } : {}),

@@ -317,12 +317,14 @@ export async function createCodingAgent(
     rules: loaded.value.rules,
     report: (message, level) => kernel.report(level, message),
   });
-  const date = new Date().toISOString().slice(0, 10);
+  // Fixed when the session began and journaled with it: a resume on another day sends the same
+  // prompt, so the cached prefix holds (the model hears of the new date by a notice instead).
+  const { date, platform } = session.environment;
   const promptFor = (toolNames: string[], instructions?: string) =>
     buildSystemPrompt({
       cwd,
       date,
-      platform: `${process.platform} ${process.arch}`,
+      platform,
       toolNames,
       contextFiles,
       extensionText: host.systemPromptText(),
@@ -368,6 +370,11 @@ export async function createCodingAgent(
     if (journaled.isErr())
       kernel.report("error", `Could not journal the model choice: ${journaled.error.message}`);
   }
+  const today = new Date().toISOString().slice(0, 10);
+  if (today !== date && !session.readOnly)
+    kernel.persistNotice("kernel", `Today's date is ${today} (this session began on ${date}).`, {
+      key: `date:${today}`,
+    });
   await host.notify("sessionStart", { reason, sessionId: session.id });
   kernel.emit({
     type: "session_start",
