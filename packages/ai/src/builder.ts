@@ -1,6 +1,6 @@
 // Builds the growing assistant message from provider-neutral calls and emits the matching
 // events. Provider adapters only call this sink; they never touch the event stream.
-import { parse as parsePartialJson } from "partial-json";
+import { excerpt, parseFinalArguments, parseStreamingArguments } from "./arguments.js";
 import { addUsage, computeCost, emptyUsage } from "./cost.js";
 import type { EventStream } from "./event-stream.js";
 import { attachLiveText, LiveText, settleLiveText } from "./live-text.js";
@@ -432,40 +432,3 @@ export const MAX_PAUSED_SEGMENTS = 10;
 
 /** Tool arguments up to this length are re-parsed on every delta (see toolCallArgs). */
 const PARSE_EVERY_DELTA_UP_TO = 8 * 1024;
-
-/**
- * The arguments so far, or undefined when the prefix is not (yet) a JSON object: the partial
- * then keeps its last good arguments, and the final parse reports real damage.
- */
-function parseStreamingArguments(raw: string): Record<string, unknown> | undefined {
-  if (raw.trim() === "") return {};
-  try {
-    const value: unknown = parsePartialJson(raw);
-    return isRecord(value) ? value : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function parseFinalArguments(
-  raw: string,
-): { ok: true; value: Record<string, unknown> } | { ok: false; message: string } {
-  if (raw.trim() === "") return { ok: true, value: {} };
-  try {
-    const value: unknown = JSON.parse(raw);
-    if (!isRecord(value)) return { ok: false, message: "arguments must be a JSON object" };
-    return { ok: true, value };
-  } catch (e) {
-    return { ok: false, message: e instanceof Error ? e.message : String(e) };
-  }
-}
-
-/** How damaged arguments began, short enough for an error result. */
-function excerpt(raw: string): string {
-  const EXCERPT = 200;
-  return raw.length <= EXCERPT ? raw : `${raw.slice(0, EXCERPT)}… (${raw.length} characters)`;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
