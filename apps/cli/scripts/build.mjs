@@ -37,7 +37,9 @@ import { build } from "esbuild";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
 const externalOf = (names) => names.flatMap((name) => [name, `${name}/*`]);
-const runtime = Object.keys(manifest.dependencies ?? {});
+// @keel/extension-sdk is a dependency for the extensions keel installs (they resolve the host's
+// copy, see keel install); the core still inlines it, so a start reads no more files.
+const runtime = Object.keys(manifest.dependencies ?? {}).filter((name) => name !== "@keel/extension-sdk");
 const external = externalOf(runtime);
 const require = createRequire(import.meta.url);
 
@@ -51,7 +53,7 @@ const common = {
   outdir: "dist",
   bundle: true,
   platform: "node",
-  target: "node20",
+  target: "node22",
   external,
   // Stack traces map back to the sources (NODE_OPTIONS=--enable-source-maps) without shipping them.
   sourcemap: true,

@@ -9,6 +9,7 @@ import { EXIT } from "./exit-codes.js";
 import { exitProcess } from "./exit-process.js";
 import { HELP } from "./help.js";
 import type * as Core from "./main.js";
+import { nodeTooOld } from "./node-version.js";
 
 // WebAssembly stays on V8's baseline compiler. The shell parser behind Bash permissions
 // (tree-sitter) is WASM; after a few Bash calls V8 tiers its bash lexer up to TurboFan, which on
@@ -18,7 +19,8 @@ import type * as Core from "./main.js";
 // (which implies the other two at process start) stopped working on V8 13: the two switches
 // tier-up actually reads are set here. Set before any WASM loads (and before the code cache is
 // read: V8 only accepts a cache made under the same flags).
-for (const flag of ["--liftoff-only", "--no-wasm-tier-up", "--no-wasm-dynamic-tiering"]) setFlagsFromString(flag);
+for (const flag of ["--liftoff-only", "--no-wasm-tier-up", "--no-wasm-dynamic-tiering"])
+  setFlagsFromString(flag);
 
 // dist/bin.cjs and src/bin.ts both sit one level below package.json.
 const require = createRequire(import.meta.url);
@@ -43,6 +45,11 @@ function loadCore(): typeof Core {
 }
 
 async function run(): Promise<number> {
+  const tooOld = nodeTooOld(process.versions.node);
+  if (tooOld) {
+    process.stderr.write(`${tooOld}\n`);
+    return EXIT.usage;
+  }
   const parsed = parseCliArgs(process.argv.slice(2));
   if (parsed.isErr()) {
     process.stderr.write(`keel: ${parsed.error.message}\nRun keel --help for the options.\n`);

@@ -100,9 +100,18 @@ function sessionChoice(flag: SessionFlag, cwd: string): Result<SessionChoice, Us
   }
 }
 
+/**
+ * Test-only: `KEEL_TEST_FORCE_PARSER_ALLOW=1` in keel's own environment forces the shell parser's
+ * verdicts to "allow", so an end-to-end test can show what the OS sandbox alone holds. Only
+ * whoever starts keel sets its environment: no project file or config can; keel says so on
+ * every start while it is on.
+ */
+export const FORCE_PARSER_ALLOW = "KEEL_TEST_FORCE_PARSER_ALLOW";
+
 export function composeOptions(
   flags: CliFlags,
   base: string = process.cwd(),
+  env: NodeJS.ProcessEnv = process.env,
 ): Result<CodingAgentOptions, UsageError> {
   const cwd = resolveCwd(flags.cwd, base);
   if (cwd.isErr()) return err(cwd.error);
@@ -122,5 +131,6 @@ export function composeOptions(
     ...(flags.thinking !== undefined ? { thinking: flags.thinking } : {}),
     ...(flags.maxTurns !== undefined ? { maxTurns: flags.maxTurns } : {}),
     ...(flags.appendSystemPrompt !== undefined ? { appendSystemPrompt: flags.appendSystemPrompt } : {}),
+    ...(env[FORCE_PARSER_ALLOW] === "1" ? { testing: { forceParserAllow: true } } : {}),
   });
 }

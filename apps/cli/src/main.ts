@@ -27,6 +27,10 @@ export async function main(flags: CliFlags): Promise<number> {
   };
   const composed = composeOptions(flags);
   if (composed.isErr()) return usageError(composed.error.message);
+  if (composed.value.testing?.forceParserAllow)
+    output.note(
+      "TEST SWITCH ON: the shell parser's verdicts are forced to allow (KEEL_TEST_FORCE_PARSER_ALLOW); only the OS sandbox confines commands.",
+    );
 
   // --read-only only shows a session, in a terminal or not.
   if (flags.session.kind === "inspect") return runInspect(composed.value, flags.outputFormat, output);
@@ -38,6 +42,7 @@ export async function main(flags: CliFlags): Promise<number> {
       output,
       partial: flags.includePartialMessages,
       debug: flags.debug,
+      waitChildrenMs: flags.waitChildrenMs,
     };
     if (flags.inputFormat === "stream-json")
       return runPrint({ ...common, input: { kind: "stream", lines: readInputLines() } });

@@ -81,9 +81,9 @@ async function write(plan: ResponsePlan, res: ServerResponse, gone: AbortSignal)
     );
   };
   for (const chunk of plan.chunks) await send(chunk);
-  // An endless reply: only the client hanging up ends it. Each round yields to the event loop:
-  // on Node 24 writes to a hung-up socket call back at once, and a loop of them would starve
-  // the I/O that delivers the "close" aborting `gone` (and every other request).
+  // An endless reply: only the client hanging up (which aborts `gone`) ends it, or a write that
+  // failed. Each round yields to the event loop: a write that completes at once would otherwise
+  // starve the timers and the close event this loop waits for, and spin forever after the client is gone.
   while (plan.loop && plan.loop.length > 0 && !gone.aborted && !failed) {
     for (const chunk of plan.loop) await send(chunk);
     await new Promise<void>((resolve) => setImmediate(resolve));

@@ -120,8 +120,12 @@ function candidates(dir: string, report: (path: string, message: string) => void
 async function importModule(file: string): Promise<unknown> {
   const ext = extname(file);
   if (ext === ".ts" || ext === ".mts") {
-    // TypeScript extensions go through tsx, loaded only when one is present.
-    const { tsImport } = (await importEsm("tsx/esm/api")) as typeof import("tsx/esm/api");
+    // TypeScript extensions go through tsx, loaded only when one is present. tsx is an optional
+    // peer of the kernel (the keel CLI ships it): a host without it is told what to add.
+    const { tsImport } = (await importEsm("tsx/esm/api").catch((e: unknown) => {
+      if ((e as { code?: unknown }).code !== "ERR_MODULE_NOT_FOUND") throw e;
+      throw new Error("a TypeScript extension loads through tsx, which is not installed: npm i tsx");
+    })) as typeof import("tsx/esm/api");
     return tsImport(pathToFileURL(file).href, import.meta.url);
   }
   return importEsm(pathToFileURL(file).href);
