@@ -121,8 +121,10 @@ export async function runCompaction(
     usage = reply.usage;
     if (reply.stopReason === "aborted")
       return err({ type: "model", message: "Compaction failed: the summary request was aborted." });
-    // A model that calls a tool instead, or answers nothing, gets the request of its own below.
-    if (!failedReply(reply) && reply.stopReason !== "toolUse") {
+    // A model that calls a tool instead, answers nothing, or is cut at the output cap (thinking
+    // the conversation's settings allow may take the summary's budget) gets the request of its
+    // own below: half a summary would be journaled as the whole.
+    if (reply.stopReason === "stop") {
       text = textOf(reply);
       if (text) mode = "continuation";
     }

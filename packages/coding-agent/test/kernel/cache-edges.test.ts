@@ -169,6 +169,38 @@ describe("compaction", () => {
     expect(usage.cacheRead).toBe(900);
   });
 
+  it("falls back to a request of its own when the continued summary is cut at the output cap", async () => {
+    box = sandbox();
+    const f = faux({
+      turns: [
+        { text: "one" },
+        { text: "two" },
+        { text: "## Goal\nhalf a summ", stopReason: "length" },
+        { text: "## Goal\nthe whole summary" },
+      ],
+    });
+    const agent = (
+      await createCodingAgent({
+        cwd: box.workspace,
+        home: box.home,
+        model: f.model,
+        streamOptions: f.streamOptions,
+        discoverExtensions: false,
+      })
+    )._unsafeUnwrap();
+    await agent.prompt("First.");
+    await agent.prompt("Second.");
+    expect((await agent.compact()).isOk()).toBe(true);
+    const file = agent.sessionFile!;
+    await agent.close();
+    const requests = f.requests as RecordedRequest[];
+    expect(requests).toHaveLength(4);
+    expect(JSON.stringify(requests[3]!.body.system)).toContain("You summarize a coding session");
+    const journal = readFileSync(file, "utf8");
+    expect(journal).toContain("the whole summary");
+    expect(journal).not.toContain("half a summ");
+  });
+
   it("after an overflow (the conversation does not fit), asks for the summary in a request of its own", async () => {
     box = sandbox();
     const f = faux({
