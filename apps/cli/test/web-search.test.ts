@@ -123,8 +123,12 @@ describe("keel -p with web-search", () => {
       expect(text).not.toContain(KEY);
   });
 
-  it("without a key: no WebSearch tool, and one line on stderr saying how to enable it, once per Keel home", async () => {
+  it("Tavily chosen without a key: no WebSearch tool, and one line on stderr saying how to enable it, once per Keel home", async () => {
     const { server, ws } = fresh([{ text: "ok" }, { text: "ok again" }]);
+    writeFileSync(
+      join(ws.home, "config.json"),
+      JSON.stringify({ extensions: { "web-search": { config: { search: { provider: "tavily" } } } } }),
+    );
     const r = await runKeel(
       ["-p", "hi", "--output-format", "stream-json", "--model", MODEL, "--cwd", ws.repo],
       {
@@ -140,7 +144,7 @@ describe("keel -p with web-search", () => {
     const notes = r.stderr.split("\n").filter((l) => l.includes("web-search"));
     expect(notes).toEqual([
       expect.stringMatching(
-        /^keel: info: web-search: WebSearch is off: no Tavily API key \(\$TAVILY_API_KEY is not set\)\. To enable it, set TAVILY_API_KEY/,
+        /^keel: info: web-search: WebSearch is off: no Tavily API key \(\$TAVILY_API_KEY is not set\)\. To enable it, use an Anthropic or OpenAI model/,
       ),
     ]);
     // The next run in the same home says nothing more: a script's stderr stays clean.
@@ -152,4 +156,80 @@ describe("keel -p with web-search", () => {
     expect(again.code).toBe(0);
     expect(again.stderr).toBe("");
   });
+
+  // The must-show: WebSearch with only the model's key, through each provider's own search.
+  const SOURCE = "https://nodejs.org/en/blog/release/v24.12.0";
+  const searchTurns = [
+    { toolCalls: [{ name: "WebSearch", arguments: { query: "current Node.js LTS" } }] },
+    {
+      serverTools: [
+        {
+          name: "web_search" as const,
+          query: "current Node.js LTS",
+          results: [{ url: SOURCE, title: "Node.js 24.12.0 (LTS)" }],
+        },
+      ],
+      text: "The current LTS is Node.js 24.12.0.",
+      citations: [{ url: SOURCE, title: "Node.js 24.12.0 (LTS)", citedText: "Node.js 24.12.0" }],
+      usage: { input: 9000, output: 100 },
+    },
+    { text: `Node.js 24.12.0 (${SOURCE}).` },
+  ];
+
+  it.each([
+    ["anthropic", MODEL, "web_search_20250305"],
+    ["openai", "openai/gpt-6.2-astra", "web_search"],
+  ])(
+    "WebSearch through %s's own search with only the model's key: citations in the result, the search billed",
+    async (provider, model, toolType) => {
+      const { server, ws } = fresh(searchTurns);
+      const r = await runKeel(
+        [
+          "-p",
+          "What is the current Node.js LTS?",
+          "--output-format",
+          "json",
+          "--model",
+          model,
+          "--cwd",
+          ws.repo,
+        ],
+        {
+          server,
+          ws,
+          env: {
+            TAVILY_API_KEY: undefined,
+            ...(provider === "openai"
+              ? { OPENAI_BASE_URL: server.openaiBaseUrl, OPENAI_API_KEY: "test" }
+              : {}),
+          },
+        },
+      );
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toBe("");
+      const [result] = lines(r.stdout) as [
+        Record<string, unknown> & {
+          usage: { serverTools?: unknown; cost: { serverTools?: number; total: number } };
+        },
+      ];
+      expect(result).toMatchObject({ type: "result", text: `Node.js 24.12.0 (${SOURCE}).` });
+      // The search request offered the provider's own tool; no Tavily key, no other service.
+      expect(server.requests).toHaveLength(3);
+      expect((server.requests[1]!.body.tools as { type: string }[]).map((t) => t.type)).toEqual([toolType]);
+      // The answer's citation and source reached the model…
+      const third = server.requests[2]!.raw;
+      expect(third).toContain(`[1] Node.js 24.12.0 (LTS) <${SOURCE}>`);
+      expect(third).toContain(`1. Node.js 24.12.0 (LTS)\\n   ${SOURCE}`);
+      // …and the journal, with the tool result.
+      const journal = sessionFiles(ws.home).map(readText).join("\n");
+      expect(journal).toContain(
+        `"citations":[{"url":"${SOURCE}","title":"Node.js 24.12.0 (LTS)","citedText":"Node.js 24.12.0"}]`,
+      );
+      // The search is billed in the run's cost: its tokens and one search at $10 per 1,000.
+      expect(result.usage.serverTools).toEqual({ webSearch: 1 });
+      expect(result.usage.cost.serverTools).toBeCloseTo(0.01, 10);
+      expect(result.totalCost).toBeCloseTo(result.usage.cost.total, 10);
+      expect(result.usage.cost.total).toBeGreaterThan(0.01);
+    },
+  );
 });

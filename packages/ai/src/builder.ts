@@ -1,16 +1,21 @@
 // Builds the growing assistant message from provider-neutral calls and emits the matching
 // events. Provider adapters only call this sink; they never touch the event stream.
-import { parse as parsePartialJson } from "partial-json";
-import { computeCost, emptyUsage } from "./cost.js";
+import { excerpt, parseFinalArguments, parseStreamingArguments } from "./arguments.js";
+import { addUsage, computeCost, emptyUsage } from "./cost.js";
 import type { EventStream } from "./event-stream.js";
 import { attachLiveText, LiveText, settleLiveText } from "./live-text.js";
 import type {
   AiError,
   AssistantMessage,
   AssistantMessageEvent,
+  Citation,
   DoneReason,
   Model,
+  ServerToolContent,
+  ServerToolUsage,
+  TextContent,
   ToolCall,
+  Usage,
 } from "./types.js";
 
 export interface TokenCounts {
@@ -29,19 +34,34 @@ export interface ChunkSink {
   thinkingSignature(key: string, signature: string, options?: { redacted?: boolean }): void;
   toolCallStart(key: string, call: { id: string; name: string }): void;
   toolCallArgs(key: string, delta: string): void;
+  /** A source the provider cited for a text block (opening the block if it has no text yet). */
+  textCitation(key: string, citation: Citation): void;
+  /** What the provider says about a text block as a whole: its phase, its item id. */
+  textMeta(key: string, meta: Pick<TextContent, "phase" | "signature">): void;
+  /** A block the provider ran on its side (or its result); called again, it updates the block. */
+  serverTool(key: string, block: Omit<ServerToolContent, "type" | "source">): void;
+  /** More of a server block: `input` is streamed input JSON, other fields are text appended to raw. */
+  serverToolDelta(key: string, field: string, delta: string): void;
   endBlock(key: string): void;
   /** Token counts so far; fields given replace the previous ones (providers report totals). */
   usage(counts: Partial<TokenCounts>): void;
+  /** Server-side tool calls billed apart, so far in this response (replaces the previous counts). */
+  serverToolUsage(counts: ServerToolUsage): void;
   responseId(id: string): void;
   /** The provider said the message is complete. */
   finish(reason: DoneReason): void;
+  /**
+   * The provider paused a long turn (Anthropic `pause_turn`): the driver sends the message so far
+   * back and the same message goes on with the next response.
+   */
+  pause(): void;
   /** The provider reported an in-band error. */
   fail(error: AiError): void;
 }
 
 interface OpenBlock {
   index: number;
-  kind: "text" | "thinking" | "toolCall";
+  kind: "text" | "thinking" | "toolCall" | "serverTool";
   /** The growing text of a text or thinking block (its content property reads it). */
   text: LiveText | undefined;
   args: string;
@@ -67,7 +87,14 @@ export class MessageBuilder implements ChunkSink {
   // Deltas nearly always extend the block the previous delta did; skip the map lookup then.
   private lastKey: string | undefined;
   private lastBlock: OpenBlock | undefined;
-  private outcome: { kind: "done"; reason: DoneReason } | { kind: "error"; error: AiError } | undefined;
+  private outcome:
+    | { kind: "done"; reason: DoneReason }
+    | { kind: "pause" }
+    | { kind: "error"; error: AiError }
+    | undefined;
+  /** Usage of the responses before this one, when a paused turn went on in another request. */
+  private earlier: Usage | undefined;
+  private segment: Usage = emptyUsage();
 
   constructor(
     private readonly model: Model,
@@ -104,6 +131,23 @@ export class MessageBuilder implements ChunkSink {
     return this.outcome?.kind === "error" ? this.outcome.error : undefined;
   }
 
+  /** The provider paused the turn and the message waits to go on in another request. */
+  get paused(): boolean {
+    return this.outcome?.kind === "pause";
+  }
+
+  /**
+   * After a pause: closes what is open and returns the message so far, to send back as the
+   * conversation's last message; the next response's blocks and usage add to this message.
+   */
+  resumeAfterPause(): AssistantMessage {
+    this.closeOpenBlocks();
+    this.outcome = undefined;
+    this.earlier = this.message.usage;
+    this.segment = emptyUsage();
+    return { ...this.message, content: [...this.message.content], stopReason: "stop" };
+  }
+
   private emit(event: AssistantMessageEvent): void {
     this.out.push(event);
   }
@@ -138,6 +182,14 @@ export class MessageBuilder implements ChunkSink {
     let text: LiveText | undefined;
     if (kind === "toolCall") {
       this.message.content.push({ type: "toolCall", id: "", name: "", arguments: {} });
+    } else if (kind === "serverTool") {
+      this.message.content.push({
+        type: "serverTool",
+        name: "",
+        id: "",
+        raw: {},
+        source: { provider: this.model.provider, api: this.model.api },
+      });
     } else {
       // Per delta only the LiveText grows; the content's text property joins on read.
       text = new LiveText();
@@ -156,6 +208,8 @@ export class MessageBuilder implements ChunkSink {
     this.open.set(key, opened);
     this.lastKey = key;
     this.lastBlock = opened;
+    // Server blocks have no events of their own: they are part of the message when it ends.
+    if (kind === "serverTool") return opened;
     const type = kind === "text" ? "text_start" : kind === "thinking" ? "thinking_start" : "toolcall_start";
     this.emit({ type, contentIndex: index, partial: this.message });
     return opened;
@@ -198,6 +252,8 @@ export class MessageBuilder implements ChunkSink {
     if (!this.admit(delta)) return;
     const b = this.block(key, "toolCall");
     const content = this.message.content[b.index];
+    // A server tool call's input streams the same way; it is parsed when its block ends.
+    if (content?.type === "serverTool") b.args += delta;
     if (content?.type !== "toolCall") return;
     b.args += delta;
     // Re-parsing the whole prefix on every delta is quadratic: a 256 KB argument in 16-byte
@@ -213,6 +269,41 @@ export class MessageBuilder implements ChunkSink {
     this.emit({ type: "toolcall_delta", contentIndex: b.index, delta, partial: this.message });
   }
 
+  textCitation(key: string, citation: Citation): void {
+    const b = this.block(key, "text");
+    const content = this.message.content[b.index];
+    if (content?.type !== "text") return;
+    content.citations ??= [];
+    content.citations.push(citation);
+  }
+
+  textMeta(key: string, meta: Pick<TextContent, "phase" | "signature">): void {
+    const b = this.open.get(key);
+    const content = b ? this.message.content[b.index] : undefined;
+    if (content?.type !== "text") return;
+    if (meta.phase) content.phase = meta.phase;
+    if (meta.signature) content.signature = meta.signature;
+  }
+
+  serverTool(key: string, block: Omit<ServerToolContent, "type" | "source">): void {
+    const b = this.block(key, "serverTool");
+    const content = this.message.content[b.index];
+    if (content?.type !== "serverTool") return;
+    Object.assign(content, block);
+  }
+
+  serverToolDelta(key: string, field: string, delta: string): void {
+    if (!this.admit(delta)) return;
+    const b = this.block(key, "serverTool");
+    const content = this.message.content[b.index];
+    if (content?.type !== "serverTool") return;
+    if (field === "input") b.args += delta;
+    else {
+      const before = content.raw[field];
+      content.raw[field] = (typeof before === "string" ? before : "") + delta;
+    }
+  }
+
   endBlock(key: string): void {
     const b = this.open.get(key);
     if (!b) return;
@@ -226,6 +317,13 @@ export class MessageBuilder implements ChunkSink {
     } else if (content.type === "thinking") {
       const thinking = b.text ? settleLiveText(content, "thinking", b.text) : content.thinking;
       this.emit({ type: "thinking_end", contentIndex: b.index, content: thinking, partial: this.message });
+    } else if (content.type === "serverTool") {
+      // The input streamed as JSON text; a call whose input does not parse keeps what it had.
+      const parsed = b.args.trim() === "" ? undefined : parseFinalArguments(b.args);
+      if (parsed?.ok) {
+        content.input = parsed.value;
+        content.raw = { ...content.raw, input: parsed.value };
+      }
     } else {
       const parsed = parseFinalArguments(b.args);
       // Damaged arguments spoil this call only: it ends with no arguments and says why, and
@@ -241,14 +339,28 @@ export class MessageBuilder implements ChunkSink {
   }
 
   usage(counts: Partial<TokenCounts>): void {
-    const u = this.message.usage;
+    const u = this.segment;
     if (counts.input !== undefined) u.input = counts.input;
     if (counts.output !== undefined) u.output = counts.output;
     if (counts.cacheRead !== undefined) u.cacheRead = counts.cacheRead;
     if (counts.cacheWrite !== undefined) u.cacheWrite = counts.cacheWrite;
     if (counts.reasoning !== undefined) u.reasoning = counts.reasoning;
+    this.settleUsage();
+  }
+
+  serverToolUsage(counts: ServerToolUsage): void {
+    const used = Object.fromEntries(Object.entries(counts).filter(([, n]) => typeof n === "number" && n > 0));
+    if (Object.keys(used).length > 0) this.segment.serverTools = used;
+    else delete this.segment.serverTools;
+    this.settleUsage();
+  }
+
+  /** The message's usage: this response's, priced as one request, plus any earlier segment's. */
+  private settleUsage(): void {
+    const u = this.segment;
     u.totalTokens = u.input + u.output + u.cacheRead + u.cacheWrite;
     u.cost = computeCost(this.model.cost, u);
+    this.message.usage = this.earlier ? addUsage(this.earlier, u) : { ...u };
   }
 
   responseId(id: string): void {
@@ -258,6 +370,11 @@ export class MessageBuilder implements ChunkSink {
   finish(reason: DoneReason): void {
     if (this.outcome) return;
     this.outcome = { kind: "done", reason };
+  }
+
+  pause(): void {
+    if (this.outcome) return;
+    this.outcome = { kind: "pause" };
   }
 
   fail(error: AiError): void {
@@ -285,10 +402,15 @@ export class MessageBuilder implements ChunkSink {
       this.emit({ type: "done", reason: outcome.reason, message: this.message });
       return;
     }
-    const error: AiError = outcome?.error ?? {
-      type: "protocol",
-      message: "The stream ended before the provider finished the message.",
-    };
+    const error: AiError =
+      outcome?.kind === "error"
+        ? outcome.error
+        : outcome?.kind === "pause"
+          ? {
+              type: "protocol",
+              message: `The provider paused its turn ${MAX_PAUSED_SEGMENTS} times in a row; Keel stopped continuing it.`,
+            }
+          : { type: "protocol", message: "The stream ended before the provider finished the message." };
     const reason =
       error.type === "aborted" ? "aborted" : error.type === "context_overflow" ? "context_overflow" : "error";
     // Unfinished blocks stay in the partial as they are (their text as plain data); no end
@@ -305,42 +427,8 @@ export class MessageBuilder implements ChunkSink {
   }
 }
 
+/** How many times in a row the driver sends a paused turn back to go on (Anthropic `pause_turn`). */
+export const MAX_PAUSED_SEGMENTS = 10;
+
 /** Tool arguments up to this length are re-parsed on every delta (see toolCallArgs). */
 const PARSE_EVERY_DELTA_UP_TO = 8 * 1024;
-
-/**
- * The arguments so far, or undefined when the prefix is not (yet) a JSON object: the partial
- * then keeps its last good arguments, and the final parse reports real damage.
- */
-function parseStreamingArguments(raw: string): Record<string, unknown> | undefined {
-  if (raw.trim() === "") return {};
-  try {
-    const value: unknown = parsePartialJson(raw);
-    return isRecord(value) ? value : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function parseFinalArguments(
-  raw: string,
-): { ok: true; value: Record<string, unknown> } | { ok: false; message: string } {
-  if (raw.trim() === "") return { ok: true, value: {} };
-  try {
-    const value: unknown = JSON.parse(raw);
-    if (!isRecord(value)) return { ok: false, message: "arguments must be a JSON object" };
-    return { ok: true, value };
-  } catch (e) {
-    return { ok: false, message: e instanceof Error ? e.message : String(e) };
-  }
-}
-
-/** How damaged arguments began, short enough for an error result. */
-function excerpt(raw: string): string {
-  const EXCERPT = 200;
-  return raw.length <= EXCERPT ? raw : `${raw.slice(0, EXCERPT)}… (${raw.length} characters)`;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}

@@ -1,6 +1,11 @@
 // The one place that owns a model call's lifecycle: start, retries, abort, done and error.
 // Adapters translate chunks; they cannot break the lifecycle because they never emit events.
-import { type AssistantMessageEventStream, type ChunkSink, MessageBuilder } from "./builder.js";
+import {
+  type AssistantMessageEventStream,
+  type ChunkSink,
+  MAX_PAUSED_SEGMENTS,
+  MessageBuilder,
+} from "./builder.js";
 import { EventStream } from "./event-stream.js";
 import { explainFailure, type FailureContext } from "./failure.js";
 import type {
@@ -119,6 +124,27 @@ export function runProvider(
     const failure: FailureContext = { model, keyGiven: Boolean(options.apiKey) };
     const endpoint = safeEndpoint(adapter, model);
     if (endpoint) failure.endpoint = endpoint;
+    // A paused turn (a long server-side tool run) goes on in another request with the message so
+    // far as the conversation's last message; its blocks and usage add to the same message.
+    let request = context;
+    for (let segment = 1; ; segment++) {
+      await attempts(adapter, request, adapterOptions, failure);
+      if (!builder.paused || segment >= MAX_PAUSED_SEGMENTS) return;
+      if (signal.aborted) {
+        builder.fail(abortedError());
+        return;
+      }
+      request = { ...context, messages: [...context.messages, builder.resumeAfterPause()] };
+    }
+  };
+
+  /** One request with its retries, until the builder settles (done, paused or failed). */
+  const attempts = async (
+    adapter: ProviderAdapter,
+    request: Context,
+    adapterOptions: AdapterOptions,
+    failure: FailureContext,
+  ): Promise<void> => {
     for (let attempt = 0; ; attempt++) {
       let error: AiError;
       // The adapter's SDK hooks an abort listener on the signal it is given; it gets one per
@@ -131,7 +157,7 @@ export function runProvider(
       const watchdog = idleWatchdog(idleMs, attemptAbort);
       try {
         if (signal.aborted) throw signal.reason;
-        const chunks = await adapter.open(model, context, { ...adapterOptions, signal: attemptAbort.signal });
+        const chunks = await adapter.open(model, request, { ...adapterOptions, signal: attemptAbort.signal });
         for await (const chunk of chunks) {
           watchdog.alive();
           adapter.translate(chunk, builder);

@@ -98,6 +98,8 @@ export function modelForUnknownId(template: Model, id: string, listed?: Endpoint
   };
   if (template.baseUrl) model.baseUrl = template.baseUrl;
   if (template.apiKeyEnv) model.apiKeyEnv = template.apiKeyEnv;
+  // Server-side tools are the provider's, not one model's.
+  if (template.serverTools) model.serverTools = template.serverTools;
   if (template.headers) model.headers = { ...template.headers };
   if (template.compat) model.compat = { ...template.compat };
   return model;

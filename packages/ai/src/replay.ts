@@ -1,7 +1,15 @@
 // Makes a history safe to send to a given model, whichever models produced it: thinking signed by
 // another model becomes text (signatures are bound to the model that made them), tool-call ids fit
 // the target's rules, orphan calls are closed, and failed assistant turns are left out.
-import type { Api, AssistantMessage, Message, Model, ToolResultMessage } from "./types.js";
+import type {
+  Api,
+  AssistantMessage,
+  Message,
+  Model,
+  ServerToolContent,
+  TextContent,
+  ToolResultMessage,
+} from "./types.js";
 
 /** Where a history's bytes go. */
 export interface ReplayTarget {
@@ -58,6 +66,8 @@ export function transformMessages(messages: readonly Message[], target: ReplayTa
   for (const message of messages) {
     if (message.role === "assistant") {
       closeOrphans(message.timestamp);
+      // A refused turn is left out whole: sent again, it would only be refused again.
+      if (message.error?.type === "refusal") continue;
       if (
         message.stopReason === "error" ||
         message.stopReason === "aborted" ||
@@ -85,8 +95,18 @@ export function transformMessages(messages: readonly Message[], target: ReplayTa
           const id = normalizeId(block.id);
           content.push({ ...block, id });
           open.push({ id, name: block.name });
-        } else {
+        } else if (block.type === "serverTool") {
+          // The provider that ran it takes its block back; another reads what it did, as text.
+          if (block.source.provider === target.provider && block.source.api === target.api)
+            content.push(block);
+          else {
+            const text = serverToolText(block);
+            if (text) content.push({ type: "text", text });
+          }
+        } else if (sameOrigin) {
           content.push(block);
+        } else {
+          content.push(foreignText(block));
         }
       }
       out.push({ ...message, content });
@@ -103,4 +123,20 @@ export function transformMessages(messages: readonly Message[], target: ReplayTa
   }
   closeOrphans(Date.now());
   return out;
+}
+
+/** Text from another provider: its words and the sources it cited, not that provider's own ids. */
+function foreignText(block: TextContent): TextContent {
+  const citations = block.citations?.map(({ raw: _raw, ...c }) => c);
+  return { type: "text", text: block.text, ...(citations?.length ? { citations } : {}) };
+}
+
+/** What a server-side tool did, for a model that cannot take the provider's own block. */
+function serverToolText(block: ServerToolContent): string | undefined {
+  if (block.sources && block.sources.length > 0)
+    return `(${block.name} results: ${block.sources.map((s) => (s.title ? `${s.title} <${s.url}>` : s.url)).join("; ")})`;
+  if (block.input && Object.keys(block.input).length > 0)
+    return `(${block.name} ran on the provider's side: ${JSON.stringify(block.input)})`;
+  if (block.error) return `(${block.name} failed: ${block.error})`;
+  return undefined;
 }

@@ -5,9 +5,28 @@ import type { TSchema } from "@sinclair/typebox";
 /** The wire protocols Keel speaks. OpenAI-compatible servers use "openai-completions". */
 export type Api = "anthropic-messages" | "openai-completions" | "openai-responses";
 
+/** A source the model cited for a span of its text (a web search result, a fetched page). */
+export interface Citation {
+  url?: string;
+  title?: string;
+  /** The words cited, where the provider says. */
+  citedText?: string;
+  /** The provider's own citation object, sent back unchanged to the same provider and API. */
+  raw?: Record<string, unknown>;
+}
+
 export interface TextContent {
   type: "text";
   text: string;
+  /** Sources the provider cited for this text. */
+  citations?: Citation[];
+  /**
+   * OpenAI Responses: whether the model meant this text as intermediate commentary or its final
+   * answer. It goes back with the text (models from gpt-5.3-codex on degrade without it).
+   */
+  phase?: "commentary" | "final_answer";
+  /** Opaque to all but the provider and API that made it: an OpenAI Responses message item id. */
+  signature?: string;
 }
 
 export interface ThinkingContent {
@@ -44,6 +63,43 @@ export interface ToolCall {
   argumentsError?: string;
 }
 
+/** Server-side tools a provider runs itself within a reply, which Keel can offer a request. */
+export type ServerToolName = "web_search" | "web_fetch";
+
+/** A server-side tool offered to one request (`Context.serverTools`). */
+export interface ServerToolRequest {
+  name: ServerToolName;
+  /** At most this many uses within the reply. */
+  maxUses?: number;
+  /** Only these domains (no scheme; subdomains included). */
+  allowedDomains?: string[];
+  /** Never these domains (Anthropic only; OpenAI's web search has no block list). */
+  blockedDomains?: string[];
+}
+
+/**
+ * Something the provider ran on its side within the reply — a web search or fetch, code
+ * execution, an MCP call, a compaction — or its result, as one provider block (Anthropic) or
+ * output item (OpenAI Responses). It is kept whole: the same provider and API get `raw` back
+ * unchanged; another provider gets a line of text saying what it was.
+ */
+export interface ServerToolContent {
+  type: "serverTool";
+  /** The tool: web_search, web_fetch, code_execution, mcp, … (a result block carries its call's tool). */
+  name: string;
+  /** A call's id, or the id of the call a result answers ("" when the block has none). */
+  id: string;
+  /** A call's input (the query, the URL), as far as it streamed. */
+  input?: Record<string, unknown>;
+  /** Pages a web search or fetch returned. */
+  sources?: { url: string; title?: string }[];
+  /** The provider's error code, when the tool failed (max_uses_exceeded, url_not_accessible…). */
+  error?: string;
+  /** The provider's block or item, exactly as it came. */
+  raw: Record<string, unknown>;
+  source: { provider: string; api: Api };
+}
+
 export interface UserMessage {
   role: "user";
   content: string | (TextContent | ImageContent)[];
@@ -62,7 +118,15 @@ export interface Cost {
   output: number;
   cacheRead: number;
   cacheWrite: number;
+  /** Fees for server-side tool calls (web searches), where the model's price list has them. */
+  serverTools?: number;
   total: number;
+}
+
+/** Server-side tool calls the provider bills apart from tokens, counted per reply. */
+export interface ServerToolUsage {
+  webSearch?: number;
+  webFetch?: number;
 }
 
 export interface Usage {
@@ -74,12 +138,14 @@ export interface Usage {
   /** Reasoning tokens, already included in `output`. */
   reasoning: number;
   totalTokens: number;
+  /** Web searches and fetches the provider ran for this reply. */
+  serverTools?: ServerToolUsage;
   cost: Cost;
 }
 
 export interface AssistantMessage {
   role: "assistant";
-  content: (TextContent | ThinkingContent | ToolCall)[];
+  content: (TextContent | ThinkingContent | ToolCall | ServerToolContent)[];
   api: Api;
   provider: string;
   model: string;
@@ -115,6 +181,11 @@ export interface Context {
   systemPrompt?: string;
   messages: Message[];
   tools?: Tool[];
+  /**
+   * Server-side tools the provider may run within this reply (`model.serverTools` says which it
+   * has; others are left out of the request).
+   */
+  serverTools?: ServerToolRequest[];
 }
 
 /** Prices of one long-context tier: the whole request is billed at it once its prompt passes the line. */
@@ -137,6 +208,8 @@ export interface ModelCost {
   tiers?: PriceTier[];
   /** Prices the vendor does not publish (or Keel could not verify): they count as 0. */
   unknown?: ("input" | "output" | "cacheRead" | "cacheWrite")[];
+  /** USD per 1,000 server-side tool calls (web searches), billed on top of tokens. */
+  serverTools?: ServerToolUsage;
 }
 
 /** Per-endpoint differences among OpenAI-compatible servers. Data, not code paths by model id. */
@@ -240,6 +313,8 @@ export interface Model {
   source?: ModelSource;
   headers?: Record<string, string>;
   compat?: OpenAICompat;
+  /** Server-side tools the provider runs for this model (its own web search and fetch). */
+  serverTools?: readonly ServerToolName[];
 }
 
 export interface RetryPolicy {
@@ -290,6 +365,19 @@ export interface StreamOptions {
   fetch?: typeof globalThis.fetch;
   /** Sees the exact request body before it is sent. */
   onPayload?: (payload: unknown) => void;
+  /**
+   * Receives what the vendor SDKs would print (deprecation warnings, malformed chunks, their
+   * own logs). Keel never lets them write to the console: without this they are dropped.
+   */
+  onLog?: (line: ProviderLogLine) => void;
+}
+
+/** A line a vendor SDK logged, handed to `StreamOptions.onLog`. */
+export interface ProviderLogLine {
+  level: "debug" | "info" | "warn" | "error";
+  /** The SDK: "@anthropic-ai/sdk" or "openai". */
+  source: string;
+  message: string;
 }
 
 /** Why an HTTP answer was a failure, from its status: each asks the user to check something else. */
@@ -350,6 +438,17 @@ export type AiError =
   | { type: "aborted"; message: string }
   | { type: "context_overflow"; message: string }
   | { type: "protocol"; message: string }
+  /**
+   * The model declined to answer (Anthropic's `refusal` stop, a content filter). Don't send the
+   * same turn again unchanged; `recommendedModel` is the provider's suggestion, when it has one.
+   */
+  | {
+      type: "refusal";
+      message: string;
+      category?: string;
+      explanation?: string;
+      recommendedModel?: string;
+    }
   /** The reply passed its size bound (StreamOptions.maxReplyChars, or its output cap). */
   | { type: "reply_too_large"; message: string; limitChars: number }
   /** The reply passed its time bound (StreamOptions.replyTimeoutMs), retries included. */

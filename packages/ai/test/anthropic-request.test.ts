@@ -77,7 +77,7 @@ describe("anthropic adapter: request conversion", () => {
     ],
   };
 
-  it("converts history, tools and results, with cache breakpoints on system, last tool and last block", async () => {
+  it("converts history, tools and results, with cache breakpoints on system, last tool, the previous request's last block and the last block", async () => {
     server.setScenario({ turns: [{ text: "done" }] });
     const from = server.requests.length;
     let payload: unknown;
@@ -108,7 +108,13 @@ describe("anthropic adapter: request conversion", () => {
         role: "user",
         content: [
           { type: "text", text: "Look at this" },
-          { type: "image", source: { type: "base64", media_type: "image/png", data: "aGVsbG8=" } },
+          // The previous request's last message (the one before the model's latest reply): the
+          // fourth marker, so that request's cache stays within the lookback of this one.
+          {
+            type: "image",
+            source: { type: "base64", media_type: "image/png", data: "aGVsbG8=" },
+            cache_control: { type: "ephemeral" },
+          },
         ],
       },
       {
@@ -150,8 +156,8 @@ describe("anthropic adapter: request conversion", () => {
     await run(history, { cacheRetention: "long" });
     const [request] = server.requests.slice(from);
     const markers = request?.raw.match(/"cache_control"/g) ?? [];
-    expect(markers).toHaveLength(3);
-    expect(request?.raw.match(/"cache_control":\{"type":"ephemeral","ttl":"1h"\}/g)).toHaveLength(3);
+    expect(markers).toHaveLength(4);
+    expect(request?.raw.match(/"cache_control":\{"type":"ephemeral","ttl":"1h"\}/g)).toHaveLength(4);
   });
 
   it("places the history breakpoint before a trailing one-request reminder, never on it", async () => {
@@ -174,7 +180,8 @@ describe("anthropic adapter: request conversion", () => {
       type: "tool_result",
       cache_control: { type: "ephemeral" },
     });
-    expect(request?.raw.match(/"cache_control"/g)).toHaveLength(3);
+    // System, last tool, the previous request's last message, the tool results: four.
+    expect(request?.raw.match(/"cache_control"/g)).toHaveLength(4);
   });
 
   it("sends no cache markers with cacheRetention none; user text is always sent as blocks", async () => {

@@ -2,6 +2,7 @@
 // only what it is about) and draining a stream into its events and final message.
 import type { AssistantMessage, AssistantMessageEvent, Context, Model } from "@keel/ai";
 import type { RecordedRequest } from "@keel/testing";
+import { expect } from "vitest";
 
 export type OpenAIApi = "openai-completions" | "openai-responses";
 
@@ -62,4 +63,11 @@ export async function drain(
   const events: AssistantMessageEvent[] = [];
   for await (const event of s) events.push(event);
   return { events, message: await s.result(), last: events.at(-1) };
+}
+
+/** A finished text block as each dialect gives it: Responses text keeps its message item id. */
+export function textBlock(api: Model["api"], text: string): Record<string, unknown> {
+  return api === "openai-responses"
+    ? { type: "text", text, signature: expect.stringMatching(/^msg_/) }
+    : { type: "text", text };
 }

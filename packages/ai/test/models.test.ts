@@ -77,6 +77,13 @@ const CatalogRow = Type.Object(
             ),
           ),
         ),
+        // Fees per 1,000 server-side tool calls, billed on top of tokens.
+        serverTools: Type.Optional(
+          Type.Object(
+            { webSearch: Type.Optional(Price), webFetch: Type.Optional(Price) },
+            { additionalProperties: false },
+          ),
+        ),
         unknown: Type.Optional(
           Type.Array(
             Type.Union([
@@ -104,6 +111,9 @@ const CatalogRow = Type.Object(
     ),
     headers: Type.Optional(Type.Record(Type.String(), Type.String())),
     compat: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    serverTools: Type.Optional(
+      Type.Array(Type.Union([Type.Literal("web_search"), Type.Literal("web_fetch")]), { uniqueItems: true }),
+    ),
   },
   { additionalProperties: false },
 );

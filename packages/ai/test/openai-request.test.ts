@@ -120,10 +120,21 @@ describe("responses request", () => {
       },
       { role: "user", content: "What do you see?" },
     ]);
-    // A model without reasoning gets no reasoning fields.
-    expect(params.include).toBeUndefined();
+    // A model the catalog does not know may reason: its reasoning is asked for encrypted (under
+    // store: false that is the only way it can go back), and no effort is sent.
+    expect(params.include).toEqual(["reasoning.encrypted_content"]);
     expect(params.reasoning).toBeUndefined();
     expect(params.store).toBe(false);
+  });
+
+  it("asks no encrypted reasoning of a catalog model that does not reason (the API would refuse it)", () => {
+    const known = {
+      ...model("openai-responses"),
+      source: { url: "https://example.test", checked: "2026-12-01" },
+    };
+    const params = buildResponsesParams(known, { messages: withScreenshot }, base);
+    expect(params.include).toBeUndefined();
+    expect(params.reasoning).toBeUndefined();
   });
 });
 

@@ -11,7 +11,7 @@ import {
 import { createFauxFetch, type MockServer, startMockServer } from "@keel/testing";
 import { Type } from "@sinclair/typebox";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { drain, gptModel, hello, type OpenAIApi } from "./helpers.js";
+import { drain, gptModel, hello, type OpenAIApi, textBlock } from "./helpers.js";
 
 let server: MockServer;
 
@@ -54,7 +54,7 @@ describe.each<OpenAIApi>(["openai-completions", "openai-responses"])("%s", (api)
     expect(deltas.join("")).toBe("Hello there, how can I help you today?");
     expect(events.filter((e) => e.type === "text_end")).toHaveLength(1);
     expect(last).toMatchObject({ type: "done", reason: "stop" });
-    expect(message.content).toEqual([{ type: "text", text: "Hello there, how can I help you today?" }]);
+    expect(message.content).toEqual([textBlock(api, "Hello there, how can I help you today?")]);
     expect(message.responseId).toMatch(api === "openai-completions" ? /^chatcmpl-/ : /^resp_/);
     expect(events.filter((e) => e.type === "done" || e.type === "error")).toHaveLength(1);
   });
@@ -144,7 +144,7 @@ describe.each<OpenAIApi>(["openai-completions", "openai-responses"])("%s", (api)
     expect(retries).toHaveLength(1);
     expect(retries[0]).toMatchObject({ attempt: 1, delayMs: 15, error: { type: "http", status: 429 } });
     expect(last).toMatchObject({ type: "done", reason: "stop" });
-    expect(message.content).toEqual([{ type: "text", text: "after the wait" }]);
+    expect(message.content).toEqual([textBlock(api, "after the wait")]);
     expect(server.requests.length - before).toBe(2);
   });
 
@@ -160,7 +160,7 @@ describe.each<OpenAIApi>(["openai-completions", "openai-responses"])("%s", (api)
       [2, "http"],
     ]);
     expect(message.stopReason).toBe("stop");
-    expect(message.content).toEqual([{ type: "text", text: "third time" }]);
+    expect(message.content).toEqual([textBlock(api, "third time")]);
     expect(server.requests.length - before).toBe(3);
   });
 
@@ -284,7 +284,7 @@ describe.each<OpenAIApi>(["openai-completions", "openai-responses"])("%s", (api)
     server.setScenario({ turns: [{ text: "cut short by the limit", stopReason: "length" }] });
     const { message, last } = await run(model(api), hello, { maxTokens: 5 });
     expect(last).toMatchObject({ type: "done", reason: "length" });
-    expect(message.content).toEqual([{ type: "text", text: "cut short by the limit" }]);
+    expect(message.content).toEqual([textBlock(api, "cut short by the limit")]);
   });
 
   it("works over a caller-supplied fetch (the in-process faux fetch)", async () => {
@@ -292,7 +292,7 @@ describe.each<OpenAIApi>(["openai-completions", "openai-responses"])("%s", (api)
     const { message } = await run(model(api, { baseUrl: "http://faux.keel.invalid/v1" }), hello, {
       fetch: faux.fetch,
     });
-    expect(message.content).toEqual([{ type: "text", text: "no sockets involved" }]);
+    expect(message.content).toEqual([textBlock(api, "no sockets involved")]);
   });
 });
 

@@ -5,7 +5,7 @@
 import { type Api, type Model, replyBound, type StreamOptions, stream } from "@keel/ai";
 import { type MockServer, type ScenarioStep, startMockServer } from "@keel/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { claudeModel, drain, gptModel, hello } from "./helpers.js";
+import { claudeModel, drain, gptModel, hello, textBlock } from "./helpers.js";
 
 const APIS: Api[] = ["anthropic-messages", "openai-completions", "openai-responses"];
 
@@ -70,14 +70,14 @@ describe.each(APIS)("idle timeout (%s)", (api) => {
       `The model server sent nothing for 500 ms (the stream's idle timeout), so the connection was dropped (${api === "anthropic-messages" ? "anthropic" : "openai"} at ${error.endpoint}).`,
     );
     expect(r.last).toMatchObject({ type: "done", reason: "stop" });
-    expect(r.message.content).toEqual([{ type: "text", text: "second try" }]);
+    expect(r.message.content).toEqual([textBlock(api, "second try")]);
     expect(r.requests).toBe(2);
   });
 
   it("also times out a server that never sends its headers", async () => {
     const r = await run(api, [{ text: "late", headerDelayMs: 30_000 }, { text: "ok" }]);
     expect(r.retries).toHaveLength(1);
-    expect(r.message.content).toEqual([{ type: "text", text: "ok" }]);
+    expect(r.message.content).toEqual([textBlock(api, "ok")]);
     expect(r.ms).toBeLessThan(10_000);
   });
 
@@ -144,7 +144,7 @@ describe.each(APIS)("reply bound (%s)", (api) => {
     expect(text.length).toBeGreaterThan(60 * 1024);
     // The connection was dropped: the next request gets the next turn at once.
     const after = await run(api, [{ text: "next" }]);
-    expect(after.message.content).toEqual([{ type: "text", text: "next" }]);
+    expect(after.message.content).toEqual([textBlock(api, "next")]);
   });
 
   it("bounds a reply by its output cap when that is smaller: 64 characters a token", async () => {

@@ -30,6 +30,15 @@ export interface RunAgentOptions {
   budget?: { maxTokens?: number; maxCostUsd?: number };
   /** Called with what the child is doing (for widgets and progress updates). */
   onActivity?: (activity: AgentActivity) => void;
+  /**
+   * Start from the parent's exact system prompt and tool list, so the parent's cached prefix
+   * serves the child's first request: `instructions` then open the child's first message instead
+   * of ending its system prompt, and the tools it may not use stay listed but are refused when
+   * called. Honoured when the child runs on the parent's model with no `tools.allow` list (a
+   * narrowed list, or another model, cannot share the prefix); `AgentRun.sharesParentPrefix`
+   * says whether it was.
+   */
+  shareParentPrefix?: boolean;
 }
 
 export type AgentActivity =
@@ -75,6 +84,8 @@ export interface AgentRun {
   readonly title: string;
   readonly sessionId: string;
   readonly sessionFile: string | undefined;
+  /** The child started from the parent's exact system prompt and tools (see `shareParentPrefix`). */
+  readonly sharesParentPrefix: boolean;
   status(): AgentRunStatus;
   /** Settles when the child ends, however it ends; never rejects. */
   readonly result: Promise<AgentRunResult>;

@@ -1,7 +1,14 @@
 // What an extension sees at run time: its typed config and state, the session and workspace,
 // models, the UI, approvals, persisted notices, commands and catalogs it adds after activation,
 // its own data directory and debug log.
-import type { AssistantMessage, Message, Model } from "@keel/ai";
+import type {
+  AssistantMessage,
+  Message,
+  Model,
+  ServerToolName,
+  ServerToolRequest,
+  ThinkingLevel,
+} from "@keel/ai";
 import type { AgentRecord } from "./agents.js";
 import type { ApprovalDecision, ApprovalRequest } from "./approvals.js";
 import type { ToolCatalog } from "./catalogs.js";
@@ -55,6 +62,14 @@ export interface CompletionRequest {
   /** `provider/id`; default the session's model. */
   model?: string;
   maxTokens?: number;
+  /** Thinking for this call ("off" or an effort); default the model's own. */
+  reasoning?: ThinkingLevel;
+  /**
+   * Server-side tools the provider may run within this one reply — its own web search or fetch
+   * (`serverTools()` says which the model has; others are left out). Their results come back
+   * as `serverTool` blocks, the text with its `citations`, and their fees in the usage.
+   */
+  serverTools?: ServerToolRequest[];
   signal?: AbortSignal;
 }
 
@@ -70,10 +85,14 @@ export interface ModelsAccess {
   /** `provider/id` → the model, or undefined when nothing by that name is known. */
   resolve(ref: string): Model | undefined;
   /**
-   * One model call through Keel's own provider layer (keys, retries, cost), no tools; its usage
-   * counts toward the session's (e.g. an MCP server's sampling request, after approval).
+   * One model call through Keel's own provider layer (keys, retries, cost), with no tools of the
+   * session's (the conversation's tool list and cached prefix are untouched); its usage counts
+   * toward the session's and, during a run, the run's (an MCP server's sampling request, a
+   * WebSearch through the provider's own search).
    */
   complete(request: CompletionRequest): Promise<CompletionOutcome>;
+  /** The server-side tools `model` (`provider/id`, default the current one) has: what `complete` can offer it. */
+  serverTools(model?: string): readonly ServerToolName[];
 }
 
 /** Usage of something other than the model (a search API's credits), added to the session's totals. */

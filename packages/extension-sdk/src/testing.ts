@@ -70,6 +70,7 @@ export function testRuntime<Config = unknown, State = unknown, Instance = undefi
         ok: false,
         error: { type: "unsupported", message: "testRuntime calls no model" },
       }),
+      serverTools: () => [],
     },
     model: noModel,
     dataDir: () => cwd,

@@ -8,6 +8,7 @@ export { type FileRestore, type RestorePlan, restorePlan } from "./restore-plan.
 export {
   type CreateSessionOptions,
   createSession,
+  currentPlatform,
   type OpenSessionOptions,
   openSession,
   Session,

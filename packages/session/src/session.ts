@@ -30,6 +30,7 @@ import {
   type OpenNotice,
   SESSION_FORMAT_VERSION,
   type SessionEntry,
+  type SessionEnvironment,
   type SessionError,
   type SessionHeader,
 } from "./types.js";
@@ -50,6 +51,8 @@ export interface CreateSessionOptions extends SessionOptions {
   cwd: string;
   /** For a child agent's session: who started it (recorded in the header). */
   spawnedBy?: SessionHeader["spawnedBy"];
+  /** When and where the session's system prompt says it runs (recorded in the header). */
+  environment?: SessionHeader["environment"];
   /**
    * Flush the new file (and its directory entry) before returning. Default true. A child agent's
    * journal skips it: spawns in one batch would queue behind each other's fsyncs, and the first
@@ -67,6 +70,9 @@ type Out<T> = Promise<Result<T, SessionError>>;
 
 const now = (): string => new Date().toISOString();
 
+/** The platform line a new session's prompt gets: `process.platform process.arch`. */
+export const currentPlatform = (): string => `${process.platform} ${process.arch}`;
+
 export async function createSession(options: CreateSessionOptions): Out<Session> {
   const header: SessionHeader = {
     type: "session",
@@ -75,6 +81,7 @@ export async function createSession(options: CreateSessionOptions): Out<Session>
     cwd: options.cwd,
     created: now(),
     ...(options.spawnedBy ? { spawnedBy: options.spawnedBy } : {}),
+    ...(options.environment ? { environment: options.environment } : {}),
   };
   return createFile(resolve(options.dir), header, [], options, options.syncCreate !== false);
 }
@@ -163,6 +170,13 @@ export class Session {
       intervalMs: options.checkpointIntervalMs ?? 250,
       now: Date.now,
     });
+  }
+
+  /** When and where the session began, as its system prompt says it (see SessionHeader.environment). */
+  get environment(): SessionEnvironment {
+    const written = this.header.environment;
+    if (written && typeof written.date === "string" && typeof written.platform === "string") return written;
+    return { date: this.header.created.slice(0, 10), platform: currentPlatform() };
   }
 
   get id(): string {
@@ -427,6 +441,8 @@ export class Session {
       cwd: this.header.cwd,
       created: stamp,
       parentSession: { id: this.id, path: this.path, entryId: target.value },
+      // A fork goes on with the same conversation: the same prompt, and its cached prefix.
+      environment: this.environment,
     };
     return createFile(options.dir ?? dirname(this.path), header, copied, {
       fsync: options.fsync ?? this.policy,

@@ -16,6 +16,20 @@ export interface SessionHeader {
   parentSession?: { id: string; path: string; entryId: string | null };
   /** Set on a child agent's session: the session and tool call that started it. */
   spawnedBy?: { sessionId: string; path?: string; agentId: string; toolCallId?: string };
+  /**
+   * When and where the session began, as its system prompt says it: fixed for the session's life,
+   * so a resume on another day (or machine) sends the same prompt and keeps the cached prefix.
+   * Absent in sessions written before it existed: the date is then `created`'s.
+   */
+  environment?: SessionEnvironment;
+}
+
+/** The time- and host-dependent facts a session's system prompt holds. */
+export interface SessionEnvironment {
+  /** YYYY-MM-DD (UTC), the day the session began. */
+  date: string;
+  /** `process.platform process.arch` where it began. */
+  platform: string;
 }
 
 /** Fields every entry carries. `timestamp` is ISO 8601. */

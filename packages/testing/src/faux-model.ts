@@ -14,7 +14,16 @@ export interface FauxModel {
   input: ("text" | "image")[];
   contextWindow: number;
   maxOutput: number;
-  cost: { input: number; output: number; cacheRead: number; cacheWrite: number };
+  cost: {
+    input: number;
+    output: number;
+    cacheRead: number;
+    cacheWrite: number;
+    /** USD per 1,000 server-side tool calls. */
+    serverTools?: { webSearch?: number; webFetch?: number };
+  };
+  /** The provider's own server tools this model has (web_search, web_fetch). */
+  serverTools?: ("web_search" | "web_fetch")[];
 }
 
 export function fauxModel(api: WireApi, overrides: Partial<FauxModel> = {}): FauxModel {

@@ -1,7 +1,13 @@
 // A scripted reply made concrete for one request: tool arguments as strings, usage and stop
 // reason resolved, so each dialect only has to spell it.
 import type { ThinkingLedger } from "./dialects/claude-rules.js";
-import type { RecordedRequest, ReplyTurn, ScriptedUsage } from "./scenario.js";
+import type {
+  RecordedRequest,
+  ReplyTurn,
+  ScriptedCitation,
+  ScriptedServerTool,
+  ScriptedUsage,
+} from "./scenario.js";
 
 export interface PlannedToolCall {
   /** The scripted id, or undefined for the dialect to mint one in its own format. */
@@ -20,8 +26,10 @@ export interface PlannedReply {
   thinkingSignature: string | undefined;
   text: string | undefined;
   toolCalls: PlannedToolCall[];
+  serverTools: ScriptedServerTool[];
+  citations: ScriptedCitation[];
   usage: Required<ScriptedUsage>;
-  stopReason: "stop" | "length" | "toolUse";
+  stopReason: "stop" | "length" | "toolUse" | "pause" | "refusal";
   chunkSize: number;
   /** Where signatures minted for this reply are remembered (the engine's, shared across requests). */
   ledger?: ThinkingLedger;
@@ -60,6 +68,8 @@ export function planReply(turn: ReplyTurn, request: RecordedRequest): PlannedRep
     thinkingSignature: turn.thinkingSignature,
     text: turn.text,
     toolCalls,
+    serverTools: turn.serverTools ?? [],
+    citations: turn.citations ?? [],
     usage,
     stopReason: turn.stopReason ?? (toolCalls.length > 0 ? "toolUse" : "stop"),
     chunkSize: turn.chunkSize ?? DEFAULT_CHUNK_SIZE,

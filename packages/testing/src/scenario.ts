@@ -23,6 +23,31 @@ export interface ScriptedUsage {
   reasoning?: number;
 }
 
+/** A page a scripted web search returns. */
+export interface ScriptedSearchResult {
+  url: string;
+  title: string;
+  /** The page's text (Anthropic sends it encrypted; the mock base64-encodes it). */
+  content?: string;
+}
+
+/**
+ * A tool the provider runs on its side before the reply's text: Anthropic's web search and web
+ * fetch (server_tool_use + its result block), OpenAI Responses' web search (a web_search_call
+ * item; the Responses dialect has no web fetch and leaves one out). Chat Completions has none.
+ */
+export type ScriptedServerTool =
+  | { name: "web_search"; query: string; results: ScriptedSearchResult[]; error?: string }
+  | { name: "web_fetch"; url: string; title?: string; content: string; error?: string };
+
+/** A source the reply's text cites (Anthropic citations, OpenAI url_citation annotations). */
+export interface ScriptedCitation {
+  url: string;
+  title?: string;
+  /** The words cited; Anthropic's web_search_result_location carries them. */
+  citedText: string;
+}
+
 /** One assistant reply, streamed in the dialect of whichever endpoint was called. */
 export interface ReplyTurn {
   kind?: "reply";
@@ -31,10 +56,19 @@ export interface ReplyTurn {
   thinkingSignature?: string;
   text?: string;
   toolCalls?: ScriptedToolCall[];
+  /** Server-side tools run before the text, in order (their usage is counted in the reply's). */
+  serverTools?: ScriptedServerTool[];
+  /** Sources the text cites (needs `text`). */
+  citations?: ScriptedCitation[];
   /** Defaults: computed from the request and reply sizes (about 4 characters a token). */
   usage?: ScriptedUsage;
-  /** Default: "toolUse" when there are tool calls, else "stop". */
-  stopReason?: "stop" | "length" | "toolUse";
+  /**
+   * Default: "toolUse" when there are tool calls, else "stop". "pause" is Anthropic's pause_turn
+   * (a long server-side turn the client sends back to go on; "stop" elsewhere); "refusal" is
+   * Anthropic's refusal stop with its details, a Chat content_filter finish and a Responses
+   * content_filter incompletion.
+   */
+  stopReason?: "stop" | "length" | "toolUse" | "pause" | "refusal";
   /** Characters per delta for text, thinking and tool arguments. Default 16. */
   chunkSize?: number;
   /** Wait before each SSE event, in ms. Default 0. */

@@ -69,16 +69,22 @@ async function write(plan: ResponsePlan, res: ServerResponse, gone: AbortSignal)
   }
   res.writeHead(plan.status, plan.headers);
   res.flushHeaders();
+  let failed = false;
   const send = async (chunk: string) => {
     await pause(plan.delayMs, gone);
     // Waiting for each write to drain keeps events in separate TCP reads when delays are set.
-    await new Promise<void>((resolve) => res.write(chunk, () => resolve()));
+    await new Promise<void>((resolve) =>
+      res.write(chunk, (error) => {
+        if (error) failed = true;
+        resolve();
+      }),
+    );
   };
   for (const chunk of plan.chunks) await send(chunk);
-  // An endless reply: only the client hanging up (which aborts `gone`) ends it. Each round yields
-  // to the event loop: a write that completes at once would otherwise starve the timers and the
-  // close event this loop waits for, and spin forever after the client is gone.
-  while (plan.loop && plan.loop.length > 0 && !gone.aborted) {
+  // An endless reply: only the client hanging up (which aborts `gone`) ends it, or a write that
+  // failed. Each round yields to the event loop: a write that completes at once would otherwise
+  // starve the timers and the close event this loop waits for, and spin forever after the client is gone.
+  while (plan.loop && plan.loop.length > 0 && !gone.aborted && !failed) {
     for (const chunk of plan.loop) await send(chunk);
     await new Promise<void>((resolve) => setImmediate(resolve));
   }

@@ -21,7 +21,25 @@ const Api = Type.Union([
   Type.Literal("openai-completions"),
   Type.Literal("openai-responses"),
 ]);
-const TextBlock = strict({ type: Type.Literal("text"), text: Str }, "Text.");
+const Citation = strict(
+  {
+    url: Opt(Str),
+    title: Opt(Str),
+    citedText: Opt(Str),
+    raw: Opt(Type.Record(Str, Type.Unknown())),
+  },
+  "A source the provider cited for the text (raw: its own citation object).",
+);
+const TextBlock = strict(
+  {
+    type: Type.Literal("text"),
+    text: Str,
+    citations: Opt(Type.Array(Citation)),
+    phase: Opt(Type.Union([Type.Literal("commentary"), Type.Literal("final_answer")])),
+    signature: Opt(Str),
+  },
+  "Text, with the sources it cites; phase (OpenAI Responses): commentary or the final answer.",
+);
 const ImageBlock = strict(
   { type: Type.Literal("image"), data: Str, mimeType: Str },
   "An image, base64 without the data: prefix.",
@@ -47,9 +65,27 @@ const ToolCallBlock = strict(
   "A tool call; argumentsError says why its arguments were not one JSON object (it did not run).",
 );
 
+const ServerToolBlock = strict(
+  {
+    type: Type.Literal("serverTool"),
+    name: Str,
+    id: Str,
+    input: Opt(Type.Record(Str, Type.Unknown())),
+    sources: Opt(Type.Array(strict({ url: Str, title: Opt(Str) }, "A page it returned."))),
+    error: Opt(Str),
+    raw: Type.Record(Str, Type.Unknown()),
+    source: strict({ provider: Str, api: Api }, "The provider that ran it."),
+  },
+  "Something the provider ran on its side (a web search or fetch, code execution) or its result; raw is the provider's block.",
+);
+
+const ServerToolCounts = strict(
+  { webSearch: Opt(Num), webFetch: Opt(Num) },
+  "Server-side tool calls the provider bills apart from tokens.",
+);
 const Cost = strict(
-  { input: Num, output: Num, cacheRead: Num, cacheWrite: Num, total: Num },
-  "Cost in USD (0 where the price is unknown).",
+  { input: Num, output: Num, cacheRead: Num, cacheWrite: Num, serverTools: Opt(Num), total: Num },
+  "Cost in USD (0 where the price is unknown); serverTools: the fees for web searches.",
 );
 export const UsageSchema = strict(
   {
@@ -59,6 +95,7 @@ export const UsageSchema = strict(
     cacheWrite: Num,
     reasoning: Num,
     totalTokens: Num,
+    serverTools: Opt(ServerToolCounts),
     cost: Cost,
   },
   "Tokens (input is the uncached input; output includes reasoning) and their cost.",
@@ -131,6 +168,16 @@ export const ErrorSchema = Type.Union([
     { type: Type.Literal("reply_timeout"), message: Str, limitMs: Num },
     "The reply passed its time bound (stream.replyTimeoutMs), retries included.",
   ),
+  strict(
+    {
+      type: Type.Literal("refusal"),
+      message: Str,
+      category: Opt(Str),
+      explanation: Opt(Str),
+      recommendedModel: Opt(Str),
+    },
+    "The model declined to answer (the provider's refusal stop or content filter).",
+  ),
 ]);
 
 const UserMessage = strict(
@@ -145,7 +192,7 @@ const UserMessage = strict(
 const AssistantMessage = strict(
   {
     role: Type.Literal("assistant"),
-    content: Type.Array(Type.Union([TextBlock, ThinkingBlock, ToolCallBlock])),
+    content: Type.Array(Type.Union([TextBlock, ThinkingBlock, ToolCallBlock, ServerToolBlock])),
     api: Api,
     provider: Str,
     model: Str,

@@ -25,6 +25,8 @@ export const ANTHROPIC: ProviderInfo = {
     "https://platform.claude.com/docs/en/build-with-claude/thinking",
     "https://platform.claude.com/docs/en/build-with-claude/preserved-thinking",
     "@anthropic-ai/sdk 1.14.0 (2026-11-24): Model ids, ThinkingConfig types, deprecated-model data",
+    "https://platform.claude.com/docs/en/agents-and-tools/tool-use/web-search-tool",
+    "https://platform.claude.com/docs/en/agents-and-tools/tool-use/web-fetch-tool",
   ],
   notes: [
     "The issue named Fable 5.1, Opus 5.5 and Sonnet 5.5 as current. The newest stored overview also lists Claude Fable 5.2 (released 2026-11-09) and Claude Haiku 5.5, so Fable 5.1 is marked legacy like Fable 5.",
@@ -32,6 +34,7 @@ export const ANTHROPIC: ProviderInfo = {
     "Fable 5.2's cache prices ($0.20 read, $10 5-minute write) come from a relay reselling at list price (docs.laozhang.ai, 2026-11-10); 5-minute writes elsewhere are Anthropic's 1.25x input rule.",
     "Haiku 5.5 bills prompts over 100K tokens at 5x: its tier holds the overview's figures; the tier's cache read ($0.05) is that 5x rule applied to $0.01.",
     "Effort lists: Claude 5 models take low, medium, high, xhigh and max (SDK OutputConfig); Keel sends low, medium and high to the 4.6-4.8 adaptive models, as before.",
+    "Server tools: web search ($10 per 1,000 searches, plus tokens) and web fetch (tokens only) on every row, from the pricing page and the web search / web fetch tool pages.",
     "Preserved thinking (prefix-bound blocks) is documented for Fable 5.1 and later; Keel treats every model released since (Opus 5.5, Sonnet 5.5, Haiku 5.5, Fable 5.2) the same, since asking the API to drop stale blocks changes nothing else.",
   ],
 };
@@ -67,6 +70,9 @@ const BUDGET: ThinkingSpec = {
   off: "omit",
 };
 
+/** Web search is billed per search on top of tokens; web fetch costs its tokens only (pricing page). */
+const SERVER_TOOL_PRICES = { webSearch: 10 };
+
 function claude(row: Omit<Model, "api" | "provider" | "apiKeyEnv" | "input" | "reasoning">): Model {
   return {
     api: "anthropic-messages",
@@ -74,7 +80,9 @@ function claude(row: Omit<Model, "api" | "provider" | "apiKeyEnv" | "input" | "r
     apiKeyEnv: "ANTHROPIC_API_KEY",
     reasoning: true,
     input: ["text", "image"],
+    serverTools: ["web_search", "web_fetch"],
     ...row,
+    cost: { ...row.cost, serverTools: SERVER_TOOL_PRICES },
   };
 }
 

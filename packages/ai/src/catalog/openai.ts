@@ -22,6 +22,7 @@ export const OPENAI: ProviderInfo = {
     page("gpt-5.6-luna"),
     "https://developers.openai.com/api/docs/guides/reasoning",
     "https://developers.openai.com/api/docs/pricing",
+    "https://developers.openai.com/api/docs/guides/tools-web-search",
   ],
   notes: [
     "The issue named GPT-5.5 (efforts none…xhigh) as OpenAI's frontier. OpenAI's stored models page has moved on: GPT-6.2 Astra and Sol (released 2026-11-17), GPT-6.1 Terra and GPT-6 Luna are the current lineup, so GPT-5.5 is kept as legacy with the efforts the issue gives.",
@@ -30,6 +31,7 @@ export const OPENAI: ProviderInfo = {
     "GPT-6.2 Astra's cached input ($0.40) is from LiteLLM's release note (60% below GPT-6 Astra's $1); its page was not in the stored docs. GPT-6.1 Terra's and GPT-5.5's cached input prices were not found: marked unknown (billed as $0 by Keel).",
     "GPT-5.4's long-context tier applies the same 272K rule (the previous catalog already noted GPT-5.4's tier).",
     "Default efforts are published only for Luna (medium); other rows leave it unset, which sends no effort and lets the API choose.",
+    "The web search tool (Responses only) costs $10 per 1,000 calls on every row, its search content billed as input tokens (pricing page; the older preview tool's other rates are not used). OpenAI has no web fetch tool.",
   ],
 };
 
@@ -68,6 +70,9 @@ function gpt6Cost(
   };
 }
 
+/** The web search tool: $10 per 1,000 calls, its search content billed as input tokens (pricing page). */
+const SERVER_TOOL_PRICES = { webSearch: 10 };
+
 function gpt(row: Omit<Model, "api" | "provider" | "apiKeyEnv" | "input" | "tokenizer">): Model {
   return {
     api: "openai-responses",
@@ -75,7 +80,9 @@ function gpt(row: Omit<Model, "api" | "provider" | "apiKeyEnv" | "input" | "toke
     apiKeyEnv: "OPENAI_API_KEY",
     input: ["text", "image"],
     tokenizer: O200K,
+    serverTools: ["web_search"],
     ...row,
+    cost: { ...row.cost, serverTools: SERVER_TOOL_PRICES },
   };
 }
 

@@ -50,6 +50,8 @@ export function buildParams(model: Model, context: Context, options: RequestOpti
       return { name: tool.name, description: tool.description, input_schema: { ...schema, type: "object" } };
     });
   }
+  const server = serverTools(model, context.serverTools);
+  if (server.length > 0) params.tools = [...(params.tools ?? []), ...server];
   const thinking = thinkingParams(model, options.reasoning, maxTokens);
   Object.assign(params, thinking);
   if (
@@ -62,9 +64,13 @@ export function buildParams(model: Model, context: Context, options: RequestOpti
     params.temperature = options.temperature;
   }
   if (options.cacheRetention !== "none") {
+    // The previous request's last message: the one before the model's latest reply.
+    const reply = history.findLastIndex((m) => m.role === "assistant");
+    const previous = reply > 0 && reply - 1 < history.length - 1 ? history[reply - 1] : undefined;
     addCacheBreakpoints(
       params,
       history.at(-1),
+      previous,
       options.cacheRetention === "long" ? { type: "ephemeral", ttl: "1h" } : { type: "ephemeral" },
     );
   }
@@ -80,31 +86,42 @@ function apiVersion(model: Model, options: RequestOptions): string | undefined {
 }
 
 /**
- * Marks the three growing prefixes (system, tools, history) so each request reads what the
- * previous one wrote. Three markers, within the API's limit of four. `lastMessage` is the last
- * message of the kept history (never a one-request reminder after it).
+ * Marks the growing prefixes so each request reads what the previous one wrote: system, tools,
+ * the history's last message (never a one-request reminder after it), and — the fourth of the
+ * API's four — the previous request's last message. A lookup reads back at most ~20 blocks from a
+ * marker: a reply with many parallel tool calls (and their results) puts more than that between
+ * the last message and the previous request's, which the second history marker still reaches.
  */
 function addCacheBreakpoints(
   params: Params,
   lastMessage: MessageParam | undefined,
+  previousMessage: MessageParam | undefined,
   cacheControl: CacheControl,
 ): void {
   const system = Array.isArray(params.system) ? params.system.at(-1) : undefined;
   if (system) system.cache_control = cacheControl;
   const lastTool = params.tools?.at(-1);
-  if (lastTool && "input_schema" in lastTool) lastTool.cache_control = cacheControl;
-  if (!lastMessage) return;
+  if (lastTool) lastTool.cache_control = cacheControl;
+  if (previousMessage) markMessage(previousMessage, cacheControl);
+  if (lastMessage) markMessage(lastMessage, cacheControl);
+}
+
+function markMessage(lastMessage: MessageParam, cacheControl: CacheControl): void {
   if (typeof lastMessage.content === "string") {
     lastMessage.content = [{ type: "text", text: lastMessage.content }];
   }
-  // Thinking blocks cannot carry a breakpoint; the last other block covers them too.
+  // Thinking blocks cannot carry a breakpoint, nor are server blocks sent back for one; the last
+  // other block covers them too.
   for (let i = lastMessage.content.length - 1; i >= 0; i--) {
     const block = lastMessage.content[i];
-    if (!block || block.type === "thinking" || block.type === "redacted_thinking") continue;
-    block.cache_control = cacheControl;
+    if (!block || !MARKABLE.has(block.type)) continue;
+    (block as { cache_control?: CacheControl }).cache_control = cacheControl;
     return;
   }
 }
+
+/** Blocks Keel builds itself, where a cache breakpoint may go. */
+const MARKABLE = new Set(["text", "image", "tool_use", "tool_result", "document"]);
 
 function convertMessages(messages: Context["messages"], model: Model): MessageParam[] {
   const out: MessageParam[] = [];
@@ -163,11 +180,44 @@ function convertUserContent(content: (TextContent | ImageContent)[], model: Mode
   return out;
 }
 
+/** Anthropic's server tools for what the request offers, where the model has them. */
+function serverTools(model: Model, wanted: Context["serverTools"]): Anthropic.ToolUnion[] {
+  const offered = new Set(model.serverTools ?? []);
+  const out: Anthropic.ToolUnion[] = [];
+  for (const tool of wanted ?? []) {
+    if (!offered.has(tool.name)) continue;
+    const limits = {
+      ...(tool.maxUses !== undefined ? { max_uses: tool.maxUses } : {}),
+      ...(tool.allowedDomains?.length ? { allowed_domains: tool.allowedDomains } : {}),
+      // The API takes allowed or blocked domains, not both.
+      ...(tool.blockedDomains?.length && !tool.allowedDomains?.length
+        ? { blocked_domains: tool.blockedDomains }
+        : {}),
+    };
+    if (tool.name === "web_search") out.push({ type: "web_search_20250305", name: "web_search", ...limits });
+    else out.push({ type: "web_fetch_20250910", name: "web_fetch", citations: { enabled: true }, ...limits });
+  }
+  return out;
+}
+
 function convertAssistantContent(message: AssistantMessage): ContentBlockParam[] {
   const out: ContentBlockParam[] = [];
   for (const block of message.content) {
     if (block.type === "text") {
-      if (block.text !== "") out.push({ type: "text", text: block.text });
+      if (block.text === "") continue;
+      // Citations go back as the API gave them (after replay only this API's are left).
+      const citations = (block.citations ?? []).flatMap((c) => (c.raw ? [c.raw] : []));
+      out.push(
+        citations.length > 0
+          ? ({ type: "text", text: block.text, citations } as unknown as ContentBlockParam)
+          : { type: "text", text: block.text },
+      );
+    } else if (block.type === "serverTool") {
+      // A server block goes back exactly as it came, with the input it streamed.
+      out.push({
+        ...block.raw,
+        ...(block.input ? { input: block.input } : {}),
+      } as unknown as ContentBlockParam);
     } else if (block.type === "thinking") {
       if (block.redacted && block.signature) {
         out.push({ type: "redacted_thinking", data: block.signature });

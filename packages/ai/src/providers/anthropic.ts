@@ -16,19 +16,15 @@ import type { ChunkSink } from "../builder.js";
 import { type AdapterOptions, describe, type ProviderAdapter } from "../driver.js";
 import { httpReason, networkCause, networkError } from "../failure.js";
 import { nodeFetch } from "../transport/node-fetch.js";
-import type { AiError, Context, DoneReason, Model } from "../types.js";
+import type { AiError, Context, Model } from "../types.js";
 import { AnthropicRequestError, buildParams, requestHeaders } from "./anthropic-request.js";
+import { type InBandError, translateAnthropicEvent } from "./anthropic-stream.js";
 import { baseUrlOf, endpointOf } from "./base-url.js";
 import { retryAfter } from "./retry-after.js";
+import { consoleToLog, sdkLogging } from "./sdk-log.js";
 
 type Event = Anthropic.RawMessageStreamEvent;
 type ApiErrorType = ConstructorParameters<typeof APIError>[4];
-
-/** The SDK surfaces in-band `error` events as exceptions, but a proxy may pass them through as data. */
-interface InBandError {
-  type: "error";
-  error?: { type?: string; message?: string };
-}
 
 async function open(
   model: Model,
@@ -42,18 +38,22 @@ async function open(
     // node:http instead of the global fetch unless the caller brings one (src/transport/node-fetch.ts).
     fetch: options.fetch ?? nodeFetch,
     defaultHeaders: { ...model.headers, ...options.headers },
-    // The SDK would print malformed chunks to the console; Keel reports them as error values.
-    logLevel: process.env.ANTHROPIC_LOG ? undefined : "off",
+    // What the SDK logs goes to the caller's log, never to the console.
+    ...sdkLogging("@anthropic-ai/sdk", process.env.ANTHROPIC_LOG, options.onLog),
   });
   const params = buildParams(model, context, options);
   options.onPayload?.(params);
   // Keel reads the SDK's SSE frames and parses each event in translate: the SDK's event
   // iterator would add one more async generator step per event on top of these frames, the
   // largest part of what Keel cost over a bare SDK loop. Its status checks and errors still
-  // apply, since asResponse() resolves only for a successful response.
-  const response = await new Messages(client)
-    .create(params, { signal: options.signal, headers: requestHeaders(params, model, options) })
-    .asResponse();
+  // apply, since asResponse() resolves only for a successful response. create() itself warns
+  // about deprecated models on the console; those lines go to the log too.
+  const response = await consoleToLog("@anthropic-ai/sdk", options.onLog, () =>
+    new Messages(client).create(params, {
+      signal: options.signal,
+      headers: requestHeaders(params, model, options),
+    }),
+  ).asResponse();
   return Stream.rawEvents(response);
 }
 
@@ -68,7 +68,7 @@ function translate(frame: ServerSentEvent, sink: ChunkSink): void {
   }
   if (!frame.data) return;
   // A frame that is not JSON throws a SyntaxError, which classify reports as a protocol error.
-  translateEvent(JSON.parse(frame.data) as Event | InBandError, sink);
+  translateAnthropicEvent(JSON.parse(frame.data) as Event | InBandError, sink, inBandError);
 }
 
 function safeJson(text: string): { error?: { type?: string } } | null | undefined {
@@ -77,95 +77,6 @@ function safeJson(text: string): { error?: { type?: string } } | null | undefine
   } catch {
     return undefined;
   }
-}
-
-/** Sink keys for block indexes; precomputed because a long reply converts one per delta. */
-const KEYS = Array.from({ length: 64 }, (_, i) => String(i));
-const blockKey = (index: number): string => KEYS[index] ?? String(index);
-
-function translateEvent(chunk: Event | InBandError, sink: ChunkSink): void {
-  switch (chunk.type) {
-    case "message_start": {
-      const { id, usage } = chunk.message;
-      sink.responseId(id);
-      sink.usage({
-        input: usage.input_tokens,
-        output: usage.output_tokens,
-        cacheRead: usage.cache_read_input_tokens ?? 0,
-        cacheWrite: usage.cache_creation_input_tokens ?? 0,
-      });
-      return;
-    }
-    case "content_block_start": {
-      const key = blockKey(chunk.index);
-      const block = chunk.content_block;
-      // Empty text/thinking starts open nothing: the first delta opens the block.
-      if (block.type === "text") {
-        if (block.text) sink.text(key, block.text);
-      } else if (block.type === "thinking") {
-        if (block.thinking) sink.thinking(key, block.thinking);
-        if (block.signature) sink.thinkingSignature(key, block.signature);
-      } else if (block.type === "redacted_thinking") {
-        sink.thinkingSignature(key, block.data, { redacted: true });
-      } else if (block.type === "tool_use") {
-        sink.toolCallStart(key, { id: block.id, name: block.name });
-        // Arguments normally stream as input_json_delta; some proxies put them here instead.
-        if (block.input && typeof block.input === "object" && Object.keys(block.input).length > 0) {
-          sink.toolCallArgs(key, JSON.stringify(block.input));
-        }
-      }
-      return;
-    }
-    case "content_block_delta": {
-      const key = blockKey(chunk.index);
-      const delta = chunk.delta;
-      if (delta.type === "text_delta") sink.text(key, delta.text);
-      else if (delta.type === "thinking_delta") sink.thinking(key, delta.thinking);
-      else if (delta.type === "signature_delta") sink.thinkingSignature(key, delta.signature);
-      else if (delta.type === "input_json_delta") sink.toolCallArgs(key, delta.partial_json);
-      return;
-    }
-    case "content_block_stop":
-      sink.endBlock(blockKey(chunk.index));
-      return;
-    case "message_delta": {
-      const usage = chunk.usage;
-      // message_delta carries cumulative counts; input fields are only present on some deployments.
-      sink.usage({
-        output: usage.output_tokens,
-        ...(usage.input_tokens != null && { input: usage.input_tokens }),
-        ...(usage.cache_read_input_tokens != null && { cacheRead: usage.cache_read_input_tokens }),
-        ...(usage.cache_creation_input_tokens != null && { cacheWrite: usage.cache_creation_input_tokens }),
-        ...(usage.output_tokens_details != null && {
-          reasoning: usage.output_tokens_details.thinking_tokens,
-        }),
-      });
-      const reason = chunk.delta.stop_reason;
-      if (reason === "model_context_window_exceeded") {
-        sink.fail({
-          type: "context_overflow",
-          message: "The conversation no longer fits the model's context window.",
-        });
-      } else if (reason) {
-        sink.finish(doneReason(reason));
-      }
-      return;
-    }
-    case "message_stop":
-      return;
-    case "error":
-      sink.fail(
-        inBandError(chunk.error?.type, chunk.error?.message ?? "Anthropic reported an error mid-stream."),
-      );
-      return;
-  }
-}
-
-function doneReason(reason: Anthropic.StopReason): DoneReason {
-  if (reason === "max_tokens") return "length";
-  if (reason === "tool_use") return "toolUse";
-  // end_turn, stop_sequence, pause_turn, refusal: the message is complete as it stands.
-  return "stop";
 }
 
 function classify(error: unknown): AiError {

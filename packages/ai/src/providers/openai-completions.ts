@@ -197,6 +197,8 @@ interface ChatState {
   tools: Map<number, { key: string; id?: string }>;
   toolCount: number;
   finishReason?: DoneReason;
+  /** The server's content filter stopped the reply. */
+  filtered?: boolean;
   responseId: boolean;
 }
 
@@ -206,6 +208,23 @@ type ChatChunk = Framed<ChatCompletionChunk, ChatState>;
 interface ReasoningDelta {
   reasoning_content?: string | null;
   reasoning?: string | null;
+}
+
+/** A typed content part some servers stream (Mistral: `{type: "thinking", thinking: [{type: "text", …}]}`). */
+interface TypedPart {
+  type?: string;
+  text?: unknown;
+  thinking?: unknown;
+}
+
+/** The text of a typed part: its own, or that of the text parts a thinking part holds. */
+function partText(part: TypedPart): string {
+  if (part.type === "text") return typeof part.text === "string" ? part.text : "";
+  if (part.type !== "thinking") return "";
+  const inner = part.thinking;
+  if (typeof inner === "string") return inner;
+  if (!Array.isArray(inner)) return "";
+  return inner.map((p: TypedPart) => (typeof p?.text === "string" ? p.text : "")).join("");
 }
 
 interface CompatUsage {
@@ -244,10 +263,26 @@ function translateChunk(chunk: ChatCompletionChunk, state: ChatState, sink: Chun
       switchTo(state, "thinking", sink);
       sink.thinking("thinking", reasoning);
     }
-    const text = delta.content ?? delta.refusal;
-    if (text) {
+    // Content is a string, or (Mistral) a list of typed parts: text, and thinking holding text.
+    const content = delta.content as string | TypedPart[] | null | undefined;
+    if (typeof content === "string") {
+      if (content) {
+        switchTo(state, "text", sink);
+        sink.text("text", content);
+      }
+    } else if (Array.isArray(content)) {
+      for (const part of content) {
+        const text = partText(part);
+        if (!text) continue;
+        const kind = part.type === "thinking" ? "thinking" : "text";
+        switchTo(state, kind, sink);
+        if (kind === "thinking") sink.thinking("thinking", text);
+        else sink.text("text", text);
+      }
+    }
+    if (delta.refusal) {
       switchTo(state, "text", sink);
-      sink.text("text", text);
+      sink.text("text", delta.refusal);
     }
     for (const call of delta.tool_calls ?? []) {
       if (state.current !== undefined) {
@@ -269,11 +304,9 @@ function translateChunk(chunk: ChatCompletionChunk, state: ChatState, sink: Chun
     }
     if (choice.finish_reason) {
       if (choice.finish_reason === "content_filter") {
-        sink.fail({
-          type: "protocol",
-          message: "The provider stopped the response with its content filter.",
-        });
-        return;
+        // Reported when the stream ends, after the usage chunk (the tokens so far are billed).
+        state.filtered = true;
+        continue;
       }
       state.finishReason =
         choice.finish_reason === "length"
@@ -313,7 +346,9 @@ export const openaiCompletionsAdapter: ProviderAdapter<ChatChunk> = {
     if (framed.kind === "end") {
       // Usage arrives in a chunk after finish_reason (and some servers send none), so the
       // message completes when the stream ends, never at finish_reason.
-      if (framed.state.finishReason !== undefined) finish(framed.state, sink);
+      if (framed.state.filtered)
+        sink.fail({ type: "refusal", message: "The provider stopped the response with its content filter." });
+      else if (framed.state.finishReason !== undefined) finish(framed.state, sink);
       return;
     }
     translateChunk(framed.chunk, framed.state, sink);

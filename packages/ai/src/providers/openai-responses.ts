@@ -1,19 +1,27 @@
-// OpenAI Responses: request building from a Keel context (stateless, store: false, reasoning
-// carried forward as encrypted items) and stream event → sink translation.
+// OpenAI Responses: the request from a Keel context — stateless (store: false), so reasoning is
+// always asked for encrypted and sent back with it, item ids go back only beside the reasoning
+// item they belong to, assistant messages keep their phase, and server items go back whole.
+import { APIError } from "openai";
 import type {
   FunctionTool,
   ResponseCreateParamsStreaming,
+  ResponseIncludable,
   ResponseInputContent,
   ResponseInputItem,
-  ResponseStreamEvent,
-  ResponseUsage,
+  Tool,
 } from "openai/resources/responses/responses";
-import type { ChunkSink } from "../builder.js";
 import type { AdapterOptions, ProviderAdapter } from "../driver.js";
 import { transformMessages } from "../replay.js";
 import { resolveThinking } from "../thinking.js";
 import type { AssistantMessage, Context, Model, ReasoningEffort, UserMessage } from "../types.js";
-import { endpointOf } from "./base-url.js";
+import { baseUrlOf, endpointOf } from "./base-url.js";
+import {
+  joinToolCallId,
+  type ResponsesState,
+  responsesState,
+  splitToolCallId,
+  translateResponsesEvent,
+} from "./openai-responses-stream.js";
 import {
   classifyOpenAIError,
   createClient,
@@ -22,23 +30,28 @@ import {
   frame,
   IMAGE_OMITTED,
   imagesOf,
-  inBandError,
   promptCacheRetention,
   textOf,
 } from "./openai-shared.js";
 
-/**
- * A Responses tool call is named twice: `call_id` pairs it with its output, the item id
- * (`fc_…`) pairs it with the reasoning that produced it. Keel's tool call id keeps both.
- */
-export function joinToolCallId(callId: string, itemId: string | undefined): string {
-  return itemId ? `${callId}|${itemId}` : callId;
-}
+export { joinToolCallId, splitToolCallId };
 
-export function splitToolCallId(id: string): { callId: string; itemId?: string } {
-  const bar = id.indexOf("|");
-  if (bar === -1) return { callId: id };
-  return { callId: id.slice(0, bar), itemId: id.slice(bar + 1) || undefined };
+/**
+ * Deployments that answered 400 to `include: ["reasoning.encrypted_content"]` (a model that does
+ * not reason): asked without it from then on, for this process.
+ */
+const noEncryptedReasoning = new Set<string>();
+const deploymentOf = (model: Model) => `${baseUrlOf(model)} ${model.id}`;
+
+/**
+ * Whether a request asks for encrypted reasoning: always, except for a catalog model known not
+ * to reason (which the API would refuse it for) or a deployment that refused it already. An id
+ * the catalog does not know (a new OpenAI model, an Azure deployment) may well reason, and its
+ * reasoning can go back under store: false only encrypted.
+ */
+export function asksEncryptedReasoning(model: Model): boolean {
+  if (noEncryptedReasoning.has(deploymentOf(model))) return false;
+  return model.reasoning || model.thinking !== undefined || model.source === undefined;
 }
 
 /** Builds the request body. Exported for tests that check the bytes without a server. */
@@ -55,14 +68,17 @@ export function buildResponsesParams(
     store: false,
   };
   if (context.systemPrompt) params.instructions = context.systemPrompt;
-  if (context.tools && context.tools.length > 0) params.tools = context.tools.map(toResponsesTool);
+  const tools: Tool[] = [...(context.tools ?? []).map(toResponsesTool), ...serverTools(model, context)];
+  if (tools.length > 0) params.tools = tools;
   const maxTokens = options.maxTokens ?? model.maxOutput;
   if (maxTokens > 0) params.max_output_tokens = maxTokens;
   if (options.temperature !== undefined && model.samplingParams !== false)
     params.temperature = options.temperature;
+  const include: ResponseIncludable[] = [];
+  if (asksEncryptedReasoning(model)) include.push("reasoning.encrypted_content");
+  if (tools.some((t) => t.type === "web_search")) include.push("web_search_call.action.sources");
+  if (include.length > 0) params.include = include;
   if (model.reasoning) {
-    // Without store, reasoning can only be carried to the next turn encrypted.
-    params.include = ["reasoning.encrypted_content"];
     const effort = reasoningEffort(model, options.reasoning);
     if (effort !== undefined) params.reasoning = { effort: effort as "low", summary: "auto" };
   }
@@ -93,6 +109,19 @@ function toResponsesTool(tool: NonNullable<Context["tools"]>[number]): FunctionT
   };
 }
 
+/** OpenAI's web search for a request that offers it, where the model has it (no fetch tool exists). */
+function serverTools(model: Model, context: Context): Tool[] {
+  if (!model.serverTools?.includes("web_search")) return [];
+  const search = context.serverTools?.find((t) => t.name === "web_search");
+  if (!search) return [];
+  return [
+    {
+      type: "web_search",
+      ...(search.allowedDomains?.length ? { filters: { allowed_domains: search.allowedDomains } } : {}),
+    },
+  ];
+}
+
 function imagePart(model: Model, image: { data: string; mimeType: string }): ResponseInputContent {
   return model.input.includes("image")
     ? { type: "input_image", image_url: dataUrl({ type: "image", ...image }), detail: "auto" }
@@ -110,35 +139,62 @@ function userInput(model: Model, content: UserMessage["content"]): ResponseInput
 }
 
 /** A serialized reasoning item from a thinking signature, or undefined when it is not one. */
-function reasoningItem(signature: string | undefined): ResponseInputItem | undefined {
+function reasoningItem(signature: string | undefined): Record<string, unknown> | undefined {
   if (!signature) return undefined;
   try {
     const item = JSON.parse(signature) as { type?: unknown };
-    return item && item.type === "reasoning" ? (item as ResponseInputItem) : undefined;
+    return item && item.type === "reasoning" ? (item as Record<string, unknown>) : undefined;
   } catch {
     return undefined;
   }
 }
 
 function assistantInput(model: Model, message: AssistantMessage, out: ResponseInputItem[]): void {
-  // Item ids only mean something to the model that produced them (they pair calls with reasoning).
+  // Item ids only mean something to the model that produced them (they pair items with reasoning).
   const sameModel =
     message.provider === model.provider && message.api === model.api && message.model === model.id;
-  let text = "";
+  // Whether the items from here on may go back with their ids: not after a reasoning item that
+  // cannot be sent (an id without its reasoning item is refused), and only to the same model.
+  let ids = sameModel;
+  let text: { parts: string[]; phase: string | undefined; id: string | undefined } | undefined;
   const flushText = () => {
-    if (text !== "") out.push({ type: "message", role: "assistant", content: text });
-    text = "";
+    if (!text) return;
+    const content = text.parts.join("\n\n");
+    const phase = text.phase as "commentary" | "final_answer" | undefined;
+    if (ids && text.id)
+      out.push({
+        type: "message",
+        role: "assistant",
+        id: text.id,
+        status: "completed",
+        content: [{ type: "output_text", text: content, annotations: [] }],
+        ...(phase ? { phase } : {}),
+      } as ResponseInputItem);
+    else out.push({ type: "message", role: "assistant", content, ...(phase ? { phase } : {}) });
+    text = undefined;
   };
   for (const block of message.content) {
     if (block.type === "text") {
-      text += text === "" ? block.text : `\n\n${block.text}`;
+      if (block.text === "") continue;
+      // One message per item and phase: commentary and the final answer stay apart.
+      const id = block.signature;
+      if (text && (text.phase !== block.phase || text.id !== id)) flushText();
+      text ??= { parts: [], phase: block.phase, id };
+      text.parts.push(block.text);
     } else if (block.type === "thinking") {
-      // After replay only this API's own thinking is left; without a usable item it cannot be sent.
+      flushText();
+      // After replay only this model's own thinking is left. Under store: false an item goes back
+      // only with its encrypted content; one without it would be looked up by id and not found.
       const item = reasoningItem(block.signature);
       if (!item) continue;
+      if (typeof item.encrypted_content === "string" && item.encrypted_content !== "") {
+        out.push(item as unknown as ResponseInputItem);
+        ids = sameModel;
+      } else ids = false;
+    } else if (block.type === "serverTool") {
       flushText();
-      out.push(item);
-    } else {
+      out.push(block.raw as unknown as ResponseInputItem);
+    } else if (block.type === "toolCall") {
       flushText();
       const { callId, itemId } = splitToolCallId(block.id);
       out.push({
@@ -146,7 +202,7 @@ function assistantInput(model: Model, message: AssistantMessage, out: ResponseIn
         call_id: callId,
         name: block.name,
         arguments: JSON.stringify(block.arguments),
-        ...(sameModel && itemId ? { id: itemId } : {}),
+        ...(ids && itemId ? { id: itemId } : {}),
       });
     }
   }
@@ -183,109 +239,16 @@ function convertInput(model: Model, context: Context): ResponseInputItem[] {
   return out;
 }
 
-/** What one request remembers across its events. */
-interface ResponsesState {
-  /** Function call items whose arguments arrived as deltas (others bring them at item done). */
-  streamedArgs: Set<string>;
-  sawToolCall: boolean;
-}
+type ResponsesChunk = Framed<
+  import("openai/resources/responses/responses").ResponseStreamEvent,
+  ResponsesState
+>;
 
-type ResponsesChunk = Framed<ResponseStreamEvent, ResponsesState>;
-
-function usageOf(usage: ResponseUsage | null | undefined, sink: ChunkSink): void {
-  if (!usage) return;
-  const cached = usage.input_tokens_details?.cached_tokens ?? 0;
-  const cacheWrite = usage.input_tokens_details?.cache_write_tokens ?? 0;
-  sink.usage({
-    input: Math.max(0, usage.input_tokens - cached - cacheWrite),
-    output: usage.output_tokens,
-    cacheRead: cached,
-    cacheWrite,
-    reasoning: usage.output_tokens_details?.reasoning_tokens ?? 0,
-  });
-}
-
-function translateEvent(event: ResponseStreamEvent, state: ResponsesState, sink: ChunkSink): void {
-  switch (event.type) {
-    case "response.created":
-      sink.responseId(event.response.id);
-      return;
-    case "response.output_item.added": {
-      const item = event.item;
-      if (item.type === "function_call") {
-        state.sawToolCall = true;
-        const key = item.id ?? item.call_id;
-        sink.toolCallStart(key, { id: joinToolCallId(item.call_id, item.id), name: item.name });
-        if (item.arguments) {
-          state.streamedArgs.add(key);
-          sink.toolCallArgs(key, item.arguments);
-        }
-      }
-      return;
-    }
-    case "response.output_text.delta":
-    case "response.refusal.delta":
-      sink.text(`${event.item_id}:${event.content_index}`, event.delta);
-      return;
-    case "response.reasoning_summary_part.added":
-      // Summary parts are separate paragraphs of one thinking block.
-      if (event.summary_index > 0) sink.thinking(event.item_id, "\n\n");
-      return;
-    case "response.reasoning_summary_text.delta":
-    case "response.reasoning_text.delta":
-      sink.thinking(event.item_id, event.delta);
-      return;
-    case "response.function_call_arguments.delta":
-      state.streamedArgs.add(event.item_id);
-      sink.toolCallArgs(event.item_id, event.delta);
-      return;
-    case "response.output_item.done": {
-      const item = event.item;
-      if (item.type === "reasoning") {
-        // The whole item (with encrypted_content) is what the next request must send back.
-        sink.thinkingSignature(item.id, JSON.stringify(item));
-        sink.endBlock(item.id);
-      } else if (item.type === "message") {
-        for (let i = 0; i < item.content.length; i++) sink.endBlock(`${item.id}:${i}`);
-      } else if (item.type === "function_call") {
-        const key = item.id ?? item.call_id;
-        if (!state.streamedArgs.has(key)) {
-          sink.toolCallStart(key, { id: joinToolCallId(item.call_id, item.id), name: item.name });
-          if (item.arguments) sink.toolCallArgs(key, item.arguments);
-        }
-        sink.endBlock(key);
-      }
-      return;
-    }
-    case "response.completed": {
-      usageOf(event.response.usage, sink);
-      const toolUse = state.sawToolCall || event.response.output.some((o) => o.type === "function_call");
-      sink.finish(toolUse ? "toolUse" : "stop");
-      return;
-    }
-    case "response.incomplete": {
-      usageOf(event.response.usage, sink);
-      const reason = event.response.incomplete_details?.reason;
-      if (reason === "max_output_tokens") sink.finish("length");
-      else
-        sink.fail({
-          type: "protocol",
-          message: `The response is incomplete: ${reason ?? "no reason given"}.`,
-        });
-      return;
-    }
-    case "response.failed": {
-      usageOf(event.response.usage, sink);
-      const error = event.response.error;
-      sink.fail(inBandError(error?.code, error?.message ?? "the response failed without a reason"));
-      return;
-    }
-    case "error":
-      sink.fail(inBandError(event.code, event.message));
-      return;
-    default:
-      return;
-  }
+/** A 400 about `include`: this deployment does not reason, so it has no encrypted reasoning to give. */
+function refusesEncryptedReasoning(error: unknown): boolean {
+  return (
+    error instanceof APIError && error.status === 400 && (error as { param?: unknown }).param === "include"
+  );
 }
 
 export const openaiResponsesAdapter: ProviderAdapter<ResponsesChunk> = {
@@ -293,15 +256,25 @@ export const openaiResponsesAdapter: ProviderAdapter<ResponsesChunk> = {
 
   async open(model, context, options) {
     const client = createClient(model, options);
-    const params = buildResponsesParams(model, context, options);
-    options.onPayload?.(params);
-    const stream = await client.responses.create(params, { signal: options.signal });
-    return frame(stream, { streamedArgs: new Set<string>(), sawToolCall: false }, options.signal);
+    const send = async () => {
+      const params = buildResponsesParams(model, context, options);
+      options.onPayload?.(params);
+      return client.responses.create(params, { signal: options.signal });
+    };
+    let stream: Awaited<ReturnType<typeof send>>;
+    try {
+      stream = await send();
+    } catch (error) {
+      if (!refusesEncryptedReasoning(error) || !asksEncryptedReasoning(model)) throw error;
+      noEncryptedReasoning.add(deploymentOf(model));
+      stream = await send();
+    }
+    return frame(stream, responsesState(), options.signal);
   },
 
   translate(framed, sink) {
     // A stream that ends without response.completed is left to the driver to report.
-    if (framed.kind === "chunk") translateEvent(framed.chunk, framed.state, sink);
+    if (framed.kind === "chunk") translateResponsesEvent(framed.chunk, framed.state, sink);
   },
 
   classify: classifyOpenAIError,

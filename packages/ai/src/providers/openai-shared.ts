@@ -7,6 +7,7 @@ import { nodeFetch } from "../transport/node-fetch.js";
 import type { AiError, ImageContent, Model, TextContent } from "../types.js";
 import { baseUrlOf } from "./base-url.js";
 import { retryAfter } from "./retry-after.js";
+import { sdkLogging } from "./sdk-log.js";
 
 /** A client per request: retries belong to the driver, the key and fetch to the call. */
 export function createClient(model: Model, options: AdapterOptions): OpenAI {
@@ -17,6 +18,8 @@ export function createClient(model: Model, options: AdapterOptions): OpenAI {
     // node:http instead of the global fetch unless the caller brings one (src/transport/node-fetch.ts).
     fetch: options.fetch ?? nodeFetch,
     defaultHeaders: { ...model.headers, ...options.headers },
+    // What the SDK logs (a malformed chunk, its own warnings) goes to the caller's log, never to the console.
+    ...sdkLogging("openai", process.env.OPENAI_LOG, options.onLog),
   });
 }
 

@@ -13,6 +13,18 @@ const SECTIONS = `## Goal
 ## Key decisions
 ## Next steps`;
 
+/**
+ * The summary asked for at the end of the conversation itself (a continuation of the cached
+ * request): the model has the whole history before it, so only what to write is said.
+ */
+export function continuationRequestText(previousSummary: boolean, instructions?: string): string {
+  const base = previousSummary
+    ? "This conversation is about to be compacted. The summary at its start covers what came before it: update that summary with everything since. Keep what still holds, revise what changed, drop what is obsolete."
+    : "This conversation is about to be compacted: summarize it so another engineer can continue it without the transcript.";
+  const focus = instructions ? `\n\nFocus: ${instructions}` : "";
+  return `${base} Do not call any tool; answer with the summary only. Be concrete: names, paths, commands, values. No preamble.\n\nAnswer in exactly these Markdown sections:\n${SECTIONS}${focus}`;
+}
+
 export function summaryRequestText(
   transcript: string,
   previousSummary: string | undefined,

@@ -77,6 +77,28 @@ function statusOf(stopReason: string, budget: boolean): Exclude<AgentRunStatus, 
   return "completed";
 }
 
+/**
+ * A parent's tool the child may not use, kept in its list (same name and schema, so the prefix
+ * stays the parent's) and refused when called.
+ */
+function refused(tool: AgentTool): AgentTool {
+  return {
+    name: tool.name,
+    ...(tool.label ? { label: tool.label } : {}),
+    description: tool.description,
+    parameters: tool.parameters,
+    execute: async () => ({
+      content: [
+        {
+          type: "text",
+          text: `${tool.name} is not available to this sub-agent; do the work with the tools it has.`,
+        },
+      ],
+      isError: true,
+    }),
+  };
+}
+
 /** Whether a child may use an entry or tool, by its allow / exclude lists (names, refs or groups). */
 function listed(list: readonly string[] | undefined, ...names: string[]): boolean {
   return list !== undefined && names.some((n) => list.includes(n));
@@ -169,14 +191,46 @@ export class AgentSupervisor {
       return allow === undefined || allow.includes(name);
     };
     const view = d.host.childView({ agent }, allowTool, catalogs);
-    const tools = [...d.builtinTools.filter((t) => allowTool(t.name)), ...view.tools()];
+    let tools = [...d.builtinTools.filter((t) => allowTool(t.name)), ...view.tools()];
+    // A child on the parent's model whose tools are the parent's minus some (no allow list) may
+    // start from the parent's exact system prompt and tools: the parent's cached prefix serves
+    // it. The tools it may not use stay listed and are refused; its instructions open its prompt.
+    const parentModel = d.parent.model();
+    const shares =
+      options.shareParentPrefix === true &&
+      allow === undefined &&
+      model.provider === parentModel.provider &&
+      model.id === parentModel.id;
+    let systemPrompt: string;
+    let prompt = options.prompt;
+    if (shares) {
+      const prefix = d.parent.requestPrefix();
+      const own = new Map(tools.map((t) => [t.name, t]));
+      tools = prefix.tools.map((t) => own.get(t.name) ?? refused(t));
+      systemPrompt = prefix.systemPrompt;
+      if (options.instructions?.trim())
+        prompt = `<agent-instructions>\n${options.instructions.trim()}\n</agent-instructions>\n\n${options.prompt}`;
+    } else {
+      systemPrompt = d.systemPromptFor(
+        tools.map((t) => t.name),
+        options.instructions,
+      );
+    }
 
     // Reserved from here until it is live or failed, so starts made at once each count against
     // the cap and the id; stopAll waits for reserved starts before it stops the live ones.
     this.reserved.set(agentId, title);
-    const setup = this.launch({ options, caller, agent, model, view, tools }).finally(() =>
-      this.reserved.delete(agentId),
-    );
+    const setup = this.launch({
+      options,
+      caller,
+      agent,
+      model,
+      view,
+      tools,
+      systemPrompt,
+      prompt,
+      shares,
+    }).finally(() => this.reserved.delete(agentId));
     this.setups.add(setup);
     try {
       return await setup;
@@ -192,9 +246,12 @@ export class AgentSupervisor {
     model: Model;
     view: HostView;
     tools: AgentTool[];
+    systemPrompt: string;
+    prompt: string;
+    shares: boolean;
   }): Promise<RunAgentOutcome> {
     const d = this.deps;
-    const { options, caller, agent, model, view, tools } = p;
+    const { options, caller, agent, model, view, tools, systemPrompt, prompt, shares } = p;
     const { agentId, title } = agent;
     const session = await this.openChildSession(agent, caller);
     if (!session.ok) return { ok: false, error: { type: "invalid", message: session.message } };
@@ -242,17 +299,10 @@ export class AgentSupervisor {
       },
       diagnostics: [],
       agent,
+      ...(shares ? { cacheKey: d.parent.sessionId } : {}),
       ...(d.sandbox ? { sandbox: d.sandbox } : {}),
     });
-    kernel.attachHost(
-      view,
-      d.systemPromptFor(
-        tools.map((t) => t.name),
-        options.instructions,
-      ),
-      undefined,
-      tools,
-    );
+    kernel.attachHost(view, systemPrompt, undefined, tools);
     void kernel.session.appendEntry({ type: "model_change", provider: model.provider, modelId: model.id });
 
     const startedAt = Date.now();
@@ -335,6 +385,7 @@ export class AgentSupervisor {
       title,
       sessionId: session.session.id,
       sessionFile: session.file,
+      sharesParentPrefix: shares,
       status: () => status,
       result,
       abort,
@@ -343,7 +394,7 @@ export class AgentSupervisor {
     this.live.set(agentId, { run, kernel, record });
 
     void (async () => {
-      const pending = kernel.prompt(options.prompt);
+      const pending = kernel.prompt(prompt);
       // Aborted before the child's run existed (the tool's signal during setup, stopAll): the
       // run, now started, stops at once.
       if (controller.signal.aborted) kernel.abort();
@@ -397,6 +448,8 @@ export class AgentSupervisor {
     const created = await createSession({
       dir,
       cwd: this.deps.cwd,
+      // The parent's: a child's prompt says what the parent's says.
+      environment: parent.session.environment,
       fsync: persistent ? "turn" : "never",
       syncCreate: false,
       spawnedBy: {

@@ -5,6 +5,7 @@ import { rmSync } from "node:fs";
 import { Agent, type AgentTool, type RunResult } from "@keel/agent";
 import {
   addUsage,
+  emptyUsage,
   type Message,
   type Model,
   modelRef,
@@ -25,7 +26,7 @@ import { changeLines } from "../trust/surface.js";
 import { createAgentEventBridge } from "./agent-events.js";
 import type { AgentSupervisor } from "./agents.js";
 import { BUILTIN_COMMANDS, runBuiltinCommand } from "./commands.js";
-import { runCompaction } from "./compactor.js";
+import { type CompactionOutcome, runCompaction } from "./compactor.js";
 import { contextTokens, textTokens } from "./context-size.js";
 import { hasKey, modelChoices, PermissionControls } from "./controls.js";
 import { type DenialInput, toDenial } from "./denials.js";
@@ -96,6 +97,8 @@ export interface KernelParts {
   thinking?: ThinkingLevel;
   /** Every model the session could switch to. */
   listModels?: () => Model[];
+  /** Routes prompt caching by this key instead of the session's id (a child sharing its parent's prefix). */
+  cacheKey?: string;
   /** The OS sandbox commands run in; its scrubber keeps known secrets out of every tool result. */
   sandbox?: CommandSandbox;
   /** The session's kernel closes the sandbox; a child agent's shares its parent's. */
@@ -152,6 +155,8 @@ export class KernelAgent implements CodingAgent {
   private stoppedByDenial = false;
   /** The user's `!cmd` while it runs (abort() stops it too). */
   private shell: AbortController | undefined;
+  /** One-off completions extensions made during the current run (counted in its usage). */
+  private runExtraUsage: Usage | undefined;
 
   constructor(private readonly parts: KernelParts) {
     this.session_ = parts.session;
@@ -230,11 +235,18 @@ export class KernelAgent implements CodingAgent {
     });
   }
 
-  /** What every model request carries: the session for caching, the thinking level for the model. */
+  /**
+   * What every model request carries: the session for caching (a child sharing its parent's
+   * prefix routes by the parent's), the thinking level for the model.
+   */
   private requestOptions(sessionId: string): StreamOptions {
     const reasoning = requestedThinking(this.model_, this.thinking_ ?? this.parts.streamOptions.reasoning);
     const { reasoning: _given, ...rest } = this.parts.streamOptions;
-    return { ...rest, sessionId, ...(reasoning !== undefined ? { reasoning } : {}) };
+    return {
+      ...rest,
+      sessionId: this.parts.cacheKey ?? sessionId,
+      ...(reasoning !== undefined ? { reasoning } : {}),
+    };
   }
 
   private journalModel(): void {
@@ -340,6 +352,11 @@ export class KernelAgent implements CodingAgent {
   }
   toolNames(): string[] {
     return this.agent.config.tools?.map((t) => t.name) ?? [];
+  }
+
+  /** The tools and system prompt every request carries (a child sharing the prefix takes them). */
+  requestPrefix(): { systemPrompt: string; tools: readonly AgentTool[] } {
+    return { systemPrompt: this.agent.config.systemPrompt ?? "", tools: this.agent.config.tools ?? [] };
   }
 
   model(): Model {
@@ -554,6 +571,7 @@ export class KernelAgent implements CodingAgent {
     await this.host_.notify("runStart", { prompt });
     this.emit({ type: "run_start", prompt });
     this.ledger.startRun();
+    this.runExtraUsage = undefined;
     this.stopRequested = false;
     this.stoppedByDenial = false;
     this.runDenials = [];
@@ -594,7 +612,7 @@ export class KernelAgent implements CodingAgent {
     const summary: RunSummary = {
       stopReason: run.stopReason,
       turns: run.turns,
-      usage: run.usage,
+      usage: this.runExtraUsage ? addUsage(run.usage, this.runExtraUsage) : run.usage,
       text: textOf(lastAssistant),
       durationMs: Date.now() - started,
       ...(error ? { error } : {}),
@@ -608,7 +626,7 @@ export class KernelAgent implements CodingAgent {
     await this.host_.notify("runEnd", {
       stopReason: run.stopReason,
       turns: run.turns,
-      usage: run.usage,
+      usage: summary.usage,
       durationMs: summary.durationMs,
       ...(error ? { error } : {}),
     });
@@ -659,9 +677,14 @@ export class KernelAgent implements CodingAgent {
     this.ledger.addExternal(usage);
   }
 
-  /** Adds own model usage that did not come from a run (an extension's one-off completion). */
+  /**
+   * Own model usage that did not come from the loop (an extension's one-off completion): the
+   * session's, and the run's when one goes on (a WebSearch through the provider's search is
+   * part of what the run cost).
+   */
   addOwnUsage(usage: Usage): void {
     this.ledger.addOwn(usage);
+    if (this.inRun) this.runExtraUsage = addUsage(this.runExtraUsage ?? emptyUsage(), usage);
   }
 
   usageBreakdown(): UsageBreakdown {
@@ -794,12 +817,13 @@ export class KernelAgent implements CodingAgent {
     reason: CompactionReason,
     instructions?: string,
     signal?: AbortSignal,
-  ): Promise<Result<{ tokensBefore: number; tokensAfter: number }, CodingAgentError>> {
+  ): Promise<Result<CompactionOutcome, CodingAgentError>> {
     const before = contextTokens(this.session_, this.fixed, this.model_);
     this.emit({ type: "compaction_start", reason, tokensBefore: before });
     this.maintenance = new AbortController();
     const abort = () => this.maintenance?.abort();
     signal?.addEventListener("abort", abort, { once: true });
+    const config = this.agent.config;
     const outcome = await runCompaction({
       session: this.session_,
       model: this.model_,
@@ -809,9 +833,21 @@ export class KernelAgent implements CodingAgent {
       reason,
       ...(instructions ? { instructions } : {}),
       signal: this.maintenance.signal,
+      // The summary is asked at the end of the conversation as the model last saw it (same
+      // system prompt, tools, cache key and thinking), so its cached prefix serves the request.
+      conversation: {
+        systemPrompt: config.systemPrompt ?? "",
+        tools: (config.tools ?? []).map((t) => ({
+          name: t.name,
+          description: t.description,
+          parameters: t.parameters,
+        })),
+        streamOptions: this.requestOptions(this.session_.id),
+      },
     });
     signal?.removeEventListener("abort", abort);
     this.maintenance = undefined;
+    if (outcome.isOk()) this.addOwnUsage(outcome.value.usage);
     // A manual compaction held back what was left meanwhile; a run's own compaction leaves it to the run.
     const idle = !this.inRun;
     if (outcome.isOk()) {

@@ -1,17 +1,29 @@
 // Runs a compaction: summarizes the history before a safe cut with the session's own model,
 // journals the compaction entry, and reports tokens before and after.
-import { charsPerToken, complete, type Message, type Model, type StreamOptions } from "@keel/ai";
+import {
+  type AssistantMessage,
+  addUsage,
+  charsPerToken,
+  complete,
+  emptyUsage,
+  type Message,
+  type Model,
+  type StreamOptions,
+  type Tool,
+  type Usage,
+} from "@keel/ai";
 import type { Session } from "@keel/session";
 import { err, ok, type Result } from "neverthrow";
 import { type CompactionSettings, findCutIndex, keepBudget } from "../compaction/policy.js";
 import {
+  continuationRequestText,
   fileActivity,
   SUMMARY_SYSTEM_PROMPT,
   summaryRequestText,
   transcriptOf,
   withFileLists,
 } from "../compaction/summary.js";
-import { estimateMessageTokens } from "../compaction/tokens.js";
+import { estimateMessageTokens, estimateTextTokens } from "../compaction/tokens.js";
 import { contextTokens } from "./context-size.js";
 import type { CodingAgentError, CompactionReason } from "./types.js";
 
@@ -25,12 +37,26 @@ export interface CompactionInput {
   reason: CompactionReason;
   instructions?: string;
   signal?: AbortSignal;
+  /**
+   * The conversation's own request (its system prompt, tools and options, the session's cache
+   * key and thinking included): given, the summary is asked for at the end of the conversation
+   * as it was last sent, so the provider's cached prefix serves it. Left out, or when the
+   * conversation and the summary would not fit the window, the summary is a request of its own.
+   */
+  conversation?: { systemPrompt: string; tools: Tool[]; streamOptions: StreamOptions };
 }
 
 export interface CompactionOutcome {
   tokensBefore: number;
   tokensAfter: number;
+  /** What the summary request cost. */
+  usage: Usage;
+  /** "continuation": asked at the end of the cached conversation; "transcript": on its own. */
+  mode: "continuation" | "transcript";
 }
+
+/** The summary's output cap. */
+const SUMMARY_TOKENS = 8192;
 
 export async function runCompaction(
   input: CompactionInput,
@@ -56,42 +82,86 @@ export async function runCompaction(
   // The first message of a compacted context is the previous summary itself; summarize what follows it.
   const start = previousSummary && folded.messageSources[0] === folded.lastCompactionId ? 1 : 0;
   const summarized = messages.slice(start, cut);
-  // Keep the summarizer's own request within the window.
-  const budgetChars = Math.max(4000, Math.floor(model.contextWindow * 0.5 * ratio));
-  const transcript = transcriptOf(summarized).slice(-budgetChars);
 
-  const reply = await complete(
-    model,
-    {
-      systemPrompt: SUMMARY_SYSTEM_PROMPT,
-      messages: [
-        {
-          role: "user",
-          content: summaryRequestText(transcript, previousSummary, input.instructions),
-          timestamp: Date.now(),
-        },
-      ],
-    },
-    {
-      ...input.streamOptions,
-      ...(input.signal ? { signal: input.signal } : {}),
-      maxTokens: Math.min(8192, model.maxOutput),
-      // A summary needs no deep reasoning, and models that always think would spend the
-      // answer's budget on it: the model's lowest setting (off, between_tools, or its lowest effort).
-      reasoning: "off",
-    },
-  );
-  if (
-    reply.stopReason === "error" ||
-    reply.stopReason === "aborted" ||
-    reply.stopReason === "context_overflow"
-  ) {
-    return err({ type: "model", message: `Compaction failed: ${reply.error?.message ?? reply.stopReason}` });
+  const summaryTokens = Math.min(SUMMARY_TOKENS, model.maxOutput);
+  const failedReply = (reply: AssistantMessage) =>
+    reply.stopReason === "error" || reply.stopReason === "aborted" || reply.stopReason === "context_overflow";
+  const textOf = (reply: AssistantMessage) =>
+    reply.content
+      .flatMap((c) => (c.type === "text" ? [c.text] : []))
+      .join("\n")
+      .trim();
+
+  let usage: Usage | undefined;
+  let text = "";
+  let mode: CompactionOutcome["mode"] = "transcript";
+  const conversation = input.conversation;
+  const ask = continuationRequestText(start === 1, input.instructions);
+  // The conversation as last sent, the ask and the answer must fit the window (after an overflow
+  // the provider said they do not, whatever the estimate): then its cache serves all but the ask.
+  const fits =
+    conversation !== undefined &&
+    input.reason !== "overflow" &&
+    tokensBefore + estimateTextTokens(ask, ratio) + summaryTokens <= model.contextWindow;
+  if (conversation && fits) {
+    const reply = await complete(
+      model,
+      {
+        systemPrompt: conversation.systemPrompt,
+        tools: conversation.tools,
+        messages: [...messages, { role: "user", content: ask, timestamp: Date.now() }],
+      },
+      {
+        ...conversation.streamOptions,
+        ...(input.signal ? { signal: input.signal } : {}),
+        // The same thinking as the conversation's: a change there would void its cached messages.
+        maxTokens: summaryTokens,
+      },
+    );
+    usage = reply.usage;
+    if (reply.stopReason === "aborted")
+      return err({ type: "model", message: "Compaction failed: the summary request was aborted." });
+    // A model that calls a tool instead, answers nothing, or is cut at the output cap (thinking
+    // the conversation's settings allow may take the summary's budget) gets the request of its
+    // own below: half a summary would be journaled as the whole.
+    if (reply.stopReason === "stop") {
+      text = textOf(reply);
+      if (text) mode = "continuation";
+    }
   }
-  const text = reply.content
-    .flatMap((c) => (c.type === "text" ? [c.text] : []))
-    .join("\n")
-    .trim();
+  if (!text) {
+    // Keep the summarizer's own request within the window.
+    const budgetChars = Math.max(4000, Math.floor(model.contextWindow * 0.5 * ratio));
+    const transcript = transcriptOf(summarized).slice(-budgetChars);
+    const reply = await complete(
+      model,
+      {
+        systemPrompt: SUMMARY_SYSTEM_PROMPT,
+        messages: [
+          {
+            role: "user",
+            content: summaryRequestText(transcript, previousSummary, input.instructions),
+            timestamp: Date.now(),
+          },
+        ],
+      },
+      {
+        ...input.streamOptions,
+        ...(input.signal ? { signal: input.signal } : {}),
+        maxTokens: summaryTokens,
+        // A summary needs no deep reasoning, and models that always think would spend the
+        // answer's budget on it: the model's lowest setting (off, between_tools, or its lowest effort).
+        reasoning: "off",
+      },
+    );
+    usage = usage ? addUsage(usage, reply.usage) : reply.usage;
+    if (failedReply(reply))
+      return err({
+        type: "model",
+        message: `Compaction failed: ${reply.error?.message ?? reply.stopReason}`,
+      });
+    text = textOf(reply);
+  }
   if (!text)
     return err({ type: "model", message: "Compaction failed: the model returned an empty summary." });
 
@@ -106,5 +176,5 @@ export async function runCompaction(
   });
   if (appended.isErr()) return err({ type: "session", message: appended.error.message });
   const tokensAfter = contextTokens(session, input.fixedTokens, model);
-  return ok({ tokensBefore, tokensAfter });
+  return ok({ tokensBefore, tokensAfter, usage: usage ?? emptyUsage(), mode });
 }

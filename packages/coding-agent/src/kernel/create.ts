@@ -28,6 +28,7 @@ import { AgentSupervisor } from "./agents.js";
 import { KernelAgent } from "./coding-agent.js";
 import { BUILTIN_COMMAND_NAMES } from "./commands.js";
 import { configHooksExtension } from "./config-hooks.js";
+import { createDebugLog } from "./debug-log.js";
 import { createFileHistory } from "./file-history.js";
 import { chooseModel, modelRegistry, resolveModelRef } from "./model-choice.js";
 import { cachedEndpointModels } from "./model-discovery.js";
@@ -160,7 +161,16 @@ export async function createCodingAgent(
     ls: { guard: permission.readGuard },
   });
 
-  const streamOptions = withStreamConfig(config.stream, options.streamOptions ?? {});
+  // What the vendor SDKs would print goes to the debug log (and `keel --debug`), never the terminal.
+  const writeDebug = createDebugLog(home);
+  const streamOptions: StreamOptions = {
+    onLog: (line) => {
+      const text = `${line.level}: ${line.message}`;
+      writeDebug(line.source, text);
+      kernel.emit({ type: "debug", source: line.source, message: text });
+    },
+    ...withStreamConfig(config.stream, options.streamOptions ?? {}),
+  };
   const compaction = {
     ...DEFAULT_COMPACTION,
     ...(config.compaction?.threshold ? { threshold: config.compaction.threshold } : {}),
@@ -339,12 +349,14 @@ export async function createCodingAgent(
     rules: loaded.value.rules,
     report: (message, level) => kernel.report(level, message),
   });
-  const date = new Date().toISOString().slice(0, 10);
+  // Fixed when the session began and journaled with it: a resume on another day sends the same
+  // prompt, so the cached prefix holds (the model hears of the new date by a notice instead).
+  const { date, platform } = session.environment;
   const promptFor = (toolNames: string[], instructions?: string) =>
     buildSystemPrompt({
       cwd,
       date,
-      platform: `${process.platform} ${process.arch}`,
+      platform,
       toolNames,
       contextFiles,
       extensionText: host.systemPromptText(),
@@ -391,6 +403,11 @@ export async function createCodingAgent(
     if (journaled.isErr())
       kernel.report("error", `Could not journal the model choice: ${journaled.error.message}`);
   }
+  const today = new Date().toISOString().slice(0, 10);
+  if (today !== date && !session.readOnly)
+    kernel.persistNotice("kernel", `Today's date is ${today} (this session began on ${date}).`, {
+      key: `date:${today}`,
+    });
   const sandboxSaid = sandboxNotice(await sandbox.state(mode), mode);
   if (sandboxSaid) kernel.report(sandboxSaid.level, sandboxSaid.message);
   await host.notify("sessionStart", { reason, sessionId: session.id });

@@ -94,10 +94,12 @@ export function createHostServices(d: ServiceDeps): HostServices {
           {
             ...(request.systemPrompt ? { systemPrompt: request.systemPrompt } : {}),
             messages: request.messages,
+            ...(request.serverTools?.length ? { serverTools: request.serverTools } : {}),
           },
           {
             ...d.streamOptions,
             ...(request.maxTokens !== undefined ? { maxTokens: request.maxTokens } : {}),
+            ...(request.reasoning !== undefined ? { reasoning: request.reasoning } : {}),
             ...(request.signal ? { signal: request.signal } : {}),
           },
         );
@@ -111,6 +113,10 @@ export function createHostServices(d: ServiceDeps): HostServices {
             },
           };
         return { ok: true, message };
+      },
+      serverTools: (ref) => {
+        const model = ref ? resolveModel(ref) : kernel.model();
+        return model?.serverTools ?? [];
       },
     },
     sendMessage: (text, options) => {

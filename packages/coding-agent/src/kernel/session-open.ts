@@ -3,7 +3,14 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
-import { createSession, listSessions, openSession, type Session, type SessionError } from "@keel/session";
+import {
+  createSession,
+  currentPlatform,
+  listSessions,
+  openSession,
+  type Session,
+  type SessionError,
+} from "@keel/session";
 import { err, ok, type Result } from "neverthrow";
 import type { CodingAgentError, SessionChoice, SessionProblem } from "./types.js";
 
@@ -105,13 +112,15 @@ export async function openChosenSession(
   dir: string,
   cwd: string,
 ): Promise<Result<OpenedSession, CodingAgentError>> {
+  // The date and platform the system prompt gives, fixed for the session's life (journaled).
+  const environment = { date: new Date().toISOString().slice(0, 10), platform: currentPlatform() };
   const create = async (at: string) => {
-    const created = await createSession({ dir: at, cwd });
+    const created = await createSession({ dir: at, cwd, environment });
     return created.isErr() ? err(sessionError(created.error.message)) : ok(created.value);
   };
   if (choice.mode === "ephemeral") {
     const temporaryDir = mkdtempSync(join(tmpdir(), "keel-ephemeral-"));
-    const created = await createSession({ dir: temporaryDir, cwd, fsync: "never" });
+    const created = await createSession({ dir: temporaryDir, cwd, fsync: "never", environment });
     if (created.isErr()) return err(sessionError(created.error.message));
     return ok({ session: created.value, reason: "new", temporaryDir });
   }

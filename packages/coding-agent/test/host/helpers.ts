@@ -31,6 +31,7 @@ export function recordingServices(): Recorded {
       current: () => model,
       list: () => [model],
       resolve: () => undefined,
+      serverTools: () => [],
       complete: async () => ({
         ok: false,
         error: { type: "unsupported", message: "no model in host tests" },

@@ -187,8 +187,12 @@ describe("a Claude Sonnet 5.5 session", () => {
     expect((await agent.prompt("still there?"))._unsafeUnwrap().text).toBe("Still here after compaction.");
     await agent.close();
 
-    // The summary asked for Sonnet's lowest thinking setting, so its budget goes to the summary.
-    expect(server.requests[3]?.body.thinking).toEqual({ type: "between_tools" });
+    // The summary is asked at the end of the conversation with its thinking unchanged (a change
+    // would void the cached messages), the ask last.
+    expect(server.requests[3]?.body.thinking).toEqual(server.requests[2]?.body.thinking);
+    expect(JSON.stringify((server.requests[3]!.body.messages as unknown[]).at(-1))).toContain(
+      "This conversation is about to be compacted",
+    );
     for (const request of server.requests) {
       const choice = request.body.tool_choice as { type?: string } | undefined;
       expect(choice === undefined || choice.type === "auto" || choice.type === "none").toBe(true);

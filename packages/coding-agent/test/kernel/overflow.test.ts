@@ -1,7 +1,7 @@
 // Overflow recovery and manual compaction: an overflow error compacts and retries once; a manual
 // compaction passes its instructions and updates the previous summary instead of starting over.
 import { afterEach, describe, expect, it } from "vitest";
-import { SUMMARY_SYSTEM_PROMPT } from "../../src/compaction/summary.js";
+import { continuationRequestText, SUMMARY_SYSTEM_PROMPT } from "../../src/compaction/summary.js";
 import { createCodingAgent } from "../../src/index.js";
 import { faux, type Sandbox, sandbox } from "./helpers.js";
 
@@ -17,6 +17,9 @@ const lastUserText = (body: Record<string, unknown>) => {
   const content = messages.at(-1)!.content;
   return typeof content === "string" ? content : content.map((c) => c.text ?? "").join("");
 };
+/** A summary asked for at the end of the conversation (a manual or threshold compaction that fits). */
+const isContinuedSummary = (body: Record<string, unknown>) =>
+  lastUserText(body).startsWith(continuationRequestText(false).slice(0, 40));
 
 async function agentWith(f: ReturnType<typeof faux>) {
   const created = await createCodingAgent({
@@ -83,12 +86,49 @@ describe("overflow and manual compaction", () => {
     expect(second.isOk()).toBe(true);
     await agent.close();
 
-    const summaryRequests = f.requests.filter((r) => isSummaryRequest(r.body));
+    // Both fit the window: each is asked at the end of the conversation as last sent.
+    const summaryRequests = f.requests.filter((r) => isContinuedSummary(r.body));
     expect(summaryRequests).toHaveLength(2);
+    expect(f.requests.filter((r) => isSummaryRequest(r.body))).toHaveLength(0);
     expect(lastUserText(summaryRequests[0]!.body)).toContain("Focus: focus on the parser");
-    const update = lastUserText(summaryRequests[1]!.body);
+    const update = summaryRequests[1]!;
+    // The second updates the first: the conversation it ends opens with the first summary, and
+    // the ask says to update it.
+    expect(lastUserText(update.body)).toContain("update that summary");
+    const opening = JSON.stringify((update.body.messages as unknown[])[0]);
+    expect(opening).toContain("First summary goal.");
+    expect(update.raw).not.toContain('"q1"'); // already summarized, not re-sent as conversation
+    expect(update.raw).toContain('"q4"');
+  });
+
+  it("after an overflow, updates the previous summary from a transcript of what came since", async () => {
+    box = sandbox();
+    const f = faux({
+      turns: [
+        { text: "a1" },
+        { text: "a2" },
+        { text: "## Goal\nFirst summary goal.\n## Next steps\n- continue" },
+        { text: "a3" },
+        { kind: "context_overflow" },
+        { text: "## Goal\nSecond summary goal.\n## Next steps\n- done" },
+        { text: "a4" },
+      ],
+    });
+    const agent = await agentWith(f);
+    await agent.prompt("q1");
+    await agent.prompt("q2");
+    expect((await agent.compact()).isOk()).toBe(true);
+    await agent.prompt("q3");
+    const fourth = (await agent.prompt("q4"))._unsafeUnwrap();
+    await agent.close();
+    expect(fourth.text).toBe("a4");
+
+    const own = f.requests.filter((r) => isSummaryRequest(r.body));
+    expect(own).toHaveLength(1);
+    const update = lastUserText(own[0]!.body);
     expect(update).toContain("<previous-summary>");
     expect(update).toContain("First summary goal.");
+    // The part kept at the first compaction and summarized now (the cut leaves q3 onwards).
     expect(update).toContain("<new-conversation>\n[user]\nq2");
     expect(update).not.toContain("q1"); // already summarized, not re-sent as conversation
   });

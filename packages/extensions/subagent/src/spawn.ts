@@ -97,6 +97,9 @@ export async function spawnAgent(
     },
     maxTurns: definition.maxTurns ?? config.maxTurns,
     ...(definition.instructions ? { instructions: definition.instructions } : {}),
+    // An agent with the session's tools (no list of its own) starts from the session's own
+    // prompt and tools where its model is the session's: the session's cached prefix serves it.
+    shareParentPrefix: definition.tools === undefined,
     ...(model.model ? { model: model.model } : {}),
     ...(config.budget.maxTokens !== undefined || config.budget.maxCostUsd !== undefined
       ? { budget: { ...config.budget } }

@@ -190,6 +190,7 @@ describe("chooseModel", () => {
     list: () => list,
     resolve: (ref) => list.find((m) => `${m.provider}/${m.id}` === ref || m.id === ref),
     complete: async () => ({ ok: false, error: { type: "x", message: "x" } }),
+    serverTools: () => [],
   });
 
   it("passes provider/id on, qualifies a known bare id, maps Claude Code's aliases to the newest of the family", () => {

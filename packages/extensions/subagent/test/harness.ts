@@ -53,9 +53,12 @@ const firstUserText = (r: RecordedRequest): string => {
   if (!first) return "";
   return typeof first.content === "string" ? first.content : String((first.content as Json[])[0]?.text ?? "");
 };
-export const isChild = (r: RecordedRequest) => firstUserText(r).startsWith(CHILD);
-/** The task a child request belongs to: its first user message. */
-export const taskOf = (r: RecordedRequest) => firstUserText(r);
+/** A child's first message: its task, after its definition's instructions when it shares the parent's prefix. */
+const taskText = (r: RecordedRequest): string =>
+  firstUserText(r).replace(/^<agent-instructions>[\s\S]*?<\/agent-instructions>\n\n/, "");
+export const isChild = (r: RecordedRequest) => taskText(r).startsWith(CHILD);
+/** The task a child request belongs to: its first user message, its task only. */
+export const taskOf = (r: RecordedRequest) => taskText(r);
 
 /**
  * Parent turns in order; each child's turns from `child(task, n)` (n: its request count so far).

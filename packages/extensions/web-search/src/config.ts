@@ -9,7 +9,7 @@ const MB = 1024 * 1024;
 
 export const DEFAULTS = {
   search: {
-    provider: "tavily",
+    provider: "auto",
     apiKeyEnv: "TAVILY_API_KEY",
     maxResults: 5,
     timeoutMs: 30_000,
@@ -29,7 +29,8 @@ export const DEFAULTS = {
 const SearchFields = {
   provider: Type.String({
     minLength: 1,
-    description: '"tavily" (default), "searxng", or a provider a package adds',
+    description:
+      '"auto" (default: Tavily when its key is set, else the model provider\'s own search), "model", "tavily", "searxng", or a provider a package adds',
   }),
   apiKeyEnv: Type.String({ minLength: 1, description: "The environment variable holding the API key" }),
   apiKey: Type.String({

@@ -2,7 +2,13 @@
 // an endpoint), the network seams passed through, the search count kept in session state.
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { defineExtension, type ExtensionRuntime, Type, textResult } from "@keel/extension-sdk";
+import {
+  defineExtension,
+  type ExtensionRuntime,
+  type ModelsAccess,
+  Type,
+  textResult,
+} from "@keel/extension-sdk";
 import {
   CONFIG_KEY,
   ConfigSchema,
@@ -17,6 +23,7 @@ import { windowOf } from "./fetch/window.js";
 import { formatDocument, formatRedirect, formatSearch } from "./format.js";
 import { createHttpClient, type NetworkSeams } from "./net/client.js";
 import type { Env } from "./net/proxy.js";
+import { modelSearchProvider } from "./search/model.js";
 import type { ProviderFactory, SearchProvider, SearchRequest } from "./search/provider.js";
 import { searxngProvider } from "./search/searxng.js";
 import { type TavilyOptions, tavilyProvider } from "./search/tavily.js";
@@ -43,8 +50,9 @@ const StateSchema = Type.Object({ searches: Type.Integer({ minimum: 0 }) });
 type Runtime = ExtensionRuntime<WebConfig, { searches: number }, WebSearchInstance>;
 
 const ENABLE_HINT =
-  `set TAVILY_API_KEY (or the variable named by ${CONFIG_KEY}.search.apiKeyEnv) to a Tavily key, or use a ` +
-  `SearXNG server with ${CONFIG_KEY}.search = { "provider": "searxng", "endpoint": "http://127.0.0.1:8888" }`;
+  "use an Anthropic or OpenAI model (their own web search needs only the model's key), set TAVILY_API_KEY " +
+  `(or the variable named by ${CONFIG_KEY}.search.apiKeyEnv) to a Tavily key, or use a SearXNG server with ` +
+  `${CONFIG_KEY}.search = { "provider": "searxng", "endpoint": "http://127.0.0.1:8888" }`;
 
 /**
  * Says `message` once per Keel home (remembered in this extension's data folder), then only in the
@@ -76,30 +84,45 @@ function buildSearch(
   options: WebSearchOptions,
   http: ReturnType<typeof createHttpClient>,
   env: Env,
+  models: ModelsAccess,
 ): WebSearchInstance["search"] {
   const providers: Record<string, ProviderFactory> = {
+    model: modelSearchProvider(),
     tavily: tavilyProvider(options.tavily),
     searxng: searxngProvider(),
     ...options.providers,
   };
-  const factory = providers[config.search.provider];
-  if (!factory)
+  const key = keyFrom(config, options.env ?? process.env);
+  const build = (name: string) => {
+    const factory = providers[name];
+    if (!factory) return undefined;
+    return factory(
+      {
+        provider: name,
+        ...(key.key ? { apiKey: key.key } : {}),
+        keySource: key.source,
+        ...(config.search.endpoint ? { endpoint: config.search.endpoint } : {}),
+        timeoutMs: config.search.timeoutMs,
+      },
+      { http, env, models },
+    );
+  };
+  // auto: a Tavily key someone set wins; else the model provider's own search, where it has one.
+  const chosen = config.search.provider === "auto" ? (key.key ? "tavily" : "model") : config.search.provider;
+  const built = build(chosen);
+  if (!built)
     return {
       ok: false,
-      reason: `unknown search provider "${config.search.provider}" (known: ${Object.keys(providers).join(", ")})`,
+      reason: `unknown search provider "${config.search.provider}" (known: auto, ${Object.keys(providers).join(", ")})`,
     };
-  const key = keyFrom(config, options.env ?? process.env);
-  const built = factory(
-    {
-      provider: config.search.provider,
-      ...(key.key ? { apiKey: key.key } : {}),
-      keySource: key.source,
-      ...(config.search.endpoint ? { endpoint: config.search.endpoint } : {}),
-      timeoutMs: config.search.timeoutMs,
-    },
-    { http, env },
-  );
-  if (built.isErr()) return { ok: false, reason: built.error.message };
+  if (built.isErr())
+    return {
+      ok: false,
+      reason:
+        config.search.provider === "auto"
+          ? `no Tavily key (${key.source} is not set), and ${built.error.message}`
+          : built.error.message,
+    };
   // A key must never reach the model, the journal or a log, whatever a provider's error says.
   const secret = key.key;
   const redact = (text: string) => (secret ? text.split(secret).join("[key]") : text);
@@ -115,7 +138,7 @@ function statusLines(rt: Runtime): string[] {
   const key = keyFrom(rt.config, {}).source;
   return [
     s.ok
-      ? `WebSearch: ${s.provider.name}${search.endpoint ? ` at ${search.endpoint}` : ""}${search.provider === "tavily" ? `, key from ${key}` : ""}; ${done}${cap} searches this session`
+      ? `WebSearch: ${s.provider.name === "model" ? `the model provider's own search (${rt.models.current().provider}, with the model's key)` : s.provider.name}${s.provider.name !== "model" && search.endpoint ? ` at ${search.endpoint}` : ""}${s.provider.name === "tavily" ? `, key from ${key}` : ""}; ${done}${cap} searches this session`
       : `WebSearch: off (${s.reason})`,
     `WebFetch: ${fetch.allow.length > 0 ? `allowlist ${fetch.allow.join(", ")}` : "no private or local hosts"}; ` +
       `${fetch.upgradeHttp ? "http upgraded to https" : "http fetched as written"}; ` +
@@ -150,7 +173,7 @@ export function createWebSearchExtension(options: WebSearchOptions = {}) {
           userAgent: f.userAgent,
           cacheTtlMs: f.cacheTtlMs,
         });
-        const search = buildSearch(ctx.config, options, http, env);
+        const search = buildSearch(ctx.config, options, http, env, ctx.models);
         if (!search.ok) tellOnce(ctx, `WebSearch is off: ${search.reason}. To enable it, ${ENABLE_HINT}.`);
         return { fetcher, search };
       },
@@ -291,17 +314,24 @@ export function createWebSearchExtension(options: WebSearchOptions = {}) {
             return textResult(`WebSearch failed: ${error.message}`, { error }, true);
           }
           const usage = answer.value.usage;
-          rt.recordUsage({
-            source: answer.value.provider,
-            requests: usage?.requests ?? 1,
-            ...(usage?.credits !== undefined ? { credits: usage.credits } : {}),
-          });
+          const viaModel = answer.value.model;
+          // A model's own search is a model call: its usage is the session's already.
+          if (!viaModel)
+            rt.recordUsage({
+              source: answer.value.provider,
+              requests: usage?.requests ?? 1,
+              ...(usage?.credits !== undefined ? { credits: usage.credits } : {}),
+            });
           return textResult(search.redact(formatSearch(args.query, answer.value)), {
             provider: answer.value.provider,
             query: args.query,
             results: answer.value.results.map((r) => ({ title: r.title, url: r.url })),
             ...(answer.value.answer ? { answer: answer.value.answer } : {}),
+            ...(answer.value.citations?.length ? { citations: answer.value.citations } : {}),
             ...(usage?.credits !== undefined ? { credits: usage.credits } : {}),
+            ...(viaModel
+              ? { model: viaModel.ref, searches: viaModel.searches, costUsd: viaModel.costUsd }
+              : {}),
           });
         },
       });

@@ -8,6 +8,15 @@ import type { SearchResponse } from "./search/provider.js";
 export function formatSearch(query: string, response: SearchResponse): string {
   const lines: string[] = [];
   if (response.answer) lines.push(`Answer (from ${response.provider}): ${response.answer}`, "");
+  if (response.citations?.length) {
+    lines.push("Cited:");
+    response.citations.forEach((c, i) => {
+      lines.push(
+        `[${i + 1}] ${c.title ? `${c.title} ` : ""}<${c.url}>${c.citedText ? ` — "${c.citedText.trim()}"` : ""}`,
+      );
+    });
+    lines.push("");
+  }
   response.results.forEach((r, i) => {
     lines.push(`${i + 1}. ${r.title || r.url}`, `   ${r.url}`);
     const meta = [

@@ -14,6 +14,7 @@ export type { Dialer } from "./net/connect.js";
 export type { NetError, NetErrorType } from "./net/errors.js";
 export type { Resolver } from "./net/guard.js";
 export type { HttpResponse } from "./net/http.js";
+export { MODEL_SEARCHES_PER_CALL, modelSearchProvider } from "./search/model.js";
 export type {
   ProviderContext,
   ProviderFactory,

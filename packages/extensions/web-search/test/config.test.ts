@@ -46,7 +46,8 @@ describe("web-search configuration", () => {
       },
     });
     expect(resolved.search).toMatchObject({
-      provider: "tavily",
+      // The user named no provider: auto (their key, else the model's own search); never the project's.
+      provider: "auto",
       apiKeyEnv: "MY_KEY",
       endpoint: "https://tavily.internal",
       maxSearchesPerSession: 3,

@@ -131,7 +131,9 @@ describe("WebSearch over SearXNG", () => {
     expect(seen).toEqual(["https://mine.example hello 5"]);
     const unknown = await activated({ env: {} }, { search: { provider: "nope" } });
     expect(unknown.tools).toEqual(["WebFetch"]);
-    expect(unknown.reports[0]!.message).toContain('unknown search provider "nope" (known: tavily, searxng)');
+    expect(unknown.reports[0]!.message).toContain(
+      'unknown search provider "nope" (known: auto, model, tavily, searxng)',
+    );
   });
 });
 

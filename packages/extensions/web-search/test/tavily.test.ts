@@ -187,9 +187,11 @@ describe("the Tavily client is never built without a key or, in tests, without a
       {
         level: "info",
         message:
-          "WebSearch is off: no Tavily API key ($TAVILY_API_KEY is not set). To enable it, set TAVILY_API_KEY (or the " +
-          "variable named by extensions.web-search.config.search.apiKeyEnv) to a Tavily key, or use a SearXNG server " +
-          'with extensions.web-search.config.search = { "provider": "searxng", "endpoint": "http://127.0.0.1:8888" }.',
+          "WebSearch is off: no Tavily key ($TAVILY_API_KEY is not set), and the session's model has no web search of " +
+          "its provider's own (Anthropic's and OpenAI's models do). To enable it, use an Anthropic or OpenAI model " +
+          "(their own web search needs only the model's key), set TAVILY_API_KEY (or the variable named by " +
+          "extensions.web-search.config.search.apiKeyEnv) to a Tavily key, or use a SearXNG server with " +
+          'extensions.web-search.config.search = { "provider": "searxng", "endpoint": "http://127.0.0.1:8888" }.',
       },
     ]);
     expect(counter.loads()).toBe(0);

@@ -5,7 +5,21 @@ import { splitText, sseEvent } from "../sse.js";
 import { CLAUDE_RULES, claudeRequestProblem, conversationPrefix } from "./claude-rules.js";
 import { type Dialect, type ErrorSpec, pad } from "./dialect.js";
 
-const STOP_REASON = { stop: "end_turn", length: "max_tokens", toolUse: "tool_use" } as const;
+const STOP_REASON = {
+  stop: "end_turn",
+  length: "max_tokens",
+  toolUse: "tool_use",
+  pause: "pause_turn",
+  refusal: "refusal",
+} as const;
+
+/** What the API adds to a refusal stop. */
+const REFUSAL_DETAILS = {
+  type: "refusal",
+  category: "cyber",
+  explanation: "keel mock server: a scripted refusal.",
+  recommended_model: null,
+};
 
 const ERROR_TYPE: Record<number, string> = {
   400: "invalid_request_error",
@@ -33,6 +47,8 @@ function toolId(reply: PlannedReply, i: number): string {
 }
 
 function usage(reply: PlannedReply) {
+  const searches = reply.serverTools.filter((t) => t.name === "web_search").length;
+  const fetches = reply.serverTools.filter((t) => t.name === "web_fetch").length;
   return {
     input_tokens: reply.usage.input,
     cache_creation_input_tokens: reply.usage.cacheWrite,
@@ -41,13 +57,66 @@ function usage(reply: PlannedReply) {
     ...(reply.thinking === undefined
       ? {}
       : { output_tokens_details: { thinking_tokens: reply.usage.reasoning } }),
+    ...(reply.serverTools.length > 0
+      ? { server_tool_use: { web_search_requests: searches, web_fetch_requests: fetches } }
+      : {}),
   };
 }
 
 type Block =
   | { kind: "thinking"; text: string; signature: string | undefined }
-  | { kind: "text"; text: string }
-  | { kind: "tool"; id: string; name: string; arguments: string };
+  | { kind: "text"; text: string; citations: Record<string, unknown>[] }
+  | { kind: "tool"; id: string; name: string; arguments: string }
+  | { kind: "server_call"; id: string; name: string; input: string }
+  | { kind: "server_result"; block: Record<string, unknown> };
+
+const encode = (text: string) => Buffer.from(text, "utf8").toString("base64");
+
+/** A server tool as the API sends it: the call (input streamed as JSON), then its result block. */
+function serverBlocks(reply: PlannedReply): Block[] {
+  return reply.serverTools.flatMap((tool, i): Block[] => {
+    const id = `srvtoolu_keel${pad(reply.index)}_${i}`;
+    const input = JSON.stringify(tool.name === "web_search" ? { query: tool.query } : { url: tool.url });
+    const call: Block = { kind: "server_call", id, name: tool.name, input };
+    const error = tool.error ? { type: `${tool.name}_tool_result_error`, error_code: tool.error } : undefined;
+    const content =
+      error ??
+      (tool.name === "web_search"
+        ? tool.results.map((r) => ({
+            type: "web_search_result",
+            url: r.url,
+            title: r.title,
+            encrypted_content: encode(r.content ?? r.title),
+            page_age: null,
+          }))
+        : {
+            type: "web_fetch_result",
+            url: tool.url,
+            content: {
+              type: "document",
+              source: { type: "text", media_type: "text/plain", data: tool.content },
+              ...(tool.title ? { title: tool.title } : {}),
+              citations: { enabled: true },
+            },
+            retrieved_at: "2026-12-01T00:00:00Z",
+          });
+    return [
+      call,
+      { kind: "server_result", block: { type: `${tool.name}_tool_result`, tool_use_id: id, content } },
+    ];
+  });
+}
+
+/** Web search citations as the API gives them (the encrypted index is the mock's own). */
+function citationBlocks(reply: PlannedReply): Record<string, unknown>[] {
+  return reply.citations.map((c, i) => ({
+    type: "web_search_result_location",
+    url: c.url,
+    title: c.title ?? c.url,
+    encrypted_index: encode(`keel-index-${reply.index}-${i}`),
+    cited_text: c.citedText,
+  }));
+}
 
 /**
  * The reply's content blocks in order. On the Claude 5 family they take the shapes the API
@@ -70,6 +139,8 @@ function blocksOf(reply: PlannedReply): Block[] {
   };
   const blocks: Block[] = [];
   const reasoningShown = display === "summarized";
+  // Server tools run before the text that reports on them.
+  blocks.push(...serverBlocks(reply));
   if (reply.thinking !== undefined && !(rules && type === "between_tools")) {
     blocks.push({
       kind: "thinking",
@@ -82,7 +153,7 @@ function blocksOf(reply: PlannedReply): Block[] {
       const notesShown = reasoningShown || display === "updates" || type === "between_tools";
       blocks.push({ kind: "thinking", text: notesShown ? reply.text : "", signature: sign(undefined) });
     } else {
-      blocks.push({ kind: "text", text: reply.text });
+      blocks.push({ kind: "text", text: reply.text, citations: citationBlocks(reply) });
     }
   }
   reply.toolCalls.forEach((call, i) => {
@@ -96,7 +167,15 @@ function contentBlocks(blocks: readonly Block[]): Record<string, unknown>[] {
   return blocks.map((block) => {
     if (block.kind === "thinking")
       return { type: "thinking", thinking: block.text, signature: block.signature ?? "" };
-    if (block.kind === "text") return { type: "text", text: block.text };
+    if (block.kind === "text")
+      return {
+        type: "text",
+        text: block.text,
+        ...(block.citations.length > 0 ? { citations: block.citations } : {}),
+      };
+    if (block.kind === "server_call")
+      return { type: "server_tool_use", id: block.id, name: block.name, input: JSON.parse(block.input) };
+    if (block.kind === "server_result") return block.block;
     let input: unknown = {};
     try {
       input = JSON.parse(block.arguments);
@@ -149,10 +228,17 @@ function stream(reply: PlannedReply): string[] {
       if (block.signature !== undefined) deltas.push({ type: "signature_delta", signature: block.signature });
       frame({ type: "thinking", thinking: "", signature: "" }, deltas);
     } else if (block.kind === "text") {
+      frame({ type: "text", text: "", ...(block.citations.length > 0 ? { citations: [] } : {}) }, [
+        ...block.citations.map((citation) => ({ type: "citations_delta", citation })),
+        ...splitText(block.text, chunkSize).map((text) => ({ type: "text_delta", text })),
+      ]);
+    } else if (block.kind === "server_call") {
       frame(
-        { type: "text", text: "" },
-        splitText(block.text, chunkSize).map((text) => ({ type: "text_delta", text })),
+        { type: "server_tool_use", id: block.id, name: block.name, input: {} },
+        splitText(block.input, chunkSize).map((partial_json) => ({ type: "input_json_delta", partial_json })),
       );
+    } else if (block.kind === "server_result") {
+      frame(block.block, []);
     } else {
       frame(
         { type: "tool_use", id: block.id, name: block.name, input: {} },
@@ -166,7 +252,11 @@ function stream(reply: PlannedReply): string[] {
   frames.push(
     sseEvent("message_delta", {
       type: "message_delta",
-      delta: { stop_reason: STOP_REASON[reply.stopReason], stop_sequence: null },
+      delta: {
+        stop_reason: STOP_REASON[reply.stopReason],
+        stop_sequence: null,
+        ...(reply.stopReason === "refusal" ? { stop_details: REFUSAL_DETAILS } : {}),
+      },
       // Cumulative whole-message totals, as the API sends them (the SDK overwrites its snapshot).
       usage: usage(reply),
     }),

@@ -6,7 +6,14 @@ import { SSE_DONE, splitText, sseData } from "../sse.js";
 import { type Dialect, type ErrorSpec, FIXED_UNIX_SECONDS, pad } from "./dialect.js";
 import { openaiErrorBody, openaiOverflow } from "./openai-errors.js";
 
-const FINISH_REASON = { stop: "stop", length: "length", toolUse: "tool_calls" } as const;
+const FINISH_REASON = {
+  stop: "stop",
+  length: "length",
+  toolUse: "tool_calls",
+  // Chat Completions has no paused turns; a refusal is the content filter's finish.
+  pause: "stop",
+  refusal: "content_filter",
+} as const;
 
 function completionId(reply: PlannedReply): string {
   return `chatcmpl-keel${pad(reply.index)}`;

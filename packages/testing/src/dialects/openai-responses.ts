@@ -62,16 +62,48 @@ function responseObject(reply: PlannedReply, status: string, output: Item[], ext
 }
 
 function finalStatus(reply: PlannedReply): Item {
-  return reply.stopReason === "length"
-    ? { status: "incomplete", incomplete_details: { reason: "max_output_tokens" } }
-    : { status: "completed" };
+  if (reply.stopReason === "length")
+    return { status: "incomplete", incomplete_details: { reason: "max_output_tokens" } };
+  if (reply.stopReason === "refusal")
+    return { status: "incomplete", incomplete_details: { reason: "content_filter" } };
+  return { status: "completed" };
 }
+
+/** Whether the reply ends incomplete (response.incomplete instead of response.completed). */
+const incomplete = (reply: PlannedReply) => reply.stopReason === "length" || reply.stopReason === "refusal";
 
 /** Each output item as a list of events (without sequence numbers) and its finished form. */
 function items(reply: PlannedReply): { events: Event[]; done: Item }[] {
   const out: { events: Event[]; done: Item }[] = [];
   const { chunkSize } = reply;
-  const itemStatus = reply.stopReason === "length" ? "incomplete" : "completed";
+  const itemStatus = incomplete(reply) ? "incomplete" : "completed";
+  // Web searches run first, each a web_search_call item (Responses has no web fetch tool).
+  reply.serverTools.forEach((tool, i) => {
+    if (tool.name !== "web_search") return;
+    const output_index = out.length;
+    const id = `ws_keel${pad(reply.index)}_${i}`;
+    const action = {
+      type: "search",
+      query: tool.query,
+      sources: tool.results.map((r) => ({ type: "url", url: r.url })),
+    };
+    const done = { id, type: "web_search_call", status: tool.error ? "failed" : "completed", action };
+    const at = { item_id: id, output_index };
+    out.push({
+      done,
+      events: [
+        {
+          type: "response.output_item.added",
+          output_index,
+          item: { id, type: "web_search_call", status: "in_progress" },
+        },
+        { type: "response.web_search_call.in_progress", ...at },
+        { type: "response.web_search_call.searching", ...at },
+        { type: "response.web_search_call.completed", ...at },
+        { type: "response.output_item.done", output_index, item: done },
+      ],
+    });
+  });
   if (reply.thinking !== undefined) {
     const output_index = out.length;
     const id = `rs_keel${pad(reply.index)}`;
@@ -105,7 +137,14 @@ function items(reply: PlannedReply): { events: Event[]; done: Item }[] {
     const output_index = out.length;
     const id = `msg_keel${pad(reply.index)}`;
     const text = reply.text;
-    const part = { type: "output_text", annotations: [], logprobs: [], text };
+    // Each citation annotates the first place its cited words appear (or the whole text).
+    const annotations = reply.citations.map((c) => {
+      const at = text.indexOf(c.citedText);
+      const start_index = at === -1 ? 0 : at;
+      const end_index = at === -1 ? text.length : at + c.citedText.length;
+      return { type: "url_citation", start_index, end_index, url: c.url, title: c.title ?? c.url };
+    });
+    const part = { type: "output_text", annotations, logprobs: [], text };
     const item = { id, type: "message", role: "assistant" };
     const done = { ...item, status: itemStatus, content: [part] };
     const at = { item_id: id, output_index, content_index: 0 };
@@ -117,12 +156,18 @@ function items(reply: PlannedReply): { events: Event[]; done: Item }[] {
           output_index,
           item: { ...item, status: "in_progress", content: [] },
         },
-        { type: "response.content_part.added", ...at, part: { ...part, text: "" } },
+        { type: "response.content_part.added", ...at, part: { ...part, annotations: [], text: "" } },
         ...splitText(text, chunkSize).map((delta) => ({
           type: "response.output_text.delta",
           ...at,
           delta,
           logprobs: [],
+        })),
+        ...annotations.map((annotation, annotation_index) => ({
+          type: "response.output_text.annotation.added",
+          ...at,
+          annotation_index,
+          annotation,
         })),
         { type: "response.output_text.done", ...at, text, logprobs: [] },
         { type: "response.content_part.done", ...at, part },
@@ -183,7 +228,7 @@ function stream(reply: PlannedReply): string[] {
     { type: "response.created", response: responseObject(reply, "in_progress", []) },
     { type: "response.in_progress", response: responseObject(reply, "in_progress", []) },
     ...built.flatMap((entry) => entry.events),
-    { type: reply.stopReason === "length" ? "response.incomplete" : "response.completed", response: final },
+    { type: incomplete(reply) ? "response.incomplete" : "response.completed", response: final },
   ];
   return events.map(frame);
 }

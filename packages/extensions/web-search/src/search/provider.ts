@@ -1,6 +1,7 @@
 // The search provider contract: one request shape in, one result schema out, failures as tagged
 // values. Tavily and SearXNG implement it; a package adds another by passing a factory to
 // createWebSearchExtension({ providers }).
+import type { ModelsAccess } from "@keel/extension-sdk";
 import type { Result } from "neverthrow";
 import type { HttpClient } from "../net/client.js";
 import type { Env } from "../net/proxy.js";
@@ -35,8 +36,15 @@ export interface SearchResponse {
   provider: string;
   results: SearchResult[];
   answer?: string;
+  /** Sources the answer cites, with the words it cites from each (the model provider's search). */
+  citations?: { url: string; title?: string; citedText?: string }[];
   /** Credits or requests the provider reports for this search. */
   usage?: { credits?: number; requests?: number };
+  /**
+   * Set when the search was a model call (the model provider's own search): its tokens and fees
+   * are in the session's model usage already, so nothing is recorded apart.
+   */
+  model?: { ref: string; searches: number; costUsd: number };
   /** What the provider could not honour (a filter it lacks), in words for the model. */
   notes?: string[];
 }
@@ -81,6 +89,8 @@ export interface ProviderSettings {
 export interface ProviderContext {
   http: HttpClient;
   env: Env;
+  /** The session's models: the model provider's own search calls one through them. */
+  models?: ModelsAccess;
 }
 
 /**
