@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import { err, ok, type Result } from "neverthrow";
 import type { Node, Parser } from "web-tree-sitter";
 import { importEsm } from "../../esm-import.js";
+import { keepWasmOnBaseline } from "./wasm-tiering.js";
 
 /** One argv word. `static` = its value is known without running anything (no $x, $(…), globs of braces). */
 export interface ShellWord {
@@ -83,6 +84,7 @@ function grammarPath(): string {
 export function loadShellParser(): Promise<Parser> {
   parserPromise ??= (async () => {
     const { Language, Parser } = (await importEsm("web-tree-sitter")) as typeof import("web-tree-sitter");
+    keepWasmOnBaseline();
     await Parser.init();
     const language = await Language.load(grammarPath());
     const parser = new Parser();
