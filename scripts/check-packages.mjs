@@ -38,12 +38,12 @@ const MB = 1e6;
  * extension package gets the extension budget, found by folder, so new ones are covered unasked.
  * - extensions and the SDK: 5 MB. What they carry is TypeBox (~2 MB of its own build formats),
  *   neverthrow, and their own few dependencies; no provider SDK, which `light` enforces.
- * - the CLI: 40 MB. Its bundles inline the kernel and both provider SDKs; what it installs is
- *   what those bundles load from files: tsx with esbuild's native binary (~12 MB) for TypeScript
- *   extensions, and web-tree-sitter (~6 MB) for the shell parser.
+ * - the CLI: 40 MB. Its bundles inline the kernel and both provider SDKs, and dist/ carries the
+ *   few files they load on demand (the service SDKs, web-tree-sitter's module and WASM); it
+ *   installs no dependency (TypeScript extensions go through Node's own type stripping).
  * - ai and agent: 45 MB. Speaking to models through the official SDKs is their purpose, and the
  *   two SDKs are ~31 MB.
- * - coding-agent: 65 MB: ai's weight plus tsx and web-tree-sitter, as for the CLI.
+ * - coding-agent: 65 MB: ai's weight plus web-tree-sitter.
  * - session: 5 MB: it uses @keel/ai for types only and ships a copy of them.
  * - ext-mcp: 22 MB, the one extension past 5 MB. Speaking MCP through the official SDK is its
  *   purpose, and @modelcontextprotocol/sdk declares its server half's dependencies too (express,

@@ -207,6 +207,7 @@ export async function createCodingAgent(
       ? [join(home, "extensions"), ...(trusted ? [join(projectRoot, ".keel", "extensions")] : [])]
       : [],
     folders: installed,
+    typescriptCache: join(home, "cache", "typescript"),
   });
   const composed = await composing;
   for (const f of composed.failures) kernel.report("error", `${f.message}; not loaded`, f.extensionId);
