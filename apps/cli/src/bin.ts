@@ -3,7 +3,7 @@
 // Built as dist/bin.cjs; the core (everything else, kernel included) is dist/keel.cjs.
 import { createRequire } from "node:module";
 import { parseCliArgs } from "./args.js";
-import { codeCacheDir, requireWithCodeCache } from "./code-cache.js";
+import { codeCacheDir, enableModuleCache, moduleCacheDir, requireWithCodeCache } from "./code-cache.js";
 import { EXIT } from "./exit-codes.js";
 import { exitProcess } from "./exit-process.js";
 import { HELP } from "./help.js";
@@ -24,8 +24,10 @@ function reportRss(): void {
 
 /** The core, from V8's code cache unless KEEL_CODE_CACHE=0. */
 function loadCore(): typeof Core {
+  const cacheDir = process.env.KEEL_CODE_CACHE === "0" ? undefined : codeCacheDir();
+  if (cacheDir !== undefined) enableModuleCache(moduleCacheDir());
   const file = require.resolve("./keel.cjs");
-  const loaded = requireWithCodeCache(file, process.env.KEEL_CODE_CACHE === "0" ? undefined : codeCacheDir());
+  const loaded = requireWithCodeCache(file, cacheDir);
   // KEEL_REPORT_CODE_CACHE=1: whether this start compiled or reused, for tests and benches.
   if (process.env.KEEL_REPORT_CODE_CACHE === "1") process.stderr.write(`keel: code cache ${loaded.cache}\n`);
   return loaded.exports as typeof Core;

@@ -14,7 +14,7 @@ import {
   statSync,
   writeFileSync,
 } from "node:fs";
-import { createRequire } from "node:module";
+import nodeModule, { createRequire } from "node:module";
 import { basename, dirname, join } from "node:path";
 import vm from "node:vm";
 // Bundled alone into the bin (the package declares no side effects), not with the kernel.
@@ -36,6 +36,11 @@ export const BEFORE_V8_FLAGS = "keel:before-v8-flags";
 /** Where caches live: under KEEL_HOME like everything else keel keeps (tests get their own). */
 export function codeCacheDir(): string {
   return join(resolveKeelHome(), "cache", "code");
+}
+
+/** Node's compile cache, beside it (enableModuleCache). */
+export function moduleCacheDir(): string {
+  return join(resolveKeelHome(), "cache", "modules");
 }
 
 const cachePrefix = (file: string) => `${basename(file)}-`;
@@ -71,6 +76,33 @@ export interface CacheWriteOptions {
   /** Free bytes on the file system holding `dir` (tests pretend a full disk). */
   freeBytes?: (dir: string) => number;
   now?: number;
+}
+
+/**
+ * Turns on Node's own compile cache (module.enableCompileCache) in `dir` for what Node's loader
+ * compiles: the TUI, user extensions, the shell parser's module, the MCP client. It keeps only what
+ * V8 compiles eagerly (see above), still a sixth of the TUI's load. Not when the disk is nearly
+ * full, a home is read-only (Node then says so and goes uncached) or KEEL_CODE_CACHE=0; other
+ * Node versions' folders are removed, so upgrades do not pile them up.
+ */
+export function enableModuleCache(dir: string, options: CacheWriteOptions = {}): boolean {
+  const node = nodeModule as typeof nodeModule & {
+    enableCompileCache?(dir: string): { status: number };
+    constants?: { compileCacheStatus?: { ENABLED: number; ALREADY_ENABLED: number } };
+  };
+  const statuses = node.constants?.compileCacheStatus;
+  if (!node.enableCompileCache || !statuses) return false;
+  try {
+    mkdirSync(dir, { recursive: true });
+    if ((options.freeBytes ?? freeBytesOf)(dir) < MIN_FREE_BYTES) return false;
+    const own = `${process.version}-${process.arch}-`;
+    for (const name of readdirSync(dir))
+      if (!name.startsWith(own)) rmSync(join(dir, name), { recursive: true, force: true });
+  } catch {
+    return false;
+  }
+  const { status } = node.enableCompileCache(dir);
+  return status === statuses.ENABLED || status === statuses.ALREADY_ENABLED;
 }
 
 function freeBytesOf(dir: string): number {

@@ -17,7 +17,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BEFORE_V8_FLAGS as kernelSignal } from "@keel/coding-agent";
 import { describe, expect, it } from "vitest";
-import { BEFORE_V8_FLAGS, MIN_FREE_BYTES, writeCache } from "../src/code-cache.js";
+import { BEFORE_V8_FLAGS, enableModuleCache, MIN_FREE_BYTES, writeCache } from "../src/code-cache.js";
 import { MODEL, mockSuite, runKeel, type Workspace } from "./helpers.js";
 
 const { fresh } = mockSuite({ text: "ok" });
@@ -108,6 +108,18 @@ describe("code cache", () => {
     expect(stateOf(after.stderr)).toBe("hit");
   });
 
+  it("Node's compile cache keeps what Node's loader compiles (an .mjs extension) beside it, for this Node only", async () => {
+    const { server, ws } = fresh([]);
+    const modules = join(ws.home, "cache", "modules");
+    mkdirSync(join(modules, "v0.0.1-x64-5f17e4e4-0"), { recursive: true });
+    writeFileSync(join(ws.home, "plain.mjs"), "export default function () {}\n");
+    const args = ["-p", "hi", "--model", MODEL, "--cwd", ws.repo, "-e", join(ws.home, "plain.mjs")];
+    expect(await runKeel(args, { server, ws })).toMatchObject({ code: 0, stdout: "ok\n" });
+    const folders = readdirSync(modules);
+    expect(folders).toEqual([expect.stringMatching(new RegExp(`^${process.version}-${process.arch}-`))]);
+    expect(readdirSync(join(modules, folders[0]!)).length).toBeGreaterThan(0);
+  });
+
   it("KEEL_CODE_CACHE=0 compiles without a cache and writes none", async () => {
     const { server, ws } = fresh([]);
     const r = await runKeel(["-p", "hi", "--model", MODEL, "--cwd", ws.repo], {
@@ -118,6 +130,7 @@ describe("code cache", () => {
     expect(r).toMatchObject({ code: 0, stdout: "ok\n" });
     expect(stateOf(r.stderr)).toBe("off");
     expect(cacheFiles(ws)).toEqual([]);
+    expect(existsSync(join(ws.home, "cache", "modules"))).toBe(false);
   });
 
   it("a start from the cache still loads .mjs and .ts extensions and the shell parser", async () => {
@@ -173,6 +186,12 @@ describe("the code cache never fills a disk", () => {
     }
   };
   const data = Buffer.alloc(4096, 1);
+
+  it("Node's compile cache is not turned on when the disk is nearly full", () =>
+    withDir((dir) => {
+      expect(enableModuleCache(dir, { freeBytes: () => MIN_FREE_BYTES - 1 })).toBe(false);
+      expect(readdirSync(dir)).toEqual([]);
+    }));
 
   it("writes nothing when the disk would be left with less than its margin", () =>
     withDir((dir) => {
