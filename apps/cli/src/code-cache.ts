@@ -82,8 +82,8 @@ export interface CacheWriteOptions {
  * Turns on Node's own compile cache (module.enableCompileCache) in `dir` for what Node's loader
  * compiles: the TUI, user extensions, the shell parser's module, the MCP client. It keeps only what
  * V8 compiles eagerly (see above), still a sixth of the TUI's load. Not when the disk is nearly
- * full, a home is read-only (Node then says so and goes uncached) or KEEL_CODE_CACHE=0; other
- * Node versions' folders are removed, so upgrades do not pile them up.
+ * full; in a read-only home Node's attempt fails quietly. Other Node versions' folders are
+ * removed, so upgrades do not pile them up.
  */
 export function enableModuleCache(dir: string, options: CacheWriteOptions = {}): boolean {
   const node = nodeModule as typeof nodeModule & {
