@@ -1,17 +1,15 @@
 // Shared vitest settings: every @keel/* import resolves to the package's src/, so tests run
 // against current source without a prior build (child-process tests still use dist/).
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+import { workspacePackages } from "./scripts/workspace.mjs";
 
 const root = dirname(fileURLToPath(import.meta.url));
 
 function workspaceAliases(): { find: RegExp; replacement: string }[] {
-  const dirs = ["packages", "packages/extensions", "apps"].flatMap((group) => {
-    const base = join(root, group);
-    return existsSync(base) ? readdirSync(base).map((d) => join(base, d)) : [];
-  });
+  const dirs = (workspacePackages(root) as { dir: string }[]).map((p) => p.dir);
   const aliases: { find: RegExp; replacement: string }[] = [];
   for (const dir of dirs) {
     const manifest = join(dir, "package.json");

@@ -1,73 +1,19 @@
-// Proves every publishable package installs on its own from npm-style tarballs: packs each one,
-// installs the tarballs into an empty temp project with npm, imports every entry point,
-// type-checks a consumer file against the published .d.ts files, holds each package's installed
-// size to its budget, and installs the CLI globally into a temp prefix to run `keel` from there.
+// Proves every publishable package (found from pnpm-workspace.yaml) installs from npm-style
+// tarballs: packs each one, installs the tarballs into an empty temp project with npm, imports
+// every entry point, type-checks a consumer file against the published .d.ts files, holds each
+// package's installed size to its budget (budgets.mjs), and installs the CLI globally from the
+// checkout as the README says, to run `keel` from elsewhere. registry-check.mjs does the same
+// through a registry.
 import { execFileSync } from "node:child_process";
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
+import { budgetOf, MB, PROVIDER_SDKS } from "./budgets.mjs";
 import { checkGlobalInstall } from "./check-global-install.mjs";
 import { installClosure, megabytes, STRAY } from "./package-sizes.mjs";
+import { publicPackages, root } from "./workspace.mjs";
 
-const root = resolve(import.meta.dirname, "..");
-const groups = ["packages", "packages/extensions", "apps"];
-const packages = groups
-  .flatMap((g) =>
-    existsSync(join(root, g))
-      ? readdirSync(join(root, g)).map((d) => ({ group: g, dir: join(root, g, d) }))
-      : [],
-  )
-  .filter(({ dir }) => existsSync(join(dir, "package.json")))
-  .map((p) => ({ ...p, manifest: JSON.parse(readFileSync(join(p.dir, "package.json"), "utf8")) }))
-  .filter(({ manifest }) => !manifest.private);
-
-/** Provider SDKs: only the packages that talk to models may install them. */
-const PROVIDER_SDKS = ["@anthropic-ai/sdk", "openai"];
-const MB = 1e6;
-/**
- * Installed-size budgets (the package and all it installs; hardlinked files once; the STRAY
- * packages of package-sizes.mjs shown apart, outside the budget). Every
- * extension package gets the extension budget, found by folder, so new ones are covered unasked.
- * - extensions and the SDK: 5 MB. What they carry is TypeBox (~2 MB of its own build formats),
- *   neverthrow, and their own few dependencies; no provider SDK, which `light` enforces.
- * - the CLI: 40 MB. Its bundles inline the kernel and both provider SDKs, and dist/ carries the
- *   few files they load on demand (the service SDKs, web-tree-sitter's module and WASM); it
- *   installs no dependency (TypeScript extensions go through Node's own type stripping).
- * - ai and agent: 45 MB. Speaking to models through the official SDKs is their purpose, and the
- *   two SDKs are ~31 MB.
- * - coding-agent: 65 MB: ai's weight plus web-tree-sitter.
- * - session: 5 MB: it uses @keel/ai for types only and ships a copy of them.
- * - ext-mcp: 22 MB, the one extension past 5 MB. Speaking MCP through the official SDK is its
- *   purpose, and @modelcontextprotocol/sdk declares its server half's dependencies too (express,
- *   hono, cors, raw-body…: ~100 packages, ~20 MB with zod's 6 MB) although the client loads none
- *   of them. Bundling the SDK's client into ext-mcp's dist would bring it under 5 MB; until then
- *   this budget holds it where it is.
- */
-function budgetOf({ group, manifest }) {
-  if (manifest.name === "@keel/ext-mcp") return { mb: 22, light: true };
-  if (group === "packages/extensions") return { mb: 5, light: true };
-  const byName = {
-    "@keel/extension-sdk": { mb: 5, light: true },
-    "@keel/session": { mb: 5, light: true },
-    "@keel/testing": { mb: 1, light: true },
-    "@keel/cli": { mb: 40, light: true },
-    "@keel/ai": { mb: 45, light: false },
-    "@keel/agent": { mb: 45, light: false },
-    "@keel/coding-agent": { mb: 65, light: false },
-  };
-  const budget = byName[manifest.name];
-  if (!budget)
-    throw new Error(`${manifest.name}: no installed-size budget; add one to scripts/check-packages.mjs`);
-  return budget;
-}
+const packages = publicPackages().map(({ rel, dir, manifest }) => ({ group: rel, dir, manifest }));
 
 const work = mkdtempSync(join(tmpdir(), "keel-pack-"));
 const run = (cmd, args, cwd) =>
@@ -213,7 +159,7 @@ try {
   console.log("installed size (the package and everything npm installs with it):");
   for (const p of packages) {
     const { name } = p.manifest;
-    const budget = budgetOf(p);
+    const budget = { mb: budgetOf(p.manifest) };
     const closure = installClosure(consumer, name);
     const sizeOf = (keep) =>
       [...closure.entries()]
@@ -231,11 +177,11 @@ try {
     );
     if (over) failures.push(`${name} installs ${megabytes(bytes)} MB, over its ${budget.mb} MB budget`);
     const sdks = [...closure.keys()].filter((k) => PROVIDER_SDKS.includes(k.slice(0, k.lastIndexOf("@"))));
-    if (budget.light && sdks.length > 0) failures.push(`${name} installs provider SDKs: ${sdks.join(", ")}`);
+    if (sdks.length > 0) failures.push(`${name} installs provider SDKs: ${sdks.join(", ")}`);
   }
   if (failures.length > 0) throw new Error(failures.join("\n"));
 
-  await checkGlobalInstall({ root, work, run });
+  await checkGlobalInstall({ root, work });
   console.log(`package check: all ${packages.length} packages install, import and type-check on their own`);
 } catch (e) {
   console.error(e.stdout ?? "", e.stderr ?? "", e.message);

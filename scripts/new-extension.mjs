@@ -5,11 +5,22 @@
 // `--root <dir>` scaffolds into another checkout; the scaffold's own test uses it.
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { connectorFiles } from "./connector-template.mjs";
 import { initPackage } from "./init-package.mjs";
 
 const NAME = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
+
+/** @keel/create-extension's templates, from its build in this checkout. */
+async function createExtensionTemplates() {
+  const built = join(import.meta.dirname, "../packages/create-extension/dist/templates.js");
+  if (!existsSync(built)) {
+    process.stderr.write("packages/create-extension is not built: run pnpm build first.\n");
+    process.exit(1);
+  }
+  return import(pathToFileURL(built).href);
+}
 // A connector's name is its id: the catalog group and the prefix of every action name.
 const CONNECTOR_NAME = /^[a-z][a-z0-9]{0,31}$/;
 const MAX_NAME = 40;
@@ -66,69 +77,28 @@ if (existsSync(changeset)) {
 }
 
 const pkg = connector ? `@keel/connector-${name}` : `@keel/ext-${name}`;
-const camel = name.replace(/-([a-z0-9])/g, (_, c) => c.toUpperCase());
-const pascal = camel[0].toUpperCase() + camel.slice(1);
-const binding = `${camel}Extension`;
-const toolName = `${pascal}Note`;
+// The source and test are @keel/create-extension's (what `npm create @keel/extension` writes),
+// read from its build; a connector's are connector-template.mjs's.
+const templates = connector ? undefined : await createExtensionTemplates();
 
+// Extensions and connectors take the SDKs from the host that loads them: peers, and dev
+// dependencies for their own build and tests (scripts/manifests.mjs holds every package to it).
+const sdk = { "@keel/extension-sdk": "workspace:^" };
+const sdks = connector ? { "@keel/ext-connector": "workspace:^", ...sdk } : sdk;
 initPackage({
   root,
   dir,
   name: pkg,
   description: connector ? `Keel connector: ${name}` : `Keel extension: ${name}`,
-  dependencies: connector
-    ? { "@keel/ext-connector": "workspace:^", "@keel/extension-sdk": "workspace:^" }
-    : { "@keel/extension-sdk": "workspace:^" },
-  devDependencies: connector ? {} : { "@keel/testing": "workspace:^" },
+  keywords: [connector ? "keel-connector" : "keel-extension"],
+  peerDependencies: sdks,
+  devDependencies: connector ? sdks : { ...sdks, "@keel/testing": "workspace:^" },
 });
 
 const files = connector
   ? connectorFiles({ name, pkg, dir })
   : {
-      "src/index.ts": `// ${pkg}: a Keel extension. Say here in a line or two what it adds and why.
-import { defineExtension, textResult, Type } from "@keel/extension-sdk";
-
-export const ${binding} = defineExtension({
-  id: "${name}",
-  description: "Keeps notes for the session.",
-  // Session state lives in the journal: it follows rewinds, branches and forks by itself.
-  sessionState: {
-    schema: Type.Object({ notes: Type.Array(Type.String()) }),
-    default: { notes: [] },
-  },
-  tools: (tool) => [
-    tool({
-      name: "${toolName}",
-      description: "Remember a short note for the rest of the session.",
-      parameters: Type.Object({ note: Type.String({ minLength: 1 }) }),
-      async execute(args, _ctx, runtime) {
-        runtime.state.update((state) => ({ notes: [...state.notes, args.note] }));
-        return textResult(\`Noted (\${runtime.state.get().notes.length} so far).\`);
-      },
-    }),
-  ],
-});
-
-export default ${binding};
-`,
-      [`test/${name}.test.ts`]: `// Runs the extension's tool against an in-memory runtime.
-import { listTools } from "@keel/extension-sdk";
-import { testRuntime, testToolContext } from "@keel/extension-sdk/testing";
-import { describe, expect, it } from "vitest";
-import ${binding} from "../src/index.js";
-
-describe("${name}", () => {
-  it("keeps each note in session state", async () => {
-    const tool = listTools(${binding}).find((t) => t.name === "${toolName}")!;
-    const runtime = testRuntime<unknown, { notes: string[] }>(${binding});
-    const ctx = testToolContext();
-    await tool.execute({ note: "first" }, ctx, runtime);
-    const result = await tool.execute({ note: "second" }, ctx, runtime);
-    expect(result.content).toEqual([{ type: "text", text: "Noted (2 so far)." }]);
-    expect(runtime.state.get().notes).toEqual(["first", "second"]);
-  });
-});
-`,
+      ...templates.extensionFiles({ id: name, pkg }),
       "README.md": `# ${pkg}
 
 A Keel extension. Describe what it adds (tools, hooks, commands) and how to configure it.

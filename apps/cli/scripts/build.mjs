@@ -22,8 +22,8 @@
 //   stream-json input, written from src/print/schema.ts (exported as @keel/cli/print.v1.schema.json).
 // - dist/index.js: the package's public API for other hosts, ESM, over the @keel packages they
 //   install themselves (optional peers: the bin needs none of them).
-// The CLI's run-time dependencies (package.json `dependencies`) stay external: tsx, whose loader
-// needs its own files and esbuild's binary.
+// The CLI's run-time dependencies (package.json `dependencies`) stay external, but for the
+// extension SDK (below); TypeScript extensions need none (Node strips their types).
 import { execFileSync } from "node:child_process";
 import {
   chmodSync,
@@ -43,7 +43,9 @@ import { build } from "esbuild";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
 const externalOf = (names) => names.flatMap((name) => [name, `${name}/*`]);
-const runtime = Object.keys(manifest.dependencies ?? {});
+// @keel/extension-sdk is a dependency for the extensions keel installs (they resolve the host's
+// copy, see keel install); the core still inlines it, so a start reads no more files.
+const runtime = Object.keys(manifest.dependencies ?? {}).filter((name) => name !== "@keel/extension-sdk");
 const external = externalOf(runtime);
 const require = createRequire(import.meta.url);
 
@@ -57,7 +59,7 @@ const common = {
   outdir: "dist",
   bundle: true,
   platform: "node",
-  target: "node20",
+  target: "node22",
   external,
   // Stack traces map back to the sources (NODE_OPTIONS=--enable-source-maps) without shipping them.
   sourcemap: true,

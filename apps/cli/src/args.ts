@@ -47,7 +47,12 @@ export interface CliFlags {
   cwd: string | undefined;
   /** Show the debug log (extensions' and the kernel's) live on stderr. */
   debug: boolean;
+  /** Print mode: how long the end of a run waits for background agents still running (ms). */
+  waitChildrenMs: number;
 }
+
+/** `--wait-children` when not given: background agents get five minutes to report. */
+export const DEFAULT_WAIT_CHILDREN_MS = 300_000;
 
 /**
  * Words that, as the first argument, name a subcommand rather than start a prompt: Keel's own and
@@ -56,6 +61,7 @@ export interface CliFlags {
 export const SUBCOMMANDS = [
   "install",
   "uninstall",
+  "update",
   "list",
   "sessions",
   "config",
@@ -105,6 +111,7 @@ const OPTIONS = {
   "no-extensions": { type: "boolean" },
   cwd: { type: "string" },
   debug: { type: "boolean" },
+  "wait-children": { type: "string" },
   version: { type: "boolean", short: "v" },
   help: { type: "boolean", short: "h" },
 } as const;
@@ -140,6 +147,13 @@ function parseMaxTurns(value: string): Result<number, UsageError> {
   return /^\d+$/.test(value.trim()) && Number.isSafeInteger(n) && n > 0
     ? ok(n)
     : usage(`--max-turns must be a positive whole number (got "${value}").`);
+}
+
+function parseWaitChildren(value: string): Result<number, UsageError> {
+  const seconds = Number(value);
+  return /^\d+(\.\d+)?$/.test(value.trim()) && Number.isFinite(seconds) && seconds <= 86_400
+    ? ok(Math.round(seconds * 1000))
+    : usage(`--wait-children takes seconds, 0 or more (got "${value}").`);
 }
 
 function sessionFlag(values: {
@@ -255,6 +269,14 @@ export function parseCliArgs(argv: readonly string[]): Result<CliCommand, UsageE
   const maxTurns = values["max-turns"] === undefined ? ok(undefined) : parseMaxTurns(values["max-turns"]);
   if (maxTurns.isErr()) return err(maxTurns.error);
 
+  const waitChildren =
+    values["wait-children"] === undefined
+      ? ok(DEFAULT_WAIT_CHILDREN_MS)
+      : parseWaitChildren(values["wait-children"]);
+  if (waitChildren.isErr()) return err(waitChildren.error);
+  if (values["wait-children"] !== undefined && !print)
+    return usage("--wait-children only applies to print mode (-p): the TUI keeps background agents running.");
+
   const session = sessionFlag(values);
   if (session.isErr()) return err(session.error);
   if (session.value.kind === "inspect" && positionals.length > 0)
@@ -291,6 +313,7 @@ export function parseCliArgs(argv: readonly string[]): Result<CliCommand, UsageE
       noExtensions: values["no-extensions"] === true,
       cwd: values.cwd,
       debug: values.debug === true,
+      waitChildrenMs: waitChildren.value,
     },
   });
 }

@@ -8,6 +8,7 @@ import { EXIT } from "./exit-codes.js";
 import { exitProcess } from "./exit-process.js";
 import { HELP } from "./help.js";
 import type * as Core from "./main.js";
+import { nodeTooOld } from "./node-version.js";
 
 // dist/bin.cjs and src/bin.ts both sit one level below package.json.
 const require = createRequire(import.meta.url);
@@ -34,6 +35,11 @@ function loadCore(): typeof Core {
 }
 
 async function run(): Promise<number> {
+  const tooOld = nodeTooOld(process.versions.node);
+  if (tooOld) {
+    process.stderr.write(`${tooOld}\n`);
+    return EXIT.usage;
+  }
   const parsed = parseCliArgs(process.argv.slice(2));
   if (parsed.isErr()) {
     process.stderr.write(`keel: ${parsed.error.message}\nRun keel --help for the options.\n`);

@@ -84,12 +84,21 @@ function sessionChoice(flag: SessionFlag, cwd: string): Result<SessionChoice, Us
 }
 
 /**
+ * Test-only: `KEEL_TEST_FORCE_PARSER_ALLOW=1` in keel's own environment forces the shell parser's
+ * verdicts to "allow", so an end-to-end test can show what the OS sandbox alone holds. Only
+ * whoever starts keel sets its environment: no project file or config can; keel says so on
+ * every start while it is on.
+ */
+export const FORCE_PARSER_ALLOW = "KEEL_TEST_FORCE_PARSER_ALLOW";
+
+/**
  * The official extensions are on unless --no-extensions; `official` says where they load from
  * (the keel bin passes its bundles, see bundled-extensions.ts).
  */
 export function composeOptions(
   flags: CliFlags,
   base: string = process.cwd(),
+  env: NodeJS.ProcessEnv = process.env,
   official: () => ExtensionModule[] = officialExtensions,
 ): Result<CodingAgentOptions, UsageError> {
   const cwd = resolveCwd(flags.cwd, base);
@@ -110,5 +119,6 @@ export function composeOptions(
     ...(flags.thinking !== undefined ? { thinking: flags.thinking } : {}),
     ...(flags.maxTurns !== undefined ? { maxTurns: flags.maxTurns } : {}),
     ...(flags.appendSystemPrompt !== undefined ? { appendSystemPrompt: flags.appendSystemPrompt } : {}),
+    ...(env[FORCE_PARSER_ALLOW] === "1" ? { testing: { forceParserAllow: true } } : {}),
   });
 }

@@ -16,6 +16,8 @@ Subcommands
                                    unless --allow-scripts); --project: for this trusted project
   keel install --project           install the packages this project declares
   keel uninstall <name> [--project]
+  keel update [<name>] [--project] installed extension packages to the newest version their
+                                   spec allows (npm's configured registry, as install)
   keel list [--project]            installed extension packages
   keel sessions [--all] [--json]   this directory's sessions (--all: every project's), newest
                                    first: id, date, messages, cost, first prompt, forks
@@ -33,6 +35,9 @@ Print mode
       --input-format <format>      text (default) | stream-json: user messages as NDJSON on
                                    stdin ({"type":"user","content":"…"}), one run each, in one
                                    session (needs --output-format stream-json)
+      --wait-children <s>          at the end of the run, wait up to <s> seconds (default 300)
+                                   for background agents still running, report each one's
+                                   result before the run's own, and stop (and name) any left
 
 Model
       --model <provider/id>        e.g. anthropic/claude-sonnet-5-5, openai/gpt-6.2-sol, or a
@@ -84,6 +89,8 @@ Environment
                                         hosts reached directly
   KEEL_HOME                             Keel's home directory (default ~/.keel): config.json,
                                         trust.json, sessions/, extensions/
+  KEEL_BWRAP                            the bubblewrap that sandboxes commands (default: bwrap
+                                        on PATH); config "sandbox" sets what commands may touch
 
 Exit codes
   0    the run finished (also when the model stopped at its output limit: a note on stderr)

@@ -31,8 +31,12 @@ export async function main(flags: CliFlags): Promise<number> {
     output.note(message);
     return EXIT.usage;
   };
-  const composed = composeOptions(flags, process.cwd(), bundledExtensions);
+  const composed = composeOptions(flags, process.cwd(), process.env, bundledExtensions);
   if (composed.isErr()) return usageError(composed.error.message);
+  if (composed.value.testing?.forceParserAllow)
+    output.note(
+      "TEST SWITCH ON: the shell parser's verdicts are forced to allow (KEEL_TEST_FORCE_PARSER_ALLOW); only the OS sandbox confines commands.",
+    );
 
   // --read-only only shows a session, in a terminal or not.
   if (flags.session.kind === "inspect")
@@ -45,6 +49,7 @@ export async function main(flags: CliFlags): Promise<number> {
       output,
       partial: flags.includePartialMessages,
       debug: flags.debug,
+      waitChildrenMs: flags.waitChildrenMs,
     };
     if (flags.inputFormat === "stream-json")
       return runPrint({ ...common, input: { kind: "stream", lines: readInputLines() } });

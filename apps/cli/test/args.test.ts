@@ -62,6 +62,7 @@ describe("parseCliArgs", () => {
       noExtensions: true,
       cwd: "/tmp",
       debug: true,
+      waitChildrenMs: 300_000,
     });
   });
 
@@ -153,6 +154,20 @@ describe("parseCliArgs", () => {
     expect(usageError(["--no-session", "-c"])).toMatch(/--no-session/);
     expect(usageError(["-p", "-r"])).toMatch(/needs a session id in print mode/);
     expect(usageError(["--model", ""])).toMatch(/--model/);
+    expect(usageError(["-p", "--wait-children=-1"])).toMatch(/--wait-children takes seconds/);
+    expect(usageError(["-p", "--wait-children", "soon"])).toMatch(/--wait-children takes seconds/);
+    expect(usageError(["--wait-children", "5"])).toMatch(/only applies to print mode/);
+  });
+
+  it("takes --wait-children in seconds (fractions too), five minutes by default", () => {
+    const flags = (argv: string[]) => {
+      const parsed = parseCliArgs(argv)._unsafeUnwrap();
+      if (parsed.kind !== "run") throw new Error(parsed.kind);
+      return parsed.flags;
+    };
+    expect(flags(["-p", "hi"]).waitChildrenMs).toBe(300_000);
+    expect(flags(["-p", "--wait-children", "0", "hi"]).waitChildrenMs).toBe(0);
+    expect(flags(["-p", "--wait-children", "2.5", "hi"]).waitChildrenMs).toBe(2_500);
   });
 
   it("lists every long option in --help", () => {
@@ -174,6 +189,7 @@ describe("parseCliArgs", () => {
       "--extension",
       "--no-extensions",
       "--cwd",
+      "--wait-children",
       "--version",
       "--help",
       "--refresh",

@@ -3,7 +3,7 @@
 // had acknowledged, and once space is back the next run journals again. On a small tmpfs when
 // this machine may mount one (CI runs as root), else with ENOSPC injected into writes.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { openSession } from "@keel/session";
 import { afterEach, describe, expect, it } from "vitest";
@@ -73,6 +73,9 @@ describe("a full disk", () => {
     ]);
     disk = smallDisk(ws);
     console.info(`disk full by: ${disk.kind}`);
+    // What fills the disk lies outside the workspace: a command the user runs unconfined in
+    // bypassPermissions (by default the OS sandbox would keep it from writing there at all).
+    writeFileSync(join(disk.home, "config.json"), JSON.stringify({ sandbox: { bypassPermissions: "none" } }));
     const setup = { server, ws: { ...ws, home: disk.home }, env: disk.env, nodeArgs: disk.nodeArgs };
     const args = ["-p", "--model", MODEL, "--permission-mode", "bypassPermissions", "--cwd", ws.repo];
 

@@ -3,19 +3,13 @@
 // second, with the session unlocked and its journal intact (an immediate `keel -c` works),
 // and no process a command started — not even a `setsid` or `disown` escape — left running.
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { openSession } from "@keel/session";
 import { afterEach, describe, expect, it } from "vitest";
 import { BIN, MODEL, mockSuite, runKeel, sessionFiles, startKeel, until, type Workspace } from "./helpers.js";
 
 const { fresh } = mockSuite({ text: "continued" });
-
-const pidsFile = (ws: Workspace) => join(ws.repo, "pids");
-const readPids = (ws: Workspace) =>
-  existsSync(pidsFile(ws))
-    ? readFileSync(pidsFile(ws), "utf8").trim().split(/\s+/).filter(Boolean).map(Number)
-    : [];
 
 /** Alive and not a zombie (a re-parented zombie may never be reaped in a container). */
 function running(pid: number): boolean {
@@ -27,9 +21,28 @@ function running(pid: number): boolean {
   }
 }
 
-/** Starts two escapes (a new session; a disowned job), records their pids, then blocks or not. */
-const ESCAPES =
-  "setsid sleep 300 > /dev/null 2>&1 & echo $! >> pids; sleep 301 > /dev/null 2>&1 & echo $! >> pids; disown";
+/**
+ * Two escapes (a new session; a disowned job), each marked by a sleep duration no other process
+ * uses: commands run in the sandbox's own PID namespace, so `$!` would not name them out here.
+ */
+function escapes(): { command: string; live(): number[] } {
+  const tokens = [300, 301].map((s) => `${s}.${process.pid}${Math.floor(Math.random() * 1e6)}`);
+  return {
+    command: `setsid sleep ${tokens[0]} > /dev/null 2>&1 & sleep ${tokens[1]} > /dev/null 2>&1 & disown`,
+    live: () =>
+      readdirSync("/proc")
+        .filter((p) => /^\d+$/.test(p) && running(Number(p)))
+        .filter((p) => {
+          try {
+            const args = readFileSync(`/proc/${p}/cmdline`, "utf8").split("\0");
+            return tokens.some((t) => args.includes(t));
+          } catch {
+            return false;
+          }
+        })
+        .map(Number),
+  };
+}
 
 const bashTurn = (command: string) => ({
   toolCalls: [{ id: "toolu_escape", name: "Bash", arguments: { command } }],
@@ -69,12 +82,12 @@ const EXIT_BOUND_MS = 3000;
 
 describe("processes a command leaves behind", () => {
   it("are ended when the tool call ends", async () => {
-    const { server, ws } = fresh([bashTurn(`${ESCAPES}\necho started`), { text: "done" }]);
+    const escaped = escapes();
+    const { server, ws } = fresh([bashTurn(`${escaped.command}\necho started`), { text: "done" }]);
     const done = await runKeel(args(ws, "go"), { server, ws });
     expect(done).toMatchObject({ code: 0, stdout: "done\n" });
-    const pids = readPids(ws);
-    expect(pids).toHaveLength(2);
-    for (const pid of pids) expect(running(pid)).toBe(false);
+    expect(server.requests.at(-1)?.raw).toContain("started");
+    expect(escaped.live()).toEqual([]);
   });
 });
 
@@ -84,9 +97,10 @@ describe.each([
   ["SIGHUP", { code: null, signal: "SIGHUP" }],
 ] as const)("%s during a Bash call", (signal, expected) => {
   it("exits within a second with its code, the session unlocked and intact, no process left", async () => {
-    const { server, ws } = fresh([bashTurn(`${ESCAPES}\nsleep 30`)]);
+    const escaped = escapes();
+    const { server, ws } = fresh([bashTurn(`${escaped.command}\nsleep 30`)]);
     const run = startKeel(args(ws, "go", "--output-format", "stream-json"), { server, ws });
-    await until(() => readPids(ws).length === 2, "the escapes to start");
+    await until(() => escaped.live().length === 2, "the escapes to start");
     const sent = Date.now();
     run.child.kill(signal);
     const done = await run.done;
@@ -94,7 +108,7 @@ describe.each([
     expect({ code: done.code, signal: done.signal }).toEqual(expected);
     expect(elapsed).toBeLessThan(EXIT_BOUND_MS);
     expect(done.stderr).not.toMatch(/Assertion failed/);
-    for (const pid of readPids(ws)) expect(running(pid)).toBe(false);
+    expect(escaped.live()).toEqual([]);
     expectUnlockedAndIntact(ws);
     await expectContinues(ws, server);
   });
@@ -147,7 +161,8 @@ describe("closing the terminal of an interactive keel (tmux)", () => {
   for (const how of ["SIGHUP", "the terminal going away"] as const) {
     it(`ends within a second on ${how}: no assertion, the lock released, no process left`, async () => {
       if (spawnSync("tmux", ["-V"]).error) throw new Error("tmux is not installed: apt-get install -y tmux");
-      const { server, ws } = fresh([bashTurn(`${ESCAPES}\nsleep 30`)]);
+      const escaped = escapes();
+      const { server, ws } = fresh([bashTurn(`${escaped.command}\nsleep 30`)]);
       socket = `keel-exits-${process.pid}-${how.length}`;
       const stderrFile = join(ws.home, "stderr.txt");
       // exec: keel itself is the terminal's process, as when started from a shell that hands
@@ -166,7 +181,7 @@ describe("closing the terminal of an interactive keel (tmux)", () => {
       tmux("send-keys", "-t", "k", "-l", "go");
       await until(() => screen().includes("› go"), "the prompt to show");
       tmux("send-keys", "-t", "k", "Enter");
-      await until(() => readPids(ws).length === 2, "the escapes to start");
+      await until(() => escaped.live().length === 2, "the escapes to start");
 
       const sent = Date.now();
       if (how === "SIGHUP") process.kill(pid, "SIGHUP");
@@ -174,7 +189,7 @@ describe("closing the terminal of an interactive keel (tmux)", () => {
       await until(() => !running(pid), "keel to exit", 5000);
       expect(Date.now() - sent).toBeLessThan(EXIT_BOUND_MS);
       expect(readFileSync(stderrFile, "utf8")).not.toMatch(/Assertion failed/);
-      for (const escaped of readPids(ws)) expect(running(escaped)).toBe(false);
+      expect(escaped.live()).toEqual([]);
       const file = expectUnlockedAndIntact(ws);
       // The interrupted call is closed: by its journaled (aborted) result, or on reopening.
       const session = (await openSession(file, { readOnly: true }))._unsafeUnwrap();

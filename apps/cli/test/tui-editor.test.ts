@@ -19,7 +19,7 @@ import {
 } from "../src/tui/editor.js";
 import { keyAction, keyActions } from "../src/tui/keys.js";
 import { completeMention, mentionAt, rankPaths } from "../src/tui/mention.js";
-import { pastedImagePath, pasteStep } from "../src/tui/paste.js";
+import { pastedImagePath } from "../src/tui/paste.js";
 import { fitStatus } from "../src/tui/status-text.js";
 
 describe("editor", () => {
@@ -122,20 +122,6 @@ describe("key bindings", () => {
       { type: "insert", text: "two" },
     ]);
     expect(keyAction("", { tab: true, shift: true })).toEqual({ type: "cycleMode" });
-  });
-
-  it("keeps a bracketed paste's line breaks as text and hands it over whole", () => {
-    let buffer: string | undefined;
-    const feed = (input: string, key = {}) => {
-      const step = pasteStep(buffer, input, key);
-      if (step.kind === "more") buffer = step.buffer;
-      return step;
-    };
-    expect(feed("x")).toEqual({ kind: "key" });
-    expect(feed("[200~").kind).toBe("more");
-    feed("line one\r\nline two");
-    feed("", { return: true });
-    expect(feed("[201~")).toEqual({ kind: "done", text: "line one\nline two\n" });
   });
 
   it("recognises a pasted image path: quoted, with escaped spaces, or a file URL", () => {

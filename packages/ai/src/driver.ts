@@ -95,7 +95,7 @@ export function runProvider(
     try {
       adapter = await loadAdapter();
     } catch (e) {
-      builder.fail({ type: "config", message: `Could not load the ${model.api} provider: ${describe(e)}` });
+      builder.fail({ type: "config", message: loadFailure(model.api, e) });
       return;
     }
     const failure: FailureContext = { model, keyGiven: Boolean(options.apiKey) };
@@ -271,6 +271,17 @@ function safeClassify(adapter: ProviderAdapter, e: unknown): AiError {
   } catch {
     return { type: "protocol", message: describe(e) };
   }
+}
+
+/**
+ * The provider SDKs are optional peers of @keel/ai: an install brings only the one it talks to,
+ * and a missing one is named with the command that adds it.
+ */
+function loadFailure(api: string, e: unknown): string {
+  const missing = /Cannot find (?:package|module) '((?:@[^/']+\/)?[^/']+)/.exec(describe(e))?.[1];
+  return missing && (e as { code?: unknown }).code === "ERR_MODULE_NOT_FOUND"
+    ? `The ${api} provider needs the package ${missing}, which is not installed: npm i ${missing}`
+    : `Could not load the ${api} provider: ${describe(e)}`;
 }
 
 export function describe(e: unknown): string {

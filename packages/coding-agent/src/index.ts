@@ -30,6 +30,7 @@ export type * from "./kernel/types.js";
 export { shellNoticeParts, USER_SHELL_SOURCE } from "./kernel/user-shell.js";
 export { type LoadResult, loadExtensions } from "./loader/load-extensions.js";
 export {
+  hostSdk,
   type InstalledPackage,
   installDeclared,
   installPackage,
@@ -37,8 +38,11 @@ export {
   type PackageScope,
   packagesDir,
   recordedPackages,
+  type UpdatedPackage,
   uninstallPackage,
+  updatePackages,
 } from "./loader/packages.js";
 export * from "./permissions/index.js";
+export * from "./sandbox/index.js";
 export * from "./tools/index.js";
 export * from "./trust/index.js";

@@ -21,6 +21,22 @@ export interface CatalogNotice {
   budgetChars?: number;
 }
 
+/**
+ * Said by a catalog whose source cannot tell yet what it holds (an MCP server still connecting,
+ * or down): its entries are what it held last time, if anything.
+ */
+export interface CatalogPending {
+  /** A few words the model reads in SearchTools: "still connecting", "needs a login (keel mcp login x)". */
+  reason: string;
+  /**
+   * How long, from this discovery, a settled inventory is worth waiting for when the model needs
+   * this group: SearchTools while nothing of it is listed yet, ExecuteTool naming an entry it
+   * lacks. Each waits for the next discovery (subscribe's invalidate) at most this long, and never
+   * past its own abort. Absent or 0: nothing waits.
+   */
+  waitMs?: number;
+}
+
 /** What `discover` returns: the entries, or the entries plus instructions for the model. */
 export type CatalogInventory<E = CatalogEntry> =
   | E[]
@@ -28,6 +44,12 @@ export type CatalogInventory<E = CatalogEntry> =
       entries: E[];
       /** Said once, with the first notice that lists this group (bounded by the host). */
       instructions?: string;
+      /**
+       * Set while the inventory is not settled. An entry the model was told about and missing here
+       * is not announced as removed until a settled inventory (no `pending`) comes; entries listed
+       * here are announced and run as usual. Invalidate when it settles.
+       */
+      pending?: CatalogPending;
     };
 
 export interface CatalogContext {

@@ -23,6 +23,9 @@ export interface TurnStartEvent {
 export interface BeforeModelCallEvent {
   turn: number;
 }
+export interface ModelResponseStartEvent {
+  turn: number;
+}
 export interface AfterModelCallEvent {
   turn: number;
   message: AssistantMessage;
@@ -103,6 +106,15 @@ export interface Hooks<Rt> {
     runtime: Rt,
     context: HookContext,
   ): BeforeModelCallResult | void | Promise<BeforeModelCallResult | void>;
+  /**
+   * The model's response began to arrive (so its request is out): work that must not delay a
+   * request — loading a client, starting servers — can start here. Once per model call.
+   */
+  modelResponseStart?(
+    event: ModelResponseStartEvent,
+    runtime: Rt,
+    context: HookContext,
+  ): void | Promise<void>;
   afterModelCall?(event: AfterModelCallEvent, runtime: Rt, context: HookContext): void | Promise<void>;
   messageEnd?(event: MessageEndEvent, runtime: Rt, context: HookContext): void | Promise<void>;
   beforeToolCall?(
@@ -138,6 +150,7 @@ export const HOOK_NAMES: readonly HookName[] = [
   "runStart",
   "turnStart",
   "beforeModelCall",
+  "modelResponseStart",
   "afterModelCall",
   "messageEnd",
   "beforeToolCall",

@@ -9,6 +9,8 @@ export * from "./extension.js";
 export * from "./factory.js";
 export * from "./hooks.js";
 export * from "./mentions.js";
+export * from "./process.js";
 export * from "./runtime.js";
+export * from "./secrets.js";
 export * from "./tools.js";
 export * from "./ui.js";

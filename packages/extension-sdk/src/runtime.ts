@@ -7,6 +7,7 @@ import type { ApprovalDecision, ApprovalRequest } from "./approvals.js";
 import type { ToolCatalog } from "./catalogs.js";
 import type { ExtensionCommand } from "./extension.js";
 import type { MentionRegistry } from "./mentions.js";
+import type { Exec, ProtectedSecret } from "./process.js";
 import type { ExtensionUI } from "./ui.js";
 
 /** Session state: persisted as app_state journal entries, so it follows branches, rewinds and forks. */
@@ -160,6 +161,16 @@ export interface ExtensionRuntime<Config = unknown, State = unknown, Instance = 
   agents(): AgentRecord[];
   /** Skill folders shipped by the loaded extensions (`skills` in their definitions), absolute. */
   extensionSkills(): { extensionId: string; path: string }[];
+  /**
+   * Runs a program for the model outside a tool call (a hook, a command), with the same sandbox,
+   * environment and process-tree rules as `ToolCallContext.exec`; abort it with `options.signal`.
+   */
+  exec: Exec;
+  /**
+   * A credential this extension holds (a token and the variable it came from): the kernel keeps
+   * the variable out of every command's environment and scrubs the value from every tool result.
+   */
+  protectSecret(secret: ProtectedSecret): void;
 }
 
 /** What `activate` sees: everything of the runtime except the instance it is about to create. */

@@ -3,9 +3,16 @@
 import type { Model } from "@keel/ai";
 import type { ExtensionCommand, ExtensionDefinition } from "./extension.js";
 import type { MentionSource } from "./mentions.js";
+import type { Exec } from "./process.js";
 import type { ExtensionRuntime } from "./runtime.js";
 import type { ToolCallContext } from "./tools.js";
 import { headlessUI } from "./ui.js";
+
+/** testRuntime and testToolContext run no processes: tests of exec go through the kernel. */
+const noExec: Exec = async () => ({
+  ok: false,
+  error: { type: "invalid", message: "the test runtime runs no processes" },
+});
 
 export interface TestRuntimeOptions<Config, State> {
   config?: Config;
@@ -98,6 +105,8 @@ export function testRuntime<Config = unknown, State = unknown, Instance = undefi
     },
     agents: () => [],
     extensionSkills: () => [],
+    exec: noExec,
+    protectSecret: () => {},
   };
 }
 
@@ -113,6 +122,7 @@ export function testToolContext(overrides: Partial<ToolCallContext> = {}): ToolC
     }),
     agents: () => [],
     approve: async () => ({ status: "unsupported" }),
+    exec: noExec,
     ...overrides,
   };
 }

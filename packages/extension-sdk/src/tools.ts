@@ -4,6 +4,7 @@ import type { ImageContent, TextContent } from "@keel/ai";
 import type { Static, TSchema } from "@sinclair/typebox";
 import type { AgentRecord, RunAgentOptions, RunAgentOutcome } from "./agents.js";
 import type { ApprovalDecision, ApprovalRequest } from "./approvals.js";
+import type { Exec } from "./process.js";
 
 /**
  * A plain JSON Schema object (draft 2020-12 or draft-07), as MCP servers send them. The host
@@ -53,6 +54,12 @@ export interface ToolCallContext<TDetails = unknown> {
    * hosts answer `unsupported` at once. Aborted with the call.
    */
   approve(request: ApprovalRequest): Promise<ApprovalDecision>;
+  /**
+   * Runs a program for the model, as the Bash tool runs commands: inside the OS sandbox of the
+   * permission mode in force, without secret-looking variables, its process tree killed when
+   * this call is aborted, on timeout and once it exits. See `ExecOptions` / `ExecOutcome`.
+   */
+  exec: Exec;
   /** Set when this call runs inside a child agent. */
   agent?: { agentId: string; title: string };
 }

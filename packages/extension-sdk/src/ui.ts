@@ -14,6 +14,15 @@ export interface UiSupport {
 
 export type NotifyLevel = "info" | "warning" | "error";
 
+/** How a question is asked. */
+export interface AskOptions {
+  /**
+   * Withdraws the question when it aborts (what it was for was cancelled): the host closes it and
+   * answers `cancelled`.
+   */
+  signal?: AbortSignal;
+}
+
 export interface ExtensionUI {
   readonly supports: UiSupport;
   /** A short status-line item keyed by `key`; `undefined` removes it. */
@@ -21,9 +30,9 @@ export interface ExtensionUI {
   /** A block of lines shown above the input (e.g. a checklist); `undefined` removes it. */
   setWidget(key: string, lines: string[] | undefined): void;
   notify(message: string, level?: NotifyLevel): void;
-  confirm(title: string, message?: string): Promise<UiAnswer<boolean>>;
-  select(title: string, options: string[]): Promise<UiAnswer<string>>;
-  input(title: string, placeholder?: string): Promise<UiAnswer<string>>;
+  confirm(title: string, message?: string, ask?: AskOptions): Promise<UiAnswer<boolean>>;
+  select(title: string, options: string[], ask?: AskOptions): Promise<UiAnswer<string>>;
+  input(title: string, placeholder?: string, ask?: AskOptions): Promise<UiAnswer<string>>;
 }
 
 /** A UI for hosts with no user attached: displays are dropped, questions answer "unsupported". */

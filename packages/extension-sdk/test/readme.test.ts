@@ -104,6 +104,7 @@ describe("extension-sdk README", () => {
       runAgent: async () => ({ ok: false, error: { type: "not_allowed", message: "no agents here" } }),
       agents: () => [],
       approve: async () => ({ status: "unsupported" }),
+      exec: async () => ({ ok: false, error: { type: "invalid", message: "no processes here" } }),
     };
     await add!.execute({ url: "https://a.example", title: "A" }, ctx, runtime);
     const full = await add!.execute({ url: "https://b.example", title: "B" }, ctx, runtime);

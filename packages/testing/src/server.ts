@@ -75,9 +75,12 @@ async function write(plan: ResponsePlan, res: ServerResponse, gone: AbortSignal)
     await new Promise<void>((resolve) => res.write(chunk, () => resolve()));
   };
   for (const chunk of plan.chunks) await send(chunk);
-  // An endless reply: only the client hanging up (which aborts `gone`) ends it.
+  // An endless reply: only the client hanging up (which aborts `gone`) ends it. Each round yields
+  // to the event loop: a write that completes at once would otherwise starve the timers and the
+  // close event this loop waits for, and spin forever after the client is gone.
   while (plan.loop && plan.loop.length > 0 && !gone.aborted) {
     for (const chunk of plan.loop) await send(chunk);
+    await new Promise<void>((resolve) => setImmediate(resolve));
   }
   if (plan.ending === "disconnect") res.socket?.destroy();
   else if (plan.ending === "stall") await silence(gone);

@@ -3,7 +3,7 @@
 // into one `message` line per message unless partial messages were asked for.
 import { modelRef } from "@keel/ai";
 import type { CodingAgent, CodingAgentEvent, RunSummary } from "@keel/coding-agent";
-import type { ExternalUsage } from "@keel/extension-sdk";
+import type { AgentRunResult, ExternalUsage } from "@keel/extension-sdk";
 import type { CommandLine, InitLine, OUTCOMES, ResultLine, StreamLine } from "./schema.js";
 import { PRINT_SCHEMA_VERSION } from "./version.js";
 
@@ -60,10 +60,33 @@ export function externalSince(
   return out;
 }
 
+/** A background agent as the end of a run reports it. */
+export type BackgroundAgent = Omit<Extract<StreamLine, { type: "agent_result" }>, "type" | "sessionId">;
+
+/** Keeps this much of a tool's progress text per line (the whole output comes with tool_end). */
+const PROGRESS_CHARS = 4_000;
+
+export function backgroundAgent(result: AgentRunResult, stopped: boolean): BackgroundAgent {
+  return {
+    agentId: result.agentId,
+    agentTitle: result.title,
+    status: result.status,
+    text: result.text,
+    stopped,
+    agentSessionId: result.sessionId,
+    ...(result.error ? { error: { type: result.error.type, message: result.error.message } } : {}),
+  };
+}
+
+export function agentResultLine(sessionId: string | null, agent: BackgroundAgent): StreamLine {
+  return { type: "agent_result", sessionId, ...agent };
+}
+
 export function resultLine(
   summary: RunSummary,
   sessionId: string | null,
   external: readonly ExternalUsage[] = [],
+  backgroundAgents: readonly BackgroundAgent[] = [],
 ): ResultLine {
   const outcome = outcomeOf(summary.stopReason);
   const childCost = (summary.children ?? []).reduce((s, c) => s + c.usage.cost.total, 0);
@@ -83,6 +106,7 @@ export function resultLine(
     totalCost: summary.usage.cost.total + childCost + externalCost,
     ...(summary.children && summary.children.length > 0 ? { children: summary.children } : {}),
     ...(external.length > 0 ? { external: [...external] } : {}),
+    ...(backgroundAgents.length > 0 ? { backgroundAgents: [...backgroundAgents] } : {}),
     permissionDenials: summary.permissionDenials,
     ...(summary.error ? { error: summary.error } : {}),
   };
@@ -119,7 +143,6 @@ export function eventLine(
     case "run_end":
     // Partial states: the complete message follows in its message_end.
     case "message_start":
-    case "tool_update":
     // Diagnostics go to stderr; debug lines too, with --debug.
     case "diagnostic":
     case "debug":
@@ -143,6 +166,15 @@ export function eventLine(
         toolCallId: event.toolCallId,
         toolName: event.toolName,
         args: event.args,
+      };
+    case "tool_update":
+      return {
+        type: "tool_progress",
+        ...s,
+        toolCallId: event.toolCallId,
+        toolName: event.toolName,
+        text: event.text.length > PROGRESS_CHARS ? `…${event.text.slice(-PROGRESS_CHARS)}` : event.text,
+        ...(event.details !== undefined ? { details: event.details } : {}),
       };
     case "tool_end":
       return {

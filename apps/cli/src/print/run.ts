@@ -1,6 +1,7 @@
 // Print mode: one prompt, headless (no approval UI: the kernel denies `ask` with a reason),
-// output in the chosen format, and a clean close on every way of stopping (exit-guard.ts) so
-// the session is resumable.
+// output in the chosen format, background agents waited for (bounded) and reported before the
+// run's result, which is the last line, and a clean close on every way of stopping
+// (exit-guard.ts) so the session is resumable.
 import {
   type CodingAgent,
   type CodingAgentEvent,
@@ -14,6 +15,9 @@ import { guardExits, SIGNAL_EXIT, type StopSignal } from "../exit-guard.js";
 import { refusalHint, sessionRef } from "../refusal-hint.js";
 import { parseSlash } from "../slash-command.js";
 import {
+  agentResultLine,
+  type BackgroundAgent,
+  backgroundAgent,
   commandLine,
   deniedLine,
   eventLine,
@@ -22,6 +26,7 @@ import {
   printedSessionId,
   resultLine,
   retryLine,
+  type StreamLine,
 } from "./events.js";
 import type { readInputLines } from "./input.js";
 import type { Output } from "./output.js";
@@ -36,7 +41,12 @@ export interface PrintRun {
   partial?: boolean;
   /** --debug: debug-log lines on stderr as they are written. */
   debug?: boolean;
+  /** --wait-children: how long the end of a run waits for background agents still running (ms). */
+  waitChildrenMs?: number;
 }
+
+/** What stream-json keeps of lines that come between a result line and the next run at most. */
+const MAX_HELD_LINES = 1_000;
 
 /**
  * One listener for the whole life of the agent, creation included (recovery, diagnostics).
@@ -49,9 +59,16 @@ export function listen(run: Pick<PrintRun, "output" | "format" | "debug" | "part
   onEvent: (event: CodingAgentEvent) => void;
   /** The init line is out: stream-json lines carry this session id from now on. */
   started(sessionId: string | null): void;
+  /**
+   * A result line is out: it stays the last line. What events come after it (a status line as
+   * the session closes) is held for the next run, and dropped if none comes.
+   */
+  resulted(): void;
 } {
   const { output, format } = run;
   let sessionId: string | null | undefined;
+  let afterResult = false;
+  let held: StreamLine[] = [];
   const onEvent = (event: CodingAgentEvent) => {
     const asNote = format !== "stream-json" || sessionId === undefined;
     const denial = deniedLine(event);
@@ -64,21 +81,39 @@ export function listen(run: Pick<PrintRun, "output" | "format" | "debug" | "part
     else if (event.type === "notify" && asNote) output.note(`${event.level}: ${event.message}`);
     if (format !== "stream-json" || sessionId === undefined) return;
     const line = eventLine(event, sessionId, { partial: run.partial === true });
-    if (line) output.json(line);
+    if (!line) return;
+    if (afterResult) {
+      if (line.type !== "run_start") {
+        if (held.length < MAX_HELD_LINES) held.push(line);
+        return;
+      }
+      afterResult = false;
+      for (const kept of held) output.json(kept);
+      held = [];
+    }
+    output.json(line);
   };
   return {
     onEvent,
     started: (id) => {
       sessionId = id;
     },
+    resulted: () => {
+      afterResult = true;
+    },
   };
 }
+
+type Listener = ReturnType<typeof listen>;
 
 export async function runPrint(run: PrintRun): Promise<number> {
   const { output } = run;
   let agent: CodingAgent | undefined;
+  // Stops what waits on background agents too (they are stopped, and reported, at once).
+  const stop = new AbortController();
   const signals = guardExits({
     onStop: () => {
+      stop.abort();
       agent?.abort();
       if (run.input.kind === "stream") run.input.lines.close();
     },
@@ -100,9 +135,9 @@ export async function runPrint(run: PrintRun): Promise<number> {
       return EXIT.usage;
     }
     agent = created.value;
-    if (run.input.kind === "prompt")
-      return await runOne(agent, run, run.input.prompt, signals.signal, listener.started);
-    return await runStream(agent, run, run.input.lines, signals.signal, listener.started);
+    const ends = { listener, stop: stop.signal };
+    if (run.input.kind === "prompt") return await runOne(agent, run, run.input.prompt, signals.signal, ends);
+    return await runStream(agent, run, run.input.lines, signals.signal, ends);
   } finally {
     // Closing waits for the journal, so an interrupted session is complete and resumable. The
     // guard stays until then: a close that hangs is still cut short.
@@ -132,7 +167,11 @@ async function runCommand(
   return { code: EXIT.ok };
 }
 
-type Started = (sessionId: string | null) => void;
+/** What the end of a run needs: the line order to keep, and the stop that cuts a wait short. */
+interface RunEnds {
+  listener: Listener;
+  stop: AbortSignal;
+}
 
 /** One prompt, the whole of print mode unless stdin streams them. */
 async function runOne(
@@ -140,15 +179,15 @@ async function runOne(
   run: PrintRun,
   prompt: string,
   signal: () => StopSignal | undefined,
-  started: Started,
+  ends: RunEnds,
 ): Promise<number> {
   const early = signal();
   if (early) return SIGNAL_EXIT[early];
   const command = await runCommand(agent, run, prompt);
   if ("code" in command) return command.code;
   if (run.format === "stream-json") run.output.json(initLine(agent));
-  started(printedSessionId(agent));
-  return runPrompt(agent, run, command.prompt, signal);
+  ends.listener.started(printedSessionId(agent));
+  return runPrompt(agent, run, command.prompt, signal, ends, true);
 }
 
 /**
@@ -161,10 +200,10 @@ async function runStream(
   run: PrintRun,
   lines: ReturnType<typeof readInputLines>,
   signal: () => StopSignal | undefined,
-  started: Started,
+  ends: RunEnds,
 ): Promise<number> {
   run.output.json(initLine(agent));
-  started(printedSessionId(agent));
+  ends.listener.started(printedSessionId(agent));
   let code: number = EXIT.ok;
   let any = false;
   for await (const item of lines.items) {
@@ -176,11 +215,16 @@ async function runStream(
     }
     any = true;
     const command = await runCommand(agent, run, item.text);
-    code = "code" in command ? command.code : await runPrompt(agent, run, command.prompt, signal);
+    code =
+      "code" in command ? command.code : await runPrompt(agent, run, command.prompt, signal, ends, false);
     if (signal()) return code;
   }
   const stopped = signal();
   if (stopped) return SIGNAL_EXIT[stopped];
+  // Background agents ran on between messages (their results reached the model with the next
+  // one); the last result line is out, so what is left is waited for and reported on stderr.
+  for (const child of await waitForChildren(agent, run, ends.stop))
+    run.output.note(`background agent ${child.agentId} (${child.agentTitle}) ${child.status}: ${child.text}`);
   if (!any) {
     run.output.note(
       'stdin held no user message; --input-format stream-json reads lines like {"type":"user","content":"…"}.',
@@ -190,11 +234,34 @@ async function runStream(
   return code;
 }
 
+/**
+ * Waits (--wait-children) for the background agents still running, and says plainly of each one
+ * it had to stop that it did. Each one that was running, as it ended.
+ */
+async function waitForChildren(
+  agent: CodingAgent,
+  run: PrintRun,
+  stop: AbortSignal,
+): Promise<BackgroundAgent[]> {
+  if (!agent.agents().some((a) => a.status === "running")) return [];
+  const timeoutMs = stop.aborted ? 0 : (run.waitChildrenMs ?? 0);
+  const waited = await agent.waitForAgents({ timeoutMs, signal: stop });
+  const reported = waited.map(({ result, stopped }) => backgroundAgent(result, stopped));
+  for (const child of reported)
+    if (child.stopped)
+      run.output.note(
+        `stopped background agent ${child.agentId} (${child.agentTitle}): it was still running after ${Math.round(timeoutMs / 100) / 10} s (--wait-children); what it did so far: keel --read-only -r ${child.agentSessionId}`,
+      );
+  return reported;
+}
+
 async function runPrompt(
   agent: CodingAgent,
   run: PrintRun,
   prompt: string,
   signal: () => StopSignal | undefined,
+  ends: RunEnds,
+  waitChildren: boolean,
 ): Promise<number> {
   const { output, format } = run;
   const externalBefore = agent.usageBreakdown().external;
@@ -208,11 +275,22 @@ async function runPrompt(
     return EXIT.usage;
   }
   const summary = result.value;
+  const sessionId = printedSessionId(agent);
+  // The background agents the model was promised results from: waited for, each reported
+  // before the run's own result (a stop cuts the wait short; nothing is waited for then).
+  const children = waitChildren ? await waitForChildren(agent, run, ends.stop) : [];
   if (format === "text") {
     if (summary.text !== "") output.text(summary.text);
+    for (const child of children)
+      output.text(
+        `\n── background agent ${child.agentId} (${child.agentTitle}): ${child.status}${child.stopped ? ", stopped by keel" : ""}\n${child.text || "(no report)"}`,
+      );
   } else {
+    if (format === "stream-json")
+      for (const child of children) output.json(agentResultLine(sessionId, child));
     const external = externalSince(externalBefore, agent.usageBreakdown().external);
-    output.json(resultLine(summary, printedSessionId(agent), external));
+    output.json(resultLine(summary, sessionId, external, format === "json" ? children : []));
+    ends.listener.resulted();
   }
 
   const stopped = signal();

@@ -216,6 +216,28 @@ const ExternalUsage = strict(
 
 export const OUTCOMES = ["success", "max_turns", "aborted", "error", "context_overflow"] as const;
 
+const AGENT_STATUSES = ["completed", "failed", "aborted", "budget", "max_turns", "interrupted"] as const;
+const BackgroundAgentProperties = {
+  agentId: Str,
+  agentTitle: Str,
+  status: Type.Union(
+    AGENT_STATUSES.map((s) => Type.Literal(s)),
+    { description: "How it ended: aborted when keel stopped it (stopped is then true)." },
+  ),
+  text: Type.String({ description: "Its final text (its report)." }),
+  stopped: Type.Boolean({
+    description: "keel stopped it: it was still running when --wait-children ran out (or keel was stopped).",
+  }),
+  agentSessionId: Type.String({
+    description: "Its own session: keel --read-only -r <id> shows its transcript.",
+  }),
+  error: Opt(strict({ type: Str, message: Str }, "Why it failed.")),
+};
+const BackgroundAgent = strict(
+  BackgroundAgentProperties,
+  "A background agent that was running when the model's last turn ended, as it ended.",
+);
+
 export const ResultLineSchema = line(
   "result",
   {
@@ -240,6 +262,12 @@ export const ResultLineSchema = line(
       Type.Array(ChildUsage, { description: "Child agents that ran in this run (not in usage)." }),
     ),
     external: Opt(Type.Array(ExternalUsage, { description: "External services used in this run." })),
+    backgroundAgents: Opt(
+      Type.Array(BackgroundAgent, {
+        description:
+          "--output-format json: the background agents keel waited for at the end of the run (stream-json has an agent_result line for each instead).",
+      }),
+    ),
     permissionDenials: Type.Array(Denial, {
       description: "Every tool call of the run that was blocked, in order.",
     }),
@@ -273,6 +301,23 @@ const EVENT_LINES = [
     "tool_start",
     { toolCallId: Str, toolName: Str, args: Type.Record(Str, Type.Unknown()) },
     "A tool call starts.",
+  ),
+  eventLine(
+    "tool_progress",
+    {
+      toolCallId: Str,
+      toolName: Str,
+      text: Type.String({
+        description: "What the tool has so far, as it reports it (a progress line, output).",
+      }),
+      details: Opt(
+        Type.Unknown({
+          description:
+            "Structured progress where the tool gives it; MCP tools: { progress: { progress, total?, message? } }.",
+        }),
+      ),
+    },
+    "A running tool reported progress (MCP progress notifications, command output, a child agent's turn).",
   ),
   eventLine(
     "tool_end",
@@ -355,6 +400,11 @@ const EVENT_LINES = [
       turns: Type.Integer(),
     },
     "A child agent ended, with what it used.",
+  ),
+  line(
+    "agent_result",
+    BackgroundAgentProperties,
+    "At the end of a run, before its result line: a background agent keel waited for (--wait-children), with its report, or stopped.",
   ),
 ];
 

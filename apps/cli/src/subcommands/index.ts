@@ -1,4 +1,4 @@
-// `keel <subcommand> …`: Keel's own (install, uninstall, list, sessions) and those the composed official
+// `keel <subcommand> …`: Keel's own (install, uninstall, update, list, sessions) and those the composed official
 // extensions contribute through their `cli` field (keel mcp, keel connector).
 import { createInterface } from "node:readline/promises";
 import {
@@ -55,7 +55,8 @@ export async function runSubcommand(
   io: CliIO = cliIO(),
   official: ExtensionModule[] = officialExtensions(),
 ): Promise<number> {
-  if (name === "install" || name === "uninstall" || name === "list") return packagesCommand(name, argv, io);
+  if (name === "install" || name === "uninstall" || name === "update" || name === "list")
+    return packagesCommand(name, argv, io);
   if (name === "sessions") return sessionsCommand(argv, io);
   if (name === "config") return configCommand(argv, io);
   const unloadable: string[] = [];

@@ -1,5 +1,6 @@
-// keel install / uninstall / list: extension packages from npm, for the user (the Keel home) or a
-// trusted project. The package work is the kernel's; this parses, prints and picks exit codes.
+// keel install / uninstall / update / list: extension packages from npm (the registry of the
+// user's npm config), for the user (the Keel home) or a trusted project. The package work is the
+// kernel's; this parses, prints and picks exit codes.
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import {
@@ -9,6 +10,7 @@ import {
   installPackage,
   recordedPackages,
   uninstallPackage,
+  updatePackages,
 } from "@keel/coding-agent";
 import { EXIT } from "../exit-codes.js";
 import type { SubcommandIO } from "./index.js";
@@ -24,7 +26,7 @@ const OPTIONS = {
 } as const;
 
 export async function packagesCommand(
-  name: "install" | "uninstall" | "list",
+  name: "install" | "uninstall" | "update" | "list",
   argv: string[],
   io: SubcommandIO,
 ): Promise<number> {
@@ -64,6 +66,37 @@ export async function packagesCommand(
     );
     return EXIT.ok;
   }
+  if (name === "update") {
+    if (positionals.length > 1) {
+      io.stderr(`keel update: give at most one package.\n${USAGE.update}`);
+      return EXIT.usage;
+    }
+    const done = await updatePackages({
+      ...where,
+      scope,
+      ...(positionals[0] ? { name: positionals[0] } : {}),
+      allowScripts: values["allow-scripts"] === true,
+    });
+    if (done.isErr()) {
+      io.stderr(`keel update: ${done.error.message}\n`);
+      return /not installed|not trusted/.test(done.error.message) ? EXIT.usage : EXIT.failed;
+    }
+    const { updated, skipped } = done.value;
+    const lines = [
+      ...updated.map((p) =>
+        p.version === p.from
+          ? `${p.name}@${p.version} is the newest`
+          : `updated ${p.name} ${p.from} -> ${p.version}`,
+      ),
+      ...skipped.map((p) => `${p.name}@${p.version} came from ${p.spec}; install it again to update it`),
+    ];
+    io.stdout(
+      lines.length > 0
+        ? `${lines.join("\n")}\n${updated.some((p) => p.version !== p.from) ? "Updates load when the next session starts.\n" : ""}`
+        : "No extension packages installed.\n",
+    );
+    return EXIT.ok;
+  }
   if (positionals.length !== 1) {
     io.stderr(`keel ${name}: give exactly one package.\n${USAGE[name]}`);
     return EXIT.usage;
@@ -89,5 +122,7 @@ const USAGE = {
   install:
     "Usage: keel install <npm-spec> [--project] [--allow-scripts] [--cwd <dir>]\n       keel install --project   (the packages this project declares)\n",
   uninstall: "Usage: keel uninstall <name> [--project] [--cwd <dir>]\n",
+  update:
+    "Usage: keel update [<name>] [--project] [--allow-scripts] [--cwd <dir>]\n       (every installed package, or the one named, to the newest version its spec allows)\n",
   list: "Usage: keel list [--project] [--cwd <dir>]\n",
 };

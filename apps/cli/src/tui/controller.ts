@@ -88,25 +88,30 @@ export class Controller {
       },
       approve: (request) =>
         store.ask((answer) => ({ kind: "approval", request, selected: 0, scroll: 0, answer })),
-      confirm: async (title, message) => {
-        const yes = await store.ask<boolean | undefined>((answer) => ({
-          kind: "confirm",
-          title,
-          ...(message !== undefined ? { message } : {}),
-          selected: 0,
-          answer,
-        }));
+      confirm: async (title, message, ask) => {
+        const yes = await store.ask<boolean | undefined>(
+          (answer) => ({
+            kind: "confirm",
+            title,
+            ...(message !== undefined ? { message } : {}),
+            selected: 0,
+            answer,
+          }),
+          ask?.signal,
+        );
         return yes === undefined ? { status: "cancelled" } : { status: "ok", value: yes };
       },
-      select: async (title, options) => {
+      select: async (title, options, ask) => {
         const index = await this.pick(
           title,
           options.map((label) => ({ label })),
+          0,
+          ask?.signal,
         );
         return index === undefined ? { status: "cancelled" } : { status: "ok", value: options[index]! };
       },
-      input: async (title, placeholder) => {
-        const text = await this.ask(title, placeholder);
+      input: async (title, placeholder, ask) => {
+        const text = await this.ask(title, placeholder, ask?.signal);
         return text === undefined ? { status: "cancelled" } : { status: "ok", value: text };
       },
     };
@@ -116,24 +121,31 @@ export class Controller {
     title: string,
     options: { label: string; detail?: string }[],
     selected = 0,
+    signal?: AbortSignal,
   ): Promise<number | undefined> {
-    return this.store.ask<number | undefined>((answer) => ({
-      kind: "select",
-      title,
-      options,
-      selected,
-      answer,
-    }));
+    return this.store.ask<number | undefined>(
+      (answer) => ({
+        kind: "select",
+        title,
+        options,
+        selected,
+        answer,
+      }),
+      signal,
+    );
   }
 
-  ask(title: string, placeholder?: string): Promise<string | undefined> {
-    return this.store.ask<string | undefined>((answer) => ({
-      kind: "input",
-      title,
-      ...(placeholder !== undefined ? { placeholder } : {}),
-      editor: editorWith(""),
-      answer,
-    }));
+  ask(title: string, placeholder?: string, signal?: AbortSignal): Promise<string | undefined> {
+    return this.store.ask<string | undefined>(
+      (answer) => ({
+        kind: "input",
+        title,
+        ...(placeholder !== undefined ? { placeholder } : {}),
+        editor: editorWith(""),
+        answer,
+      }),
+      signal,
+    );
   }
 
   /** Creates an agent for `session` (the options' choice when absent) and shows it. */

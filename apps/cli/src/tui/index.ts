@@ -9,7 +9,6 @@ import { App } from "./components/app.js";
 import { h } from "./components/h.js";
 import { captureConsole } from "./console-capture.js";
 import { Controller } from "./controller.js";
-import { DISABLE_BRACKETED_PASTE, ENABLE_BRACKETED_PASTE } from "./paste.js";
 import { pickSession } from "./slash.js";
 import { UiStore } from "./store.js";
 
@@ -53,8 +52,6 @@ export async function runInteractive(
     killProcesses: kernel.killAllCommandTrees,
   });
   const restoreConsole = captureConsole((level, text) => store.note(level, text));
-  // Pastes arrive marked, so their line breaks stay text and a typed Enter always submits.
-  process.stdout.write(ENABLE_BRACKETED_PASTE);
   const app = render(h(App, { controller }), { exitOnCtrlC: false, patchConsole: false, maxFps: 40 });
 
   const shutdown = async (code: number, message?: string): Promise<number> => {
@@ -68,7 +65,6 @@ export async function runInteractive(
       (e: unknown) => (e instanceof Error ? (e.stack ?? e.message) : String(e)),
     );
     restoreConsole();
-    process.stdout.write(DISABLE_BRACKETED_PASTE);
     if (message) process.stderr.write(`keel: ${message}\n`);
     if (crash) process.stderr.write(`keel: the screen stopped on an error: ${crash}\n`);
     // How to come back to it, as the other CLIs say on exit (not once the terminal is gone).

@@ -26,7 +26,7 @@ import {
 } from "./editor.js";
 import { type KeyAction, keyActions } from "./keys.js";
 import { completeMention, mentionAt, rankPaths } from "./mention.js";
-import { pastedImagePath, pasteStep } from "./paste.js";
+import { pastedImagePath } from "./paste.js";
 
 function refreshCompletions(c: Controller): void {
   const { store } = c;
@@ -101,9 +101,10 @@ function vertical(c: Controller, direction: -1 | 1): void {
   }
 }
 
-/** A finished paste: its text into the prompt, or, when it names an image file, the image. */
-function pasted(c: Controller, text: string): void {
+/** A paste (whole, from ink): its text into the prompt, or, when it names an image file, the image. */
+export function handlePaste(c: Controller, pastedText: string): void {
   const { store } = c;
+  const text = pastedText.replace(/\r\n?/g, "\n");
   const path = pastedImagePath(text);
   const image = path ? imageFile(path, c.options.cwd, c.kernel.sniffImageMimeType) : undefined;
   const dialog = store.dialogs[0];
@@ -130,16 +131,6 @@ function attachImage(c: Controller, image: NonNullable<ReturnType<typeof imageFi
 
 export function handleKey(c: Controller, input: string, key: Key): void {
   const { store } = c;
-  const step = pasteStep(store.paste, input, key);
-  if (step.kind === "more") {
-    store.paste = step.buffer;
-    return;
-  }
-  if (step.kind === "done") {
-    store.paste = undefined;
-    pasted(c, step.text);
-    return;
-  }
   const dialog = store.dialogs[0];
   if (dialog) {
     const moved = dialogKey(dialog, input, key);

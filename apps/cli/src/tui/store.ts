@@ -126,8 +126,6 @@ export class UiStore {
   outputExpanded = false;
   hint: string | undefined;
   epoch = 0;
-  /** The paste being received (bracketed paste), undefined when none. */
-  paste: string | undefined;
   images: PastedImage[] = [];
 
   private nextDialog = 1;
@@ -195,15 +193,30 @@ export class UiStore {
     this.publish();
   }
 
-  /** Shows a dialog (queued behind an open one) and resolves with its answer. */
-  ask<T>(make: (answer: (value: T) => void) => DialogBody): Promise<T> {
+  /**
+   * Shows a dialog (queued behind an open one) and resolves with its answer; `signal` withdraws
+   * it (closed, answered with undefined) when what asked is no longer waiting.
+   */
+  ask<T>(make: (answer: (value: T) => void) => DialogBody, signal?: AbortSignal): Promise<T> {
     const id = this.nextDialog++;
     return new Promise<T>((resolve) => {
-      const body = make((value) => {
+      let settled = false;
+      const withdraw = () => answer(undefined as T);
+      const answer = (value: T) => {
+        if (settled) return;
+        settled = true;
+        signal?.removeEventListener("abort", withdraw);
         this.dialogs = this.dialogs.filter((d) => d.id !== id);
         this.publish();
         resolve(value);
-      });
+      };
+      if (signal?.aborted) {
+        settled = true;
+        resolve(undefined as T);
+        return;
+      }
+      signal?.addEventListener("abort", withdraw, { once: true });
+      const body = make(answer);
       this.dialogs = [...this.dialogs, { id, ...body } as Dialog];
       this.publish();
     });

@@ -1,5 +1,6 @@
 // The TypeBox schema of the kernel's own config keys; anything else is kept and warned about once.
 import { type Static, Type } from "@sinclair/typebox";
+import { SANDBOX_KEYS, SandboxConfigSchema } from "../sandbox/settings.js";
 
 export const PERMISSION_MODES = ["default", "acceptEdits", "plan", "dontAsk", "bypassPermissions"] as const;
 
@@ -74,6 +75,8 @@ export const KeelConfigSchema = Type.Object({
       Type.Object({ name: Type.String({ minLength: 1 }), version: Type.String(), spec: Type.String() }),
     ),
   ),
+  /** The OS sandbox around the commands the model runs (resolved by sandbox/settings.ts: a project only narrows it). */
+  sandbox: Type.Optional(SandboxConfigSchema),
   /** Child agents (subagents): how many may run at once. */
   agents: Type.Optional(
     Type.Object({ maxConcurrent: Type.Optional(Type.Integer({ minimum: 1, maximum: 64 })) }),
@@ -99,9 +102,11 @@ export const KNOWN_KEYS: Record<string, readonly string[]> = {
     "agents",
     "stream",
     "packages",
+    "sandbox",
   ],
   "/permissions": ["mode", "allow", "ask", "deny"],
   "/compaction": ["threshold"],
   "/agents": ["maxConcurrent"],
   "/stream": ["idleTimeoutMs", "maxReplyChars", "maxRetries"],
+  "/sandbox": SANDBOX_KEYS,
 };

@@ -70,6 +70,22 @@ export class CatalogView {
     return item && (!this.filter || this.filter(item)) ? item : undefined;
   }
 
+  /**
+   * The entry an ExecuteTool call's arguments name, after a refresh. A name not found whose group
+   * (or, for a bare name, any group) is still settling is looked for again once it settled, within
+   * the catalog's wait window and the call's signal: a server still connecting is waited for.
+   */
+  async locate(args: Record<string, unknown>, signal?: AbortSignal): Promise<Target> {
+    await this.refresh();
+    const first = this.target(args);
+    if (first.found || first.ref === "") return first;
+    const colon = first.ref.indexOf(":");
+    const group = colon > 0 ? first.ref.slice(0, colon) : undefined;
+    if (this.registry.pendingGroups(this.filter).length === 0) return first;
+    await this.registry.settle((g) => group === undefined || g.group === group, signal, this.filter);
+    return this.target(args);
+  }
+
   /** The entry an ExecuteTool call's arguments name (after a refresh by the caller), or the one admitted. */
   target(args: Record<string, unknown>, admitted?: { item: IndexedEntry | undefined }): Target {
     const ref = typeof args.toolRef === "string" ? args.toolRef : "";
@@ -91,11 +107,14 @@ export class CatalogView {
         query: Type.String({ description: "A tool name (exact names match first) or what you need it for" }),
         limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 25 })),
       }),
-      execute: async (args) => {
+      execute: async (args, context) => {
         const { query, limit } = args as { query: string; limit?: number };
-        await this.refresh();
+        // A group still settling that lists nothing yet (a server connecting for the first time)
+        // is waited for, within its window: its tools are searchable on the first turn.
+        await this.registry.settle((g) => g.entries === 0, context.signal, this.filter);
         const hits = this.registry.search(query, limit ?? 8, this.filter);
-        const text =
+        const pending = this.registry.pendingGroups(this.filter);
+        const found =
           hits.length === 0
             ? `No tools match "${query}".`
             : hits
@@ -105,7 +124,17 @@ export class CatalogView {
                     : `${h.ref}\n  ${h.description}\n  arguments: ${JSON.stringify((h.entry as ExecutableCatalogEntry).parameters)}`,
                 )
                 .join("\n\n");
-        return { content: [{ type: "text", text }], details: { hits: hits.map((h) => h.ref) } };
+        const text =
+          pending.length === 0
+            ? found
+            : `${found}\n\nNot settled yet (what they list may change; search again later):\n${pending.map((p) => `  ${p.group}: ${p.reason}`).join("\n")}`;
+        return {
+          content: [{ type: "text", text }],
+          details: {
+            hits: hits.map((h) => h.ref),
+            ...(pending.length > 0 ? { pending: pending.map((p) => p.group) } : {}),
+          },
+        };
       },
     };
     const execute: AgentTool = {
@@ -125,8 +154,9 @@ export class CatalogView {
           : undefined;
         this.admitted.delete(context.toolCallId);
         // Outside the kernel's seams (no admission) the call resolves its target itself.
-        if (!admitted) await this.refresh();
-        const target = this.target(args as Record<string, unknown>, admitted);
+        const target = admitted
+          ? this.target(args as Record<string, unknown>, admitted)
+          : await this.locate(args as Record<string, unknown>, context.signal);
         if (!target.found)
           return error(`Unknown or removed tool "${target.ref}". Search again with SearchTools.`);
         const { item } = target;

@@ -52,6 +52,10 @@ interface Slot {
   deadlineMs: number;
   entries: IndexedEntry[];
   instructions?: string;
+  /** Set while the catalog says its inventory is not settled; `until`: how long waiting is worth it. */
+  pending?: { reason: string; until: number };
+  /** Called on each invalidation: what waits for a pending group to settle. */
+  changed: Set<() => void>;
   dirty: boolean;
   inflight?: { promise: Promise<void>; startedAt: number; controller: AbortController };
   unsubscribe?: () => void;
@@ -149,6 +153,7 @@ export class CatalogRegistry {
       kind: catalog.kind ?? "tools",
       deadlineMs: catalog.deadlineMs ?? DEFAULT_DISCOVER_DEADLINE_MS,
       entries: [],
+      changed: new Set(),
       dirty: true,
     };
     this.slots.push(slot);
@@ -176,6 +181,7 @@ export class CatalogRegistry {
       slot.unsubscribe =
         slot.catalog.subscribe?.(() => {
           slot.dirty = true;
+          for (const wake of [...slot.changed]) wake();
         }, slot.runtime) ?? undefined;
     } catch (e) {
       this.report(slot.extensionId, `catalog ${slot.catalog.id}: subscribe failed: ${errnoMessage(e)}`);
@@ -189,6 +195,7 @@ export class CatalogRegistry {
       this.report(slot.extensionId, `catalog ${slot.catalog.id}: unsubscribe failed: ${errnoMessage(e)}`);
     }
     slot.inflight?.controller.abort();
+    for (const wake of [...slot.changed]) wake();
   }
 
   close(): void {
@@ -295,7 +302,58 @@ export class CatalogRegistry {
       !Array.isArray(inventory) && typeof inventory.instructions === "string"
         ? inventory.instructions
         : undefined;
+    const pending = Array.isArray(inventory) ? undefined : inventory.pending;
+    slot.pending =
+      pending && typeof pending.reason === "string"
+        ? {
+            reason: pending.reason,
+            until: Date.now() + (Number.isFinite(pending.waitMs) ? Math.max(0, pending.waitMs ?? 0) : 0),
+          }
+        : undefined;
     this.rebuild();
+  }
+
+  /**
+   * Waits for the pending groups `which` picks (each with how many of its entries `filter` lets
+   * through) to settle: each at most until its own wait window closes, never past `signal`.
+   * Every invalidation of one of them rediscovers and looks again.
+   */
+  async settle(
+    which: (group: { group: string; entries: number }) => boolean,
+    signal?: AbortSignal,
+    filter?: (item: IndexedEntry) => boolean,
+  ): Promise<void> {
+    for (;;) {
+      await this.refresh();
+      const now = Date.now();
+      const waiting = this.slots.filter(
+        (s) =>
+          s.pending !== undefined &&
+          s.pending.until > now &&
+          visibleGroup(s, filter) &&
+          which({ group: s.group, entries: filter ? s.entries.filter(filter).length : s.entries.length }),
+      );
+      if (this.closed || waiting.length === 0 || signal?.aborted) return;
+      const until = Math.min(...waiting.map((s) => s.pending!.until));
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          signal?.removeEventListener("abort", done);
+          for (const s of waiting) s.changed.delete(done);
+          resolve();
+        };
+        const timer = setTimeout(done, until - now);
+        signal?.addEventListener("abort", done, { once: true });
+        for (const s of waiting) s.changed.add(done);
+      });
+    }
+  }
+
+  /** The groups whose inventory is not settled, with why (SearchTools names them). */
+  pendingGroups(filter?: (item: IndexedEntry) => boolean): { group: string; reason: string }[] {
+    return this.slots
+      .filter((s) => s.pending !== undefined && visibleGroup(s, filter))
+      .map((s) => ({ group: s.group, reason: s.pending!.reason }));
   }
 
   private rebuild(): void {
@@ -326,6 +384,7 @@ export class CatalogRegistry {
         describe: notice.describe === true,
         ...(notice.budgetChars !== undefined ? { budgetChars: notice.budgetChars } : {}),
         ...(slot.instructions ? { instructions: slot.instructions } : {}),
+        ...(slot.pending ? { pending: true } : {}),
         entries: entries.map((e) => ({ name: e.name, digest: e.digest, summary: e.summary })),
       };
     });
@@ -353,6 +412,28 @@ export class CatalogRegistry {
   get size(): number {
     return this.byRef.size;
   }
+}
+
+/**
+ * Whether a view sees a group at all: one of its entries passes the view's filter, or the group
+ * itself does (judged as an entry with no name of its own, so allow / exclude lists naming the
+ * group decide for a group that lists nothing yet).
+ */
+function visibleGroup(slot: Slot, filter: ((item: IndexedEntry) => boolean) | undefined): boolean {
+  if (!filter) return true;
+  if (slot.entries.some(filter)) return true;
+  return filter({
+    ref: "",
+    extensionId: slot.extensionId,
+    group: slot.group,
+    name: "",
+    kind: slot.kind,
+    entry: { name: "", description: "", executable: false },
+    digest: "",
+    summary: "",
+    description: "",
+    bareName: false,
+  });
 }
 
 function entryProblem(entry: CatalogEntry | undefined): string | undefined {

@@ -302,6 +302,18 @@ export class ExtensionHost implements HostView {
       agents: () => this.services.agents(),
       approve: (request) =>
         this.services.approve(extensionId, request, { ...who, signal: request.signal ?? loop.signal }),
+      // Ended with the call, or sooner by the extension's own signal.
+      exec: (file, args, options) =>
+        this.services.exec(
+          extensionId,
+          file,
+          args,
+          {
+            ...options,
+            signal: options?.signal ? AbortSignal.any([options.signal, loop.signal]) : loop.signal,
+          },
+          who,
+        ),
       ...(caller.agent ? { agent: caller.agent } : {}),
     };
   }

@@ -1,6 +1,7 @@
 // Capability inventories and the notices that tell the model about them. A notice carries only
 // what changed since what the model was already told (folded from the journal): a group seen for
 // the first time is listed under its catalog's heading, later changes as Added / Removed / Updated.
+// A group whose catalog has not settled yet (a server still connecting) removes nothing.
 import { fitToBudget, noticeLine } from "@keel/extension-sdk";
 import { byCodeUnits } from "./catalog-search.js";
 
@@ -16,6 +17,8 @@ export interface GroupView {
   budgetChars?: number;
   /** Said with the first notice that lists the group. */
   instructions?: string;
+  /** Its catalog has not settled: what it lacks of what the model was told is not gone (yet). */
+  pending?: boolean;
   entries: { name: string; digest: string; summary: string }[];
 }
 
@@ -33,6 +36,22 @@ export function inventoryOf(views: readonly GroupView[]): Inventory {
   for (const view of views)
     inventory[view.group] = view.entries.map(({ name, digest }) => ({ name, digest }));
   return inventory;
+}
+
+/**
+ * The views as far as the model should hear of them now: a pending group keeps every entry the
+ * model was told about and the group lacks, as told, so nothing is announced removed (or, when it
+ * comes back, added again) before the catalog has settled.
+ */
+export function withToldKept(told: Inventory, views: readonly GroupView[]): GroupView[] {
+  return views.map((view) => {
+    if (!view.pending) return view;
+    const have = new Set(view.entries.map((e) => e.name));
+    const kept = (told[view.group] ?? [])
+      .filter((t) => !have.has(t.name))
+      .map((t) => ({ name: t.name, digest: t.digest, summary: "" }));
+    return kept.length === 0 ? view : { ...view, entries: [...view.entries, ...kept] };
+  });
 }
 
 export function diffInventory(told: Inventory, current: Inventory): InventoryDiff {

@@ -6,12 +6,15 @@ import type {
   ApprovalDecision,
   ApprovalRequest,
   Diagnostic,
+  ExecOptions,
+  ExecOutcome,
   ExtensionDefinition,
   ExtensionRuntime,
   ExtensionUI,
   ExternalUsage,
   ModelsAccess,
   NoticeOptions,
+  ProtectedSecret,
   Registration,
   RunAgentOptions,
   RunAgentOutcome,
@@ -53,6 +56,15 @@ export interface HostServices {
   recordUsage(extensionId: string, usage: ExternalUsage): void;
   allowForRun(extensionId: string, rules: string[], reason: string): Registration;
   extensionSkills(): { extensionId: string; path: string }[];
+  /** Runs a program under the sandbox (see @keel/extension-sdk's Exec). */
+  exec(
+    extensionId: string,
+    file: string,
+    args: readonly string[],
+    options: ExecOptions | undefined,
+    caller: Caller,
+  ): Promise<ExecOutcome>;
+  protectSecret(extensionId: string, secret: ProtectedSecret): void;
 }
 
 /** What the host keeps per extension so the runtime can re-resolve its config after a write. */
@@ -152,6 +164,8 @@ export function createRuntime(
     mentions: registries.mentions,
     agents: () => services.agents(),
     extensionSkills: () => services.extensionSkills(),
+    exec: (file, args, options) => services.exec(id, file, args, options, {}),
+    protectSecret: (secret) => services.protectSecret(id, secret),
   };
   return runtime;
 }

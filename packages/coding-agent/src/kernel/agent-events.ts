@@ -12,6 +12,8 @@ export interface EventBridgeContext {
   host(): HostView;
   emit(event: CodingAgentEvent): void;
   report(level: Diagnostic["level"], message: string): void;
+  /** Takes known secrets out of a tool's streamed output and details (its final result is scrubbed in afterToolCall). */
+  scrub?<T>(value: T): T;
 }
 
 export function contentText(content: readonly (TextContent | ImageContent)[]): string {
@@ -20,6 +22,8 @@ export function contentText(content: readonly (TextContent | ImageContent)[]): s
 
 export function createAgentEventBridge(k: EventBridgeContext): (event: AgentEvent) => void {
   let turn = 0;
+  /** Whether the current model call's response has begun to arrive (its first content event). */
+  let responding = false;
   const journal = (message: Message) => {
     // The write itself is synchronous; only its outcome arrives later.
     void k
@@ -37,9 +41,15 @@ export function createAgentEventBridge(k: EventBridgeContext): (event: AgentEven
         k.emit({ type: "turn_start", turn: event.turn });
         break;
       case "message_start":
+        if (event.message.role === "assistant") responding = false;
         k.emit({ type: "message_start", message: event.message });
         break;
       case "message_update":
+        if (!responding && event.assistantEvent.type !== "retry") {
+          // The stream's own start comes before the request; its first content means it is out.
+          responding = true;
+          void k.host().notify("modelResponseStart", { turn });
+        }
         if (event.assistantEvent.type === "retry") {
           const e = event.assistantEvent;
           k.emit({
@@ -73,7 +83,10 @@ export function createAgentEventBridge(k: EventBridgeContext): (event: AgentEven
           type: "tool_update",
           toolCallId: event.toolCallId,
           toolName: event.toolName,
-          text: contentText(event.partial.content),
+          text: k.scrub ? k.scrub(contentText(event.partial.content)) : contentText(event.partial.content),
+          ...(event.partial.details !== undefined
+            ? { details: k.scrub ? k.scrub(event.partial.details) : event.partial.details }
+            : {}),
         });
         break;
       case "tool_execution_end":

@@ -29,6 +29,7 @@ import type { CompactionSettings } from "../compaction/policy.js";
 import { EXECUTE_TOOL, type IndexedEntry, SEARCH_TOOLS } from "../host/catalogs.js";
 import type { ExtensionHost, HostView } from "../host/extension-host.js";
 import type { Caller } from "../host/runtime.js";
+import type { CommandSandbox } from "../sandbox/runtime.js";
 import { KernelAgent } from "./coding-agent.js";
 import type { KernelPermission } from "./permission.js";
 import type { CodingAgentError, CodingAgentEvent } from "./types.js";
@@ -53,6 +54,8 @@ export interface SupervisorDeps {
   compaction: CompactionSettings;
   permission: KernelPermission;
   systemPromptFor(toolNames: string[], instructions: string | undefined): string;
+  /** The parent's sandbox: children run commands under the same policy and scrub the same secrets. */
+  sandbox?: CommandSandbox;
 }
 
 interface Live {
@@ -239,6 +242,7 @@ export class AgentSupervisor {
       },
       diagnostics: [],
       agent,
+      ...(d.sandbox ? { sandbox: d.sandbox } : {}),
     });
     kernel.attachHost(
       view,
@@ -522,6 +526,48 @@ export class AgentSupervisor {
         error: { type: "interrupted", message: "Keel stopped while this agent was running." },
       });
     }
+  }
+
+  /**
+   * Waits for the running children to end, at most `timeoutMs` (never past `signal`), then stops
+   * those still running. Each child that was running, in the order they ended.
+   */
+  async settle(
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<{ result: AgentRunResult; stopped: boolean }[]> {
+    await Promise.allSettled([...this.setups]);
+    const running = [...this.live.values()].map((l) => l.run);
+    if (running.length === 0) return [];
+    const ended: { result: AgentRunResult; stopped: boolean }[] = [];
+    const stopped = new Set<string>();
+    const all = Promise.all(
+      running.map((run) =>
+        run.result.then((result) => {
+          ended.push({ result, stopped: stopped.has(run.agentId) });
+        }),
+      ),
+    );
+    let timer: NodeJS.Timeout | undefined;
+    let onAbort: (() => void) | undefined;
+    await Promise.race([
+      all,
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, timeoutMs);
+        onAbort = resolve;
+        if (signal?.aborted) resolve();
+        signal?.addEventListener("abort", onAbort, { once: true });
+      }),
+    ]);
+    clearTimeout(timer);
+    if (onAbort) signal?.removeEventListener("abort", onAbort);
+    for (const run of running)
+      if (run.status() === "running") {
+        stopped.add(run.agentId);
+        run.abort();
+      }
+    await all;
+    return ended;
   }
 
   /** Stops every running child (the session closes); each is journaled as interrupted. */

@@ -13,12 +13,13 @@ import {
   type Usage,
   type UserMessage,
 } from "@keel/ai";
-import type { AgentRecord, Diagnostic, ExternalUsage, Mention } from "@keel/extension-sdk";
+import type { AgentRecord, AgentRunResult, Diagnostic, ExternalUsage, Mention } from "@keel/extension-sdk";
 import { recoveryMessage, recoveryToolResults, type Session } from "@keel/session";
 import { err, ok, type Result } from "neverthrow";
 import type { CompactionSettings } from "../compaction/policy.js";
 import { errnoMessage } from "../fs/errno.js";
 import type { ExtensionHost, HostView } from "../host/extension-host.js";
+import type { CommandSandbox } from "../sandbox/runtime.js";
 import { trustProject } from "../trust/store.js";
 import { createAgentEventBridge } from "./agent-events.js";
 import type { AgentSupervisor } from "./agents.js";
@@ -94,6 +95,10 @@ export interface KernelParts {
   thinking?: ThinkingLevel;
   /** Every model the session could switch to. */
   listModels?: () => Model[];
+  /** The OS sandbox commands run in; its scrubber keeps known secrets out of every tool result. */
+  sandbox?: CommandSandbox;
+  /** The session's kernel closes the sandbox; a child agent's shares its parent's. */
+  ownsSandbox?: boolean;
 }
 
 export type { UsageBreakdown } from "./usage-ledger.js";
@@ -189,6 +194,7 @@ export class KernelAgent implements CodingAgent {
         this.stopRequested = true;
       },
       stopping: () => (this.stopRequested ? STOPPED_BATCH : undefined),
+      ...(parts.sandbox ? { scrub: <T>(value: T) => parts.sandbox!.scrubber().scrub(value) } : {}),
     };
     this.agent = new Agent({
       model: parts.model,
@@ -212,6 +218,7 @@ export class KernelAgent implements CodingAgent {
         host: () => this.host_,
         emit: (event) => this.emit(event),
         report: (level, message) => this.report(level, message),
+        ...(parts.sandbox ? { scrub: <T>(value: T) => parts.sandbox!.scrubber().scrub(value) } : {}),
       }),
     );
     // A denial that asked to stop ends the run once its tool batch is done (results journaled).
@@ -455,6 +462,9 @@ export class KernelAgent implements CodingAgent {
           session: this.session_,
           emit: (event) => this.emit(event),
           signal: this.shell.signal,
+          ...(this.parts.sandbox
+            ? { scrub: (text: string) => this.parts.sandbox!.scrubber().text(text) }
+            : {}),
         },
         command,
       );
@@ -657,6 +667,13 @@ export class KernelAgent implements CodingAgent {
 
   agents(): AgentRecord[] {
     return this.supervisor?.records() ?? [];
+  }
+
+  waitForAgents(options: {
+    timeoutMs: number;
+    signal?: AbortSignal;
+  }): Promise<{ result: AgentRunResult; stopped: boolean }[]> {
+    return this.supervisor?.settle(options.timeoutMs, options.signal) ?? Promise.resolve([]);
   }
 
   steer(text: string): void {
@@ -883,6 +900,7 @@ export class KernelAgent implements CodingAgent {
     await this.notices.flush();
     await this.session_.close();
     if (this.parts.temporaryDir) rmSync(this.parts.temporaryDir, { recursive: true, force: true });
+    if (this.parts.ownsSandbox) await this.parts.sandbox?.close();
   }
 }
 

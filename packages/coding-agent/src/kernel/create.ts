@@ -2,7 +2,7 @@
 // the system prompt once, and hands a ready CodingAgent back. Never throws.
 import { existsSync } from "node:fs";
 import { homedir } from "node:os";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { preconnect, type StreamOptions, type ThinkingLevel } from "@keel/ai";
 import type { Diagnostic } from "@keel/extension-sdk";
 import { err, ok, type Result } from "neverthrow";
@@ -11,11 +11,15 @@ import { loadConfig } from "../config/load.js";
 import { mergeLayers } from "../config/merge.js";
 import { resolveKeelHome } from "../config/paths.js";
 import type { KeelConfig } from "../config/schema.js";
+import { realpathOrResolved } from "../fs/paths.js";
 import { ExtensionHost, type ExtensionSource } from "../host/extension-host.js";
 import { loadComposed } from "../loader/composed.js";
 import { loadExtensions } from "../loader/load-extensions.js";
 import { packagesDir } from "../loader/packages.js";
+import { expandHome } from "../permissions/paths.js";
 import { buildSystemPrompt } from "../prompt/system-prompt.js";
+import { CommandSandbox, sandboxNotice } from "../sandbox/runtime.js";
+import { resolveSandboxSettings } from "../sandbox/settings.js";
 import { BUILTIN_TOOL_NAMES, createBuiltinTools } from "../tools/builtin.js";
 import { TRUSTED_ROOT_FILES } from "../trust/hash.js";
 import { findProjectRoot } from "../trust/root.js";
@@ -27,7 +31,7 @@ import { configHooksExtension } from "./config-hooks.js";
 import { createFileHistory } from "./file-history.js";
 import { chooseModel, modelRegistry, resolveModelRef } from "./model-choice.js";
 import { cachedEndpointModels } from "./model-discovery.js";
-import { createToolPermission } from "./permission.js";
+import { createToolPermission, type KernelPermission } from "./permission.js";
 import { createHostServices, hostUI } from "./services.js";
 import { sessionContextFiles } from "./session-context.js";
 import { childSessionDir, defaultSessionDir, openChosenSession } from "./session-open.js";
@@ -109,7 +113,32 @@ export async function createCodingAgent(
   preconnect(model.value, options.streamOptions);
 
   const mode = options.permissionMode ?? config.permissions?.mode ?? "default";
-  const permission = createToolPermission({
+  const userHome = homedir();
+  const sandboxConfig = resolveSandboxSettings(loaded.value.layers.user?.sandbox, [
+    { file: join(projectRoot, ".keel", "config.json"), layer: loaded.value.layers.project?.sandbox },
+    {
+      file: join(projectRoot, ".keel", "config.local.json"),
+      layer: loaded.value.layers.projectLocal?.sandbox,
+    },
+  ]);
+  for (const line of sandboxConfig.ignored) note("warning", line);
+  const sandbox = new CommandSandbox({
+    workspace: projectRoot,
+    cwd,
+    userHome: realpathOrResolved(userHome),
+    keelHome: realpathOrResolved(home),
+    settings: {
+      ...sandboxConfig.settings,
+      allowWrite: sandboxConfig.settings.allowWrite.map((p) =>
+        realpathOrResolved(resolve(userHome, expandHome(p, userHome))),
+      ),
+    },
+    mode: () => permission.mode(),
+    rules: () => permission.rules(),
+    ...(options.testing?.lookup ? { lookup: options.testing.lookup } : {}),
+    report: (message) => kernel.report("warning", message),
+  });
+  const permission: KernelPermission = createToolPermission({
     mode,
     rules: loaded.value.rules,
     workspace: projectRoot,
@@ -122,12 +151,14 @@ export async function createCodingAgent(
     onAnswer: (answer) => {
       void kernel.session.appendEntry({ type: "approval", source: "permission", ...answer });
     },
+    sandbox: (m) => sandbox.state(m),
+    ...(options.testing?.forceParserAllow ? { forceParserAllow: true } : {}),
   });
   const builtinTools = createBuiltinTools({
     cwd,
     supportsImages: () => kernel.model().input.includes("image"),
     // The checker judges `cd name` as ./name: CDPATH (from a profile) must not send it elsewhere.
-    bash: { env: { CDPATH: undefined } },
+    bash: { env: { CDPATH: undefined }, sandbox },
     grep: { guard: permission.readGuard },
     glob: { guard: permission.readGuard },
     ls: { guard: permission.readGuard },
@@ -159,6 +190,8 @@ export async function createCodingAgent(
     compaction,
     permission,
     diagnostics,
+    sandbox,
+    ownsSandbox: true,
   });
 
   if (options.onEvent) kernel.subscribe(options.onEvent);
@@ -262,6 +295,7 @@ export async function createCodingAgent(
     supervisor: () => supervisor,
     host: () => started,
     userConfigFile: join(home, "config.json"),
+    sandbox,
   });
   const project = trusted
     ? Object.fromEntries(
@@ -346,6 +380,7 @@ export async function createCodingAgent(
     compaction,
     permission,
     systemPromptFor: promptFor,
+    sandbox,
   });
   kernel.attachAgents(supervisor);
   await supervisor.settleInterrupted();
@@ -366,6 +401,8 @@ export async function createCodingAgent(
     if (journaled.isErr())
       kernel.report("error", `Could not journal the model choice: ${journaled.error.message}`);
   }
+  const sandboxSaid = sandboxNotice(await sandbox.state(mode), mode);
+  if (sandboxSaid) kernel.report(sandboxSaid.level, sandboxSaid.message);
   await host.notify("sessionStart", { reason, sessionId: session.id });
   kernel.emit({
     type: "session_start",

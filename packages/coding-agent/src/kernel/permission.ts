@@ -6,6 +6,7 @@ import { addPermissionRule, configFileFor, removePermissionRule } from "../confi
 import { decide } from "../permissions/decide.js";
 import { createPermissionGate } from "../permissions/gate.js";
 import { readGuardFor } from "../permissions/read-scope.js";
+import type { GateSandbox } from "../permissions/sandboxed.js";
 import type { PermissionMode, PermissionRuleEntry } from "../permissions/types.js";
 import type { WalkGuard } from "../tools/walk.js";
 import { writeKeepingTrust } from "../trust/store.js";
@@ -28,6 +29,10 @@ export interface ToolPermissionOptions {
   report: (message: string) => void;
   /** Hears every answer a person gave (journaled for the audit trail). */
   onAnswer?: (answer: ApprovalRecord) => void;
+  /** The OS sandbox a Bash command would run in (sandbox/runtime.ts). */
+  sandbox?: (mode: PermissionMode) => Promise<GateSandbox>;
+  /** Test-only: the shell parser's verdicts forced to allow (CodingAgentOptions.testing). */
+  forceParserAllow?: boolean;
 }
 
 export interface ApprovalRecord {
@@ -127,6 +132,8 @@ export function createToolPermission(options: ToolPermissionOptions): KernelPerm
       : {}),
     persist: async (rule, scope) => save(rule, "allow", scope, true),
     onDiagnostic: options.report,
+    ...(options.sandbox ? { sandbox: options.sandbox } : {}),
+    ...(options.forceParserAllow ? { forceParserAllow: true } : {}),
   });
   function save(
     rule: string,

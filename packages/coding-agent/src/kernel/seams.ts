@@ -14,7 +14,7 @@ import { compactionLimit } from "../compaction/policy.js";
 import { estimateTextTokens } from "../compaction/tokens.js";
 import { EXECUTE_TOOL, type IndexedEntry } from "../host/catalogs.js";
 import type { HostView } from "../host/extension-host.js";
-import { inventoryOf, noticeText } from "../host/inventory.js";
+import { inventoryOf, noticeText, withToldKept } from "../host/inventory.js";
 import { contentText } from "./agent-events.js";
 import { contextTokens } from "./context-size.js";
 import type { DenialInput } from "./denials.js";
@@ -68,6 +68,8 @@ export interface SeamContext {
   stopping(): string | undefined;
   /** A call an extension's policy blocked (the gate reports its own blocks). */
   denied(denial: DenialInput): void;
+  /** Takes known secrets out of a tool result before anything sees it (hooks, journal, model). */
+  scrub?<T>(value: T): T;
 }
 
 export const SYNTHETIC_OPEN = "<system-reminder>";
@@ -96,8 +98,8 @@ export function createPrepareRequest(k: SeamContext): PrepareRequest {
     const host = k.host();
     if (!host.catalogs.isEmpty) {
       await host.catalogs.refresh();
-      const views = host.catalogs.views();
       const told = k.session().fold().toldInventory;
+      const views = withToldKept(told, host.catalogs.views());
       const text = noticeText(told, views);
       if (text) {
         const message: UserMessage = { role: "user", content: text, timestamp: Date.now() };
@@ -150,8 +152,8 @@ export function createBeforeToolCall(k: SeamContext, begun: BegunOperations): Be
     let redact: ((args: Record<string, unknown>) => Record<string, unknown>) | undefined;
     const via = call.name === EXECUTE_TOOL;
     if (via) {
-      await host.catalogs.refresh();
-      const target = host.catalogs.target(call.arguments);
+      // An entry of a catalog still settling (a server connecting) is waited for, within its window.
+      const target = await host.catalogs.locate(call.arguments, info.signal);
       // A toolRef that resolves to nothing runs nothing (ExecuteTool tells the model to search
       // again): nothing to judge, nothing to journal.
       if (!target.found || !target.executable) {
@@ -244,7 +246,8 @@ export function createBeforeToolCall(k: SeamContext, begun: BegunOperations): Be
 }
 
 export function createAfterToolCall(k: SeamContext, begun: BegunOperations): AfterToolCall {
-  return async (call, result) => {
+  return async (call, raw) => {
+    const result = k.scrub ? k.scrub(raw) : raw;
     const begin = begun.get(call.id);
     begun.delete(call.id);
     const via = call.name === EXECUTE_TOOL;

@@ -10,6 +10,8 @@ import type { ExtensionHost } from "../host/extension-host.js";
 import type { HostServices } from "../host/runtime.js";
 import { checkRule } from "../permissions/rules.js";
 import type { PermissionMode } from "../permissions/types.js";
+import { execConfined } from "../sandbox/exec.js";
+import type { CommandSandbox } from "../sandbox/runtime.js";
 import type { AgentSupervisor } from "./agents.js";
 import { createExtensionApprover } from "./approvals.js";
 import type { KernelAgent } from "./coding-agent.js";
@@ -54,6 +56,8 @@ export interface ServiceDeps {
   supervisor(): AgentSupervisor | undefined;
   host(): ExtensionHost | undefined;
   userConfigFile: string;
+  /** Where extensions' programs run (the Bash tool's sandbox). */
+  sandbox?: CommandSandbox;
 }
 
 export function createHostServices(d: ServiceDeps): HostServices {
@@ -162,6 +166,9 @@ export function createHostServices(d: ServiceDeps): HostServices {
       );
       return { ok: true };
     },
+    exec: (_extensionId, file, args, options) =>
+      execConfined(d.sandbox, d.workspace.cwd, file, args, options),
+    protectSecret: (_extensionId, secret) => d.sandbox?.protect(secret),
     extensionSkills: () =>
       (d.host()?.activeExtensions ?? []).flatMap((a) =>
         (a.definition.skills ?? []).map((path) => ({

@@ -13,6 +13,7 @@ import type {
 } from "@keel/ai";
 import type {
   AgentRecord,
+  AgentRunResult,
   Diagnostic,
   ExtensionDefinition,
   ExtensionUI,
@@ -150,6 +151,16 @@ export interface CodingAgentOptions {
    * model's default (see `CodingAgent.thinking`).
    */
   thinking?: ThinkingLevel;
+  /**
+   * For tests only; no config or project can set these. `forceParserAllow`: every verdict of the
+   * shell parser becomes "allow", so only the OS sandbox stands between a command and its
+   * effects. `lookup`: resolves the hosts the sandbox's proxy connects to (a stub, so no test
+   * sends a packet off this machine).
+   */
+  testing?: {
+    forceParserAllow?: boolean;
+    lookup?: (host: string) => Promise<{ address: string; family: number }>;
+  };
 }
 
 /** Why a session could not be used, for hosts that say how to go on (e.g. open read-only, fork). */
@@ -272,7 +283,8 @@ export type CodingAgentEvent =
   | { type: "message_update"; message: Message; event: AssistantMessageEvent }
   | { type: "message_end"; message: Message }
   | { type: "tool_start"; toolCallId: string; toolName: string; args: Record<string, unknown> }
-  | { type: "tool_update"; toolCallId: string; toolName: string; text: string }
+  /** A tool's progress: what it has so far (`text`), and its structured details when it gives any. */
+  | { type: "tool_update"; toolCallId: string; toolName: string; text: string; details?: unknown }
   | {
       type: "tool_end";
       toolCallId: string;
@@ -468,6 +480,16 @@ export interface CodingAgent {
   };
   /** The session's child agents, as its journal knows them (also after a resume). */
   agents(): AgentRecord[];
+  /**
+   * Waits for the child agents still running (background ones: a run's foreground children end
+   * with it) to end, at most `timeoutMs` and never past `signal`; those still running then are
+   * stopped (journaled as aborted). Resolves with each child that was running, in the order they
+   * ended, and whether it was stopped.
+   */
+  waitForAgents(options: {
+    timeoutMs: number;
+    signal?: AbortSignal;
+  }): Promise<{ result: AgentRunResult; stopped: boolean }[]>;
   /** What trusting the project would let it do, read from its files (nothing is run or loaded). */
   trustPreview(): Promise<TrustPreview>;
   /**

@@ -16,6 +16,8 @@ export interface UserShellContext {
   session: Session;
   emit(event: CodingAgentEvent): void;
   signal: AbortSignal;
+  /** Takes known secrets out of the output (shown, journaled, read by the model). */
+  scrub?(text: string): string;
 }
 
 /** The notice's source: what the user ran, kept in the conversation. */
@@ -59,13 +61,19 @@ export async function runUserShell(
   if (permitted.action === "block")
     return err({ type: "extension", message: `Not run: ${permitted.reason}` });
   k.emit({ type: "tool_start", toolCallId, toolName: "Bash", args });
+  const scrub = k.scrub ?? ((text: string) => text);
   const result = await k.bash.execute(args, {
     signal: k.signal,
     toolCallId,
     onUpdate: (partial) =>
-      k.emit({ type: "tool_update", toolCallId, toolName: "Bash", text: contentText(partial.content) }),
+      k.emit({
+        type: "tool_update",
+        toolCallId,
+        toolName: "Bash",
+        text: scrub(contentText(partial.content)),
+      }),
   });
-  const output = contentText(result.content);
+  const output = scrub(contentText(result.content));
   const exitCode = (result.details as { exitCode?: number | null } | undefined)?.exitCode ?? null;
   k.emit({
     type: "tool_end",

@@ -1,10 +1,15 @@
 // Extensions from npm: `keel install <spec>` puts a package under the Keel home (or a trusted
-// project's .keel/packages) with npm, without running install scripts unless asked, and records
-// it in that scope's config with the version npm resolved; the kernel loads recorded packages
-// like any other extension folder (a project's only when the project is trusted).
+// project's .keel/packages) with npm — from the registry the user's npm config names, without
+// running install scripts unless asked — and records it in that scope's config with the version
+// npm resolved; `keel update` moves recorded packages to the newest version their spec allows. The
+// kernel loads recorded packages like any other extension folder (a project's only when trusted).
+// Extensions take @keel/extension-sdk as a peer: every prefix links the host's own copy, so an
+// installed extension runs against the SDK the host was built with, and npm refuses one whose
+// peer range that SDK does not meet.
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import { err, ok, type Result } from "neverthrow";
 import { configPaths } from "../config/paths.js";
 import { readJsonFile } from "../config/read.js";
@@ -95,14 +100,59 @@ function npm(args: string[], cwd: string): Promise<{ code: number; output: strin
   });
 }
 
-function ensurePrefix(dir: string): void {
+const SDK = "@keel/extension-sdk";
+
+/** The SDK this host runs extensions against: the package folder and its version. */
+export function hostSdk(): { dir: string; version: string } | undefined {
+  try {
+    const manifest = createRequire(import.meta.url).resolve(`${SDK}/package.json`);
+    const { version } = JSON.parse(readFileSync(manifest, "utf8")) as { version: string };
+    return { dir: dirname(manifest), version };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The npm prefix, with the host's SDK as a `file:` dependency: npm links it (a symlink, nothing
+ * fetched), so an extension's peer on the SDK is met by the host's copy. Written again on every
+ * install, since the host may have moved (a reinstalled or upgraded keel).
+ */
+function ensurePrefix(dir: string): Result<void, PackageError> {
+  const sdk = hostSdk();
+  if (!sdk)
+    return fail(`This host cannot find its own ${SDK}, which installed extensions share; reinstall Keel.`);
   mkdirSync(dir, { recursive: true });
-  const manifest = join(dir, "package.json");
-  if (!existsSync(manifest))
-    writeFileSync(
-      manifest,
-      `${JSON.stringify({ name: "keel-extension-packages", private: true }, null, 2)}\n`,
-    );
+  const file = join(dir, "package.json");
+  let manifest: { dependencies?: Record<string, string> } & Record<string, unknown> = {
+    name: "keel-extension-packages",
+    private: true,
+  };
+  if (existsSync(file)) {
+    try {
+      manifest = JSON.parse(readFileSync(file, "utf8")) as typeof manifest;
+    } catch (e) {
+      return fail(`${file} cannot be read (${(e as Error).message}); fix or remove it.`);
+    }
+  }
+  manifest.dependencies = { ...manifest.dependencies, [SDK]: `file:${sdk.dir}` };
+  writeFileSync(file, `${JSON.stringify(manifest, null, 2)}\n`);
+  return ok(undefined);
+}
+
+/** npm's output cut to what says why, with the SDK conflict put in Keel's words. */
+function npmFailure(action: string, spec: string, output: string): PackageError {
+  const sdk = hostSdk();
+  const peer = new RegExp(`peer ${SDK.replace("/", "\\/")}@"?([^"\\s]+)"? from (\\S+)`).exec(output);
+  if (/ERESOLVE/.test(output) && peer && sdk)
+    return {
+      type: "package",
+      message: `${peer[2]} needs ${SDK} ${peer[1]}, and this Keel provides ${sdk.version}: install a version of the extension made for this Keel, or update Keel.`,
+    };
+  return {
+    type: "package",
+    message: `npm could not ${action} ${spec}:\n${output.trim().split("\n").slice(-8).join("\n")}`,
+  };
 }
 
 function dependencies(dir: string): Record<string, string> {
@@ -188,22 +238,24 @@ async function install(
   options: PackageWhere & { scope: PackageScope; allowScripts?: boolean },
 ): Promise<Result<InstalledPackage, PackageError>> {
   if (!spec.trim()) return fail("keel install needs a package: a name, name@version, or a tarball.");
+  if (spec === SDK || spec.startsWith(`${SDK}@`))
+    return fail(`${SDK} is not an extension: Keel provides it to the extensions it installs.`);
   const refused = projectAllowed(options.scope, options);
   if (refused) return fail(refused);
   const dir = packagesDir(options.scope, options);
-  ensurePrefix(dir);
+  const prefix = ensurePrefix(dir);
+  if (prefix.isErr()) return err(prefix.error);
   const before = dependencies(dir);
   const args = ["install", "--prefix", dir, "--save", "--no-audit", "--no-fund", "--loglevel=error"];
   if (!options.allowScripts) args.push("--ignore-scripts");
   const installed = await npm([...args, spec], dir);
-  if (installed.code !== 0)
-    return fail(
-      `npm could not install ${spec}:\n${installed.output.trim().split("\n").slice(-8).join("\n")}`,
-    );
+  if (installed.code !== 0) return err(npmFailure("install", spec, installed.output));
   const after = dependencies(dir);
   const name =
-    Object.keys(after).find((n) => before[n] !== after[n]) ??
-    Object.keys(after).find((n) => after[n] === spec || spec === n || spec.startsWith(`${n}@`));
+    Object.keys(after).find((n) => n !== SDK && before[n] !== after[n]) ??
+    Object.keys(after).find(
+      (n) => n !== SDK && (after[n] === spec || spec === n || spec.startsWith(`${n}@`)),
+    );
   if (!name) return fail(`npm installed ${spec}, but Keel could not tell which package it is.`);
   const path = join(dir, "node_modules", name);
   let version: string;
@@ -243,4 +295,44 @@ export async function uninstallPackage(
   const written = writeRecord(options.scope, options, (list) => list.filter((p) => p.name !== known.name));
   if (written.isErr()) return fail(written.error.message);
   return ok(known);
+}
+
+export interface UpdatedPackage extends InstalledPackage {
+  /** The version recorded before the update. */
+  from: string;
+}
+
+/**
+ * `keel update [name]`: each recorded registry package of the scope (or the one named) installed
+ * again at the newest version its recorded spec allows (`name` means the latest), and the new
+ * version recorded. Packages installed from a tarball, folder or git are left as they are, and
+ * listed under `skipped`.
+ */
+export async function updatePackages(
+  options: PackageWhere & { scope: PackageScope; name?: string; allowScripts?: boolean },
+): Promise<Result<{ updated: UpdatedPackage[]; skipped: InstalledPackage[] }, PackageError>> {
+  const refused = projectAllowed(options.scope, options);
+  if (refused) return fail(refused);
+  const recorded = recordedPackages(options.scope, options);
+  const chosen = options.name
+    ? recorded.filter((p) => p.name === options.name || p.spec === options.name)
+    : recorded;
+  if (options.name && chosen.length === 0)
+    return fail(
+      `${options.name} is not installed${options.scope === "project" ? " for this project" : ""}` +
+        (recorded.length > 0 ? ` (installed: ${recorded.map((p) => p.name).join(", ")}).` : "."),
+    );
+  const updated: UpdatedPackage[] = [];
+  const skipped: InstalledPackage[] = [];
+  for (const p of chosen) {
+    if (!registrySpec(p.spec)) {
+      skipped.push(p);
+      continue;
+    }
+    const target = p.spec === p.name ? `${p.name}@latest` : p.spec;
+    const done = await install(target, p.spec, options);
+    if (done.isErr()) return err(done.error);
+    updated.push({ ...done.value, from: p.version });
+  }
+  return ok({ updated, skipped });
 }

@@ -6,6 +6,7 @@ import { judgeBash } from "./bash.js";
 import { judgeRead, judgeWrite, type PathContext } from "./pathcheck.js";
 import { resolvePath } from "./paths.js";
 import { catalogRules, domainMatches, familyOf, mcpRuleMatches, normalizeDomain, rulesFor } from "./rules.js";
+import { confineVerdicts } from "./sandboxed.js";
 import { loadShellParser } from "./shell/parser.js";
 import { coveringRules, exactCommandRule } from "./suggest.js";
 import type { PermissionDecision, PermissionRequest } from "./types.js";
@@ -82,10 +83,13 @@ async function verdictsFor(request: PermissionRequest, ctx: PathContext, cwd: st
     case "bash": {
       const command = stringArg(args, "command");
       if (command === undefined) return [ask("Bash was called without a command", [], true)];
-      return judgeBash(await loadShellParser(), command, ctx, {
-        cwd,
-        env: request.shellEnv ?? defaultShellEnv(),
-      });
+      const judged = request.forceParserAllow
+        ? [allow("the shell parser's verdicts are forced to allow (a test switch)")]
+        : judgeBash(await loadShellParser(), command, ctx, {
+            cwd,
+            env: request.shellEnv ?? defaultShellEnv(),
+          });
+      return request.sandbox ? confineVerdicts(judged, request.sandbox, request.mode) : judged;
     }
     case "edit": {
       const path = stringArg(args, ...PATH_KEYS);

@@ -1,6 +1,8 @@
 // The approval flow the kernel runs from beforeToolCall: decide, ask a human if needed, remember "always".
 import type { Result } from "neverthrow";
 import { decide } from "./decide.js";
+import { familyOf } from "./rules.js";
+import type { GateSandbox } from "./sandboxed.js";
 import type {
   PermissionDecision,
   PermissionMode,
@@ -75,6 +77,10 @@ export interface PermissionGateOptions {
    */
   persistScope?: PersistScope | "session";
   onDiagnostic?: (message: string) => void;
+  /** The OS sandbox a Bash command would run in, in a mode (absent: judged by parsing alone). */
+  sandbox?: (mode: PermissionMode) => Promise<GateSandbox>;
+  /** Test-only (see PermissionRequest.forceParserAllow). */
+  forceParserAllow?: boolean;
 }
 
 export interface PermissionGate {
@@ -104,7 +110,7 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
   const rules: PermissionRuleEntry[] = [...options.rules];
   const scope = options.persistScope ?? "projectLocal";
 
-  const evaluate = (call: ToolCallToCheck) =>
+  const evaluate = async (call: ToolCallToCheck) =>
     decide({
       tool: call.tool,
       args: call.args,
@@ -117,6 +123,10 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
       sideEffects: call.sideEffects,
       ...(call.catalogEntry ? { catalogEntry: call.catalogEntry } : {}),
       ...(call.approval ? { approval: call.approval } : {}),
+      ...(options.sandbox && familyOf(call.tool) === "bash" && !call.catalogEntry
+        ? { sandbox: await options.sandbox(mode) }
+        : {}),
+      ...(options.forceParserAllow ? { forceParserAllow: true } : {}),
     });
 
   const check = async (call: ToolCallToCheck): Promise<GateOutcome> => {

@@ -50,6 +50,10 @@ export function isProtectedWrite(
   return bases.some((b) => isInside(target.lexical, b) || isInside(target.real, b));
 }
 
+export function isInKeelHome(target: ResolvedPath, ctx: Pick<PathContext, "keelHome">): boolean {
+  return isInside(target.real, ctx.keelHome) || isInside(target.lexical, ctx.keelHome);
+}
+
 function compiled(ctx: PathContext, specifier: string): PathPattern {
   const hit = ctx.patterns?.get(specifier);
   if (hit) return hit;
@@ -89,6 +93,8 @@ export function judgeRead(target: ResolvedPath, ctx: PathContext): Verdict {
     };
   const allowed = matching(ctx, "allow", "read", target);
   if (allowed) return allow(`reading ${what} is allowed by rule ${allowed.entry.rule}`, allowed.entry.rule);
+  // Keel's home is never part of the workspace, also when keel was started in ~.
+  if (isInKeelHome(target, ctx)) return ask(`reads ${what}, in Keel's home (credentials, sessions)`, []);
   if (isInside(target.real, ctx.workspace)) return allow(`reads inside the workspace`);
   return ask(`reads ${what}, outside the workspace`, pathRules("Read", target, ctx));
 }

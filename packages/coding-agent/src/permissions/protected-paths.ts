@@ -27,6 +27,28 @@ export const HOME_PROTECTED: readonly string[] = [
 ];
 
 /**
+ * Under the user's home: credential stores no command the model runs has reason to read. The OS
+ * sandbox hides them (with Keel's home) in every mode; nothing else reads this list.
+ */
+export const HOME_SECRETS: readonly string[] = [
+  ".ssh",
+  ".gnupg",
+  ".aws",
+  ".azure",
+  ".config/gcloud",
+  ".config/gh",
+  ".kube",
+  ".docker/config.json",
+  ".netrc",
+  ".git-credentials",
+  ".npmrc",
+  ".pypirc",
+  ".cargo/credentials",
+  ".cargo/credentials.toml",
+  ".password-store",
+];
+
+/**
  * Under the workspace: git's hooks and config (they run code at the next git command), and the
  * project's own Keel, Claude Code and agent configuration (extensions, hooks, MCP servers, skills,
  * agents). The sandbox keeps exactly these read-only even where the workspace is writable.

@@ -4,7 +4,7 @@
 import { realpathSync } from "node:fs";
 import type { GuardedEntry, WalkGuard } from "../tools/walk.js";
 import { pathContext } from "./decide.js";
-import type { PathContext } from "./pathcheck.js";
+import { isInKeelHome, type PathContext } from "./pathcheck.js";
 import {
   compilePathPattern,
   isInside,
@@ -46,6 +46,7 @@ export function createReadGuard(ctx: PathContext, realRoot: string): WalkGuard {
       if (deny) return `denied by rule ${deny.rule}`;
       const ask = hit(asked, e, "deny");
       if (ask) return `rule ${ask.rule} asks before reading it; Read it directly`;
+      if (isInKeelHome({ lexical: e.path, real: e.real }, ctx)) return "Keel's home (credentials, sessions)";
       if (!e.symlink || isInside(e.real, realRoot) || isInside(e.real, ctx.workspace)) return undefined;
       if (hit(allowed, e, "allow")) return undefined;
       return `a symbolic link to ${shown(e.real)}, outside the workspace`;

@@ -1,5 +1,6 @@
 // The vocabulary of permissions: modes, rules with their source, requests and decisions.
 import type { PERMISSION_MODES } from "../config/schema.js";
+import type { GateSandbox } from "./sandboxed.js";
 
 /**
  * - default: reads inside the workspace run; edits, commands and anything outside the workspace ask.
@@ -56,6 +57,16 @@ export interface PermissionRequest {
   catalogEntry?: { group: string; name: string; bareName: boolean };
   /** "extension": the tool asks the user itself, so an ask here lets it through to its own dialog. */
   approval?: "kernel" | "extension";
+  /**
+   * The OS sandbox a Bash command would run in (see sandboxed.ts). Absent: judged by parsing
+   * alone, as before the sandbox (a caller that runs nothing).
+   */
+  sandbox?: GateSandbox;
+  /**
+   * Test-only: every verdict of the shell parser becomes "allow", so a test can show what the
+   * sandbox alone holds. Set only through createCodingAgent's `testing` option; no config has it.
+   */
+  forceParserAllow?: boolean;
 }
 
 export interface PermissionDecision {

@@ -6,6 +6,7 @@ import { delimiter, join } from "node:path";
 import type { AgentTool, AgentToolResult } from "@keel/agent";
 import { type Static, Type } from "@sinclair/typebox";
 import { errnoMessage } from "../fs/errno.js";
+import type { CommandSandbox, ConfinedSpawn } from "../sandbox/runtime.js";
 import { defaultLogDir, type LogLimits } from "./bash-logs.js";
 import { type CollectedOutput, OutputCollector } from "./bash-output.js";
 import { loginEnvironment } from "./login-env.js";
@@ -38,6 +39,11 @@ export interface BashToolOptions {
   /** Where full logs of truncated output go; default `<tmpdir>/keel-bash-<uid>` (bounded: bash-logs.ts). */
   logDir?: string;
   logLimits?: LogLimits;
+  /**
+   * The OS sandbox commands run in, under the permission mode in force when each starts, with
+   * secret-looking variables left out of their environment. Absent: unconfined (tests, embedders).
+   */
+  sandbox?: CommandSandbox;
 }
 
 export interface BashDetails {
@@ -52,6 +58,8 @@ export interface BashDetails {
   totalBytes: number;
   totalLines: number;
   logPath?: string;
+  /** What confined the command: "bwrap", "seatbelt", or "none". */
+  sandbox?: "bwrap" | "seatbelt" | "none";
 }
 
 const bashParameters = Type.Object({
@@ -136,24 +144,38 @@ export function createBashTool(options: BashToolOptions): AgentTool<typeof bashP
       const startedAt = Date.now();
 
       const marker = newTreeMarker();
+      const env: Record<string, string | undefined> = {
+        ...(loginEnv ?? process.env),
+        PAGER: "cat",
+        GIT_PAGER: "cat",
+        ...options.env,
+        // Inherited by everything the command starts, even what leaves its group or session.
+        [marker]: "1",
+      };
+      let run: ConfinedSpawn | undefined;
+      if (options.sandbox) {
+        const confined = await options.sandbox.confine({
+          file: shell.file,
+          args: [...shellArgs, args.command],
+          cwd: options.cwd,
+          env,
+        });
+        if (confined.isErr()) return errorResult(confined.error.message);
+        run = confined.value;
+      }
       let child: ReturnType<typeof spawn>;
       try {
-        child = spawn(shell.file, [...shellArgs, args.command], {
+        child = spawn(run?.file ?? shell.file, run?.args ?? [...shellArgs, args.command], {
           cwd: options.cwd,
-          env: {
-            ...(loginEnv ?? process.env),
-            PAGER: "cat",
-            GIT_PAGER: "cat",
-            ...options.env,
-            // Inherited by everything the command starts, even what leaves its group or session.
-            [marker]: "1",
-          },
+          env: run?.env ?? env,
           detached: true,
-          stdio: ["ignore", "pipe", "pipe"],
+          stdio: run ? run.stdio(["ignore", "pipe", "pipe"]) : ["ignore", "pipe", "pipe"],
         });
       } catch (error) {
+        run?.release();
         return errorResult(`Could not start ${shell.file}: ${errnoMessage(error)}`);
       }
+      run?.attach(child);
       const tree: CommandTree | undefined =
         child.pid === undefined ? undefined : { pgid: child.pid, marker, start: startTicks(child.pid) };
       const unregister = tree ? registerTree(tree) : () => {};
@@ -211,6 +233,7 @@ export function createBashTool(options: BashToolOptions): AgentTool<typeof bashP
       child.stderr?.destroy();
       if (updateTimer !== undefined) clearTimeout(updateTimer);
       const output = await collector.finish();
+      run?.release();
 
       if ("spawnError" in exit) return errorResult(`Could not run the command: ${exit.spawnError}`);
       const details: BashDetails = {
@@ -225,10 +248,12 @@ export function createBashTool(options: BashToolOptions): AgentTool<typeof bashP
         totalLines: output.totalLines,
       };
       if (output.logPath !== undefined) details.logPath = output.logPath;
+      if (run) details.sandbox = run.backend;
       const isError = timedOut || aborted || exit.code !== 0;
       const text = [
         output.text === "" ? "(no output)" : output.text,
         ...notes(output, details, timeoutSeconds),
+        ...(isError && run && run.backend !== "none" ? sandboxNote(output.text) : []),
       ].join("\n\n");
       return { content: [{ type: "text", text }], details, ...(isError ? { isError: true } : {}) };
     },
@@ -255,6 +280,16 @@ function notes(output: CollectedOutput, details: BashDetails, timeoutSeconds: nu
   else if (details.exitCode !== 0) out.push(`Exit code ${details.exitCode}.`);
   if (details.killedBackground) out.push("Processes it left running in the background were terminated.");
   return out;
+}
+
+/** When a confined command failed the way the sandbox makes commands fail, the model is told why. */
+function sandboxNote(output: string): string[] {
+  const refused =
+    /Read-only file system|Operation not permitted|Could not resolve host|Network is unreachable|Temporary failure in name resolution|403 Forbidden/i;
+  if (!refused.test(output)) return [];
+  return [
+    "The command ran in Keel's OS sandbox: in plan mode nothing is writable; otherwise only the workspace and /tmp are, except protected paths (.git/hooks, .git/config, .keel, .claude, .agents, .mcp.json). The network is reachable only for domains the user allowed (sandbox.allowedDomains). Do not try to get around it; ask the user if the command needs more.",
+  ];
 }
 
 function withoutUndefined<T extends object>(value: T): Partial<T> {

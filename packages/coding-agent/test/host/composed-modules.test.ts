@@ -29,7 +29,14 @@ function withTool(id: string, name: string): ExtensionDefinition {
 
 /** A module whose loads are counted, as a file read would be. */
 function counted(id: string, load: () => Promise<ExtensionDefinition>) {
-  const module = { id, loads: 0, load: async () => (module.loads++, load()) };
+  const module = {
+    id,
+    loads: 0,
+    load: async () => {
+      module.loads++;
+      return load();
+    },
+  };
   return module;
 }
 

@@ -49,6 +49,8 @@ export function recordingServices(): Recorded {
     recordUsage: () => {},
     allowForRun: () => ({ ok: false, message: "no gate in host tests" }),
     extensionSkills: () => [],
+    exec: async () => ({ ok: false, error: { type: "invalid", message: "no processes in host tests" } }),
+    protectSecret: () => {},
   };
   return { services, diagnostics, states };
 }

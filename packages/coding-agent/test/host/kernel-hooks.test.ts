@@ -202,3 +202,26 @@ describe("abort while a run starts", () => {
     expect(requests).toHaveLength(0);
   });
 });
+
+describe("modelResponseStart", () => {
+  it("fires once per model call, only after its request reached the provider", async () => {
+    const seen: { turn: number; requestsOut: number }[] = [];
+    let requests: { length: number } = { length: 0 };
+    const watcher = defineExtension({
+      id: "watcher",
+      hooks: {
+        modelResponseStart: (event) => {
+          seen.push({ turn: event.turn, requestsOut: requests.length });
+        },
+      },
+    }) as ExtensionDefinition;
+    const started = await agentWith(echoThenDone, [echo, watcher]);
+    requests = started.requests;
+    await started.agent.prompt("go");
+    await started.agent.close();
+    expect(seen).toEqual([
+      { turn: 1, requestsOut: 1 },
+      { turn: 2, requestsOut: 2 },
+    ]);
+  });
+});

@@ -15,6 +15,7 @@ import type { RecordedRequest, ScenarioTurn } from "@keel/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { type CodingAgentOptions, createCodingAgent, type ToolApprovalRequest } from "../../src/index.js";
 import { toolResultTexts } from "../host/helpers.js";
+import { processesWith, uniqueSleep } from "../sandbox/processes.js";
 import { faux, type Sandbox, sandbox } from "./helpers.js";
 
 let box: Sandbox;
@@ -213,15 +214,12 @@ describe("runAgent", () => {
   });
 
   it("aborting the parent stops a foreground child and the Bash tree it runs", async () => {
-    const pidFile = () => join(box.workspace, "child.pid");
+    // Found by its unique argument: inside the sandbox `$$` is a pid of its own namespace.
+    const sleep = uniqueSleep(60);
     const { agent } = await start(
       routed([spawn("wait a long time")], (_r, n) =>
         n === 0
-          ? {
-              toolCalls: [
-                { name: "Bash", arguments: { command: `sh -c 'echo $$ > ${pidFile()}; sleep 60'` } },
-              ],
-            }
+          ? { toolCalls: [{ name: "Bash", arguments: { command: `sh -c 'sleep ${sleep}'` } }] }
           : { text: "never" },
       ),
       [spawner()],
@@ -229,15 +227,15 @@ describe("runAgent", () => {
     );
     const running = agent.prompt("delegate");
     const deadline = Date.now() + 10_000;
-    while (!existsSync(pidFile()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    const pid = Number(readFileSync(pidFile(), "utf8").trim());
-    expect(alive(pid)).toBe(true);
+    while (processesWith(sleep).length === 0 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 20));
+    expect(processesWith(sleep)).toHaveLength(1);
     agent.abort();
     const summary = (await running)._unsafeUnwrap();
     expect(summary.stopReason).toBe("aborted");
     const until = Date.now() + 5000;
-    while (alive(pid) && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
-    expect(alive(pid)).toBe(false);
+    while (processesWith(sleep).length > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    expect(processesWith(sleep)).toEqual([]);
     expect(agent.agents()[0]).toMatchObject({ status: "aborted" });
     await agent.close();
   });
@@ -644,12 +642,3 @@ describe("runAgent starts in one tick", () => {
     expect(records).toHaveLength(2);
   });
 });
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}

@@ -4,14 +4,20 @@ import childProcess from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { syncBuiltinESMExports } from "node:module";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createCodingAgent } from "../../src/index.js";
+import { probeSandbox } from "../../src/sandbox/probe.js";
 import { faux, type Sandbox, sandbox } from "./helpers.js";
 
 const SPAWNERS = ["spawn", "spawnSync", "exec", "execSync", "execFile", "execFileSync", "fork"] as const;
 type Spawner = (typeof SPAWNERS)[number];
 const originals = Object.fromEntries(SPAWNERS.map((n) => [n, childProcess[n]])) as Record<Spawner, unknown>;
 let spawned: string[] = [];
+
+// Keel's own look for bubblewrap, made once per process before anything else: not the project's.
+beforeAll(async () => {
+  await probeSandbox();
+});
 
 beforeEach(() => {
   spawned = [];

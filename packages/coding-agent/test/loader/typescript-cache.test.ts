@@ -11,6 +11,7 @@ let dir: string;
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 const fresh = () => (dir = mkdtempSync(join(tmpdir(), "keel-ts-cache-")));
 const roomy = { freeBytes: () => Number.MAX_SAFE_INTEGER };
+// biome-ignore lint/suspicious/noTemplateCurlyInString: the extension's own template literal
 const SOURCE = "const greet = (name: string): string => `hi ${name}`;\nexport default greet;\n";
 
 describe("the TypeScript cache", () => {

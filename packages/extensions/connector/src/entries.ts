@@ -24,6 +24,8 @@ export interface EntryDeps {
   now(): number;
   record(decision: DecisionRecord): void;
   persistAlways(entry: string): { ok: true } | { ok: false; message: string };
+  /** Hands a token to the kernel, which keeps it out of commands and every tool result. */
+  protect(token: string): void;
 }
 
 export interface ActionDetails {
@@ -112,6 +114,7 @@ export function actionEntry(
         );
       }
       const secrets = [live.token];
+      deps.protect(live.token);
       const gate = await passGate({
         identity: { connectorId: connector.id, entry: name, effect: action.effect },
         label: connector.label,

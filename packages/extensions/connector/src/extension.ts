@@ -44,6 +44,7 @@ function entryDeps(runtime: ConnectorRuntime, now: () => number): EntryDeps {
     hub: runtime.instance.hub,
     grants: runtime.instance.grants,
     now,
+    protect: (token) => runtime.protectSecret({ value: token }),
     // The state holds only the latest decision, so the journal holds each one, in order.
     record: (decision) => runtime.state.set({ decision }),
     persistAlways: (entry) => {
@@ -136,6 +137,12 @@ export function connectorExtension(options: ConnectorExtensionOptions) {
             connectorCatalog(connector, now) as unknown as Parameters<typeof context.catalogs.add>[0],
           );
           if (!added.ok) context.report("warning", `connector ${connector.id}: ${added.message}`);
+        }
+        // Tokens stay out of the commands the model runs and out of every tool result.
+        for (const connector of hub.connectors) {
+          context.protectSecret({ env: hub.settingsOf(connector, context.config).tokenEnv });
+          const token = hub.currentToken(connector, context.config);
+          if (token) context.protectSecret({ value: token });
         }
         // A child agent's session shares the parent's connectors; the parent already said this.
         if (!context.session.parent) reportOnce(context, hub);

@@ -56,6 +56,12 @@ export class ConnectorHub {
     };
   }
 
+  /** The token the connector would use now (environment or stored login), if any. */
+  currentToken(connector: Connector, config: ConnectorConfig): string | undefined {
+    const { tokenEnv, enabled } = this.settingsOf(connector, config);
+    return enabled ? this.token(connector, tokenEnv).token?.token : undefined;
+  }
+
   live(connector: Connector, config: ConnectorConfig): LiveConnector {
     const { settings, tokenEnv, enabled } = this.settingsOf(connector, config);
     if (!enabled) return { connector, settings, tokenEnv, status: { state: "disabled" } };

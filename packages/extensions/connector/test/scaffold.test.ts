@@ -27,6 +27,10 @@ beforeAll(() => {
   root = mkdtempSync(join(tmpdir(), "keel-connector-scaffold-"));
   copyFileSync(join(repo, "tsconfig.base.json"), join(root, "tsconfig.base.json"));
   copyFileSync(join(repo, "vitest.shared.ts"), join(root, "vitest.shared.ts"));
+  for (const file of ["package.json", "LICENSE", "pnpm-workspace.yaml"])
+    copyFileSync(join(repo, file), join(root, file));
+  mkdirSync(join(root, "scripts"));
+  copyFileSync(join(repo, "scripts/workspace.mjs"), join(root, "scripts/workspace.mjs"));
   // What `pnpm install` would give the new package: the root tools, the SDK and the connector SDK.
   symlinkSync(join(repo, "node_modules"), join(root, "node_modules"), "dir");
   mkdirSync(join(root, "packages/extensions"), { recursive: true });
@@ -53,10 +57,13 @@ describe("new-extension --connector", () => {
     const dir = join(root, "packages/extensions/connector-jira");
     const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
     expect(manifest.name).toBe("@keel/connector-jira");
-    expect(manifest.dependencies).toEqual({
+    // The host that loads a connector provides both SDKs.
+    expect(manifest.dependencies).toEqual({});
+    expect(manifest.peerDependencies).toEqual({
       "@keel/ext-connector": "workspace:^",
       "@keel/extension-sdk": "workspace:^",
     });
+    expect(manifest.keywords).toContain("keel-connector");
     const source = readFileSync(join(dir, "src/index.ts"), "utf8");
     expect(source).toContain('id: "jira"');
     expect(source).toContain('effect: "create"');

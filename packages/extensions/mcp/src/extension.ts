@@ -13,6 +13,8 @@ import { McpSession } from "./session.js";
 
 export const MCP_VERSION = "0.1.0";
 
+const SECRET_NAME = /token|secret|key|password|passwd|credential|auth/i;
+
 const NO_SERVERS =
   "No MCP servers are configured. Add one with `keel mcp add <name> -- <command> [args…]` or `keel mcp add <name> <url>`, or put a .mcp.json in a trusted project.";
 
@@ -46,6 +48,23 @@ export const mcpExtension = defineExtension({
         },
       );
       for (const problem of problems) context.report("warning", problem.message);
+      // Credentials servers get (a `${VAR}` anywhere in their config, header values, secret-looking
+      // env values) stay out of the commands the model runs and out of every tool result.
+      const raw = JSON.stringify([context.config.servers, mcpJson.isOk() ? mcpJson.value : undefined]);
+      for (const m of raw.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)/g)) context.protectSecret({ env: m[1]! });
+      for (const { spec } of servers) {
+        const values =
+          spec.transport === "stdio"
+            ? Object.entries(spec.env)
+                .filter(([name]) => SECRET_NAME.test(name))
+                .map(([, value]) => value)
+            : Object.values(spec.headers);
+        for (const value of values) {
+          context.protectSecret({ value });
+          const credential = /^(?:bearer|basic|token)\s+(.+)$/i.exec(value)?.[1];
+          if (credential) context.protectSecret({ value: credential });
+        }
+      }
       for (const server of servers) for (const warning of server.warnings) context.report("warning", warning);
       const session = new McpSession(
         context,
@@ -66,6 +85,9 @@ export const mcpExtension = defineExtension({
     },
     beforeModelCall: (_event, runtime) => {
       runtime.instance.requestStarting();
+    },
+    modelResponseStart: (_event, runtime) => {
+      runtime.instance.responseStarted();
     },
     sessionShutdown: (_event, runtime) => runtime.instance.close(),
   },

@@ -1,12 +1,15 @@
 // The session's MCP servers: one connection each (started in the background, after activation,
-// so no server delays the first request), one catalog each (group `mcp__<server>`), prompt
-// commands that follow prompts/list_changed, the status line, and one report per problem.
+// so no server delays the first request), what each lists now, its catalog entries run on its
+// connection (waiting for a server still connecting), prompt commands that follow
+// prompts/list_changed, the status line, and one report per problem.
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { ActivationContext, CatalogInventory, ExtensionCommand } from "@keel/extension-sdk";
-import { resourceEntries, toolEntries } from "./catalog/entries.js";
+import type { ActivationContext, ExtensionCommand, ToolCallContext, ToolResult } from "@keel/extension-sdk";
+import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { ServerInventory } from "./catalog/known.js";
 import { groupFor, type Namer, serverNamer, toolNamer } from "./catalog/names.js";
-import { DEFAULT_MAX_RESULT_CHARS } from "./catalog/results.js";
+import { DEFAULT_MAX_RESULT_CHARS, failureResult } from "./catalog/results.js";
+import { type EntryContext, listResources, readResource, runTool } from "./catalog/run.js";
 import type { HttpServerSpec, ServerSpec } from "./config/servers.js";
 import {
   type BackoffOptions,
@@ -41,6 +44,8 @@ export interface ManagerOptions {
   maxResultChars?: number;
   /** Server name → the `<server>` part of its names (default: assigned here). */
   parts?: Map<string, string>;
+  /** Server name → the namer of its entries, shared with whoever builds them (default: one each here). */
+  namers?: Map<string, Namer>;
   /** Tells the host a server's catalog changed (default: nothing, for hosts that poll). */
   invalidate?: (server: string) => void;
   /** The browser (tests give a stand-in). */
@@ -91,15 +96,80 @@ export class McpManager {
     for (const server of this.servers) server.connection.start();
   }
 
-  /** A server's catalog inventory now: its tools (and resource entries) and its instructions. */
-  async inventory(name: string): Promise<CatalogInventory> {
-    const server = this.servers.find((s) => s.spec.name === name);
-    if (!server) return [];
+  /**
+   * What a server lists now, once it has been listed in this session (undefined before): tools as
+   * it gave them, prompts, resources and task support, instructions. Waits for a re-listing a
+   * tools/list_changed started, so the next request carries that change.
+   */
+  async listed(name: string): Promise<ServerInventory | undefined> {
+    const server = this.get(name);
+    if (!server?.connection.hasListed()) return undefined;
     await server.connection.listsSettled();
-    const context = this.entryContext(server);
-    const entries = [...toolEntries(context), ...resourceEntries(context)];
-    const instructions = server.connection.instructions();
-    return instructions ? { entries, instructions } : entries;
+    return this.snapshot(server);
+  }
+
+  /** The same without waiting (undefined until the server has been listed in this session). */
+  snapshot(server: ServerHandle): ServerInventory | undefined {
+    const { connection } = server;
+    if (!connection.hasListed()) return undefined;
+    const capabilities = connection.capabilities();
+    const instructions = connection.instructions();
+    return {
+      tools: connection.listedTools(),
+      prompts: connection.prompts(),
+      resources: capabilities?.resources !== undefined,
+      taskCalls: capabilities?.tasks?.requests?.tools?.call !== undefined,
+      ...(instructions ? { instructions } : {}),
+    };
+  }
+
+  /**
+   * Runs a tool of `name` for the model: a server still connecting (or down) is connected first,
+   * given its startup time and no longer than the call; the tool runs as the server lists it now.
+   */
+  async callTool(
+    name: string,
+    tool: Tool,
+    args: Record<string, unknown>,
+    call: ToolCallContext,
+  ): Promise<ToolResult> {
+    const server = this.get(name);
+    if (!server)
+      return failureResult(name, tool.name, { type: "unavailable", message: "the server is not configured" });
+    const ready = await this.whenReady(server, call.signal);
+    if (ready) return failureResult(name, tool.name, ready);
+    const live = server.connection.listedTools().find((t) => t.name === tool.name);
+    if (!live)
+      return failureResult(name, tool.name, {
+        type: "unavailable",
+        message:
+          "the server no longer offers this tool (its tool list changed; search again with SearchTools)",
+      });
+    return runTool(this.entryContext(server), live, args, call);
+  }
+
+  async listResources(name: string, cursor: string | undefined, call: ToolCallContext): Promise<ToolResult> {
+    const server = this.get(name);
+    if (!server)
+      return failureResult(name, "resources/list", { type: "unavailable", message: "not configured" });
+    const ready = await this.whenReady(server, call.signal);
+    if (ready) return failureResult(name, "resources/list", ready);
+    return listResources(this.entryContext(server), cursor, call);
+  }
+
+  async readResource(name: string, uri: string, call: ToolCallContext): Promise<ToolResult> {
+    const server = this.get(name);
+    if (!server)
+      return failureResult(name, `resources/read ${uri}`, { type: "unavailable", message: "not configured" });
+    const ready = await this.whenReady(server, call.signal);
+    if (ready) return failureResult(name, `resources/read ${uri}`, ready);
+    return readResource(this.entryContext(server), uri, call);
+  }
+
+  private async whenReady(server: ServerHandle, signal: AbortSignal): Promise<McpFailure | undefined> {
+    this.start();
+    const ready = await server.connection.ready({ signal, timeoutMs: server.spec.startupTimeoutMs });
+    return ready.isErr() ? ready.error : undefined;
   }
 
   /** The workspace root changed (a resumed or switched session): tell servers that asked for roots. */
@@ -157,14 +227,16 @@ export class McpManager {
       group: groupFor(part),
       connection,
       ...(auth ? { auth } : {}),
-      namer: toolNamer(part),
+      namer: this.options.namers?.get(spec.name) ?? toolNamer(part),
       prompts: [],
     };
     connection.on((event) => {
+      // A state change too: what the catalog says of a server still settling follows it.
       if (
         event.type === "tools" ||
         event.type === "tools_changing" ||
-        (event.type === "status" && event.status.state === "connected")
+        event.type === "prompts" ||
+        event.type === "status"
       )
         this.options.invalidate?.(spec.name);
       if (event.type === "status") this.onStatus(handle, event.status);
@@ -175,10 +247,9 @@ export class McpManager {
     return handle;
   }
 
-  private entryContext(server: ServerHandle) {
+  private entryContext(server: ServerHandle): EntryContext {
     return {
       connection: server.connection,
-      namer: server.namer,
       maxChars: () => this.options.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS,
       saveDir: () => join(this.runtime.dataDir(), "results", this.runtime.session.id),
       authorize: (failure: Extract<McpFailure, { type: "auth_required" }>, signal: AbortSignal) =>

@@ -134,7 +134,7 @@ describe("keel mcp", () => {
     await runMcpCli(["add", "-e", "API_KEY=${SECRET}", "fixture", "--", process.execPath, fixture], t.io);
     writeFileSync(join(t.dir, ".mcp.json"), "{ this is not JSON");
     expect(await runMcpCli(["list"], t.io)).toBe(0);
-    expect(t.out()).toMatch(/fixture \(user, stdio: .*fixture-server\.mjs\) — connected, 8 tools/);
+    expect(t.out()).toMatch(/fixture \(user, stdio: .*fixture-server\.mjs\) — connected, 9 tools/);
     expect(t.out()).toContain("listed once the project is trusted");
     expect(t.err()).toBe("");
     expect(await runMcpCli(["get", "fixture"], t.io)).toBe(0);
@@ -156,14 +156,44 @@ describe("keel mcp", () => {
     expect(t.out()).toContain("web (user, http: ");
     expect(t.out()).toContain("needs login");
     expect(await runMcpCli(["login", "web"], t.io)).toBe(0);
-    expect(t.out()).toContain('Logged in to "web" (8 tools)');
+    expect(t.out()).toContain('Logged in to "web" (9 tools)');
     expect(server.tokenRequests[0]?.grant).toBe("authorization_code");
     expect(await runMcpCli(["get", "web"], t.io)).toBe(0);
     expect(t.out()).toMatch(/oauth: logged in/);
-    expect(t.out()).toMatch(/status: connected, 8 tools/);
+    expect(t.out()).toMatch(/status: connected, 9 tools/);
     expect(await runMcpCli(["logout", "web"], t.io)).toBe(0);
     expect(await runMcpCli(["get", "web"], t.io)).toBe(0);
     expect(t.out()).toMatch(/oauth: not logged in/);
+  });
+
+  it("says a server that takes the handshake but wants a login for tools/list needs a login", async () => {
+    const server = await startOAuthServer(() => createFixtureServer().server, { openHandshake: true });
+    cleanups.push(() => server.stop());
+    const t = io();
+    await runMcpCli(["add", "web", server.url], t.io);
+    expect(await runMcpCli(["get", "web"], t.io)).toBe(0);
+    expect(t.out()).toContain(
+      "status: connected, but it needs a login to list its tools: keel mcp login web",
+    );
+    expect(t.out()).not.toContain("0 tools");
+  });
+
+  it("refuses to add a server under a name that exists (its env would be lost), unless --force", async () => {
+    const t = io();
+    await runMcpCli(["add", "-e", "TOKEN=${TOKEN}", "fs", "--", "node", "server.js"], t.io);
+    expect(await runMcpCli(["add", "fs", "--", "node", "other.js"], t.io)).toBe(1);
+    expect(t.err()).toContain('MCP server "fs" already exists');
+    expect(t.err()).toContain("--force");
+    const servers = () => json(join(t.io.keelHome, "config.json")).extensions.mcp.config.servers;
+    expect(servers().fs).toEqual({
+      type: "stdio",
+      command: "node",
+      args: ["server.js"],
+      env: { TOKEN: "${TOKEN}" },
+    });
+    expect(await runMcpCli(["add", "--force", "fs", "--", "node", "other.js"], t.io)).toBe(0);
+    expect(t.out()).toContain('Replaced MCP server "fs"');
+    expect(servers().fs).toEqual({ type: "stdio", command: "node", args: ["other.js"] });
   });
 
   it("says when a server needs no login", async () => {

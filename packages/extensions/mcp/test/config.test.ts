@@ -88,6 +88,14 @@ describe("one server entry", () => {
       parseServer("f", { command: "${UNSET_COMMAND}" }, ctx()),
       parseServer("g", { url: "https://x", oauth: { grant: "client_credentials" } }, ctx()),
       parseServer("h", { url: "https://x", oauth: { clientMetadataUrl: "http://insecure/doc.json" } }, ctx()),
+      parseServer(
+        "i",
+        {
+          url: "https://x",
+          oauth: { grant: "cross_app_access", clientId: "c", idp: { issuer: "https://idp" } },
+        },
+        ctx(),
+      ),
     ].map((r) => r._unsafeUnwrapErr().message);
     expect(problems[0]).toBe('config.json: server "a": needs a "command" (stdio) or a "url" (http)');
     expect(problems[1]).toContain('type "http" needs a "url"');
@@ -97,6 +105,32 @@ describe("one server entry", () => {
     expect(problems[5]).toContain("empty after expansion");
     expect(problems[6]).toContain("needs clientId and clientSecret or privateKeyFile");
     expect(problems[7]).toContain("must be an https URL");
+    expect(problems[8]).toContain(
+      "cross_app_access needs clientId and idp { issuer or tokenEndpoint, idToken or idTokenFile }",
+    );
+  });
+
+  it("takes cross-app access with the ID token from the environment", () => {
+    const parsed = parseServer(
+      "corp",
+      {
+        url: "https://mcp.corp.example/mcp",
+        oauth: {
+          grant: "cross_app_access",
+          clientId: "keel",
+          clientSecret: "s",
+          idp: { issuer: "https://login.corp.example", clientId: "keel-idp", idToken: "${IDP_ID_TOKEN}" },
+        },
+      },
+      { ...ctx(), env: { IDP_ID_TOKEN: "eyJ.id.token" } },
+    )._unsafeUnwrap();
+    expect(parsed.spec).toMatchObject({
+      oauth: {
+        grant: "cross_app_access",
+        idp: { idToken: "eyJ.id.token", issuer: "https://login.corp.example" },
+      },
+    });
+    expect(parsed.warnings).toEqual([]);
   });
 
   it("runs no OAuth for a server given an Authorization header, unless told to", () => {

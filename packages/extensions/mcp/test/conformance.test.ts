@@ -3,7 +3,7 @@
 // drives the built connection module (dist/). Every scenario runs alone (sse-retry is timing-
 // sensitive), the core ones first, then every auth scenario the suite lists.
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -48,19 +48,25 @@ describe("MCP conformance suite (client)", () => {
   // suite lists, one at a time (the suite's own --suite runs them all at once, which on two
   // shared cores starves the other packages' tests).
   const listed = spawnSync(process.execPath, [suite, "list"], { encoding: "utf8" }).stdout;
-  const client = listed.slice(listed.indexOf("Client scenarios")).match(/^ {2}- (\S+)$/gm) ?? [];
-  const others = client.map((line) => line.slice(4)).filter((name) => name.startsWith("auth/"));
+  // Each line is "  - <name>" and, since 0.1.16, the spec versions it covers: "[2025-11-25]".
+  const client = [...listed.slice(listed.indexOf("Client scenarios")).matchAll(/^ {2}- (\S+)/gm)];
+  const others = client.map((match) => match[1] as string).filter((name) => name.startsWith("auth/"));
   it("lists the auth scenarios", () => {
     expect(others).toEqual(
       expect.arrayContaining(["auth/scope-step-up", "auth/pre-registration", "auth/basic-cimd"]),
     );
     expect(others.length).toBeGreaterThanOrEqual(19);
   });
+  const expectedFailures =
+    readFileSync(baseline, "utf8")
+      .match(/^ {2}- (\S+)$/gm)
+      ?.map((l) => l.slice(4)) ?? [];
   for (const scenario of others) {
-    it(`scenario ${scenario}`, () => {
+    it(`scenario ${scenario}${expectedFailures.includes(scenario) ? " (a known failure)" : ""}`, () => {
       const { status, output } = run(["--scenario", scenario]);
+      // A listed scenario fails as the baseline says (the suite itself fails one that passes).
       expect(output).toContain("Baseline check passed");
-      expect(output).not.toMatch(/FAILURE|WARNING/);
+      if (!expectedFailures.includes(scenario)) expect(output).not.toMatch(/FAILURE|WARNING/);
       expect(status, output).toBe(0);
     }, 60_000);
   }

@@ -40,7 +40,7 @@ describe("stdio connection", () => {
   it("lists tools, follows tools/list_changed, and keeps the server's stderr in its log", async () => {
     const connection = connect();
     expect((await connection.ready()).isOk()).toBe(true);
-    expect(connection.status()).toMatchObject({ state: "connected", transport: "stdio", tools: 8 });
+    expect(connection.status()).toMatchObject({ state: "connected", transport: "stdio", tools: 9 });
     const added = nextEvent(connection, "tools");
     expect((await connection.callTool("set_tools", { names: ["alpha", "beta"] })).isOk()).toBe(true);
     expect((await added).tools.map((t) => t.name)).toEqual(expect.arrayContaining(["alpha", "beta"]));
@@ -157,6 +157,6 @@ describe("stdio connection", () => {
         .tools()
         .map((t) => t.name)
         .sort(),
-    ).toEqual(["echo", "set_tools", "spawn_child"]);
+    ).toEqual(["echo", "set_tools", "spawn_child", "summarise"]);
   });
 });

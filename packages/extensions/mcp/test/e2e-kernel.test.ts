@@ -72,6 +72,39 @@ describe("MCP in the kernel", () => {
     expect(texts(third)).toContain("Echo: hi from the model");
   });
 
+  it("runs a task-only tool through ExecuteTool as a task, its status reaching the host as tool progress", async () => {
+    box = sandbox();
+    writeUserConfig(
+      box,
+      { tasks: { command: process.execPath, args: [fixture, "--tasks"] } },
+      { permissions: { allow: ["mcp__tasks"] } },
+    );
+    const provider = fauxProvider({
+      turns: [
+        {
+          toolCalls: [
+            { name: "ExecuteTool", arguments: { toolRef: "mcp__tasks__slow_task", arguments: { steps: 3 } } },
+          ],
+        },
+        { text: "Done." },
+      ],
+    });
+    const { agent, status, events } = await start({
+      cwd: box.workspace,
+      home: box.home,
+      model: provider.model,
+      streamOptions: provider.streamOptions,
+    });
+    closing.push(() => agent.close());
+    await status((text) => text.startsWith("mcp 1/1"));
+    await agent.prompt("run the task");
+    expect(notices(provider.requests[0])[0]).toContain("mcp__tasks__slow_task");
+    expect(texts(provider.requests[1])).toContain("done after 3 steps");
+    const updates = events.flatMap((e) => (e.type === "tool_update" ? [e] : []));
+    expect(updates.some((u) => /^task working: step \d of 3$/.test(u.text))).toBe(true);
+    expect(updates.some((u) => u.text === "progress 3 of 3")).toBe(true);
+  });
+
   it("announces a slow server's tools by notice once it connects, without delaying the first request", async () => {
     box = sandbox();
     writeUserConfig(box, {

@@ -1,7 +1,10 @@
 // Keel composes this extension into every start, so its entry must not load the MCP SDK (its
 // zod schemas alone cost tens of milliseconds): the built entry's static import graph reaches
-// no SDK, zod or ajv module; the client loads with the first configured server.
+// no SDK, zod or ajv module; the client loads with the first configured server. The client is
+// built with the SDK's client half inlined (scripts/bundle-client.mjs), so an install carries none
+// of the SDK's server dependencies.
 import { existsSync, readFileSync } from "node:fs";
+import { isBuiltin } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -32,9 +35,17 @@ describe("the package entry", () => {
     expect(reached.filter((s) => /@modelcontextprotocol|^zod|^ajv/.test(s))).toEqual([]);
   });
 
-  it("while the client entry is the MCP SDK's", () => {
-    expect([...staticImports(join(dist, "client.js"))]).toEqual(
-      expect.arrayContaining(["@modelcontextprotocol/sdk/client/index.js"]),
+  it("while the client entry carries the MCP SDK's client inlined, importing only what the package installs", () => {
+    const manifest = JSON.parse(readFileSync(join(dist, "../package.json"), "utf8"));
+    const installed = Object.keys(manifest.dependencies ?? {});
+    const reached = [...staticImports(join(dist, "client.js"))];
+    const foreign = reached.filter(
+      (s) => !isBuiltin(s) && !installed.some((name) => s === name || s.startsWith(`${name}/`)),
     );
+    expect(foreign).toEqual([]);
+    const source = readFileSync(join(dist, "client.js"), "utf8");
+    // The SDK's transports are defined in the file itself.
+    expect(/\bStreamableHTTPClientTransport\s*=\s*class\b/.test(source)).toBe(true);
+    expect(/\bStdioClientTransport\s*=\s*class\b/.test(source)).toBe(true);
   });
 });

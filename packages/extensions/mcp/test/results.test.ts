@@ -2,8 +2,10 @@
 // structured content checked against the output schema.
 import { readFileSync } from "node:fs";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { failureResult, toToolResult } from "../src/catalog/results.js";
+import { classify } from "../src/connection/errors.js";
 import { tempDir } from "./helpers/servers.js";
 
 const dirs: { cleanup(): void }[] = [];
@@ -43,6 +45,11 @@ describe("tool results", () => {
     );
     const saved = [...text(result).matchAll(/saved to (\S+)\]/g)].map((m) => m[1]!);
     expect(saved).toHaveLength(2);
+    // The size counts decoded bytes: 13 bytes are 20 base64 characters, two of them padding.
+    const odd = Buffer.from("RIFF....WAVE!").toString("base64");
+    expect(odd).toHaveLength(20);
+    const sized = toToolResult({ content: [{ type: "audio", data: odd, mimeType: "audio/wav" }] }, context());
+    expect(text(sized)).toContain("[audio the model cannot hear (audio/wav), 13 bytes, saved to ");
     expect(readFileSync(saved[0]!).toString()).toBe("RIFF....WAVE");
     expect(result.content[2]).toEqual({ type: "image", data, mimeType: "image/png" });
   });
@@ -76,6 +83,18 @@ describe("tool results", () => {
     expect(failureResult("s", "t", { type: "timeout", message: "slow" }).isError).toBe(true);
     expect(text(failureResult("s", "t", { type: "protocol_error", message: "Unknown tool" }))).toBe(
       'MCP server "s" refused t: Unknown tool',
+    );
+  });
+
+  it("says an error's MCP prefix once, where the server's message already carries it", () => {
+    const failure = classify(new McpError(-32602, "MCP error -32602: Input validation error: a is required"));
+    expect(failure).toMatchObject({
+      type: "protocol_error",
+      code: -32602,
+      message: "MCP error -32602: Input validation error: a is required",
+    });
+    expect(text(failureResult("s", "add", failure))).toBe(
+      'MCP server "s" refused add: MCP error -32602: Input validation error: a is required',
     );
   });
 });

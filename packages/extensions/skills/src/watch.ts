@@ -1,9 +1,8 @@
-// Live reload: chokidar watches the skill root folders (chokidar 5 takes folders, not globs, so
+// Live reload: chokidar watches the skill root folders (chokidar takes folders, not globs, so
 // events are filtered here to `<root>/<folder>/SKILL.md` and the folders themselves), debounced
-// into one change callback per burst of edits. chokidar 5 does not notice a watched folder that
-// does not exist yet, so a missing root waits on its nearest existing parent, one name deep.
-import { existsSync } from "node:fs";
-import { dirname, isAbsolute, join, relative, sep } from "node:path";
+// into one change callback per burst of edits; a root that does not exist yet is watched all the
+// same (chokidar notices it when it appears).
+import { isAbsolute, relative, sep } from "node:path";
 import { type FSWatcher, watch } from "chokidar";
 
 export const DEFAULT_DEBOUNCE_MS = 150;
@@ -30,10 +29,9 @@ function partsUnder(roots: string[], path: string): string[] | undefined {
   return undefined;
 }
 
-function nearestExisting(path: string): string {
-  let dir = dirname(path);
-  while (!existsSync(dir) && dirname(dir) !== dir) dir = dirname(dir);
-  return dir;
+function isAncestor(dir: string, path: string): boolean {
+  const rel = relative(dir, path);
+  return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel);
 }
 
 export function watchSkillRoots(
@@ -59,72 +57,27 @@ export function watchSkillRoots(
     const parts = partsUnder(roots, path);
     return parts !== undefined && (parts.length <= 1 || (parts.length === 2 && parts[1] === "SKILL.md"));
   };
-  const existing = roots.filter((r) => existsSync(r));
-  const main: FSWatcher = watch(existing, {
+  const watcher: FSWatcher = watch(roots, {
     ignoreInitial: true,
     // A watch never keeps a process alive: print mode must exit (or find a stuck run) as without it.
     persistent: false,
     depth: 1,
     // Anything deeper than a skill's SKILL.md is never watched, so large skill folders cost nothing.
-    ignored: (path) => !relevant(path),
+    // A root that does not exist yet (or is removed and made again) is noticed when it appears.
+    ignored: (path) => !relevant(path) && !roots.some((root) => isAncestor(path, root)),
   });
-  main.on("all", (event, path) => {
-    if (!relevant(path)) return;
-    fire();
-    if (event === "unlinkDir" && roots.includes(path)) void waitFor(path);
+  watcher.on("all", (_event, path) => {
+    if (relevant(path)) fire();
   });
-  main.on("error", onError);
-  // With no folder to watch yet chokidar never says "ready"; there is nothing to wait for then.
-  const mainReady =
-    existing.length === 0 ? Promise.resolve() : new Promise<void>((r) => main.once("ready", () => r()));
-
-  const waiting = new Map<string, FSWatcher>();
-  // Roots the constructor already watches: not added a second time by the first waitFor.
-  const initial = new Set(existing);
-  /** Watches `root`, or its nearest existing parent until the root appears. */
-  const waitFor = async (root: string): Promise<void> => {
-    if (closed || waiting.has(root)) return;
-    if (existsSync(root)) {
-      if (!initial.has(root)) main.add(root);
-      initial.delete(root);
-      return;
-    }
-    const parent = nearestExisting(root);
-    const next = join(parent, relative(parent, root).split(sep)[0] ?? "");
-    const w = watch(parent, {
-      ignoreInitial: true,
-      persistent: false,
-      depth: 0,
-      ignored: (p) => p !== parent && p !== next,
-    });
-    waiting.set(root, w);
-    const appeared = async () => {
-      if (waiting.get(root) !== w) return;
-      waiting.delete(root);
-      await w.close();
-      if (closed) return;
-      if (existsSync(root)) fire();
-      await waitFor(root);
-    };
-    w.on("addDir", (p) => {
-      if (p === next) void appeared();
-    });
-    w.on("error", onError);
-    await new Promise<void>((r) => w.once("ready", () => r()));
-    // Created while the watch was being set up.
-    if (existsSync(next)) await appeared();
-  };
-
-  const ready = Promise.all(roots.map(waitFor)).then(() => mainReady);
+  watcher.on("error", onError);
+  const ready = new Promise<void>((r) => watcher.once("ready", () => r()));
   return {
     ready,
     async close() {
       closed = true;
       if (timer) clearTimeout(timer);
       timer = undefined;
-      const all = [main, ...waiting.values()];
-      waiting.clear();
-      await Promise.all(all.map((w) => w.close()));
+      await watcher.close();
     },
   };
 }

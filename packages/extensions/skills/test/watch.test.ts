@@ -1,5 +1,6 @@
 // The chokidar watch on skill roots: add / change / unlink of SKILL.md become one debounced
-// callback, other files in a skill folder are not watched, a root created later is seen, and
+// callback, other files in a skill folder are not watched, a root created later (or removed and
+// made again) is seen, and
 // close releases everything.
 import { spawn } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
@@ -66,6 +67,23 @@ describe("watchSkillRoots", () => {
     await watcher.ready;
     writeSkill(root, "late", skillMd({ name: "late", description: "Late." }));
     await vi.waitFor(() => expect(calls.get()).toBeGreaterThanOrEqual(1), { timeout: 5000 });
+  });
+
+  it("still sees a root that is removed and made again", async () => {
+    const root = join(t.keelHome, "skills");
+    writeSkill(root, "a", skillMd({ name: "a", description: "A." }));
+    const calls = counter();
+    watcher = watchSkillRoots([root], calls.inc, { debounceMs: 20 });
+    await watcher.ready;
+    rmSync(root, { recursive: true });
+    await vi.waitFor(() => expect(calls.get()).toBe(1), { timeout: 5000 });
+    writeSkill(root, "b", skillMd({ name: "b", description: "B." }));
+    await vi.waitFor(() => expect(calls.get()).toBe(2), { timeout: 5000 });
+    // chokidar watches the new folders once it has scanned them; an edit in the same instant as
+    // the folder's creation can be folded into that scan (on a loaded machine, seen in CI).
+    await new Promise((r) => setTimeout(r, 500));
+    writeFileSync(join(root, "b", "SKILL.md"), skillMd({ name: "b", description: "B, edited." }));
+    await vi.waitFor(() => expect(calls.get()).toBe(3), { timeout: 5000 });
   });
 
   it("calls nothing after close", async () => {

@@ -1,9 +1,9 @@
 // The whole screen: finished conversation (static), live tail, tool output panel, queued messages,
 // widgets, then either a dialog or the prompt box, completions and the status line.
-import { Box, useInput, useStdout } from "ink";
+import { Box, useInput, usePaste, useStdout } from "ink";
 import { type ReactElement, useCallback, useEffect, useSyncExternalStore } from "react";
 import type { Controller } from "../controller.js";
-import { handleKey } from "../input-handler.js";
+import { handleKey, handlePaste } from "../input-handler.js";
 import { DialogView } from "./dialog-view.js";
 import { h } from "./h.js";
 import { Completions, InputBox, QueuedView } from "./input-view.js";
@@ -48,8 +48,12 @@ export function App({ controller }: { controller: Controller }): ReactElement | 
     [controller],
   );
   useInput(onKey);
+  // Pastes arrive whole (ink turns bracketed paste on), so their line breaks stay text and a typed
+  // Enter always submits.
+  usePaste(useCallback((text: string) => handlePaste(controller, text), [controller]));
   const { stdout } = useStdout();
-  useEffect(() => redrawOnResize(stdout, () => store.redraw()), [stdout, store]);
+  // Ink types its stdout as any writable stream; the one it renders to is a terminal's.
+  useEffect(() => redrawOnResize(stdout as NodeJS.WriteStream, () => store.redraw()), [stdout, store]);
   const widgetRows = snapshot.widgets.reduce((n, [, lines]) => n + lines.length, 0);
   const reserved = 8 + widgetRows + snapshot.queued.length + snapshot.editor.text.split("\n").length;
   return h(

@@ -2,7 +2,7 @@
 // allow once / always / deny, or deny with words for the model), confirm, a picker list and a
 // one-line text input.
 import type { ToolApprovalRequest } from "@keel/coding-agent";
-import { Box, Text, useStdout } from "ink";
+import { Box, Text, useWindowSize } from "ink";
 import type { ReactElement } from "react";
 import { argsSummary, oneLine } from "../../format.js";
 import { approvalChoices } from "../dialog-keys.js";
@@ -13,8 +13,7 @@ import { EditorText } from "./input-view.js";
 
 /** Rows of a preview shown at once: what the screen leaves after the dialog's other lines. */
 function usePreviewRows(): number {
-  const { stdout } = useStdout();
-  return previewRows(stdout.rows);
+  return previewRows(useWindowSize().rows);
 }
 
 function diffColor(line: string): string | undefined {

@@ -1,6 +1,6 @@
 // The bottom line: activity or hint on the left; permission mode, model, thinking, tokens, cost,
 // context and extension statuses on the right; always one row (cut to the terminal's width).
-import { Text, useStdout } from "ink";
+import { Text, useWindowSize } from "ink";
 import type { ReactElement } from "react";
 import { compactNumber, formatCost } from "../../format.js";
 import { fitStatus, type Segment } from "../status-text.js";
@@ -42,10 +42,10 @@ export function statusSegments(snapshot: Snapshot): { left: Segment[]; right: Se
 }
 
 export function StatusLine({ snapshot }: { snapshot: Snapshot }): ReactElement | null {
-  const { stdout } = useStdout();
+  const { columns } = useWindowSize();
   if (!snapshot.status.model) return h(Text, { dimColor: true }, "starting…");
   const { left, right } = statusSegments(snapshot);
-  const fitted = fitStatus(left, right, stdout.columns || 80);
+  const fitted = fitStatus(left, right, columns || 80);
   return h(
     Text,
     { wrap: "truncate-end" },

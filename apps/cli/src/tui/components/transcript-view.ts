@@ -1,6 +1,6 @@
 // The conversation: finished items printed once through <Static> (never redrawn), then the live
 // tail — the streaming text (only its last screenful), a thinking line and running tools.
-import { Box, Static, Text, useStdout } from "ink";
+import { Box, Static, Text, useWindowSize } from "ink";
 import type { ReactElement } from "react";
 import type { Item, LiveView } from "../transcript.js";
 import { h } from "./h.js";
@@ -18,8 +18,7 @@ export function Finished({ items }: { items: Item[] }): ReactElement | null {
 
 /** Rows the live area may use: what is left after input, widgets and status. */
 export function useLiveRows(reserved: number): number {
-  const { stdout } = useStdout();
-  return Math.max(4, (stdout.rows || 24) - reserved);
+  return Math.max(4, (useWindowSize().rows || 24) - reserved);
 }
 
 export function Live({ live, reserved }: { live: LiveView; reserved: number }): ReactElement | null {

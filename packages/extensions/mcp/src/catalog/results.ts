@@ -73,8 +73,9 @@ export function toToolResult(result: CallToolResult, context: ResultContext): To
   const saveBinary = (base64: string, mimeType: string | undefined, label: string): string => {
     mkdirSync(context.saveDir, { recursive: true });
     const file = join(context.saveDir, `${safeName(context.callId)}-${++saved}.${extensionOf(mimeType)}`);
-    writeFileSync(file, Buffer.from(base64, "base64"), { mode: 0o600 });
-    return `[${label}${mimeType ? ` (${mimeType})` : ""}, ${Math.round((base64.length * 3) / 4)} bytes, saved to ${file}]`;
+    const bytes = Buffer.from(base64, "base64");
+    writeFileSync(file, bytes, { mode: 0o600 });
+    return `[${label}${mimeType ? ` (${mimeType})` : ""}, ${bytes.length} bytes, saved to ${file}]`;
   };
   const image = (data: string, mimeType: string, label: string) => {
     if (images < MAX_IMAGES && data.length <= MAX_IMAGE_BASE64 && mimeType.startsWith("image/")) {

@@ -84,7 +84,16 @@ async function check(io: CliIO, spec: ServerSpec): Promise<string> {
   try {
     const ready = await connection.ready();
     if (ready.isErr())
-      return ready.error.type === "auth_required" ? "needs login" : `failed: ${ready.error.message}`;
+      return ready.error.type === "auth_required"
+        ? `needs login: keel mcp login ${spec.name}`
+        : `failed: ${ready.error.message}`;
+    // Connected is not listed: a server may take the handshake and want a login for tools/list.
+    if (!connection.hasListed()) {
+      const error = connection.status().lastError;
+      return error?.type === "auth_required"
+        ? `connected, but it needs a login to list its tools: keel mcp login ${spec.name}`
+        : `connected, but listing its tools failed${error ? `: ${error.message}` : ""}`;
+    }
     return `connected, ${connection.status().tools} tools`;
   } finally {
     await connection.close();
@@ -136,6 +145,7 @@ async function add(argv: string[], io: CliIO): Promise<number> {
       transport: { type: "string", short: "t" },
       env: { type: "string", short: "e", multiple: true },
       header: { type: "string", short: "H", multiple: true },
+      force: { type: "boolean", short: "f" },
     },
   });
   const [name, ...rest] = positionals;
@@ -151,12 +161,23 @@ async function add(argv: string[], io: CliIO): Promise<number> {
     scope === "user"
       ? userConfigFile(io.keelHome)
       : projectMcpJson(io.workspace?.projectRoot ?? projectRootOf(io.cwd));
+  // Replacing an entry replaces it whole (its env and headers too): only when asked.
+  const present = serversIn(file);
+  if (present.isOk() && name in present.value && values.force !== true) {
+    io.stderr(
+      `MCP server "${name}" already exists in ${file.path}. Adding it again would replace the whole entry, its env and headers included: remove it first (keel mcp remove ${name}${scope === "project" ? " --scope project" : ""}), or replace it with --force.\n`,
+    );
+    return 1;
+  }
+  const replaced = present.isOk() && name in present.value;
   const written = editServers(file, (servers) => ({ ...servers, [name]: entry }));
   if (written.isErr()) {
     io.stderr(`${written.error.message}\n`);
     return 1;
   }
-  io.stdout(`Added MCP server "${name}" to ${file.path}.\n`);
+  io.stdout(
+    `${replaced ? "Replaced" : "Added"} MCP server "${name}" ${replaced ? "in" : "to"} ${file.path}.\n`,
+  );
   for (const warning of checked.value.warnings) io.stdout(`Note: ${warning}\n`);
   if (scope === "project")
     io.stdout(

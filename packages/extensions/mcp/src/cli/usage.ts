@@ -2,8 +2,9 @@
 
 export const USAGE = `usage: keel mcp <command>
 
-  add [--scope user|project] [--transport stdio|http|sse] [-e KEY=VALUE]… [-H "Name: value"]… <name> <url>
-  add [--scope user|project] [-e KEY=VALUE]… <name> -- <command> [args…]
+  add [--scope user|project] [--transport stdio|http|sse] [-e KEY=VALUE]… [-H "Name: value"]… [--force] <name> <url>
+  add [--scope user|project] [-e KEY=VALUE]… [--force] <name> -- <command> [args…]
+                           a name that exists is refused; --force replaces its whole entry
   list                     servers of your config (and of a trusted project), checked
   get <name>               one server: its entry, status and login
   remove [--scope user|project] <name>

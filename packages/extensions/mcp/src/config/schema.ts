@@ -5,13 +5,43 @@ import { type Static, Type } from "@keel/extension-sdk";
 
 const StringMap = Type.Record(Type.String(), Type.String());
 
+/** Cross-app access: the organisation's identity provider and the user's ID token from it. */
+export const IdentityProviderSchema = Type.Object(
+  {
+    issuer: Type.Optional(
+      Type.String({ description: "The identity provider's issuer URL (its token endpoint is discovered)." }),
+    ),
+    tokenEndpoint: Type.Optional(
+      Type.String({ description: "Its token endpoint, when not discovered from the issuer." }),
+    ),
+    clientId: Type.Optional(Type.String({ description: "Keel's client id at the identity provider." })),
+    clientSecret: Type.Optional(
+      Type.String({ description: "Its secret, when the identity provider wants one." }),
+    ),
+    idToken: Type.Optional(
+      Type.String({ description: "The user's ID token, usually a $VAR reference set by your SSO tool." }),
+    ),
+    idTokenFile: Type.Optional(
+      Type.String({ description: "A file holding the user's ID token, read at each exchange." }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
 export const OAuthSettingsSchema = Type.Object(
   {
     grant: Type.Optional(
-      Type.Union([Type.Literal("authorization_code"), Type.Literal("client_credentials")], {
-        description:
-          "authorization_code (default): a person logs in; client_credentials: machine credentials.",
-      }),
+      Type.Union(
+        [
+          Type.Literal("authorization_code"),
+          Type.Literal("client_credentials"),
+          Type.Literal("cross_app_access"),
+        ],
+        {
+          description:
+            "authorization_code (default): a person logs in; client_credentials: machine credentials; cross_app_access: the organisation's identity provider vouches for the user (needs idp).",
+        },
+      ),
     ),
     clientId: Type.Optional(Type.String({ minLength: 1, description: "A client id registered in advance." })),
     clientSecret: Type.Optional(Type.String({ description: "Its secret, for confidential clients." })),
@@ -28,6 +58,7 @@ export const OAuthSettingsSchema = Type.Object(
       }),
     ),
     signingAlgorithm: Type.Optional(Type.String({ description: "Its JWS algorithm (default ES256)." })),
+    idp: Type.Optional(IdentityProviderSchema),
   },
   { additionalProperties: false },
 );

@@ -18,8 +18,18 @@ export interface SamplingPolicy {
   model?: string;
 }
 
+/** Cross-app access: the organisation's identity provider and the user's ID token from it. */
+export interface IdentityProviderSettings {
+  issuer?: string;
+  tokenEndpoint?: string;
+  clientId?: string;
+  clientSecret?: string;
+  idToken?: string;
+  idTokenFile?: string;
+}
+
 export interface OAuthSettings {
-  grant?: "authorization_code" | "client_credentials";
+  grant?: "authorization_code" | "client_credentials" | "cross_app_access";
   clientId?: string;
   clientSecret?: string;
   scope?: string;
@@ -27,6 +37,7 @@ export interface OAuthSettings {
   clientMetadataUrl?: string;
   privateKeyFile?: string;
   signingAlgorithm?: string;
+  idp?: IdentityProviderSettings;
 }
 
 interface SpecBase {
@@ -202,6 +213,27 @@ export function parseServer(
         '"oauth" with grant client_credentials needs clientId and clientSecret or privateKeyFile',
       ),
     );
+  if (oauth && oauth.grant === "cross_app_access") {
+    const idp = oauth.idp;
+    if (!oauth.clientId || !idp || !(idp.issuer || idp.tokenEndpoint) || !(idp.idToken || idp.idTokenFile))
+      return err(
+        problem(
+          name,
+          context.origin,
+          '"oauth" with grant cross_app_access needs clientId and idp { issuer or tokenEndpoint, idToken or idTokenFile }',
+        ),
+      );
+    // The ID token comes from the environment (an SSO tool sets it): `${VAR}` as elsewhere.
+    const expanded = { ...idp };
+    for (const key of ["idToken", "idTokenFile", "issuer", "tokenEndpoint"] as const) {
+      const value = idp[key];
+      if (value === undefined) continue;
+      const result = expandString(value, context.env);
+      for (const variable of result.unset) unset.add(variable);
+      expanded[key] = result.value;
+    }
+    oauth.idp = expanded;
+  }
   if (oauth && oauth.privateKeyFile !== undefined)
     oauth.privateKeyFile = expandString(oauth.privateKeyFile, context.env).value;
   if (oauth && oauth.clientMetadataUrl !== undefined) {

@@ -1,6 +1,7 @@
 // One MCP server connection: connects in the background, keeps the last good tool list, and
 // reconnects after a loss — with backoff on its own, at once when a call needs the server —
-// for every transport. Each state change is an event; every failure is a McpFailure value.
+// for every transport. A call's idle timeout stands still while the server waits on the user
+// (elicitation, sampling). Each state change is an event; every failure is a McpFailure value.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -11,6 +12,7 @@ import {
   type Implementation,
   ListResourcesResultSchema,
   ListResourceTemplatesResultSchema,
+  type Progress,
   type Prompt,
   ReadResourceResultSchema,
   type ServerCapabilities,
@@ -19,11 +21,14 @@ import {
 import { err, ok, type Result } from "neverthrow";
 import { type ServerSpec, toolAllowed } from "../config/servers.js";
 import { type BackoffOptions, backoffDelay, DEFAULT_BACKOFF } from "./backoff.js";
+import { CallWatches, NO_SDK_TIMEOUT } from "./calls.js";
 import { createClient } from "./client.js";
 import { classify, type McpFailure } from "./errors.js";
 import { listAllPrompts, listAllTools, sameList } from "./lists.js";
 import { ServerLog } from "./log.js";
 import { closeLive, type Live, openLive } from "./open.js";
+import { DEFAULT_SHUTDOWN_STEP_MS } from "./stdio.js";
+import { callAsTask } from "./tasks.js";
 import type {
   CallOptions,
   ConnectionEvent,
@@ -46,12 +51,13 @@ type Listener = (event: ConnectionEvent) => void;
 
 const PROBE_TIMEOUT_MS = 5000;
 const LIST_TIMEOUT_MS = 30_000;
-
 export class McpConnection {
   readonly log: ServerLog;
   private state: ConnectionState;
   private live: Live | undefined;
   private connecting: Promise<Result<Live, McpFailure>> | undefined;
+  /** Aborts the attempt under way (the connection is closing). */
+  private attemptAbort: AbortController | undefined;
   private retryTimer: NodeJS.Timeout | undefined;
   private probeTimer: NodeJS.Timeout | undefined;
   private attempt = 0;
@@ -59,6 +65,10 @@ export class McpConnection {
   private inflight = 0;
   private lastError: McpFailure | undefined;
   private everConnected = false;
+  /** A tools listing (or a server without tools) has succeeded in this session. */
+  private listed = false;
+  /** When the attempt under way started (ms since the epoch). */
+  private attemptStarted: number | undefined;
   /** After a fallback worked, reconnects go straight to legacy SSE. */
   private preferSse = false;
   private allTools: Tool[] = [];
@@ -71,6 +81,7 @@ export class McpConnection {
     {};
   private readonly listeners = new Set<Listener>();
   private readonly backoff: BackoffOptions;
+  private readonly calls = new CallWatches();
 
   constructor(
     readonly spec: ServerSpec,
@@ -109,6 +120,21 @@ export class McpConnection {
     return this.allTools.filter((tool) => toolAllowed(this.spec, tool.name));
   }
 
+  /** The last good tool list as the server gave it (before the allow / deny lists). */
+  listedTools(): Tool[] {
+    return this.allTools;
+  }
+
+  /** Whether the server's tools have been listed in this session (what it offers is known, not remembered). */
+  hasListed(): boolean {
+    return this.listed;
+  }
+
+  /** When the connection attempt under way started, if one is. */
+  attemptStartedAt(): number | undefined {
+    return this.connecting ? this.attemptStarted : undefined;
+  }
+
   prompts(): Prompt[] {
     return this.promptList;
   }
@@ -135,10 +161,45 @@ export class McpConnection {
     if (this.state === "idle") void this.connect();
   }
 
-  /** Waits for the connection (connecting now if it is down), e.g. before a call. */
-  async ready(): Promise<Result<void, McpFailure>> {
-    const live = await this.ensure();
-    return live.isOk() ? ok(undefined) : err(live.error);
+  /**
+   * Waits for the connection (connecting now if it is down), e.g. before a call: at most
+   * `timeoutMs` (a server still starting is given its startup time), and never past `signal`.
+   */
+  async ready(options: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<Result<void, McpFailure>> {
+    const { signal, timeoutMs } = options;
+    if (signal?.aborted) return err({ type: "cancelled", message: "cancelled" });
+    let timer: NodeJS.Timeout | undefined;
+    let onAbort: (() => void) | undefined;
+    const stops: Promise<Result<Live, McpFailure>>[] = [];
+    if (timeoutMs !== undefined)
+      stops.push(
+        new Promise((resolve) => {
+          timer = setTimeout(
+            () =>
+              resolve(
+                err({
+                  type: "unavailable",
+                  message: `MCP server "${this.spec.name}" did not finish connecting within ${Math.round(timeoutMs / 1000)} s`,
+                }),
+              ),
+            timeoutMs,
+          );
+        }),
+      );
+    if (signal)
+      stops.push(
+        new Promise((resolve) => {
+          onAbort = () => resolve(err({ type: "cancelled", message: "cancelled" }));
+          signal.addEventListener("abort", onAbort, { once: true });
+        }),
+      );
+    try {
+      const live = await Promise.race([this.ensure(), ...stops]);
+      return live.isOk() ? ok(undefined) : err(live.error);
+    } finally {
+      clearTimeout(timer);
+      if (onAbort) signal?.removeEventListener("abort", onAbort);
+    }
   }
 
   /** Drops the current connection (if any) and connects again now, with a fresh backoff streak. */
@@ -153,16 +214,33 @@ export class McpConnection {
     return result.isOk() ? ok(undefined) : err(result.error);
   }
 
+  /**
+   * tools/call. It times out after the spec's `timeoutMs` without an answer or a progress
+   * notification, not counting the time the server spends waiting on the user.
+   */
   callTool(name: string, args: Record<string, unknown>, options: CallOptions = {}) {
     return this.request<CallToolResult>(
       (live) =>
-        live.client.callTool({ name, arguments: args }, undefined, {
-          timeout: this.spec.timeoutMs,
-          resetTimeoutOnProgress: true,
-          // Always asked for: progress keeps a long call from timing out, whoever listens.
-          onprogress: (progress) => options.onProgress?.(progress),
-          ...(options.signal ? { signal: options.signal } : {}),
-        }) as Promise<CallToolResult>,
+        this.calls.watch(this.spec.timeoutMs, options.signal, (signal, touch) => {
+          const onProgress = (progress: Progress) => {
+            touch();
+            options.onProgress?.(progress);
+          };
+          if (options.task)
+            return callAsTask(live.client, name, args, {
+              signal,
+              touch,
+              requestTimeoutMs: this.spec.timeoutMs,
+              onProgress,
+              ...(options.onTaskStatus ? { onStatus: options.onTaskStatus } : {}),
+            });
+          return live.client.callTool({ name, arguments: args }, undefined, {
+            timeout: NO_SDK_TIMEOUT,
+            signal,
+            // Always asked for: progress keeps a long call from timing out, whoever listens.
+            onprogress: onProgress,
+          }) as Promise<CallToolResult>;
+        }),
       options.signal,
     );
   }
@@ -224,14 +302,20 @@ export class McpConnection {
     void this.live?.client.sendRootsListChanged().catch(() => {});
   }
 
+  /**
+   * Ends the connection in whatever state it is (an attempt under way, a backoff wait, calls out):
+   * the attempt is aborted and its process ended, the live server shut down, within about a second.
+   */
   async close(): Promise<void> {
     if (this.state === "closed") return;
     this.setState("closed");
     this.clearTimers();
-    if (this.connecting) await this.connecting;
+    this.attemptAbort?.abort();
     const live = this.live;
     this.live = undefined;
-    if (live) await this.closeLive(live);
+    const ending = live ? this.closeLive(live) : Promise.resolve();
+    if (this.connecting) await this.connecting;
+    await ending;
     this.log.write("closed");
     await this.log.flushed();
   }
@@ -327,8 +411,11 @@ export class McpConnection {
   private connect(): Promise<Result<Live, McpFailure>> {
     if (this.connecting) return this.connecting;
     this.clearTimers();
+    this.attemptStarted = Date.now();
+    const abort = new AbortController();
+    this.attemptAbort = abort;
     this.setState(this.everConnected ? "reconnecting" : "connecting");
-    this.connecting = this.open().then(async (result) => {
+    this.connecting = this.open(abort.signal).then(async (result) => {
       if (this.state === "closed") {
         if (result.isOk()) await this.closeLive(result.value);
         this.connecting = undefined;
@@ -364,12 +451,13 @@ export class McpConnection {
     return this.connecting;
   }
 
-  private async open(): Promise<Result<Live, McpFailure>> {
+  private async open(signal: AbortSignal): Promise<Result<Live, McpFailure>> {
     const opened = await openLive(this.spec, {
       newClient: () => this.newClient(),
       logFile: this.options.logFile,
       log: this.log,
       preferSse: this.preferSse,
+      signal,
       ...(this.options.auth ? { auth: this.options.auth } : {}),
     });
     if (opened.isErr()) return err(opened.error);
@@ -378,9 +466,25 @@ export class McpConnection {
   }
 
   private newClient(): Client {
+    const handlers = this.options.handlers;
+    const asking =
+      <P, R>(handle: (params: P, signal: AbortSignal) => Promise<R>) =>
+      async (params: P, signal: AbortSignal): Promise<R> => {
+        const question = this.calls.userAsked(signal);
+        try {
+          return await handle(params, question.signal);
+        } finally {
+          question.done();
+        }
+      };
+    const sample = handlers.sample;
     const client = createClient(
       this.options.clientInfo,
-      this.options.handlers,
+      {
+        roots: handlers.roots,
+        elicit: asking(handlers.elicit),
+        ...(sample ? { sample: asking(sample) } : {}),
+      },
       {
         toolsChanged: () => {
           this.changing = this.refreshLists();
@@ -466,7 +570,7 @@ export class McpConnection {
   }
 
   private closeLive(live: Live): Promise<void> {
-    return closeLive(live, this.options.shutdownGraceMs ?? 1000);
+    return closeLive(live, this.options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_STEP_MS);
   }
 
   // ---- lists ----
@@ -490,11 +594,19 @@ export class McpConnection {
               type: "warning",
               message: `MCP server "${this.spec.name}": listing tools failed (${tools.error.message}); keeping the previous list`,
             });
-          else if (!sameList(tools.value, this.allTools)) {
-            this.allTools = tools.value;
-            this.emit({ type: "tools", tools: this.tools() });
+          else {
+            this.listed = true;
+            if (!sameList(tools.value, this.allTools)) {
+              this.allTools = tools.value;
+              this.emit({ type: "tools", tools: this.tools() });
+            }
           }
-        }
+        } else if (this.allTools.length > 0) {
+          // A server that no longer declares tools offers none.
+          this.listed = true;
+          this.allTools = [];
+          this.emit({ type: "tools", tools: [] });
+        } else this.listed = true;
         if (capabilities?.prompts) {
           const prompts = await this.run(live, () => listAllPrompts(live.client, options));
           if (prompts.isErr()) this.log.write(`listing prompts failed: ${prompts.error.message}`);

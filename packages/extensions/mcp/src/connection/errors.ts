@@ -32,6 +32,14 @@ function messageOf(error: unknown): string {
   return String(error);
 }
 
+/**
+ * The SDK prefixes "MCP error <code>: " to a JSON-RPC error's message, and a server built on it
+ * sends messages that already carry the prefix: say it once.
+ */
+export function onePrefix(message: string): string {
+  return message.replace(/^(MCP error -?\d+: )(?:MCP error -?\d+: )+/, "$1");
+}
+
 /** Classifies anything thrown by the SDK, a transport or Node into one McpFailure. */
 export function classify(
   error: unknown,
@@ -64,10 +72,11 @@ export function classify(
   if (error instanceof McpError) {
     if (error.code === ErrorCode.ConnectionClosed)
       return { type: "disconnected", message: "the connection closed" };
-    if (error.code === ErrorCode.RequestTimeout) return { type: "timeout", message: error.message };
+    if (error.code === ErrorCode.RequestTimeout)
+      return { type: "timeout", message: onePrefix(error.message) };
     return {
       type: "protocol_error",
-      message: error.message,
+      message: onePrefix(error.message),
       code: error.code,
       ...(error.data === undefined ? {} : { data: jsonSafe(error.data) }),
     };

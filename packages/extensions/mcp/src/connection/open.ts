@@ -1,6 +1,7 @@
 // Opening one connection attempt: stdio (spawn, handshake, a clear message when the server dies
 // while starting) or HTTP (Streamable HTTP, the OAuth round when the server challenges, the
-// legacy SSE fallback on a 4xx handshake). A fresh SDK Client per attempt.
+// legacy SSE fallback on a 4xx handshake). A fresh SDK Client per attempt; an attempt ends at
+// once when its signal aborts (the connection closes), its process ended with it.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
@@ -28,6 +29,8 @@ export interface OpenContext {
   auth?: AuthSession;
   /** A fallback worked before: go straight to legacy SSE. */
   preferSse: boolean;
+  /** Aborted when the connection closes while the attempt is under way. */
+  signal?: AbortSignal;
 }
 
 export function openLive(spec: ServerSpec, context: OpenContext): Promise<Result<Live, McpFailure>> {
@@ -38,9 +41,13 @@ async function openStdioLive(spec: StdioServerSpec, context: OpenContext): Promi
   const handle = openStdio(spec, context.logFile);
   const client = context.newClient();
   try {
-    await client.connect(handle.transport, { timeout: spec.startupTimeoutMs });
+    await client.connect(handle.transport, {
+      timeout: spec.startupTimeoutMs,
+      ...(context.signal ? { signal: context.signal } : {}),
+    });
   } catch (error) {
-    await handle.shutdown(() => client.close(), 200).catch(() => {});
+    await handle.shutdown(() => client.close()).catch(() => {});
+    if (context.signal?.aborted) return err({ type: "unavailable", message: "the connection was closed" });
     const failure = classify(error);
     const said = context.log.tail();
     if (failure.type === "disconnected")
@@ -60,13 +67,17 @@ async function openHttpLive(spec: HttpServerSpec, context: OpenContext): Promise
       kind === "sse" ? sseTransport(spec, context.auth) : streamableTransport(spec, context.auth);
     const client = context.newClient();
     try {
-      await client.connect(transport, { timeout: spec.startupTimeoutMs });
+      await client.connect(transport, {
+        timeout: spec.startupTimeoutMs,
+        ...(context.signal ? { signal: context.signal } : {}),
+      });
       return ok({ client, transport, kind, closing: false });
     } catch (error) {
       await client.close().catch(() => {});
+      if (context.signal?.aborted) return err({ type: "unavailable", message: "the connection was closed" });
       const failure = classify(error);
       if (failure.type === "auth_required" && context.auth) {
-        const code = await context.auth.takeAuthorization();
+        const code = await context.auth.takeAuthorization(context.signal);
         if (code.isErr()) return err(code.error);
         try {
           await transport.finishAuth(code.value);
@@ -86,12 +97,15 @@ async function openHttpLive(spec: HttpServerSpec, context: OpenContext): Promise
   return err({ type: "auth_required", message: `${spec.name}: authorization did not complete` });
 }
 
-/** Ends one live connection: a stdio server's whole tree, or the HTTP session (politely, bounded). */
-export async function closeLive(live: Live, graceMs: number): Promise<void> {
+/**
+ * Ends one live connection: a stdio server's group and tree (each step `stepMs`), or the HTTP
+ * session (politely, within one step or so).
+ */
+export async function closeLive(live: Live, stepMs: number): Promise<void> {
   if (live.closing && !live.stdio) return;
   live.closing = true;
   if (live.stdio) {
-    await live.stdio.shutdown(() => live.client.close(), graceMs).catch(() => {});
+    await live.stdio.shutdown(() => live.client.close(), stepMs).catch(() => {});
     return;
   }
   const streamable = live.transport as Partial<StreamableHTTPClientTransport>;
@@ -99,7 +113,7 @@ export async function closeLive(live: Live, graceMs: number): Promise<void> {
     // Polite: tell the server the session is over; a dead server must not hold up shutdown.
     await Promise.race([
       streamable.terminateSession.call(live.transport).catch(() => {}),
-      new Promise((resolve) => setTimeout(resolve, 1000).unref()),
+      new Promise((resolve) => setTimeout(resolve, 2 * stepMs).unref()),
     ]);
   }
   await live.client.close().catch(() => {});

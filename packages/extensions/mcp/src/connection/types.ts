@@ -7,6 +7,7 @@ import type { Result } from "neverthrow";
 import type { BackoffOptions } from "./backoff.js";
 import type { ClientFeatureHandlers } from "./client.js";
 import type { McpFailure } from "./errors.js";
+import type { TaskState } from "./tasks.js";
 
 export type TransportKind = "stdio" | "http" | "sse";
 
@@ -63,7 +64,7 @@ export interface ConnectionOptions {
   handlers: ClientFeatureHandlers;
   auth?: AuthSession;
   backoff?: Partial<BackoffOptions>;
-  /** How long a stdio server gets between each shutdown step (stdin closed, SIGTERM, SIGKILL). */
+  /** How long a stdio server gets after each shutdown step (stdin closed, SIGTERM, SIGKILL); default 300 ms. */
   shutdownGraceMs?: number;
   random?: () => number;
 }
@@ -71,4 +72,8 @@ export interface ConnectionOptions {
 export interface CallOptions {
   signal?: AbortSignal;
   onProgress?: (progress: Progress) => void;
+  /** Run it as a task (the tool requires it, and the server takes task-augmented calls). */
+  task?: boolean;
+  /** A task's status changed (with `task`). */
+  onTaskStatus?: (task: TaskState) => void;
 }

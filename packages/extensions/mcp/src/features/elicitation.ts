@@ -1,7 +1,8 @@
 // Elicitation: a server asks the user something. Form mode becomes a short run of UI questions
 // (the server named in each, defaults offered, answers checked against the schema, a final
 // review before anything is sent); URL mode shows the host and asks consent before opening it.
-// With no one to ask (headless), every request is declined at once.
+// With no one to ask (headless), every request is declined at once; a form whose call was
+// cancelled (or that the server withdrew) is closed.
 import type { ExtensionUI } from "@keel/extension-sdk";
 import type { ElicitRequest, ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import type { BrowserOpener } from "../connection/oauth/browser.js";
@@ -103,7 +104,9 @@ async function askField(
   key: string,
   field: Field,
   required: boolean,
+  signal: AbortSignal | undefined,
 ): Promise<Outcome<unknown>> {
+  const ask = signal ? { signal } : undefined;
   const label = `[${server}] ${field.title ?? key}${required ? "" : " (optional)"}${field.description ? ` — ${field.description}` : ""}`;
   const choices = choicesOf(field);
   if (field.type === "boolean" || choices) {
@@ -121,6 +124,7 @@ async function askField(
     const answer = await ui.select(
       label,
       ordered.map((o) => o.label),
+      ask,
     );
     if (answer.status === "unsupported") return { kind: "unsupported" };
     if (answer.status === "cancelled") return { kind: "cancel" };
@@ -143,9 +147,9 @@ async function askField(
     ]
       .filter(Boolean)
       .join(" ");
-    const answer = await ui.input(label, placeholder || undefined);
+    const answer = await ui.input(label, placeholder || undefined, ask);
     if (answer.status === "unsupported") return { kind: "unsupported" };
-    if (answer.status === "cancelled") return { kind: "cancel" };
+    if (answer.status === "cancelled" || signal?.aborted) return { kind: "cancel" };
     // Empty keeps the default (the SDK fills defaults into what is sent) or leaves it out.
     if (answer.value === "") {
       if (field.default !== undefined || !required) return { kind: "skip" };
@@ -168,15 +172,16 @@ export interface ElicitationContext {
 async function formElicitation(
   params: Extract<ElicitRequest["params"], { requestedSchema: unknown }>,
   context: ElicitationContext,
+  signal: AbortSignal | undefined,
 ): Promise<ElicitResult> {
   const { ui, server } = context;
   const schema = params.requestedSchema as { properties?: Record<string, Field>; required?: string[] };
   const required = new Set(schema.required ?? []);
   const content: Record<string, unknown> = {};
   for (const [key, field] of Object.entries(schema.properties ?? {})) {
-    const outcome = await askField(ui, server, key, field, required.has(key));
+    const outcome = await askField(ui, server, key, field, required.has(key), signal);
     if (outcome.kind === "unsupported") return { action: "decline" };
-    if (outcome.kind === "cancel") return { action: "cancel" };
+    if (outcome.kind === "cancel" || signal?.aborted) return { action: "cancel" };
     if (outcome.kind === "value") content[key] = outcome.value;
   }
   const summary = Object.entries(content)
@@ -185,9 +190,10 @@ async function formElicitation(
   const review = await ui.confirm(
     `Send this to MCP server "${server}"?`,
     [params.message, summary || "(no values: the server's defaults apply)"].join("\n\n"),
+    signal ? { signal } : undefined,
   );
   if (review.status === "unsupported") return { action: "decline" };
-  if (review.status === "cancelled") return { action: "cancel" };
+  if (review.status === "cancelled" || signal?.aborted) return { action: "cancel" };
   if (!review.value) return { action: "decline" };
   return { action: "accept", content: content as Record<string, string | number | boolean | string[]> };
 }
@@ -195,6 +201,7 @@ async function formElicitation(
 async function urlElicitation(
   params: Extract<ElicitRequest["params"], { mode: "url" }>,
   context: ElicitationContext,
+  signal: AbortSignal | undefined,
 ): Promise<ElicitResult> {
   let url: URL;
   try {
@@ -206,9 +213,10 @@ async function urlElicitation(
   const answer = await context.ui.confirm(
     `MCP server "${context.server}" asks you to open ${url.host}`,
     `${params.message}\n\n${url.href}`,
+    signal ? { signal } : undefined,
   );
   if (answer.status === "unsupported") return { action: "decline" };
-  if (answer.status === "cancelled") return { action: "cancel" };
+  if (answer.status === "cancelled" || signal?.aborted) return { action: "cancel" };
   if (!answer.value) return { action: "decline" };
   const opened = await context.open(url);
   if (!opened) context.ui.notify(`Open ${url.href} to continue with MCP server "${context.server}".`, "info");
@@ -224,6 +232,10 @@ export async function elicit(
   const { supports } = context.ui;
   if (!supports.confirm && !supports.input && !supports.select) return { action: "decline" };
   if (signal?.aborted) return { action: "cancel" };
-  if (params.mode === "url") return urlElicitation(params, context);
-  return formElicitation(params as Extract<ElicitRequest["params"], { requestedSchema: unknown }>, context);
+  if (params.mode === "url") return urlElicitation(params, context, signal);
+  return formElicitation(
+    params as Extract<ElicitRequest["params"], { requestedSchema: unknown }>,
+    context,
+    signal,
+  );
 }

@@ -80,7 +80,7 @@ export function mentionSource(host: MentionHost): MentionSource {
           else
             content.push({
               type: "text",
-              text: `[binary resource ${item.uri} (${mimeType}), ${Math.round((item.blob.length * 3) / 4)} bytes, not shown]`,
+              text: `[binary resource ${item.uri} (${mimeType}), ${Buffer.byteLength(item.blob, "base64")} bytes, not shown]`,
             });
         }
       }

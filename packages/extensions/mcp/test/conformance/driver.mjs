@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The conformance suite's client under test: Keel's own connection module (from dist/) driving
 // one scenario. The suite passes the server URL as the last argument and names the scenario in
-// MCP_CONFORMANCE_SCENARIO (pre-registered credentials in MCP_CONFORMANCE_CONTEXT). The browser
+// MCP_CONFORMANCE_SCENARIO (pre-registered credentials, or an identity provider's ID token, in
+// MCP_CONFORMANCE_CONTEXT). The browser
 // of the OAuth flow is played by a user agent that follows the authorization redirect to Keel's
 // own loopback callback listener; elicitation questions are answered by a person who accepts
 // every default.
@@ -39,6 +40,18 @@ const entry = {
         ...(scenario.startsWith("auth/client-credentials") ? { grant: "client_credentials" } : {}),
         ...(context.private_key_pem ? { privateKeyFile: keyFile(context.private_key_pem) } : {}),
         ...(context.signing_algorithm ? { signingAlgorithm: context.signing_algorithm } : {}),
+        // Cross-app access: the organisation's identity provider and the user's ID token from it.
+        ...(context.idp_id_token
+          ? {
+              grant: "cross_app_access",
+              idp: {
+                issuer: context.idp_issuer,
+                tokenEndpoint: context.idp_token_endpoint,
+                clientId: context.idp_client_id,
+                idToken: context.idp_id_token,
+              },
+            }
+          : {}),
       }
     : false,
 };

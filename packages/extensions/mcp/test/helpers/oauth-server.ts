@@ -45,7 +45,11 @@ function json(
 
 export async function startOAuthServer(
   factory: () => McpServer,
-  options: { scopes?: string[] } = {},
+  options: {
+    scopes?: string[];
+    /** The handshake (initialize, notifications) needs no token; everything else does. */
+    openHandshake?: boolean;
+  } = {},
 ): Promise<OAuthTestServer> {
   const access = new Map<string, TokenGrant>();
   const refresh = new Map<string, TokenGrant>();
@@ -176,11 +180,14 @@ export async function startOAuthServer(
     const challenge = `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"`;
     const token = (request.headers.authorization ?? "").replace(/^Bearer /, "");
     const grant = access.get(token);
-    if (!grant) {
+    const handshake =
+      options.openHandshake === true &&
+      (isInitializeRequest(body) || String(body?.method ?? "").startsWith("notifications/"));
+    if (!grant && !handshake) {
       json(response, 401, { error: "invalid_token" }, { "www-authenticate": challenge });
       return;
     }
-    if (body?.method === "tools/call" && !callScopes.every((s) => grant.scope.includes(s))) {
+    if (grant && body?.method === "tools/call" && !callScopes.every((s) => grant.scope.includes(s))) {
       json(
         response,
         403,

@@ -82,15 +82,6 @@ function metaCharset(body: Buffer): string | undefined {
   return direct?.[1]?.toLowerCase();
 }
 
-/** windows-1252's 0x80–0x9F (€, curly quotes, dashes…), which Node 20's decoder reads as C1 controls. */
-const CP1252_HIGH =
-  "\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f" +
-  "\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178";
-
-function fixWindows1252(text: string): string {
-  return text.replace(/[\u0080-\u009f]/g, (c) => CP1252_HIGH[c.charCodeAt(0) - 0x80]!);
-}
-
 export interface Decoded {
   text: string;
   /** The charset used. */
@@ -107,7 +98,7 @@ export function decodeBody(body: Buffer, type: MediaType, kind: ContentKind): De
   try {
     const decoder = new TextDecoder(charset);
     const text = decoder.decode(bytes);
-    return { text: decoder.encoding === "windows-1252" ? fixWindows1252(text) : text, charset };
+    return { text, charset };
   } catch {
     return {
       text: new TextDecoder("utf-8").decode(bytes),

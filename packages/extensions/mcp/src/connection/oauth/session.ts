@@ -26,6 +26,7 @@ import type { AuthSession } from "../connection.js";
 import { classify, type McpFailure } from "../errors.js";
 import type { BrowserOpener } from "./browser.js";
 import { freePort, listenForCallback } from "./callback.js";
+import { crossAppProvider } from "./cross-app.js";
 import { guardRefresh } from "./rotation.js";
 import { AuthStore } from "./store.js";
 
@@ -258,7 +259,19 @@ export class OAuthSession implements AuthSession {
   }
 
   private makeProvider(): OAuthClientProvider {
-    if (this.options.settings.grant === "client_credentials") return this.machineProvider();
+    const { settings: configured } = this.options;
+    if (configured.grant === "client_credentials") return this.machineProvider();
+    if (configured.grant === "cross_app_access" && configured.idp)
+      return crossAppProvider({
+        serverUrl: this.options.url,
+        clientId: configured.clientId ?? "",
+        ...(configured.clientSecret ? { clientSecret: configured.clientSecret } : {}),
+        ...(configured.scope ? { scope: configured.scope } : {}),
+        idp: configured.idp,
+        store: this.store,
+        clientName: this.options.clientName ?? "Keel",
+        ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
+      });
     const session = this;
     const { settings } = this.options;
     const store = this.store;

@@ -1,5 +1,6 @@
 // `pnpm new-extension`: scaffolds into a throwaway root (`--root`) laid out like this repo, then
-// checks the files, the refusals, and that the generated package type-checks and its test passes.
+// checks the files, the refusals, that the manifest is publishable (the SDK a peer), and that the
+// generated package type-checks and its test passes. Its source and test are this package's.
 import { execFileSync, spawnSync } from "node:child_process";
 import {
   copyFileSync,
@@ -12,6 +13,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const repo = resolve(import.meta.dirname, "../../..");
@@ -26,6 +28,11 @@ beforeAll(() => {
   root = mkdtempSync(join(tmpdir(), "keel-scaffold-"));
   copyFileSync(join(repo, "tsconfig.base.json"), join(root, "tsconfig.base.json"));
   copyFileSync(join(repo, "vitest.shared.ts"), join(root, "vitest.shared.ts"));
+  for (const file of ["package.json", "LICENSE", "pnpm-workspace.yaml"])
+    copyFileSync(join(repo, file), join(root, file));
+  mkdirSync(join(root, "scripts"));
+  for (const file of ["workspace.mjs", "manifests.mjs"])
+    copyFileSync(join(repo, "scripts", file), join(root, "scripts", file));
   // What `pnpm install` would give the new package: the root tools and the SDK beside it.
   symlinkSync(join(repo, "node_modules"), join(root, "node_modules"), "dir");
   mkdirSync(join(root, "packages"));
@@ -37,7 +44,7 @@ afterAll(() => {
 });
 
 describe("new-extension", () => {
-  it("creates the package, its source, test, README and changeset", () => {
+  it("creates the package, its source, test, README and changeset", async () => {
     const run = scaffold("git-notes");
     expect(run.stderr).toBe("");
     expect(run.status).toBe(0);
@@ -47,8 +54,22 @@ describe("new-extension", () => {
     const dir = join(root, "packages/extensions/git-notes");
     const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
     expect(manifest.name).toBe("@keel/ext-git-notes");
-    expect(manifest.dependencies).toEqual({ "@keel/extension-sdk": "workspace:^" });
-    expect(manifest.exports["."]).toEqual({ types: "./dist/index.d.ts", import: "./dist/index.js" });
+    expect(manifest.dependencies).toEqual({});
+    expect(manifest.peerDependencies).toEqual({ "@keel/extension-sdk": "workspace:^" });
+    expect(manifest.devDependencies).toEqual({
+      "@keel/extension-sdk": "workspace:^",
+      "@keel/testing": "workspace:^",
+    });
+    expect(manifest.keywords).toContain("keel-extension");
+    expect(manifest.exports["."]).toEqual({
+      types: "./dist/index.d.ts",
+      import: "./dist/index.js",
+      default: "./dist/index.js",
+    });
+    // As publishable as the packages beside it.
+    const { manifestProblems } = await import(pathToFileURL(join(root, "scripts/manifests.mjs")).href);
+    const { workspacePackages } = await import(pathToFileURL(join(root, "scripts/workspace.mjs")).href);
+    expect(manifestProblems(workspacePackages(root), root)).toEqual([]);
 
     const source = readFileSync(join(dir, "src/index.ts"), "utf8");
     expect(source).toContain('id: "git-notes"');
