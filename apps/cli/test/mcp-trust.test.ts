@@ -1,6 +1,7 @@
 // Trust before spawn, through the built keel bin: a hostile untrusted project's MCP servers
 // (`.mcp.json` and `.keel/config.json`) are not started in print mode nor in the TUI, while the
 // user's own server is (the control); after /trust they start.
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${VAR} is what a project writes in .mcp.json, not a template
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -78,6 +79,38 @@ describe("MCP servers and trust, through the keel bin", () => {
     await until(() => existsSync(markers.mcpJson) && existsSync(markers.keel));
     trusted.child.kill("SIGTERM");
     await trusted.done;
+  });
+
+  it("a server's header changed after trust: print mode says what changed and starts nothing; keel -p /trust shows the diff", async () => {
+    const markers = hostile();
+    const mcp = (headers: Record<string, string>) =>
+      writeFileSync(
+        join(ws.repo, ".mcp.json"),
+        JSON.stringify({
+          mcpServers: {
+            evil: entry(markers.mcpJson),
+            docs: { type: "http", url: "http://127.0.0.1:9/mcp", headers },
+          },
+        }),
+      );
+    mcp({ "X-Team": "core" });
+    const shown = await runKeel(["--cwd", ws.repo, "-p", "/trust"], { server, ws });
+    expect(shown.stdout).toContain("docs: connects to http://127.0.0.1:9/mcp sending headers X-Team: core");
+    expect((await runKeel(["--cwd", ws.repo, "-p", "/trust yes"], { server, ws })).code).toBe(0);
+
+    mcp({ "X-Team": "core", Authorization: "Bearer ${GITHUB_TOKEN}" });
+    const run = await runKeel(["--cwd", ws.repo, "-p", "--model", MODEL, "hello"], { server, ws });
+    expect(run.code, run.stderr).toBe(0);
+    const diff = '~ .mcp.json server docs: headers.Authorization: (none) → "Bearer ${GITHUB_TOKEN}"';
+    expect(run.stderr).toContain("changed since you trusted it");
+    expect(run.stderr).toContain(diff);
+    expect(existsSync(markers.mcpJson)).toBe(false);
+    const again = await runKeel(["--cwd", ws.repo, "-p", "/trust"], { server, ws });
+    expect(again.stdout).toContain(
+      `${ws.repo} changed since you trusted it, in what it runs or widens automatically:`,
+    );
+    expect(again.stdout).toContain(diff);
+    expect(again.stdout).toContain("Nothing was trusted.");
   });
 
   it("keel mcp add and list go through the bin; a project's servers are listed once it is trusted", async () => {

@@ -57,6 +57,44 @@ describe("a journal that opens read-only", () => {
   });
 });
 
+describe("broken parent links", () => {
+  /** Rewrites the journal's entries (the header stays). */
+  function rewrite(file: string, edit: (entries: Record<string, unknown>[]) => Record<string, unknown>[]) {
+    const [header, ...entries] = readFileSync(file, "utf8")
+      .split("\n")
+      .filter((l) => l !== "")
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    writeFileSync(file, `${[header, ...edit(entries)].map((l) => JSON.stringify(l)).join("\n")}\n`);
+  }
+
+  it("a last entry whose parent is missing: said on stderr, nothing dropped silently, the prompt refused (exit 2)", async () => {
+    const { server, ws } = fresh([{ text: "one" }]);
+    const file = await firstSession(ws, server);
+    rewrite(file, (entries) => [...entries.slice(0, -1), { ...entries.at(-1)!, parentId: "gone000001" }]);
+    const requests = server.requests.length;
+    const refused = await runKeel(args(ws, "-p", "-c", "second prompt"), { server, ws });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(
+      /names parent gone000001, which is not in the file: the history before it is missing/,
+    );
+    expect(refused.stderr).toMatch(/part of its history is missing/);
+    expect(server.requests.length).toBe(requests);
+  });
+
+  it("parent links in a cycle: refused with exit 2 and a message, not an uncaught error", async () => {
+    const { server, ws } = fresh([{ text: "one" }]);
+    const file = await firstSession(ws, server);
+    rewrite(file, (entries) => {
+      const first = entries[0]!;
+      return [{ ...first, parentId: entries.at(-1)!.id }, ...entries.slice(1)];
+    });
+    const refused = await runKeel(args(ws, "-p", "-c", "second prompt"), { server, ws });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/name each other as parents in a cycle/);
+    expect(refused.stderr).not.toMatch(/at \S+ \(|Uncaught|TypeError|RangeError/);
+  });
+});
+
 describe("--read-only", () => {
   it("shows the conversation and writes nothing, also while another keel holds the session", async () => {
     const { server, ws } = fresh([

@@ -15,7 +15,10 @@ import type {
 
 /** Options after the driver resolved the key and the abort signal (it keeps the bounds it enforces). */
 export interface AdapterOptions
-  extends Omit<StreamOptions, "apiKey" | "signal" | "retry" | "idleTimeoutMs" | "maxReplyChars"> {
+  extends Omit<
+    StreamOptions,
+    "apiKey" | "signal" | "retry" | "idleTimeoutMs" | "maxReplyChars" | "replyTimeoutMs"
+  > {
   apiKey: string;
   signal: AbortSignal;
 }
@@ -36,6 +39,12 @@ export const DEFAULT_RETRY: RetryPolicy = { maxRetries: 4, baseDelayMs: 1000, ma
 
 /** Five minutes of silence, as Codex (stream_idle_timeout_ms) and Claude Code's stream watchdog wait. */
 export const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
+
+/**
+ * One hour for one reply, retries included: far past any model's longest answer (64k output
+ * tokens at a slow 20 a second take under an hour), so only a server that trickles forever meets it.
+ */
+export const DEFAULT_REPLY_TIMEOUT_MS = 3_600_000;
 
 /** The hard cap on one reply's size in characters; the output cap usually binds first (see replyBound). */
 export const DEFAULT_MAX_REPLY_CHARS = 16 * 1024 * 1024;
@@ -81,6 +90,7 @@ export function runProvider(
   const signal = options.signal ?? new AbortController().signal;
   const policy: RetryPolicy = { ...DEFAULT_RETRY, ...options.retry };
   const idleMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+  const deadline = replyDeadline(options.replyTimeoutMs ?? DEFAULT_REPLY_TIMEOUT_MS);
   out.push({ type: "start", partial: builder.message });
 
   const run = async (): Promise<void> => {
@@ -89,7 +99,15 @@ export function runProvider(
       builder.fail(apiKey);
       return;
     }
-    const { retry: _r, signal: _s, apiKey: _k, idleTimeoutMs: _i, maxReplyChars: _m, ...rest } = options;
+    const {
+      retry: _r,
+      signal: _s,
+      apiKey: _k,
+      idleTimeoutMs: _i,
+      maxReplyChars: _m,
+      replyTimeoutMs: _t,
+      ...rest
+    } = options;
     const adapterOptions: AdapterOptions = { ...rest, apiKey, signal };
     let adapter: ProviderAdapter;
     try {
@@ -108,6 +126,8 @@ export function runProvider(
       const attemptAbort = new AbortController();
       const forwardAbort = () => attemptAbort.abort(signal.reason);
       signal.addEventListener("abort", forwardAbort, { once: true });
+      const endAttempt = () => attemptAbort.abort(new Error("reply time bound"));
+      deadline.signal.addEventListener("abort", endAttempt, { once: true });
       const watchdog = idleWatchdog(idleMs, attemptAbort);
       try {
         if (signal.aborted) throw signal.reason;
@@ -124,18 +144,23 @@ export function runProvider(
         }
         if (signal.aborted) throw signal.reason;
         // The SDKs end their iterators quietly when their signal aborts, as the watchdog's does.
-        error = watchdog.fired
-          ? watchdog.error()
-          : { type: "protocol", message: "The stream ended before the provider finished the message." };
+        error = deadline.signal.aborted
+          ? deadline.error()
+          : watchdog.fired
+            ? watchdog.error()
+            : { type: "protocol", message: "The stream ended before the provider finished the message." };
       } catch (e) {
         error = signal.aborted
           ? abortedError()
-          : watchdog.fired
-            ? watchdog.error()
-            : safeClassify(adapter, e);
+          : deadline.signal.aborted
+            ? deadline.error()
+            : watchdog.fired
+              ? watchdog.error()
+              : safeClassify(adapter, e);
       } finally {
         watchdog.stop();
         signal.removeEventListener("abort", forwardAbort);
+        deadline.signal.removeEventListener("abort", endAttempt);
       }
       // Said once, here: where the request went and what to check (failure.ts).
       error = explainFailure(error, failure);
@@ -143,8 +168,8 @@ export function runProvider(
         const delayMs = retryDelay(error, attempt, policy);
         if (delayMs !== undefined) {
           out.push({ type: "retry", attempt: attempt + 1, maxRetries: policy.maxRetries, delayMs, error });
-          if (await sleep(delayMs, signal)) continue;
-          builder.fail(abortedError());
+          if (await sleep(delayMs, AbortSignal.any([signal, deadline.signal]))) continue;
+          builder.fail(signal.aborted ? abortedError() : deadline.error());
           return;
         }
       }
@@ -155,8 +180,34 @@ export function runProvider(
 
   run()
     .catch((e: unknown) => builder.fail({ type: "protocol", message: `Provider failure: ${describe(e)}` }))
-    .finally(() => builder.complete());
+    .finally(() => {
+      deadline.stop();
+      builder.complete();
+    });
   return out;
+}
+
+interface ReplyDeadline {
+  /** Aborts when the reply's time is up. */
+  readonly signal: AbortSignal;
+  error(): AiError;
+  stop(): void;
+}
+
+/** The reply's total time bound: one timer for the whole call, retries and waits included. */
+function replyDeadline(limitMs: number): ReplyDeadline {
+  const controller = new AbortController();
+  const timer =
+    limitMs > 0 && Number.isFinite(limitMs) ? setTimeout(() => controller.abort(), limitMs) : undefined;
+  return {
+    signal: controller.signal,
+    error: () => ({
+      type: "reply_timeout",
+      limitMs,
+      message: `The reply took longer than ${formatMs(limitMs)} in all (its time bound, stream.replyTimeoutMs), so it was stopped; what it streamed is kept.`,
+    }),
+    stop: () => clearTimeout(timer),
+  };
 }
 
 /** The key a call to `model` would send, or why there is none. */

@@ -23,6 +23,7 @@ export {
   createAssistantMessageEventStream,
   DEFAULT_IDLE_TIMEOUT_MS,
   DEFAULT_MAX_REPLY_CHARS,
+  DEFAULT_REPLY_TIMEOUT_MS,
   DEFAULT_RETRY,
   isRetryable,
   type ProviderAdapter,

@@ -273,6 +273,13 @@ export interface StreamOptions {
    */
   idleTimeoutMs?: number;
   /**
+   * The most one reply may take in all, from its request to its last chunk, retries included: a
+   * stream that keeps trickling (a chunk now and then, so the idle timeout never fires) or never
+   * ends is dropped with a `reply_timeout` error, keeping what it streamed. Default 3600000 (one
+   * hour); 0 turns the bound off.
+   */
+  replyTimeoutMs?: number;
+  /**
    * The most one reply may stream, in characters (UTF-16 code units) of text, thinking,
    * signatures and tool arguments. The reply is also bounded by its output cap: 64 characters per
    * token of `maxTokens` (the model's `maxOutput` by default). Past the smaller bound the stream
@@ -345,6 +352,8 @@ export type AiError =
   | { type: "protocol"; message: string }
   /** The reply passed its size bound (StreamOptions.maxReplyChars, or its output cap). */
   | { type: "reply_too_large"; message: string; limitChars: number }
+  /** The reply passed its time bound (StreamOptions.replyTimeoutMs), retries included. */
+  | { type: "reply_timeout"; message: string; limitMs: number }
   | { type: "config"; message: string };
 
 export type DoneReason = "stop" | "length" | "toolUse";

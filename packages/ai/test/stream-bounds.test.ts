@@ -1,6 +1,7 @@
-// The driver's two bounds on a misbehaving server, in every dialect against the mock: the idle
+// The driver's bounds on a misbehaving server, in every dialect against the mock: the idle
 // timeout (a stream that stops sending is dropped and retried like a cut one while nothing was
-// streamed) and the reply bound (a reply that never ends is stopped with reply_too_large).
+// streamed), the reply bound (a reply that never ends is stopped with reply_too_large) and the
+// reply's time bound (one that trickles forever is stopped with reply_timeout).
 import { type Api, type Model, replyBound, type StreamOptions, stream } from "@keel/ai";
 import { type MockServer, type ScenarioStep, startMockServer } from "@keel/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -152,6 +153,40 @@ describe.each(APIS)("reply bound (%s)", (api) => {
       idleTimeoutMs: 0,
     });
     expect(r.message.error).toMatchObject({ type: "reply_too_large", limitChars: 6400 });
+  });
+});
+
+describe.each(APIS)("reply time bound (%s)", (api) => {
+  it("stops a reply that keeps trickling (never idle long enough) with reply_timeout, keeping the text", async () => {
+    // A chunk every 40 ms: the idle timeout (500 ms) never fires; the total bound does.
+    const r = await run(
+      api,
+      [{ text: "trickle ".repeat(400), chunkSize: 8, delayMs: 40 }, { text: "next" }],
+      {
+        replyTimeoutMs: 600,
+      },
+    );
+    expect(r.last).toMatchObject({
+      type: "error",
+      reason: "error",
+      error: { type: "reply_timeout", limitMs: 600 },
+    });
+    expect(r.retries).toEqual([]);
+    expect(r.ms).toBeLessThan(5_000);
+    const text = r.message.content[0]?.type === "text" ? r.message.content[0].text : "";
+    expect(text.startsWith("trickle trickle")).toBe(true);
+    expect(text.length).toBeLessThan("trickle ".repeat(400).length);
+    expect(JSON.parse(JSON.stringify(r.message.error))).toEqual(r.message.error);
+  });
+
+  it("counts the waits between retries: a server that keeps failing cannot stretch a reply past it", async () => {
+    const fail = { kind: "error" as const, status: 503 };
+    const r = await run(api, [fail, fail, fail, { text: "late" }], {
+      replyTimeoutMs: 300,
+      retry: { baseDelayMs: 1_000, maxRetries: 4 },
+    });
+    expect(r.message.error).toMatchObject({ type: "reply_timeout", limitMs: 300 });
+    expect(r.ms).toBeLessThan(1_000);
   });
 });
 

@@ -134,6 +134,16 @@ export interface ExtensionDefinition<
    * read the project's files for that, and must never run anything from them.
    */
   trustPreview?(project: TrustPreviewProject, context: { signal: AbortSignal }): string[] | Promise<string[]>;
+  /**
+   * What this extension would honour from the project that widens what runs unasked (a skill's
+   * `allowed-tools`), as key → value (both shown to the user). The kernel records it when the user
+   * trusts the project, shows what changed since in /trust, and hands the recorded entries back as
+   * `workspace.approved`. Same rules as trustPreview: it may read the project, never run it.
+   */
+  trustApprovals?(
+    project: TrustPreviewProject,
+    context: { signal: AbortSignal },
+  ): Record<string, string> | Promise<Record<string, string>>;
   /** `keel <name> …` subcommands (for official extensions the CLI composes). */
   cli?: ExtensionCliCommand[];
 }

@@ -35,6 +35,12 @@ export interface WorkspaceInfo {
   trusted: boolean;
   /** Keel's home (`~/.keel` or `$KEEL_HOME`). */
   keelHome: string;
+  /**
+   * What the user approved of this extension's `trustApprovals` when trusting the project (key →
+   * value); empty when the project is not trusted or nothing was recorded. Honour a project item
+   * that widens what runs unasked only when it equals its entry here.
+   */
+  approved: Readonly<Record<string, string>>;
 }
 
 export interface Diagnostic {

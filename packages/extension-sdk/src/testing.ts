@@ -59,7 +59,7 @@ export function testRuntime<Config = unknown, State = unknown, Instance = undefi
     },
     ui: headlessUI(),
     session: { id: "test-session", cwd, persistent: false },
-    workspace: { cwd, projectRoot: cwd, trusted: false, keelHome: cwd },
+    workspace: { cwd, projectRoot: cwd, trusted: false, keelHome: cwd, approved: {} },
     cwd,
     models: {
       current: noModel,

@@ -6,6 +6,7 @@ import { err, ok, type Result } from "neverthrow";
 import { parseJournal } from "./codec.js";
 import { ioError } from "./errors.js";
 import { moveTornTailAside } from "./files.js";
+import { checkLinks } from "./graph.js";
 import { type JournalFileSystem, JournalWriter } from "./journal-writer.js";
 import { acquireLock, type HeldLock } from "./lock.js";
 import {
@@ -97,7 +98,30 @@ export function openFile(
       message: `Line ${d.line} of ${file} repeats line ${d.firstLine} (entry ${d.entryId}) byte for byte; the copy was skipped and the session is read as if it were not there.`,
     });
   }
+  // Parent links: a cycle has no beginning to fold from, so the file is refused; a missing parent
+  // cuts off the history before the entry that names it, so it is said and nothing is appended.
+  const links = checkLinks(journal.entries);
+  if (links.cycle.length > 0)
+    return fail({
+      type: "corrupt",
+      path: file,
+      message: `${file} cannot be opened: its entries name each other as parents in a cycle (${links.cycle.join(" → ")}), so its history has no beginning. Restore the file from a backup, or remove the entries of the cycle.`,
+    });
   const readOnlyBecause: OpenNotice[] = [];
+  for (const m of links.missing) {
+    notices.push({
+      type: "missing_parent",
+      entryId: m.entryId,
+      parentId: m.parentId,
+      message: `Entry ${m.entryId} of ${file} names parent ${m.parentId}, which is not in the file: the history before it is missing, and a branch through it starts there.`,
+    });
+  }
+  if (links.missing.length > 0)
+    readOnlyBecause.push({
+      type: "read_only",
+      reason: "history_missing",
+      message: `${file} is missing entries its history needs, so it is open read-only (nothing is added on top of a broken history); fork it to continue from what is there.`,
+    });
   for (const line of journal.corruptLines) {
     notices.push({
       type: "corrupt_line",

@@ -337,7 +337,9 @@ export type OpenNotice =
   | { type: "duplicate_line"; line: number; firstLine: number; entryId: string; message: string }
   | {
       type: "read_only";
-      reason: "requested" | "newer_version" | "unknown_entry_types" | "damaged";
+      reason: "requested" | "newer_version" | "unknown_entry_types" | "damaged" | "history_missing";
       message: string;
     }
+  /** An entry's parent is not in the file: the history before it is cut off. */
+  | { type: "missing_parent"; entryId: string; parentId: string; message: string }
   | { type: "stale_lock_reclaimed"; pid: number; hostname: string; message: string };

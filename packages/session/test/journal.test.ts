@@ -252,6 +252,67 @@ describe("session file", () => {
     expect(again.context()).toEqual([user("a")]);
   });
 
+  it("says so and stays read-only when the last entry names a parent that is not in the file", async () => {
+    const s = must(await createSession({ dir: tempDir(), cwd: "/" }));
+    must(await s.appendMessage(user("a")));
+    must(await s.appendMessage(user("b")));
+    must(await s.close());
+    const all = lines(s.path);
+    // The last entry's parent is gone (a line lost, a hand edit): everything before it is cut off.
+    const last = { ...all.at(-1)!, parentId: "gone000001" } as unknown as { id: string; parentId: string };
+    writeFileSync(s.path, `${[...all.slice(0, -1), last].map((l) => JSON.stringify(l)).join("\n")}\n`);
+    const again = must(await openSession(s.path));
+    expect(again.notices).toContainEqual(
+      expect.objectContaining({ type: "missing_parent", entryId: last.id, parentId: "gone000001" }),
+    );
+    expect(again.notices).toContainEqual(
+      expect.objectContaining({ type: "read_only", reason: "history_missing" }),
+    );
+    expect(again.readOnly).toBe(true);
+    expect((await again.appendMessage(user("c")))._unsafeUnwrapErr().type).toBe("read_only");
+    expect(again.fold().warnings).toEqual([
+      { type: "dangling_parent", entryId: last.id, parentId: "gone000001" },
+    ]);
+  });
+
+  it("refuses, as an error value, a file whose parent links form a cycle", async () => {
+    const s = must(await createSession({ dir: tempDir(), cwd: "/" }));
+    const a = must(await s.appendMessage(user("a")));
+    must(await s.appendMessage(user("b")));
+    must(await s.close());
+    const all = lines(s.path);
+    // The first entry names the last as its parent: a → … → a.
+    const looped = all.map((l) => (l.id === a.id ? { ...l, parentId: all.at(-1)!.id } : l));
+    writeFileSync(s.path, `${looped.map((l) => JSON.stringify(l)).join("\n")}\n`);
+    const r = await openSession(s.path);
+    expect(r._unsafeUnwrapErr()).toMatchObject({ type: "corrupt", path: s.path });
+    expect(r._unsafeUnwrapErr().message).toMatch(/cycle/);
+    // Refused without leaving its lock behind: a reader can still look at it... and is refused too.
+    expect(existsSync(`${s.path}.lock`)).toBe(false);
+    expect((await openSession(s.path, { readOnly: true }))._unsafeUnwrapErr().type).toBe("corrupt");
+  });
+
+  it("refuses leaf entries whose head moves form a cycle", async () => {
+    const s = must(await createSession({ dir: tempDir(), cwd: "/" }));
+    const a = must(await s.appendMessage(user("a")));
+    must(await s.close());
+    const header = lines(s.path)[0]!;
+    const leaf = (id: string, target: string) => ({
+      type: "leaf",
+      id,
+      parentId: a.id,
+      timestamp: "2026-01-01T00:00:00.000Z",
+      targetId: target,
+    });
+    const entries = [
+      ...lines(s.path).slice(1),
+      leaf("leafaaaaaa", "leafbbbbbb"),
+      leaf("leafbbbbbb", "leafaaaaaa"),
+    ];
+    writeFileSync(s.path, `${[header, ...entries].map((l) => JSON.stringify(l)).join("\n")}\n`);
+    expect((await openSession(s.path))._unsafeUnwrapErr().message).toMatch(/cycle/);
+  });
+
   it("refuses a file without a valid header", async () => {
     const dir = tempDir();
     writeFileSync(`${dir}/x.jsonl`, '{"type":"message"}\n');

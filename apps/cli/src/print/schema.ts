@@ -127,6 +127,10 @@ export const ErrorSchema = Type.Union([
     { type: Type.Literal("reply_too_large"), message: Str, limitChars: Num },
     "The reply passed its size bound.",
   ),
+  strict(
+    { type: Type.Literal("reply_timeout"), message: Str, limitMs: Num },
+    "The reply passed its time bound (stream.replyTimeoutMs), retries included.",
+  ),
 ]);
 
 const UserMessage = strict(

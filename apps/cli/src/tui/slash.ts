@@ -153,7 +153,7 @@ async function trust(c: Controller, args: string): Promise<void> {
     }));
     if (yes !== true) return c.store.note("info", "Nothing was trusted.");
   }
-  const trusted = agent.trust();
+  const trusted = await agent.trust();
   if (trusted.isErr()) return c.store.note("error", `Could not trust the project: ${trusted.error.message}`);
   const file = c.agent?.sessionFile;
   c.store.note("success", `Trusted ${trusted.value.projectRoot}. Reloading with its config and extensions…`);

@@ -65,6 +65,7 @@ export const KeelConfigSchema = Type.Object({
   stream: Type.Optional(
     Type.Object({
       idleTimeoutMs: Type.Optional(Type.Integer({ minimum: 0 })),
+      replyTimeoutMs: Type.Optional(Type.Integer({ minimum: 0 })),
       maxReplyChars: Type.Optional(Type.Integer({ minimum: 1024 })),
       maxRetries: Type.Optional(Type.Integer({ minimum: 0, maximum: 20 })),
     }),
@@ -107,6 +108,6 @@ export const KNOWN_KEYS: Record<string, readonly string[]> = {
   "/permissions": ["mode", "allow", "ask", "deny"],
   "/compaction": ["threshold"],
   "/agents": ["maxConcurrent"],
-  "/stream": ["idleTimeoutMs", "maxReplyChars", "maxRetries"],
+  "/stream": ["idleTimeoutMs", "replyTimeoutMs", "maxReplyChars", "maxRetries"],
   "/sandbox": SANDBOX_KEYS,
 };

@@ -526,6 +526,32 @@ export class ExtensionHost implements HostView {
     return out;
   }
 
+  /**
+   * What each extension would honour from the project that widens what runs unasked (its
+   * trustApprovals), by extension id, one deadline each. One that fails contributes nothing, so
+   * nothing of it is approved.
+   */
+  async trustApprovals(project: {
+    cwd: string;
+    projectRoot: string;
+  }): Promise<Record<string, Record<string, string>>> {
+    const out: Record<string, Record<string, string>> = {};
+    for (const a of this.active) {
+      const approvals = a.definition.trustApprovals;
+      if (!approvals) continue;
+      const outcome = await withDeadline(
+        (signal) => approvals.call(a.definition, project, { signal }),
+        this.deadline,
+      );
+      if (!outcome.ok || typeof outcome.value !== "object" || outcome.value === null) continue;
+      const entries = Object.entries(outcome.value).filter(
+        (e): e is [string, string] => typeof e[1] === "string",
+      );
+      if (entries.length > 0) out[a.definition.id] = Object.fromEntries(entries);
+    }
+    return out;
+  }
+
   /** The runtime of an active extension (tests, the kernel's own services). */
   runtimeOf(extensionId: string): ExtensionRuntime | undefined {
     return this.active.find((a) => a.definition.id === extensionId)?.runtime;

@@ -34,7 +34,10 @@ export interface Caller {
 
 /** What the kernel provides to every extension runtime. */
 export interface HostServices {
-  workspace: WorkspaceInfo;
+  /** The workspace; each extension's runtime adds what it had approved (`approved`). */
+  workspace: Omit<WorkspaceInfo, "approved">;
+  /** What each extension recorded as approved when the project was trusted, by extension id. */
+  approvals: Readonly<Record<string, Readonly<Record<string, string>>>>;
   /** The session now (a fork changes it). */
   session(): SessionInfo;
   ui: ExtensionUI;
@@ -130,7 +133,7 @@ export function createRuntime(
     get session() {
       return services.session();
     },
-    workspace: services.workspace,
+    workspace: { ...services.workspace, approved: services.approvals[id] ?? {} },
     cwd: services.workspace.cwd,
     models: services.models,
     model: () => services.models.current(),

@@ -20,7 +20,8 @@ import type { CompactionSettings } from "../compaction/policy.js";
 import { errnoMessage } from "../fs/errno.js";
 import type { ExtensionHost, HostView } from "../host/extension-host.js";
 import type { CommandSandbox } from "../sandbox/runtime.js";
-import { trustProject } from "../trust/store.js";
+import { approvalChanges, trustedApprovals, trustProject } from "../trust/store.js";
+import { changeLines } from "../trust/surface.js";
 import { createAgentEventBridge } from "./agent-events.js";
 import type { AgentSupervisor } from "./agents.js";
 import { BUILTIN_COMMANDS, runBuiltinCommand } from "./commands.js";
@@ -294,20 +295,33 @@ export class KernelAgent implements CodingAgent {
     return this.parts.projectRoot;
   }
 
-  /** What trusting the project would let it do, read (never run), with what each extension adds. */
+  /**
+   * What trusting the project would let it do, read (never run), with what each extension adds,
+   * and for a project trusted before, what changed since (its own surface and what extensions
+   * would honour).
+   */
   async trustPreview(): Promise<TrustPreview> {
-    const preview = previewTrust({
-      projectRoot: this.parts.projectRoot,
-      cwd: this.parts.cwd,
-      home: this.parts.home,
-    });
-    const fromExtensions =
-      (await this.ownHost?.trustPreviews({ cwd: this.parts.cwd, projectRoot: this.parts.projectRoot })) ?? [];
-    return fromExtensions.length > 0 ? { ...preview, fromExtensions } : preview;
+    const project = { cwd: this.parts.cwd, projectRoot: this.parts.projectRoot };
+    const preview = previewTrust({ ...project, home: this.parts.home });
+    const fromExtensions = (await this.ownHost?.trustPreviews(project)) ?? [];
+    const approvals = (await this.ownHost?.trustApprovals(project)) ?? {};
+    const extensionChanges =
+      preview.status === "untrusted" || preview.status === "unknown"
+        ? []
+        : approvalChanges(trustedApprovals(this.parts.projectRoot, this.parts.home), approvals);
+    const changes = [...(preview.changes ?? []), ...changeLines(extensionChanges)];
+    return {
+      ...preview,
+      ...(fromExtensions.length > 0 ? { fromExtensions } : {}),
+      ...(changes.length > 0 ? { changes } : {}),
+    };
   }
 
-  trust(): Result<{ projectRoot: string }, CodingAgentError> {
-    const trusted = trustProject(this.parts.projectRoot, { home: this.parts.home, cwd: this.parts.cwd });
+  /** Trusts the folder with what it can run now, and what each extension would honour from it. */
+  async trust(): Promise<Result<{ projectRoot: string }, CodingAgentError>> {
+    const project = { cwd: this.parts.cwd, projectRoot: this.parts.projectRoot };
+    const approvals = (await this.ownHost?.trustApprovals(project)) ?? {};
+    const trusted = trustProject(this.parts.projectRoot, { home: this.parts.home, approvals });
     if (trusted.isErr()) return err({ type: "config", message: trusted.error.message });
     return ok({ projectRoot: this.parts.projectRoot });
   }

@@ -189,7 +189,7 @@ export async function runBuiltinCommand(
         });
       if (arg !== "yes")
         return err({ type: "config", message: "Usage: /trust (show what it allows) or /trust yes" });
-      return agent.trust().map((t) => ({
+      return (await agent.trust()).map((t) => ({
         message: `${preview}\n\nTrusted ${t.projectRoot}. Its config, extensions and hooks load from the next session (/new).`,
       }));
     }

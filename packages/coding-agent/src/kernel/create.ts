@@ -23,7 +23,8 @@ import { resolveSandboxSettings } from "../sandbox/settings.js";
 import { BUILTIN_TOOL_NAMES, createBuiltinTools } from "../tools/builtin.js";
 import { TRUSTED_ROOT_FILES } from "../trust/hash.js";
 import { findProjectRoot } from "../trust/root.js";
-import { checkTrust } from "../trust/store.js";
+import { checkTrust, type TrustCheck } from "../trust/store.js";
+import { changeLines } from "../trust/surface.js";
 import { AgentSupervisor } from "./agents.js";
 import { KernelAgent } from "./coding-agent.js";
 import { BUILTIN_COMMAND_NAMES } from "./commands.js";
@@ -60,11 +61,7 @@ export async function createCodingAgent(
   const trust = checkTrust(projectRoot, { home, cwd });
   const trusted = trust.isOk() && trust.value.status === "trusted";
   if (trust.isErr()) note("error", trust.error.message);
-  else if (trust.value.status === "changed")
-    note(
-      "warning",
-      `${projectRoot} changed since you trusted it (${trust.value.changed}); its config, extensions, hooks and context files are ignored until you /trust it again.`,
-    );
+  else if (trust.value.status === "changed") note("warning", changedNotice(projectRoot, trust.value));
   else if (trust.value.status === "untrusted") {
     // Said only when something is being ignored (a stat each, nothing is read).
     const ignored = [".keel", ...TRUSTED_ROOT_FILES]
@@ -285,6 +282,7 @@ export async function createCodingAgent(
     kernel,
     home,
     workspace: { cwd, projectRoot, trusted, keelHome: home },
+    approvals: trust.isOk() && trusted ? (trust.value.approvals ?? {}) : {},
     persistent: temporaryDir === undefined,
     ui,
     hostUi: options.ui,
@@ -416,12 +414,15 @@ export async function createCodingAgent(
 
 /** Config's stream bounds under the caller's options (which win, field by field). */
 function withStreamConfig(
-  stream: { idleTimeoutMs?: number; maxReplyChars?: number; maxRetries?: number } | undefined,
+  stream:
+    | { idleTimeoutMs?: number; replyTimeoutMs?: number; maxReplyChars?: number; maxRetries?: number }
+    | undefined,
   options: StreamOptions,
 ): StreamOptions {
   if (!stream) return options;
   return {
     ...(stream.idleTimeoutMs !== undefined ? { idleTimeoutMs: stream.idleTimeoutMs } : {}),
+    ...(stream.replyTimeoutMs !== undefined ? { replyTimeoutMs: stream.replyTimeoutMs } : {}),
     ...(stream.maxReplyChars !== undefined ? { maxReplyChars: stream.maxReplyChars } : {}),
     ...options,
     ...(stream.maxRetries !== undefined || options.retry
@@ -433,4 +434,21 @@ function withStreamConfig(
         }
       : {}),
   };
+}
+
+/** What the start says about a project that changed since it was trusted: what changed, each on a line. */
+function changedNotice(projectRoot: string, check: TrustCheck): string {
+  const lines = changeLines(check.changes ?? []);
+  const shown = lines.slice(0, 12);
+  const more =
+    lines.length > shown.length ? [`… and ${lines.length - shown.length} more (/trust lists them)`] : [];
+  const what = check.legacy
+    ? "it was trusted before Keel recorded what trust covers, and it changed since; it can run:"
+    : "what it runs or widens automatically changed since you trusted it:";
+  return [
+    `${projectRoot}: ${what}`,
+    ...shown.map((l) => `  ${l}`),
+    ...more,
+    "Its config, extensions, hooks, MCP servers and context files are ignored until you /trust it again.",
+  ].join("\n");
 }

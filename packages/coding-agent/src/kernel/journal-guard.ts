@@ -26,6 +26,7 @@ const READ_ONLY_WHY = {
   damaged: "its file has damaged lines",
   newer_version: "a newer Keel wrote it",
   unknown_entry_types: "it holds entry types this Keel does not know",
+  history_missing: "part of its history is missing",
 } as const;
 
 export class JournalGuard {

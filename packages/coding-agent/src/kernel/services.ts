@@ -45,7 +45,9 @@ export function hostUI(ui: HostUI | undefined, emit: (event: CodingAgentEvent) =
 export interface ServiceDeps {
   kernel: KernelAgent;
   home: string;
-  workspace: WorkspaceInfo;
+  workspace: Omit<WorkspaceInfo, "approved">;
+  /** What extensions recorded as approved when the project was trusted (see trustApprovals). */
+  approvals: Readonly<Record<string, Readonly<Record<string, string>>>>;
   persistent: boolean;
   ui: ExtensionUI;
   hostUi: HostUI | undefined;
@@ -76,6 +78,7 @@ export function createHostServices(d: ServiceDeps): HostServices {
   };
   return {
     workspace: d.workspace,
+    approvals: d.approvals,
     session: () => ({ id: kernel.sessionId, cwd: d.workspace.cwd, persistent: d.persistent }),
     ui: d.ui,
     models: {

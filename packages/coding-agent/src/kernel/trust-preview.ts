@@ -1,13 +1,15 @@
 // What trusting a project would let it do, read (never run) before the user decides: its
-// config's permissions, mode, env and hooks, its extensions, its MCP servers, its skills and
-// agents, and its context files.
+// config's permissions, mode, env and hooks, its extensions, its MCP servers (headers and env as
+// written), its skills and agents, and its context files; for a project trusted before, what
+// changed since in what it runs or widens automatically.
 import { lstatSync, readdirSync, readlinkSync, statSync } from "node:fs";
 import { dirname, extname, join, relative, resolve } from "node:path";
 import { configPaths, displayPath } from "../config/paths.js";
 import { parseJsonText } from "../config/read.js";
 import { readRegularFile } from "../fs/bounded-read.js";
 import { isInside } from "../permissions/paths.js";
-import { type TrustStatus, trustStatus } from "../trust/store.js";
+import { checkTrust, type TrustStatus } from "../trust/store.js";
+import { changeLines } from "../trust/surface.js";
 
 /** Files are read only if they are regular files, and no more than this of each. */
 const MAX_READ = 256 * 1024;
@@ -43,6 +45,13 @@ export interface TrustPreview {
   fromExtensions?: { extensionId: string; lines: string[] }[];
   /** What could not be read or looked odd (a symlink out of the project, invalid JSON, too large). */
   problems: string[];
+  /**
+   * For a project trusted before: each item that runs or widens automatically and differs from
+   * what was approved (`+ added`, `- removed`, `~ changed: what`).
+   */
+  changes?: string[];
+  /** The project was trusted before Keel recorded what trust covers; what changed cannot be told. */
+  legacy?: boolean;
 }
 
 type Json = Record<string, unknown>;
@@ -52,11 +61,13 @@ const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x) => ty
 
 export function previewTrust(options: { projectRoot: string; cwd: string; home: string }): TrustPreview {
   const root = options.projectRoot;
-  // As the start judges it: with the context files between the root and cwd.
-  const status = trustStatus(root, { home: options.home, cwd: options.cwd });
+  const check = checkTrust(root, { home: options.home });
+  const changes = check.isOk() ? changeLines(check.value.changes ?? []) : [];
   const preview: TrustPreview = {
     projectRoot: root,
-    status: status.isOk() ? status.value : "unknown",
+    status: check.isOk() ? check.value.status : "unknown",
+    ...(changes.length > 0 ? { changes } : {}),
+    ...(check.isOk() && check.value.legacy ? { legacy: true } : {}),
     permissions: [],
     hooks: [],
     env: [],
@@ -166,11 +177,29 @@ function describeConfig(config: Json, file: string, preview: TrustPreview): void
   }
 }
 
+/**
+ * What a server runs or where it connects, with the environment and headers it is given as
+ * written: `${GITHUB_TOKEN}` in a header means the user's token goes to that URL.
+ */
 function describeServer(server: unknown): string {
   if (!isObject(server)) return "(not an object)";
-  if (typeof server.command === "string") return ["runs", server.command, ...strings(server.args)].join(" ");
-  if (typeof server.url === "string") return `connects to ${server.url}`;
-  return "(neither a command nor a url)";
+  const pairs = (v: unknown, sep: string) =>
+    isObject(v)
+      ? Object.entries(v).map(([k, x]) => `${k}${sep}${typeof x === "string" ? x : JSON.stringify(x)}`)
+      : [];
+  const env = pairs(server.env, "=");
+  const headers = pairs(server.headers, ": ");
+  const what =
+    typeof server.command === "string"
+      ? ["runs", server.command, ...strings(server.args)].join(" ")
+      : typeof server.url === "string"
+        ? `connects to ${server.url}`
+        : "(neither a command nor a url)";
+  return [
+    what,
+    ...(env.length > 0 ? [`with env ${env.join(", ")}`] : []),
+    ...(headers.length > 0 ? [`sending headers ${headers.join(", ")}`] : []),
+  ].join(" ");
 }
 
 /** The project root, then each directory down to the cwd (the ones whose context files load). */
@@ -269,6 +298,17 @@ export function formatTrustPreview(preview: TrustPreview): string {
     lines.push(`${title}:${items.length === 0 ? " none" : ""}`);
     for (const item of items) lines.push(`  - ${item}`);
   };
+  if (preview.changes && preview.changes.length > 0) {
+    lines.push(
+      preview.legacy
+        ? `${preview.projectRoot} was trusted before Keel recorded what trust covers, and changed since; all it runs is new to that record:`
+        : preview.status === "trusted"
+          ? `${preview.projectRoot} is trusted, but extensions would now honour items you did not approve (they are left out until you trust it again):`
+          : `${preview.projectRoot} changed since you trusted it, in what it runs or widens automatically:`,
+    );
+    for (const change of preview.changes) lines.push(`  ${change}`);
+    lines.push("");
+  }
   const verb =
     preview.status === "trusted"
       ? "is trusted; it can"

@@ -496,7 +496,7 @@ export interface CodingAgent {
    * Trusts the project as it is now (its config, extensions and hooks load from the next
    * agent created for it; this one keeps what it started with).
    */
-  trust(): Result<{ projectRoot: string }, CodingAgentError>;
+  trust(): Promise<Result<{ projectRoot: string }, CodingAgentError>>;
   /** Ends the session: "switch" when another session takes over (extensions hear the reason). */
   close(options?: { reason?: "exit" | "switch" | "reload" }): Promise<void>;
 }

@@ -1,21 +1,29 @@
 // Judges a Bash command: every simple command it runs, every file it redirects to, through
 // wrappers, with the shell's state (cwd, HOME, PATH, CDPATH) followed from command to command.
+import { relative } from "node:path";
 import type { Parser } from "web-tree-sitter";
-import { gitEnvironmentRisk, gitRepositoryRisk } from "./git-repo.js";
+import { indexHook } from "./git-hooks.js";
+import { discover, gitEnvironmentRisk, gitRepositoryRisk } from "./git-repo.js";
 import { isProtectedWrite, type PathContext } from "./pathcheck.js";
-import { expandHome, resolveShellPath, statQuiet } from "./paths.js";
+import { expandHome, isInside, resolveShellPath, statQuiet } from "./paths.js";
 import { rulesFor } from "./rules.js";
 import { classifyReadOnly, dangerReason, type PathFacts, type ReadOnlyVerdict } from "./shell/classify.js";
+import { argvEvaluation, type Evaluation } from "./shell/evaluation.js";
+import { gitConfigWrite, type IndexRefresh } from "./shell/git.js";
 import { parseShell, type ShellCommand, type ShellWord } from "./shell/parser.js";
-import { commandName, type Unwrapped, unwrap } from "./shell/wrappers.js";
+import { commandName, systemName, type Unwrapped, unwrap } from "./shell/wrappers.js";
 import {
   applyStateEffects,
   assign,
   type BashContext,
+  COMMAND_ENV,
+  cloneState,
   forgetEverything,
   guardsOf,
   initialState,
-  RISKY_ENV,
+  isRiskyEnv,
+  PATH_ONLY_ENV,
+  type ShellState,
 } from "./shell-state.js";
 import { expandWords, judgePathWord, judgeRedirect, resolveWord } from "./shell-words.js";
 import { applyExactCommandRule, commandPrefixRules } from "./suggest.js";
@@ -130,19 +138,100 @@ function byName(layers: string[][]): string[][] {
   return out;
 }
 
-function judgeCommand(cmd: ShellCommand, ctx: BashContext, depth: number, appendsArgs = false): Verdict[] {
-  // Judged by what was true before it: the command that changes PATH is not itself "after" it.
-  const namesChanged = ctx.state.namesChanged;
-  const assigned = applyStateEffects(cmd, ctx.state);
-  const riskyAssignment = assigned.find((n) => RISKY_ENV.test(n));
-  if (cmd.words.length === 0) {
-    return riskyAssignment ? [ask(`sets ${riskyAssignment}, which changes what later commands run`)] : [];
+/** Parameters that always hold numbers. */
+const NUMERIC = new Set(["#", "?", "$", "!"]);
+
+/**
+ * Why what bash evaluates here may run a command: a value it evaluates is not known to be an
+ * integer (`x='a[$(cmd)]'; echo $((x))` runs cmd), or is only known at run time.
+ */
+function evaluationRisk(e: Evaluation | undefined, state: ShellState): string | undefined {
+  if (!e) return undefined;
+  if (e.opaque) return `makes bash evaluate ${e.opaque}, which can run commands hidden in it`;
+  const unknown = e.names.filter((n) => !state.integers.has(n) && !NUMERIC.has(n));
+  if (unknown.length === 0) return undefined;
+  const names = unknown.map((n) => `$${n}`).join(", ");
+  return `makes bash evaluate ${names} as arithmetic or a variable name, which runs any command an array subscript in the value holds`;
+}
+
+interface EnvChange {
+  name: string;
+  value: ShellWord;
+}
+
+/**
+ * Variables a command sets: what program-naming ones name (EDITOR='rm x' runs rm) is judged
+ * against the Bash deny and ask rules; the first one that changes what programs run in a way
+ * the checker cannot follow is returned as `hidden`.
+ */
+function envChanges(
+  changes: EnvChange[],
+  ctx: BashContext,
+  depth: number,
+): { verdicts: Verdict[]; hidden?: string } {
+  const verdicts: Verdict[] = [];
+  let hidden: string | undefined;
+  for (const { name, value } of changes) {
+    if (!isRiskyEnv(name) || PATH_ONLY_ENV.test(name)) continue;
+    if (COMMAND_ENV.test(name) && value.static) {
+      // Only what rules say about the command line counts here; the assignment itself asks anyway.
+      const inner = judgeScript(
+        value.value.replace(/^\|+/, ""),
+        { ...ctx, state: cloneState(ctx.state) },
+        depth + 1,
+      );
+      verdicts.push(...inner.filter((v) => v.behavior === "deny" || (v.behavior === "ask" && v.hard)));
+      continue;
+    }
+    hidden ??= `sets ${name}, which changes what programs run or load`;
   }
+  return hidden ? { verdicts, hidden } : { verdicts };
+}
+
+/** Code the checker cannot see: with Bash deny or ask rules it could be what they name. */
+function unseenCode(reason: string, ctx: BashContext): Verdict {
+  return ask(
+    ctx.guarded.bash ? `${reason}; it cannot be checked against the Bash deny and ask rules` : reason,
+    [],
+    ctx.guarded.bash,
+  );
+}
+
+/** `PATH=… `, `x=$((y))`, a loop variable: a statement that only assigns (or only evaluates). */
+function judgeAssignmentOnly(
+  cmd: ShellCommand,
+  ctx: BashContext,
+  depth: number,
+  riskyAssignment: string | undefined,
+  evaluated: string | undefined,
+): Verdict[] {
+  const env = envChanges(cmd.assignments, ctx, depth);
+  const out = [...env.verdicts];
+  const what = cmd.source.length > 80 ? `${cmd.source.slice(0, 77)}...` : cmd.source;
+  if (evaluated) out.push(unseenCode(`\`${what}\` ${evaluated}`, ctx));
+  if (riskyAssignment) {
+    const reason = `sets ${riskyAssignment}, which changes what later commands run`;
+    out.push(env.hidden ? unseenCode(reason, ctx) : ask(reason));
+  }
+  return out;
+}
+
+function judgeCommand(cmd: ShellCommand, ctx: BashContext, depth: number, appendsArgs = false): Verdict[] {
+  // Judged by what was true before it: the command that changes PATH is not itself "after" it,
+  // and `i=$((i+1))` evaluates the old i.
+  const namesChanged = ctx.state.namesChanged;
+  const evaluatedBefore = evaluationRisk(cmd.evaluates, ctx.state);
+  const assigned = applyStateEffects(cmd, ctx.state);
+  const riskyAssignment = assigned.find(isRiskyEnv);
+  if (cmd.words.length === 0) return judgeAssignmentOnly(cmd, ctx, depth, riskyAssignment, evaluatedBefore);
   const expanded = expandWords(cmd.words, ctx);
-  const un = unwrap(expanded.words);
+  const un = unwrap(expanded.words, cmd.input);
   const all = un.layers.map((l) => words(l.words));
   const extrasArgv = un.extras.map(words);
   const full = display(cmd.words);
+  const effective = un.layers[un.layers.length - 1]!.words;
+  const evaluated =
+    evaluatedBefore ?? evaluationRisk(argvEvaluation(effective, systemName(effective[0])), ctx.state);
 
   const ruleLayers = byName([...all, ...extrasArgv, words(cmd.words)]);
   const denied = findRule(ctx, "deny", ruleLayers);
@@ -151,25 +240,34 @@ function judgeCommand(cmd: ShellCommand, ctx: BashContext, depth: number, append
   if (asked) return [{ ...ask(`rule ${asked} asks before \`${full}\``, [], true), rule: asked }];
 
   if (un.sources) forgetEverything(ctx.state, `${un.sources.raw} was sourced`);
-  const riskyEnv =
-    cmd.assignments.find((a) => RISKY_ENV.test(a.name))?.name ??
-    un.envAssignments.find((n) => RISKY_ENV.test(n));
+  const changes: EnvChange[] = [...cmd.assignments, ...un.envAssignments];
+  const env = envChanges(changes, ctx, depth);
+  const riskyEnv = changes.find((a) => isRiskyEnv(a.name))?.name;
   if (un.script !== undefined) {
     if (depth + 1 > MAX_SCRIPT_DEPTH) return [ask(`\`${full}\` nests shells too deeply to check`, [], true)];
     // `PATH=… sh -c '…'`: the script runs with what the assignments set.
-    for (const a of [...cmd.assignments.map((x) => x.name), ...un.envAssignments]) assign(ctx.state, a);
+    for (const a of changes) assign(ctx.state, a.name);
     return [
-      ...(riskyEnv ? [ask(`\`${full}\` sets ${riskyEnv}, which changes what the script runs`)] : []),
+      ...env.verdicts,
+      ...(riskyEnv
+        ? [
+            env.hidden
+              ? unseenCode(`\`${full}\` ${env.hidden}`, ctx)
+              : ask(`\`${full}\` sets ${riskyEnv}, which changes what the script runs`),
+          ]
+        : []),
+      ...(evaluated ? [unseenCode(`\`${full}\` ${evaluated}`, ctx)] : []),
       ...un.writes.flatMap((w) => judgePathWord(w, ctx, "write")),
+      ...un.reads.flatMap((w) => judgePathWord(w, ctx, "read")),
       ...judgeScript(un.script.value, ctx, depth + 1),
     ];
   }
 
-  const out: Verdict[] = [];
+  const out: Verdict[] = [...env.verdicts];
   for (const extra of un.extras) {
     out.push(
       ...judgeCommand(
-        { ...cmd, words: extra, assignments: [], redirects: [], pipedInput: false },
+        { ...cmd, words: extra, assignments: [], redirects: [], pipedInput: false, evaluates: undefined },
         ctx,
         depth,
         true,
@@ -177,17 +275,19 @@ function judgeCommand(cmd: ShellCommand, ctx: BashContext, depth: number, append
     );
   }
   for (const w of un.writes) out.push(...judgePathWord(w, ctx, "write"));
+  for (const w of un.reads) out.push(...judgePathWord(w, ctx, "read"));
+  out.push(...gitConfigWrites(effective, ctx));
 
-  // A program the checker cannot name, or names that may mean other programs now: with deny or
-  // ask rules for Bash, it could be what they name, so even bypassPermissions asks.
-  const unnamed = un.dynamic ? un.opaque : namesChanged;
+  // A program the checker cannot name, names that may mean other programs now, code bash
+  // evaluates from values, a variable that makes programs load other code: with deny or ask
+  // rules for Bash, it could be what they name, so even bypassPermissions asks.
+  const unnamed = (un.dynamic ? un.opaque : undefined) ?? namesChanged ?? evaluated ?? env.hidden;
   if (unnamed && ctx.guarded.bash)
     return [
       ...out,
       ask(`\`${full}\` cannot be checked against the Bash deny and ask rules: ${unnamed}`, [], true),
     ];
 
-  const effective = un.layers[un.layers.length - 1]!.words;
   const danger = dangerReason(effective, cmd.pipedInput, facts(ctx));
   if (danger) {
     if (ctx.mode === "plan") return [...out, deny(`plan mode: \`${full}\` ${danger}`)];
@@ -201,6 +301,7 @@ function judgeCommand(cmd: ShellCommand, ctx: BashContext, depth: number, append
     (riskyEnv &&
       `sets ${riskyEnv}, which changes what ${cmd.words.length > 0 && assigned.includes(riskyEnv) ? "later commands run" : "the command runs"}`) ||
     (namesChanged && `runs after ${namesChanged}, so its name may mean another program`) ||
+    evaluated ||
     (un.opaque && `runs code the permission checker cannot see (${un.opaque})`) ||
     (un.elevated && "runs with elevated privileges") ||
     (expanded.problem && `cannot be checked: ${expanded.problem}`) ||
@@ -237,22 +338,55 @@ function judgeCommand(cmd: ShellCommand, ctx: BashContext, depth: number, append
   }
 
   // Names that may mean other programs, a repository config that runs programs, a variable
-  // that changes later commands: a prefix rule written for the ordinary program does not cover
-  // it (an exact rule still does).
-  const ruleOk = !riskyEnv && !namesChanged;
+  // that changes later commands, code bash evaluates: a prefix rule written for the ordinary
+  // program does not cover it (an exact rule still does).
+  const ruleOk = !riskyEnv && !namesChanged && !evaluated;
   const special = read !== undefined && "special" in read;
   const allowedBy = ruleOk ? findRule(ctx, "allow", allowLayers(un, all), appendsArgs || special) : undefined;
   if (allowedBy) return [...out, allow(`\`${full}\` is allowed by rule ${allowedBy}`, allowedBy)];
   if (readVerdicts) return [...out, ...readVerdicts];
 
   const reason = blocker ?? (note ? `needs approval: ${note}` : "needs approval");
-  const opaqueOrRisky = riskyEnv || namesChanged || un.opaque || special;
+  const opaqueOrRisky = riskyEnv || namesChanged || un.opaque || special || evaluated;
   // Candidates only (decide keeps those that alone allow the call): the innermost command
   // that allow rules are matched against.
   const suggestions = opaqueOrRisky
     ? []
     : commandPrefixRules(un.elevated ? cmd.words : ruleWords(unwrap(cmd.words)));
   return [...out, ask(`\`${full}\` ${reason}`, suggestions)];
+}
+
+/** `git config KEY VALUE` writes git's configuration: a protected file (it can name programs to run). */
+function gitConfigWrites(effective: ShellWord[], ctx: BashContext): Verdict[] {
+  if (systemName(effective[0]) !== "git") return [];
+  const target = gitConfigWrite(effective.slice(1));
+  if (!target) return [];
+  const word = (value: string): ShellWord => ({
+    value,
+    static: true,
+    raw: value,
+    tilde: value.startsWith("~"),
+  });
+  switch (target.scope) {
+    case "unknown":
+      return [ask("git config writes a configuration file only known when the shell runs", [], true)];
+    case "file":
+      return judgePathWord(target.file, ctx, "write");
+    case "global":
+      return judgePathWord(word("~/.gitconfig"), ctx, "write");
+    case "system":
+      return judgePathWord(word("/etc/gitconfig"), ctx, "write");
+    default: {
+      const cwds = ctx.state.cwds;
+      if (!cwds)
+        return [ask("git config writes the config of a repository only known when the shell runs", [], true)];
+      const file = target.scope === "worktree" ? "config.worktree" : "config";
+      return cwds.flatMap((c) => {
+        const found = discover(c);
+        return found ? judgePathWord(word(`${found.gitDir}/${file}`), ctx, "write") : [];
+      });
+    }
+  }
 }
 
 /** Rules for the inner command count through transparent wrappers only (not sudo, setsid, …). */
@@ -287,14 +421,14 @@ function readOnlyVerdicts(
     const name = verdict.assigns;
     state.assigned.add(name);
     applyStateEffects({ ...cmd, words: [], assignments: [{ name, value: ws[0]! }] }, state);
-    if (RISKY_ENV.test(name))
+    if (isRiskyEnv(name))
       return { reason: `it sets ${name}, which changes what later commands run`, special: true };
   }
   const out: Verdict[] = [];
   for (const p of verdict.reads) out.push(...judgePathWord(p, ctx, "read"));
   for (const p of verdict.writes) out.push(...judgePathWord(p, ctx, "write"));
   if (verdict.git) {
-    const risk = gitRisk(verdict.git.dirs, ctx);
+    const risk = gitRisk(verdict.git.dirs, ctx, optionalLocksOff(verdict.git.refreshesIndex, cmd, ctx));
     if (risk) return { reason: risk, special: true };
     for (const d of verdict.git.dirs) out.push(...judgePathWord(d, ctx, "read"));
   }
@@ -307,8 +441,27 @@ function readOnlyVerdicts(
   return { verdicts: out };
 }
 
-/** Where git would run (each cwd, or each -C dir from it) must use a repository with an inert config. */
-function gitRisk(dirs: ShellWord[], ctx: BashContext): string | undefined {
+/**
+ * Whether a git read that refreshes the index may write it (and so run post-index-change):
+ * `git status` leaves it alone with GIT_OPTIONAL_LOCKS=0; `git diff` writes it regardless.
+ */
+function optionalLocksOff(
+  refresh: IndexRefresh | undefined,
+  cmd: ShellCommand,
+  ctx: BashContext,
+): IndexRefresh | undefined {
+  if (refresh !== "optional") return refresh;
+  const prefix = cmd.assignments.find((a) => a.name === "GIT_OPTIONAL_LOCKS");
+  if (prefix) return prefix.value.static && prefix.value.value === "0" ? undefined : refresh;
+  if (ctx.state.assigned.has("GIT_OPTIONAL_LOCKS")) return refresh;
+  return ctx.env.GIT_OPTIONAL_LOCKS === "0" ? undefined : refresh;
+}
+
+/**
+ * Where git would run (each cwd, or each -C dir from it) must use a repository with an inert
+ * config, and, for a command that writes the index, no post-index-change hook.
+ */
+function gitRisk(dirs: ShellWord[], ctx: BashContext, refresh?: IndexRefresh): string | undefined {
   const env = gitEnvironmentRisk(ctx.env);
   if (env) return env;
   const cwds = ctx.state.cwds;
@@ -328,6 +481,11 @@ function gitRisk(dirs: ShellWord[], ctx: BashContext): string | undefined {
   for (const place of places) {
     const risk = gitRepositoryRisk(place, ctx.workspace);
     if (risk) return risk;
+    const hook = refresh ? indexHook(place, ctx.home, ctx.env) : undefined;
+    if (hook) {
+      const where = isInside(hook, ctx.workspace) ? relative(ctx.workspace, hook) : hook;
+      return `it refreshes the index, and writing the index runs the repository's hook ${where}`;
+    }
   }
   return undefined;
 }

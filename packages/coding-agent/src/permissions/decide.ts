@@ -5,7 +5,7 @@ import { realpathOrResolved } from "../fs/paths.js";
 import { judgeBash } from "./bash.js";
 import { judgeRead, judgeWrite, type PathContext } from "./pathcheck.js";
 import { resolvePath } from "./paths.js";
-import { catalogRules, domainMatches, familyOf, mcpRuleMatches, normalizeDomain, rulesFor } from "./rules.js";
+import { catalogRules, domainMatches, familyOf, normalizeDomain, rulesFor } from "./rules.js";
 import { confineVerdicts } from "./sandboxed.js";
 import { loadShellParser } from "./shell/parser.js";
 import { coveringRules, exactCommandRule } from "./suggest.js";
@@ -142,9 +142,9 @@ function judgeWebFetch(url: string | undefined, ctx: PathContext): Verdict {
 
 /**
  * A catalog entry, by its own identity `group:name`. Rules may name it so, name its whole group
- * (`group`, `group:*`), or use its bare name when that stands for it alone and is no built-in's
- * name (`mcp__server__tool`; for an MCP-style name, `mcp__server` rules cover it too). A built-in
- * tool's rules (`Bash(…)`, `Read`) never apply: an entry called `Bash` is not the shell.
+ * (`group`, `group:*`, `group__*`), or use its bare name when that stands for it alone and is no
+ * built-in's name (`mcp__server__tool`). A built-in tool's rules (`Bash(…)`, `Read`) never
+ * apply: an entry called `Bash` is not the shell.
  */
 function judgeCatalogEntry(
   identity: string,
@@ -152,10 +152,10 @@ function judgeCatalogEntry(
   request: PermissionRequest,
   ctx: PathContext,
 ): Verdict {
-  const names = new Set([identity, entry.group, `${entry.group}:*`]);
-  const matches = (ruleTool: string) =>
-    names.has(ruleTool) ||
-    (entry.bareName && (ruleTool === entry.name || mcpRuleMatches(ruleTool, entry.name)));
+  // A server-wide rule names the entry's group exactly: `mcp__docs` is not `mcp__docs__evil`,
+  // whatever the entry's bare name starts with.
+  const names = new Set([identity, entry.group, `${entry.group}:*`, `${entry.group}__*`]);
+  const matches = (ruleTool: string) => names.has(ruleTool) || (entry.bareName && ruleTool === entry.name);
   const find = (b: "allow" | "ask" | "deny") => catalogRules(ctx.rules, b).find((r) => matches(r.tool));
   const denied = find("deny");
   if (denied) return deny(`${identity} is denied by rule ${denied.rule}`, denied.rule);

@@ -58,7 +58,8 @@ const INERT_KEYS = new Set(
     "core.bigfilethreshold core.deltabasecachelimit core.packedgitwindowsize core.packedgitlimit",
     "core.preloadindex core.untrackedcache core.splitindex core.fsync core.fsyncmethod",
     "core.fsyncobjectfiles core.multipackindex core.sparsecheckout core.sparsecheckoutcone",
-    // Hooks run only for commands that write (commit, checkout, push); no read runs one.
+    // The one hook a read runs (post-index-change, when status or diff refresh the index) is
+    // looked for where core.hooksPath leads (git-hooks.ts); the key itself names no program.
     "core.hookspath core.whitespace core.warnambiguousrefs core.protecthfs core.protectntfs",
     "core.sharedrepository core.attributesfile core.excludesfile core.notesref core.fsmonitorhookversion",
     "core.createobject core.packedrefstimeout core.filesreflocktimeout core.checkroundtripencoding",
@@ -118,12 +119,34 @@ function keyRisk(section: string, sub: string | undefined, key: string, value: s
   return full;
 }
 
+/** Why `section[.sub].key = value` (as `git -c` writes it) is not inert, or undefined. */
+export function configKeyRisk(name: string, value: string): string | undefined {
+  const first = name.indexOf(".");
+  const last = name.lastIndexOf(".");
+  if (first === -1 || last === name.length - 1) return name;
+  const section = name.slice(0, first).toLowerCase();
+  const key = name.slice(last + 1).toLowerCase();
+  const sub = last === first ? undefined : name.slice(first + 1, last);
+  return keyRisk(section, sub, key, value);
+}
+
+export interface ConfigEntry {
+  /** Lower case. */
+  section: string;
+  /** As written. */
+  sub?: string;
+  /** Lower case. */
+  key: string;
+  value: string;
+}
+
 /**
- * The first key of a git config file that is not inert, or a reason the file could not be read.
- * Implements enough of git-config(1)'s syntax: sections `[a]`, `[a "b"]`, `[a.b]`, keys with
- * optional values, quotes, `#`/`;` comments and backslash continuations.
+ * The entries of a git config file, or why it could not be read. Implements enough of
+ * git-config(1)'s syntax: sections `[a]`, `[a "b"]`, `[a.b]`, keys with optional values,
+ * quotes, `#`/`;` comments and backslash continuations.
  */
-export function configRisk(text: string): string | undefined {
+export function configEntries(text: string): ConfigEntry[] | string {
+  const entries: ConfigEntry[] = [];
   let section: string | undefined;
   let sub: string | undefined;
   const lines = text.split("\n");
@@ -154,7 +177,22 @@ export function configRisk(text: string): string | undefined {
       line = lines[++n]!;
       value = value.slice(0, -1) + line;
     }
-    const risk = keyRisk(section, sub, km[1]!.toLowerCase(), unquote(value));
+    entries.push({
+      section,
+      ...(sub === undefined ? {} : { sub }),
+      key: km[1]!.toLowerCase(),
+      value: unquote(value),
+    });
+  }
+  return entries;
+}
+
+/** The first key of a git config file that is not inert, or a reason the file could not be read. */
+export function configRisk(text: string): string | undefined {
+  const entries = configEntries(text);
+  if (typeof entries === "string") return entries;
+  for (const e of entries) {
+    const risk = keyRisk(e.section, e.sub, e.key, e.value);
     if (risk) return risk;
   }
   return undefined;
@@ -182,14 +220,14 @@ function looksLikeGitDir(dir: string): boolean {
   return is(join(dir, "HEAD"), false) && is(join(dir, "objects"), true) && is(join(dir, "refs"), true);
 }
 
-interface Found {
+export interface Found {
   /** The work tree root (or, for a bare repository, the repository itself). */
   top: string;
   gitDir: string;
 }
 
 /** Git's discovery from `dir` upward: `.git` (a directory or a `gitdir:` file), or a bare repository. */
-function discover(dir: string): Found | undefined {
+export function discover(dir: string): Found | undefined {
   for (let d = dir; ; d = dirname(d)) {
     const dotGit = join(d, ".git");
     const info = lstatQuiet(dotGit);
@@ -205,7 +243,7 @@ function discover(dir: string): Found | undefined {
   }
 }
 
-function readText(path: string): string | undefined {
+export function readText(path: string): string | undefined {
   try {
     return readFileSync(path, "utf8");
   } catch {
@@ -216,7 +254,7 @@ function readText(path: string): string | undefined {
 const MAX_MODULE_CONFIGS = 64;
 
 /** Config files a repository carries: its own, the common dir's, per-worktree, and submodules'. */
-function configFiles(gitDir: string): string[] | undefined {
+export function configFiles(gitDir: string): string[] | undefined {
   const common = readText(join(gitDir, "commondir"))?.trim();
   const commonDir = common ? resolve(gitDir, common) : gitDir;
   const files = [join(commonDir, "config"), join(gitDir, "config.worktree")];

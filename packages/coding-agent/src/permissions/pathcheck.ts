@@ -110,11 +110,17 @@ export function judgeWrite(target: ResolvedPath, ctx: PathContext): Verdict {
       ...ask(`rule ${asked.entry.rule} asks before writing ${what}`, [], true),
       rule: asked.entry.rule,
     };
+  // Before allow rules: `Edit(**)` or acceptEdits must not let a tool write what runs code later
+  // or widens what Keel may do (a skill's allowed-tools, a hook, an MCP server).
+  if (isProtectedWrite(target, ctx)) {
+    return ask(
+      `writes ${what}, a protected file (shell startup, credentials, git, Keel or agent config)`,
+      [],
+      true,
+    );
+  }
   const allowed = matching(ctx, "allow", "edit", target);
   if (allowed) return allow(`writing ${what} is allowed by rule ${allowed.entry.rule}`, allowed.entry.rule);
-  if (isProtectedWrite(target, ctx)) {
-    return ask(`writes ${what}, a protected file (shell startup, credentials, git or Keel config)`, [], true);
-  }
   const inside = isInside(target.real, ctx.workspace);
   if (inside && ctx.mode === "acceptEdits")
     return allow("acceptEdits mode allows edits inside the workspace");

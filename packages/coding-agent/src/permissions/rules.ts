@@ -86,11 +86,17 @@ export function catalogRules(
   return out;
 }
 
-/** `mcp__server` and `mcp__server__*` cover a server's tools; `mcp__server__tool` one tool. */
+/**
+ * `mcp__server` and `mcp__server__*` cover a server's tools; `mcp__server__tool` one tool. The
+ * server is the name up to the second `__` (the MCP extension never gives a server a name with
+ * `__` in it or ending in `_`, so `mcp__docs` never covers a server named `docs__evil`).
+ */
 export function mcpRuleMatches(ruleTool: string, tool: string): boolean {
   if (ruleTool === tool) return true;
   const base = ruleTool.endsWith("__*") ? ruleTool.slice(0, -3) : ruleTool;
-  return base.split("__").length === 2 && tool.startsWith(`${base}__`);
+  if (base.split("__").length !== 2) return false;
+  const server = /^mcp__.+?(?=__)/.exec(tool)?.[0];
+  return server === base;
 }
 
 /**

@@ -1,13 +1,17 @@
 // AGENTS.md / CLAUDE.md discovery: the user's global file (in the Keel home), then each folder
-// from the filesystem root down to cwd whose file trust approved (the trusted project's, or an
-// enclosing trusted project's). Reads are bounded, regular files only, and Read deny rules
-// apply; every file left out is said once.
+// from the filesystem root down to cwd that trust admits (the trusted project's own, folders above
+// it in no project, an enclosing trusted project's). Their content is the project's to edit. Reads
+// are bounded, regular files only, and Read deny rules apply; every file left out is said once.
 import { dirname, join, resolve } from "node:path";
 import { readRegularFile } from "../fs/bounded-read.js";
 import { pathExists, realpathOrResolved as realOf } from "../fs/paths.js";
 import { isInside } from "../permissions/paths.js";
-import { CONTEXT_FILE_NAMES, MAX_CONTEXT_BYTES } from "../trust/nested.js";
 import { findEnclosingRoot } from "../trust/root.js";
+
+/** The names the context loader reads, in order. */
+export const CONTEXT_FILE_NAMES = ["AGENTS.md", "CLAUDE.md"] as const;
+/** What of a context file reaches the model (the rest is cut off, with a notice). */
+export const MAX_CONTEXT_BYTES = 64 * 1024;
 
 export interface ContextFile {
   path: string;

@@ -3,7 +3,7 @@
 // carries the command's marker variable — which finds `setsid` and double-fork escapes even
 // after they were re-parented to init. Live trees are registered so an exiting keel can end them.
 import { randomBytes } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { errnoCode } from "../fs/errno.js";
 
 interface ProcInfo {
@@ -166,10 +166,33 @@ function members(tree: CommandTree, known: readonly number[] = []): { pids: numb
   return { pids: [...pids], group };
 }
 
-/** True while any process of the tree is alive (the shell's group or anything marked). */
-export function treeAlive(tree: CommandTree): boolean {
-  const { pids, group } = members(tree);
-  return group || pids.length > 0;
+/**
+ * True while any process of the tree is alive (the shell's group or anything marked). Processes
+ * running `launcher` (the sandbox's own binary, when the command ran inside one) do not count:
+ * once the shell has exited they are the sandbox tearing itself down, not the command's.
+ */
+export function treeAlive(tree: CommandTree, launcher?: string): boolean {
+  if (launcher === undefined) {
+    const { pids, group } = members(tree);
+    return group || pids.length > 0;
+  }
+  const table = processTable();
+  if (table === undefined) return treeAlive(tree);
+  const { pids } = members(tree);
+  const grouped = table.filter((p) => p.pgrp === tree.pgid && !p.zombie).map((p) => p.pid);
+  return [...new Set([...pids, ...grouped])].some((pid) => {
+    const exe = executable(pid);
+    return exe !== undefined && exe !== launcher; // undefined: it exited meanwhile
+  });
+}
+
+/** The program `pid` runs, or undefined once it is gone or not ours to read. */
+function executable(pid: number): string | undefined {
+  try {
+    return readlinkSync(`/proc/${pid}/exe`);
+  } catch {
+    return undefined;
+  }
 }
 
 function signalAll(pgid: number, pids: readonly number[], signal: NodeJS.Signals): void {

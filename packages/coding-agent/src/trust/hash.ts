@@ -1,8 +1,8 @@
-// Content hash of everything a trusted project may run or show the model; reads bytes, runs
-// nothing. It covers .keel/ and the other trusted folders, the root's config and context
-// files, what their symlinks point to (in the project or not), the modules extensions import
-// and the project files hooks run. Context files below the root are approved file by file
-// (nested.ts), since which of them are read depends on where keel starts.
+// The hash trust entries were bound to before Keel recorded a project's surface (surface.ts):
+// everything a trusted project could run or show the model, read as bytes. Kept only to carry
+// such entries over (store.ts): one whose project still hashes the same stays trusted. It covers
+// .keel/ and the other trusted folders, the root's config and context files, what their symlinks
+// point to, the modules extensions import and the project files hooks run.
 import { createHash } from "node:crypto";
 import { lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync, type Stats } from "node:fs";
 import { extname, isAbsolute, join, relative, sep } from "node:path";

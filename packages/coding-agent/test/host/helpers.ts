@@ -24,6 +24,7 @@ export function recordingServices(): Recorded {
   const model = { id: "none", provider: "none" } as unknown as Model;
   const services: HostServices = {
     workspace: { cwd: "/nowhere", projectRoot: "/nowhere", trusted: false, keelHome: "/nowhere/.keel" },
+    approvals: {},
     session: () => ({ id: "test-session", cwd: "/nowhere", persistent: false }),
     ui: headlessUI(),
     models: {

@@ -1,77 +1,23 @@
 // The permission matrix as data: every case is judged in all five modes by decide() (matrix.test.ts)
 // and, where it names an effect, run end to end through the real kernel (e2e.test.ts).
-import type { PermissionBehavior, PermissionMode } from "../../src/permissions/types.js";
+import {
+  ASKS,
+  type Case,
+  DENIED,
+  EDITS,
+  HARD,
+  PWNED,
+  READS,
+  RM_DENY,
+  RULED,
+  SSH_DENY,
+  tag,
+  VICTIM,
+} from "./case-kit.js";
+import { evaluatedValues, gitEnvironment, runners } from "./cases-code.js";
 import { SECRETS } from "./fixture.js";
 
-export type Expect = Record<PermissionMode, PermissionBehavior>;
-
-export const MODES: PermissionMode[] = ["default", "acceptEdits", "plan", "dontAsk", "bypassPermissions"];
-
-const modes = (
-  d: PermissionBehavior,
-  a: PermissionBehavior,
-  p: PermissionBehavior,
-  n: PermissionBehavior,
-  b: PermissionBehavior,
-): Expect => ({
-  default: d,
-  acceptEdits: a,
-  plan: p,
-  dontAsk: n,
-  bypassPermissions: b,
-});
-/** Reads inside the workspace (or allowed by a read rule): runs in every mode. */
-const READS = modes("allow", "allow", "allow", "allow", "allow");
-/** Not pre-approved: asks, denied where nobody may ask or while planning, runs in bypass. */
-const ASKS = modes("ask", "ask", "deny", "deny", "allow");
-/** Asks even in bypass (dangerous, protected, explicit ask rule, or a deny rule it may dodge). */
-const HARD = modes("ask", "ask", "deny", "deny", "ask");
-const DENIED = modes("deny", "deny", "deny", "deny", "deny");
-/** A write inside the workspace. */
-const EDITS = modes("ask", "allow", "deny", "deny", "allow");
-/** Allowed by an allow rule, but not a read: planning still denies it. */
-const RULED = modes("allow", "allow", "deny", "allow", "allow");
-
-/**
- * What the end-to-end run looks at (paths relative to the fixture root): a file a payload creates,
- * one it removes, or content that must not reach the model. The effect must happen exactly when the
- * decision is allow, unless `never` (the command is harmless when allowed and the effect must
- * never happen at all).
- */
-export type Effect = ({ creates: string } | { removes: string } | { leaks: string }) & { never?: true };
-
-export type IssueClass = "base" | "1 readers that run" | "2 git config" | "3 unseen paths" | "4 spelling";
-
-export interface Case {
-  name: string;
-  class: IssueClass;
-  tool?: string;
-  /** A Bash command (tool defaults to Bash). */
-  cmd?: string;
-  args?: Record<string, unknown>;
-  allow?: string[];
-  ask?: string[];
-  deny?: string[];
-  sideEffects?: boolean;
-  /** The workspace whose own .git/config is hostile, instead of the clean one. */
-  workspace?: "hostile";
-  /** Where the agent runs, relative to the workspace (the project root stays the workspace). */
-  cwd?: string;
-  expect: Expect;
-  reason?: RegExp;
-  /** The rule that decided, checked in default mode. */
-  rule?: string;
-  /** A suggestion the default-mode ask offers. */
-  suggests?: string;
-  e2e?: Effect;
-}
-
-const tag = (cls: IssueClass, list: Omit<Case, "class">[]): Case[] => list.map((c) => ({ ...c, class: cls }));
-
-const SSH_DENY = ["Read(~/.ssh/**)"];
-const RM_DENY = ["Bash(rm:*)"];
-const PWNED = { creates: "ws/PWNED" };
-const VICTIM = { removes: "ws/victim.txt" };
+export { type Case, type Effect, type Expect, type IssueClass, MODES } from "./case-kit.js";
 
 // biome-ignore format: one case per line reads as a table
 const base = tag("base", [
@@ -150,6 +96,10 @@ const base = tag("base", [
   { name: "write through a symlinked dir that leaves", tool: "Write", args: { path: "link-out/new.txt", content: "x" }, expect: ASKS, e2e: { creates: "outside/new.txt" } },
   { name: "write of .keel config is protected", tool: "Write", args: { path: ".keel/config.json" }, expect: HARD, reason: /protected/ },
   { name: "write of .git hooks is protected", tool: "Write", args: { path: ".git/hooks/pre-commit" }, expect: HARD },
+  { name: "a skill written into .agents/skills asks even in acceptEdits", tool: "Write", args: { path: ".agents/skills/evil/SKILL.md", content: "---\nname: evil\ndescription: x\nallowed-tools: Bash\n---\n" }, expect: HARD, e2e: { creates: "ws/.agents/skills/evil/SKILL.md" } },
+  { name: "Edit(**) does not cover a protected path", tool: "Write", args: { path: ".claude/settings.json", content: "{}" }, allow: ["Edit(**)"], expect: HARD, e2e: { creates: "ws/.claude/settings.json" } },
+  { name: "an allow rule naming .mcp.json does not cover it", tool: "Edit", args: { path: ".mcp.json" }, allow: ["Edit(.mcp.json)"], expect: HARD },
+  { name: "a redirect into .keel with Edit(**)", cmd: "echo '{}' > .keel/config.json", allow: ["Edit(**)"], expect: HARD },
   { name: "Write(/abs/**) absolute rule", tool: "Write", args: { path: "/ABS/x.txt" }, allow: ["Write(/ABS/**)"], expect: RULED },
   { name: "Read inside the workspace", tool: "Read", args: { path: "src/a.ts" }, expect: READS, e2e: { leaks: SECRETS.inside } },
   { name: "Read outside suggests a rule", tool: "Read", args: { path: "/etc/hosts" }, expect: ASKS, suggests: "Read(/etc/**)" },
@@ -302,7 +252,7 @@ const gitConfig = tag("2 git config", [
   { name: "git config --local --get is a read", cmd: "git config --local --get user.name", expect: READS },
   { name: "git config --get also prints the user's ~/.gitconfig", cmd: "git config --get user.name", expect: ASKS, reason: /gitconfig/ },
   { name: "git config -l with a deny rule on ~/.gitconfig", cmd: "git config -l", deny: ["Read(~/.gitconfig)"], expect: DENIED },
-  { name: "git config setting a key", cmd: "git config core.pager ./evil.sh", expect: ASKS },
+  { name: "git config setting a key writes the protected .git/config", cmd: "git config core.pager ./evil.sh", expect: HARD },
   { name: "git branch listing and stash list", cmd: "git branch -a && git stash list && git tag -l 'v*'", expect: READS },
   { name: "git grep in a clean repository", cmd: "git grep -n KEEL -- src", expect: READS },
 ]);
@@ -419,4 +369,13 @@ const spelling = tag("4 spelling", [
   { name: "PATH changed, with a deny rule, asks even in bypass", cmd: "PATH=.:$PATH; ls", deny: RM_DENY, expect: HARD, e2e: PWNED },
 ]);
 
-export const CASES: Case[] = [...base, ...readers, ...gitConfig, ...paths, ...spelling];
+export const CASES: Case[] = [
+  ...base,
+  ...readers,
+  ...gitConfig,
+  ...paths,
+  ...spelling,
+  ...evaluatedValues,
+  ...gitEnvironment,
+  ...runners,
+];

@@ -4,7 +4,7 @@
 // secret in what reached the model) must happen exactly when decide() allows the call; a direct
 // bash run of each command first proves the payload is live.
 import { spawn, spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Model } from "@keel/ai";
@@ -18,7 +18,10 @@ import { copyPermissionFixture, makePermissionFixture, type PermissionFixture } 
 const E2E = CASES.map((c, index) => ({ c, index })).filter(
   (x): x is { c: Case & { e2e: Effect }; index: number } => x.c.e2e !== undefined,
 );
-/** The programs the payloads run; CI must have them (Debian: coreutils, findutils, git, tar, sed, gawk or mawk, diffutils, util-linux). */
+/**
+ * The programs the payloads run; CI must have them (Debian: coreutils, findutils, git, tar, sed,
+ * gawk or mawk, diffutils, util-linux, bsdutils, gdb, expect, strace, parallel, fakeroot, python3).
+ */
 const NEEDED = [
   "bash",
   "git",
@@ -39,6 +42,19 @@ const NEEDED = [
   "nice",
   "nohup",
   "timeout",
+  // Runners (class 7): util-linux, gdb, expect, strace, parallel, fakeroot, python3.
+  "unshare",
+  "setpriv",
+  "chrt",
+  "prlimit",
+  "script",
+  "gdb",
+  "expect",
+  "unbuffer",
+  "strace",
+  "parallel",
+  "fakeroot",
+  "python3",
 ];
 
 let template: PermissionFixture;
@@ -104,7 +120,7 @@ function happened(effect: Effect, fx: PermissionFixture, requests: RecordedReque
 }
 
 function workspaceOf(c: Case, fx: PermissionFixture): string {
-  const base = c.workspace === "hostile" ? fx.hostile : fx.workspace;
+  const base = c.workspace ? fx[c.workspace] : fx.workspace;
   return c.cwd ? join(base, c.cwd) : base;
 }
 
@@ -128,6 +144,17 @@ function bash(command: string, cwd: string): Promise<string> {
     });
     child.on("close", () => resolve(out));
   });
+}
+
+let staleTimes = 0;
+/**
+ * Gives a tracked file a new mtime (and so ctime) in the past: git's next index refresh finds its
+ * stat data changed and the content not (never "racily clean", which it may leave alone), and so
+ * has something to write.
+ */
+function staleIndex(effect: Effect, fx: PermissionFixture): void {
+  const when = 946_684_800 + ++staleTimes * 60;
+  if (effect.stale) utimesSync(join(fx.root, effect.stale), when, when);
 }
 
 /** Puts the copy back as it was before a run, so the next mode starts from the same tree. */
@@ -185,10 +212,12 @@ describe("permission matrix end to end", () => {
           JSON.stringify({ permissions: rules, sandbox: { enabled: false } }),
         );
         // The payload is live: run directly, outside Keel, the effect happens.
+        staleIndex(effect, fx);
         if (c.tool === undefined && !effect.never) {
           const out = await bash(c.cmd!, workspaceOf(c, fx));
           expect(happened(effect, fx, out), `control run of ${c.cmd}: ${out}`).toBe(true);
           undo(effect, fx);
+          staleIndex(effect, fx);
         }
         for (const mode of MODES) {
           const { run, requests, results, calls } = await runKernel(c, index, mode, fx);
@@ -203,6 +232,7 @@ describe("permission matrix end to end", () => {
           if (!allowed)
             expect(results.join(" "), mode).toMatch(/denied|approval|not allowed|plan mode|rule/i);
           undo(effect, fx);
+          staleIndex(effect, fx);
         }
         fx.cleanup();
       }),

@@ -1,6 +1,7 @@
 // A real temp tree for permission tests: a git workspace with hostile corners (nested and bare
-// repositories whose config runs a program, symlinks out, a dangling link, a fake `ls`), a fake
-// home with a key, an outside dir, and a second workspace whose own .git/config is hostile.
+// repositories whose config runs a program, symlinks out, a dangling link, a fake `ls`, git
+// config a variable can point at), a fake home with a key, an outside dir, a second workspace
+// whose own .git/config is hostile, and two whose repositories have a post-index-change hook.
 // Symlinks are relative (but one into the home `~` names), so a copy is a tree of its own.
 import { execFile, execFileSync } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -12,6 +13,10 @@ export interface PermissionFixture {
   workspace: string;
   /** A workspace whose top-level .git/config runs ./evil.sh (a repository unpacked from an archive). */
   hostile: string;
+  /** A workspace whose repository has a post-index-change hook in .git/hooks (it touches PWNED). */
+  hooked: string;
+  /** A workspace whose core.hooksPath names a committed folder holding a post-index-change hook. */
+  hookspath: string;
   home: string;
   keelHome: string;
   outside: string;
@@ -58,6 +63,8 @@ export function makePermissionFixture(): PermissionFixture {
   const root = realpathSync(mkdtempSync(join(tmpdir(), "keel-perm-")));
   const workspace = join(root, "ws");
   const hostile = join(root, "hostile");
+  const hooked = join(root, "hooked");
+  const hookspath = join(root, "hookspath");
   const home = join(root, "home");
   const outside = join(root, "outside");
   for (const d of [
@@ -110,6 +117,31 @@ export function makePermissionFixture(): PermissionFixture {
   rmSync(scratch, { recursive: true, force: true });
   git(join(workspace, "vendor", "bare"), "config", "diff.external", "../../evil.sh");
 
+  // Shell text a payload feeds a shell, a list of names for xargs -a, and configuration a
+  // variable can point git at (XDG_CONFIG_HOME=cfg, HOME=cfg/home).
+  file(join(workspace, "rm-victim.sh"), "rm victim.txt\n");
+  file(join(workspace, "victim-list.txt"), "victim.txt\n");
+  mkdirSync(join(workspace, "cfg", "git"), { recursive: true });
+  mkdirSync(join(workspace, "cfg", "home"), { recursive: true });
+  const gitEvil = "[core]\n\tfsmonitor = ./evil.sh\n[diff]\n\texternal = ./evil.sh\n";
+  file(join(workspace, "cfg", "git", "config"), gitEvil);
+  file(join(workspace, "cfg", "home", ".gitconfig"), gitEvil);
+
+  // Repositories whose reads write the index and so run a post-index-change hook.
+  // Each has a clean tracked file: touching it gives git's index refresh something to write.
+  const hook = "#!/bin/sh\ntouch PWNED\n";
+  for (const dir of [hooked, hookspath]) {
+    repo(dir);
+    file(join(dir, "clean.txt"), "clean\n");
+    git(dir, "add", "clean.txt");
+    git(dir, "commit", "-qm", "clean");
+  }
+  mkdirSync(join(hooked, ".git", "hooks"));
+  file(join(hooked, ".git", "hooks", "post-index-change"), hook, 0o755);
+  mkdirSync(join(hookspath, ".githooks"));
+  file(join(hookspath, ".githooks", "post-index-change"), hook, 0o755);
+  git(hookspath, "config", "core.hooksPath", ".githooks");
+
   // The workspace's own repository as a hostile archive would ship it.
   repo(hostile);
   file(join(hostile, "evil.sh"), EVIL, 0o755);
@@ -120,6 +152,8 @@ export function makePermissionFixture(): PermissionFixture {
     root,
     workspace,
     hostile,
+    hooked,
+    hookspath,
     home,
     keelHome: join(home, ".keel"),
     outside,
@@ -140,6 +174,8 @@ export async function copyPermissionFixture(fx: PermissionFixture, dir: string):
     root,
     workspace: join(root, "ws"),
     hostile: join(root, "hostile"),
+    hooked: join(root, "hooked"),
+    hookspath: join(root, "hookspath"),
     home: join(root, "home"),
     keelHome: join(root, "home", ".keel"),
     outside: join(root, "outside"),

@@ -22,7 +22,7 @@ export function rulesOf(c: Case): PermissionRuleEntry[] {
 }
 
 function judge(c: Case, mode: PermissionMode) {
-  const workspace = c.workspace === "hostile" ? fx.hostile : fx.workspace;
+  const workspace = c.workspace ? fx[c.workspace] : fx.workspace;
   return decide({
     tool: c.tool ?? "Bash",
     args: c.args ?? { command: c.cmd },
@@ -39,7 +39,15 @@ function judge(c: Case, mode: PermissionMode) {
 describe("permission matrix", () => {
   it("has at least 150 cases, each class with several spellings", () => {
     expect(CASES.length).toBeGreaterThanOrEqual(150);
-    for (const cls of ["1 readers that run", "2 git config", "3 unseen paths", "4 spelling"]) {
+    for (const cls of [
+      "1 readers that run",
+      "2 git config",
+      "3 unseen paths",
+      "4 spelling",
+      "5 evaluated values",
+      "6 git environment and hooks",
+      "7 runners",
+    ]) {
       expect(CASES.filter((c) => c.class === cls).length, cls).toBeGreaterThanOrEqual(20);
     }
     expect(new Set(CASES.map((c) => c.name)).size).toBe(CASES.length);

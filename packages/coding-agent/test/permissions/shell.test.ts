@@ -1,11 +1,12 @@
 // The pieces the Bash judgement is built from: option scanning, the reader table, sed and awk
 // program checks, git config inertness, glob expansion, physical path resolution, and what the
 // environment commands start with.
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decide } from "../../src/permissions/decide.js";
+import { indexHook } from "../../src/permissions/git-hooks.js";
 import { configRisk } from "../../src/permissions/git-repo.js";
 import { expandGlob, GLOB_LIMITS } from "../../src/permissions/glob-expand.js";
 import { realpathLoose } from "../../src/permissions/paths.js";
@@ -292,6 +293,35 @@ describe("globs, links and the environment", () => {
       const d = await bash("git status", env);
       expect(d.behavior).toBe("ask");
       expect(d.reason).toMatch(/environment sets GIT_/);
+    }
+  });
+});
+
+describe("the post-index-change hook git status and diff can run", () => {
+  it("is found where core.hooksPath leads, even from a file the user's config includes", () => {
+    const root = mkdtempSync(join(tmpdir(), "keel-hooks-"));
+    try {
+      const home = join(root, "home");
+      const ws = join(root, "ws");
+      mkdirSync(join(ws, ".git"), { recursive: true });
+      mkdirSync(join(ws, ".husky"));
+      mkdirSync(home);
+      writeFileSync(join(home, ".gitconfig"), "[include]\n\tpath = ~/.gitconfig-work\n");
+      writeFileSync(join(home, ".gitconfig-work"), "[core]\n\thooksPath = .husky\n");
+      const hook = join(ws, ".husky", "post-index-change");
+      writeFileSync(hook, "#!/bin/sh\n", { mode: 0o644 });
+      // Not executable: git would not run it.
+      expect(indexHook(ws, home, {})).toBeUndefined();
+      chmodSync(hook, 0o755);
+      expect(indexHook(ws, home, {})).toBe(hook);
+      // The user's config is found under XDG_CONFIG_HOME too.
+      rmSync(join(home, ".gitconfig"));
+      expect(indexHook(ws, home, {})).toBeUndefined();
+      mkdirSync(join(root, "xdg", "git"), { recursive: true });
+      writeFileSync(join(root, "xdg", "git", "config"), "[core]\n\thooksPath = .husky\n");
+      expect(indexHook(ws, home, { XDG_CONFIG_HOME: join(root, "xdg") })).toBe(hook);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
     }
   });
 });

@@ -5,8 +5,11 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { type ContextFileOptions, loadContextFiles } from "../../src/prompt/context-files.js";
-import { MAX_CONTEXT_BYTES } from "../../src/trust/nested.js";
+import {
+  type ContextFileOptions,
+  loadContextFiles,
+  MAX_CONTEXT_BYTES,
+} from "../../src/prompt/context-files.js";
 import { type Sandbox, sandbox } from "../kernel/helpers.js";
 
 let box: Sandbox;

@@ -119,6 +119,20 @@ describe("default mode", () => {
     expect(files.trim()).toBe("README.md");
   });
 
+  it("ends what a command left running in the background with it, and never calls the sandbox's own teardown a background process", async () => {
+    fx = sandboxFixture();
+    const marker = join(fx.workspace, "still-running");
+    const { text } = await fx.run(`(sleep 1; touch ${marker}) & echo started`);
+    expect(text).toContain("started");
+    // bubblewrap's init ends the namespace as the shell exits, before Keel looks for strays.
+    for (let i = 0; i < 5; i++) {
+      const { text: quiet } = await fx.run("git status --short && echo done");
+      expect(quiet).not.toContain("in the background");
+    }
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(existsSync(marker)).toBe(false);
+  });
+
   it("hides Keel's home, the ssh key and what a Read deny rule names", async () => {
     fx = sandboxFixture();
     writeFileSync(join(fx.workspace, "secret.txt"), "RULE-HIDDEN-TEXT\n");

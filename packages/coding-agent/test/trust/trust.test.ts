@@ -1,4 +1,5 @@
-// Trust: the hash covers what can run code or steer the model, and a change sends a project back.
+// Trust store basics, the legacy hash entries written before the surface was recorded are
+// checked against, and where the project root is.
 import {
   mkdirSync,
   mkdtempSync,
@@ -36,7 +37,7 @@ afterEach(() => rmSync(root, { recursive: true, force: true }));
 const hash = () => hashProject(project)._unsafeUnwrap();
 const status = () => trustStatus(project, { home: keelHome })._unsafeUnwrap();
 
-describe("hashProject", () => {
+describe("the legacy hashProject", () => {
   it.each([
     [".keel/config.json", join(".keel", "config.json")],
     [".mcp.json", ".mcp.json"],
@@ -114,7 +115,7 @@ describe("trust store", () => {
     })._unsafeUnwrap();
     expect(entry.trustedAt).toBe("2026-01-02T03:04:05.000Z");
     expect(status()).toBe("trusted");
-    writeFileSync(join(project, ".keel", "config.json"), '{"hooks":{}}');
+    writeFileSync(join(project, ".keel", "config.json"), '{"hooks":{"runEnd":[{"command":"./x.sh"}]}}');
     expect(status()).toBe("changed");
     trustProject(project, { home: keelHome });
     expect(status()).toBe("trusted");
@@ -122,7 +123,7 @@ describe("trust store", () => {
     expect(status()).toBe("untrusted");
   });
 
-  it("stores realpath keys in $KEEL_HOME/trust.json", () => {
+  it("stores realpath keys in $KEEL_HOME/trust.json, with the surface trusted", () => {
     const previous = process.env.KEEL_HOME;
     process.env.KEEL_HOME = keelHome;
     try {
@@ -130,7 +131,8 @@ describe("trust store", () => {
       trustProject(join(root, "alias"))._unsafeUnwrap();
       const file = JSON.parse(readFileSync(join(keelHome, "trust.json"), "utf8"));
       expect(Object.keys(file.projects)).toEqual([project]);
-      expect(file.projects[project].hash).toMatch(/^sha256:[0-9a-f]{64}$/);
+      expect(file.projects[project].hash).toBe("");
+      expect(file.projects[project].surface).toEqual({});
       expect(trustStatus(project)._unsafeUnwrap()).toBe("trusted");
     } finally {
       if (previous === undefined) delete process.env.KEEL_HOME;

@@ -96,9 +96,12 @@ describe("trust before spawn", () => {
     const { agent } = await open(false);
     closing.push(() => agent.close());
     const shown = (await agent.runCommand("trust", ""))._unsafeUnwrap().message ?? "";
+    // .mcp.json's servers are in Keel's own list (trust records them), once; this extension adds
+    // the servers of the project's .keel/config.json.
+    expect(shown).toContain(`MCP servers (.mcp.json):\n  - evil: runs ${process.execPath} -e`);
+    expect(shown).toMatch(/ {2}- phone_home: connects to http:\/\/127\.0\.0\.1:\d+\/mcp/);
+    expect(shown.match(/phone_home/g)).toHaveLength(1);
     expect(shown).toContain("mcp (extension):");
-    expect(shown).toContain(`server evil (.mcp.json): runs ${process.execPath} -e`);
-    expect(shown).toMatch(/server phone_home \(\.mcp\.json\): connects to http:\/\/127\.0\.0\.1:\d+\/mcp/);
     expect(shown).toContain(`server evil_too (.keel/config.json): runs ${process.execPath} -e`);
     expect(existsSync(markers.mcpJson)).toBe(false);
     expect(existsSync(markers.keel)).toBe(false);
@@ -110,7 +113,7 @@ describe("trust before spawn", () => {
     const before = await open(true);
     await before.status((t) => t === "mcp 1/1");
     await before.agent.prompt("hello");
-    expect(before.agent.trust().isOk()).toBe(true);
+    expect((await before.agent.trust()).isOk()).toBe(true);
     await before.agent.close();
 
     const trusted = await open(true, { mode: "continue" });

@@ -43,6 +43,23 @@ describe("names", () => {
   });
 });
 
+describe("server parts", () => {
+  it("never hold `__` or end in `_`, so mcp__docs cannot name a server called docs__evil", () => {
+    const parts = serverNamer().assign(["docs", "docs__evil", "a___b_", "__", "x_"]);
+    expect(parts.get("docs")).toBe("docs");
+    expect(parts.get("docs__evil")).toBe("docs_evil");
+    expect(parts.get("a___b_")).toBe("a_b");
+    expect(parts.get("__")).toBe("server");
+    expect(parts.get("x_")).toBe("x");
+    for (const part of parts.values()) {
+      expect(part).not.toMatch(/__|_$/);
+      // The tool names split back to their server at the second `__`.
+      const tool = toolNamer(part).assign(["do__it"]).get("do__it")!;
+      expect(/^mcp__(.+?)__/.exec(tool)?.[1]).toBe(part);
+    }
+  });
+});
+
 describe("side effects from annotations", () => {
   it("lifts the ask only for readOnlyHint under a trusting policy, never for contradictions", () => {
     expect(hasSideEffects({}, "trust")).toBe(true);

@@ -25,7 +25,7 @@ import {
   SkillsStateSchema,
   skillToolParameters,
 } from "./skill-tool.js";
-import { projectSkillsPreview } from "./trust.js";
+import { projectSkillApprovals, projectSkillsPreview } from "./trust.js";
 import { diagnosticLine } from "./types.js";
 
 export const SkillsConfigSchema = Type.Object({
@@ -98,8 +98,10 @@ export const skillsExtension = defineExtension({
     default: { paths: [], budgetFraction: DEFAULT_BUDGET_FRACTION, watch: true },
   },
   sessionState: { schema: SkillsStateSchema, default: { loaded: [] } },
-  // For the /trust dialog: the project's skills and what their allowed-tools would pre-approve.
+  // For the /trust dialog: the project's skills and what their allowed-tools would pre-approve,
+  // and those pre-approvals as the items trusting the project approves.
   trustPreview: (project) => projectSkillsPreview(project),
+  trustApprovals: (project) => projectSkillApprovals(project),
   lifecycle: {
     async activate(ctx): Promise<SkillsInstance> {
       const set = new SkillSet(

@@ -6,6 +6,7 @@ import { readSkillFile } from "./files.js";
 import { loadSkillText } from "./load.js";
 import { skillFileText } from "./render.js";
 import type { SkillSet } from "./skill-set.js";
+import { approvalKey, approvalValue } from "./trust.js";
 import type { Skill } from "./types.js";
 
 export const SKILL_TOOL = "Skill";
@@ -27,7 +28,10 @@ export interface SkillsInstance {
   pendingAllow?: { skill: string; rules: string[] };
 }
 
-export type SkillsRuntime = Pick<ExtensionRuntime<unknown, SkillsState>, "state" | "allowForRun">;
+export type SkillsRuntime = Pick<
+  ExtensionRuntime<unknown, SkillsState>,
+  "state" | "allowForRun" | "workspace"
+>;
 
 export const skillToolParameters = Type.Object({
   skill: Type.String({ description: "The skill's name, as the Skills notice lists it" }),
@@ -53,14 +57,23 @@ export function rememberLoaded(runtime: Pick<SkillsRuntime, "state">, name: stri
   }));
 }
 
-/** Pre-approves a skill's allowed-tools for the current run; the line saying what happened. */
+/**
+ * Pre-approves a skill's allowed-tools for the current run; the line saying what happened. A
+ * project skill's count only as the user approved them when trusting the project: one written or
+ * changed since (by anyone, the model included) pre-approves nothing.
+ */
 export function applyAllowedTools(
-  runtime: Pick<SkillsRuntime, "allowForRun">,
+  runtime: Pick<SkillsRuntime, "allowForRun" | "workspace">,
   skill: Skill,
 ): string | undefined {
   if (skill.allowedTools.length === 0) return undefined;
   if (!skill.root.trusted)
     return `allowed-tools of ${skill.name} not applied: it comes from an untrusted place.`;
+  if (skill.root.scope === "project") {
+    const approved = runtime.workspace.approved[approvalKey(skill.file, runtime.workspace.projectRoot)];
+    if (approved !== approvalValue(skill.allowedTools))
+      return `allowed-tools of ${skill.name} not applied: they were not approved when you trusted this project (/trust shows them).`;
+  }
   const done = runtime.allowForRun(skill.allowedTools, `skill ${skill.name} (allowed-tools)`);
   return done.ok
     ? `Pre-approved for the rest of this run by the skill: ${skill.allowedTools.join(" ")}`

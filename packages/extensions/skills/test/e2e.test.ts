@@ -261,6 +261,35 @@ describe("skills in the kernel", () => {
     expect(existsSync(join(b.project, "made.txt"))).toBe(false);
   });
 
+  it("a project skill's allowed-tools count only as approved when the project was trusted", async () => {
+    b.trust();
+    // Written after the project was trusted (by the model in acceptEdits, a pull, anyone).
+    writeSkill(
+      inProject(".agents"),
+      "mark",
+      skillMd({ name: "mark", description: "Marks.", "allowed-tools": "Bash(touch made.txt)" }),
+    );
+    const turns = () => [
+      { toolCalls: [{ name: "Skill", arguments: { skill: "mark" } }] },
+      { toolCalls: [{ name: "Bash", arguments: { command: "touch made.txt" } }] },
+      { text: "made" },
+    ];
+    const p = provider({ turns: turns() });
+    const agent = await agentWith(p);
+    expect((await agent.prompt("mark it")).isOk()).toBe(true);
+    expect(toolResults(p.requests[1]!)[0]).toContain("they were not approved when you trusted this project");
+    expect(existsSync(join(b.project, "made.txt"))).toBe(false);
+    // /trust lists the skill's allowed-tools as new; trusting again approves them.
+    const shown = (await agent.runCommand("trust", ""))._unsafeUnwrap().message ?? "";
+    expect(shown).toContain(
+      "+ skills: skill .agents/skills/mark/SKILL.md allowed-tools: Bash(touch made.txt)",
+    );
+    (await agent.runCommand("trust", "yes"))._unsafeUnwrap();
+    const q = provider({ turns: turns() });
+    expect((await (await agentWith(q)).prompt("mark it")).isOk()).toBe(true);
+    expect(existsSync(join(b.project, "made.txt"))).toBe(true);
+  });
+
   it("re-attaches a loaded skill after compaction", async () => {
     writeSkill(
       user(),

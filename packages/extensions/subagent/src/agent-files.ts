@@ -21,7 +21,9 @@ export interface AgentFolder {
 }
 
 /** Lowest precedence first. Nothing of an untrusted project is listed, let alone read. */
-export function agentFolders(workspace: WorkspaceInfo): AgentFolder[] {
+export function agentFolders(
+  workspace: Pick<WorkspaceInfo, "cwd" | "projectRoot" | "keelHome" | "trusted">,
+): AgentFolder[] {
   const folders: AgentFolder[] = [{ dir: join(workspace.keelHome, "agents"), source: "user", live: true }];
   if (workspace.trusted)
     folders.push(

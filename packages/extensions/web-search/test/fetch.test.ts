@@ -65,6 +65,21 @@ describe("WebFetch content", () => {
     expect(result.details).toMatchObject({ status: 200, contentType: "text/html", offset: 0, cached: false });
   });
 
+  it("says so when a page nests its HTML past the depth bound, and still returns its text", async () => {
+    const site = await serve((_req, res) => {
+      res.setHeader("content-type", "text/html");
+      res.end(`<html><body>${"<div>".repeat(20_000)}buried text${"</div>".repeat(20_000)}</body></html>`);
+    });
+    const { run } = await webFetch();
+    const result = await run("WebFetch", { url: site.url("/deep") });
+    expect(result.isError).toBeUndefined();
+    const out = text(result);
+    expect(out).toContain("buried text");
+    expect(out).toContain(
+      "The page nests its HTML deeper than 256 levels; below that only the text was kept",
+    );
+  });
+
   it("gives plain text or the raw body when asked", async () => {
     const site = await serve((_req, res) => {
       res.setHeader("content-type", "text/html");

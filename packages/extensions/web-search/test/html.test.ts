@@ -1,7 +1,7 @@
 // HTML to Markdown on its own: large pages are converted in runs of blocks, so the result must be
 // the whole content, in order, with no block split or repeated.
 import { describe, expect, it } from "vitest";
-import { parseHtml } from "../src/fetch/html.js";
+import { MAX_HTML_DEPTH, parseHtml } from "../src/fetch/html.js";
 
 const url = new URL("https://docs.example.com/guide/page");
 
@@ -21,6 +21,25 @@ describe("parseHtml", () => {
     ].map((m) => Number(m[1]));
     expect(found).toEqual(paragraphs.map((_, i) => i));
     expect(md).not.toMatch(/\n{3,}/);
+  });
+
+  it("bounds how deep it walks: 10,000 nested elements keep their text, with no stack overflow", () => {
+    const depth = 10_000;
+    const html = `<html><body><p>Intro.</p>${"<div><span>".repeat(depth / 2)}deep &amp; text${"</span></div>".repeat(depth / 2)}<p>After.</p></body></html>`;
+    const page = parseHtml(html, url);
+    expect(page.flattened).toBeGreaterThan(0);
+    const md = page.markdown();
+    expect(md).toContain("Intro.");
+    expect(md).toContain("deep & text");
+    expect(md).toContain("After.");
+    expect(page.text()).toContain("deep & text");
+  });
+
+  it("leaves pages within the bound as they are", () => {
+    const nested = `${"<div>".repeat(MAX_HTML_DEPTH - 10)}<p>Inner <b>bold</b>.</p>${"</div>".repeat(MAX_HTML_DEPTH - 10)}`;
+    const page = parseHtml(`<body>${nested}</body>`, url);
+    expect(page.flattened).toBe(0);
+    expect(page.markdown()).toContain("Inner **bold**.");
   });
 
   it("does not split a list or a table that is larger than a run", () => {

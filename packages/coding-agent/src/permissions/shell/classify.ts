@@ -1,6 +1,6 @@
 // Which commands only read (and which of their words are paths read or written), by the table in
 // readers.ts and the rules for find, tar and git; and which commands are never auto-allowed.
-import { classifyGit } from "./git.js";
+import { classifyGit, type IndexRefresh } from "./git.js";
 import { optionTable, scanOptions } from "./options.js";
 import type { ShellWord } from "./parser.js";
 import { NOT_READERS, READERS, type ReaderSpec } from "./readers.js";
@@ -20,8 +20,8 @@ export type ReadOnlyVerdict =
       cdPhysical?: boolean;
       /** `printf -v NAME`: the variable it sets. */
       assigns?: string;
-      /** git: where it runs (`-C`), so the repository can be judged. */
-      git?: { dirs: ShellWord[] };
+      /** git: where it runs (`-C`), so the repository can be judged, and whether it refreshes the index. */
+      git?: { dirs: ShellWord[]; refreshesIndex?: IndexRefresh };
     }
   /** `unseenPath`: a reader got a word only known at run time, which may name any file. */
   | { readOnly: false; reason?: string; unseenPath?: true };
@@ -57,7 +57,12 @@ export function classifyReadOnly(words: ShellWord[]): ReadOnlyVerdict {
     case "git": {
       const git = classifyGit(args);
       return git.readOnly
-        ? { readOnly: true, reads: git.reads, writes: git.writes, git: { dirs: git.dirs } }
+        ? {
+            readOnly: true,
+            reads: git.reads,
+            writes: git.writes,
+            git: { dirs: git.dirs, ...(git.refreshesIndex ? { refreshesIndex: git.refreshesIndex } : {}) },
+          }
         : git;
     }
   }

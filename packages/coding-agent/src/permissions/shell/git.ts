@@ -2,6 +2,7 @@
 // the subcommands that only read, with the options that make them run a program or write a file.
 // Read from git(1), git-log(1), git-diff(1), git-grep(1), git-blame(1), git-cat-file(1),
 // git-config(1), git-branch(1), git-tag(1) of git 2.39.5 (Debian 12).
+import { configKeyRisk } from "../git-repo.js";
 import type { ShellWord } from "./parser.js";
 
 export interface GitGlobal {
@@ -174,8 +175,20 @@ export const GIT_READS: Record<string, ReadSpec> = {
   },
 };
 
+/**
+ * `status` and `diff` refresh the index and may write it, which runs the post-index-change hook
+ * (git-hooks.ts): "optional" when --no-optional-locks or GIT_OPTIONAL_LOCKS=0 stops that.
+ */
+export type IndexRefresh = "optional" | "always";
+
 export type GitReadVerdict =
-  | { readOnly: true; reads: ShellWord[]; writes: ShellWord[]; dirs: ShellWord[] }
+  | {
+      readOnly: true;
+      reads: ShellWord[];
+      writes: ShellWord[];
+      dirs: ShellWord[];
+      refreshesIndex?: IndexRefresh;
+    }
   | { readOnly: false; reason?: string };
 
 /** Judges `git …` (argv without `git`) as a read: the repository and its config are judged elsewhere. */
@@ -258,7 +271,15 @@ export function classifyGit(args: readonly ShellWord[]): GitReadVerdict {
     !rest.some((a) => /^(--local|--worktree|-f|--file|--blob)(=|$)/.test(a.value))
   )
     reads.push(...["~/.gitconfig", "~/.config/git/config", "/etc/gitconfig"].map(tildeWord));
-  return { readOnly: true, reads, writes, dirs };
+  const refresh: IndexRefresh | undefined =
+    sub.value === "status"
+      ? line.globals.some((g) => g.name === "--no-optional-locks")
+        ? undefined
+        : "optional"
+      : sub.value === "diff" && !rest.some((a) => /^--(cached|staged|no-index)$/.test(a.value))
+        ? "always"
+        : undefined;
+  return { readOnly: true, reads, writes, dirs, ...(refresh ? { refreshesIndex: refresh } : {}) };
 }
 
 function tildeWord(value: string): ShellWord {
@@ -274,4 +295,155 @@ function abbreviates(written: string, full: string): boolean {
 
 function literal(value: string): ShellWord {
   return { value, static: true, raw: value, tilde: false };
+}
+
+/** git 2.39's own commands (`git --list-cmds=builtins,main`): no alias can stand in for them. */
+const GIT_COMMANDS = new Set(
+  [
+    "add am annotate apply archive bisect blame branch bugreport bundle cat-file check-attr check-ignore",
+    "check-mailmap check-ref-format checkout checkout-index cherry cherry-pick clean clone column commit",
+    "commit-graph commit-tree config count-objects credential credential-cache credential-store daemon",
+    "describe diagnose diff diff-files diff-index diff-tree difftool fast-export fast-import fetch",
+    "fetch-pack filter-branch fmt-merge-msg for-each-ref for-each-repo format-patch fsck fsck-objects gc",
+    "get-tar-commit-id grep hash-object help hook http-backend http-fetch http-push imap-send index-pack",
+    "init init-db instaweb interpret-trailers log ls-files ls-remote ls-tree mailinfo mailsplit",
+    "maintenance merge merge-base merge-file merge-index merge-octopus merge-one-file merge-ours",
+    "merge-recursive merge-resolve merge-subtree merge-tree mergetool mktag mktree multi-pack-index mv",
+    "name-rev notes pack-objects pack-redundant pack-refs patch-id prune prune-packed pull push",
+    "quiltimport range-diff read-tree rebase receive-pack reflog remote repack replace request-pull",
+    "rerere reset restore rev-list rev-parse revert rm send-pack shell shortlog show show-branch",
+    "show-index show-ref sparse-checkout stage stash status stripspace submodule subtree switch",
+    "symbolic-ref tag unpack-file unpack-objects update-index update-ref update-server-info",
+    "upload-archive upload-pack var verify-commit verify-pack verify-tag version whatchanged worktree",
+    "write-tree",
+  ]
+    .join(" ")
+    .split(" "),
+);
+
+/** Keys whose value is a command line git runs: judged as a script when it is known. */
+const PROGRAM_KEYS =
+  /^(core\.pager|core\.editor|sequence\.editor|core\.sshcommand|diff\.external|gpg\.program|pager\..+)$/i;
+
+/** What peeling `git [globals] sub …` found (see wrappers.ts: Unwrapped). */
+export interface GitPeel {
+  /** `git sub …` with the globals removed (an alias replaced by what it stands for). */
+  words?: ShellWord[];
+  transparent: boolean;
+  globals: ShellWord[];
+  /** A `!` alias given with -c: the shell command line it runs. */
+  script?: ShellWord;
+  /** Command lines configuration given with -c makes git run (core.pager, diff.external, …). */
+  extras: ShellWord[][];
+  /** Why what git runs cannot be known (a config key naming a program, an unknown subcommand). */
+  dynamic?: string;
+}
+
+const HARMLESS_PEEL = new Set([
+  "--no-pager",
+  "-P",
+  "--no-optional-locks",
+  "--literal-pathspecs",
+  "--glob-pathspecs",
+  "--noglob-pathspecs",
+  "--icase-pathspecs",
+  "--no-replace-objects",
+]);
+
+function literal2(value: string): ShellWord {
+  return { value, static: true, raw: value, tilde: false };
+}
+
+/**
+ * `git [global options] SUB …` → `git SUB …`, so deny rules for `git push` see `git -C x push`.
+ * Configuration given on the command line is read too: `-c alias.x='!cmd'` makes `git x` run
+ * cmd, `-c core.pager=cmd` runs cmd; a subcommand that is none of git's own is an alias or a
+ * `git-NAME` program, which the checker cannot see.
+ */
+export function peelGitLine(words: ShellWord[]): GitPeel {
+  const line = splitGit(words.slice(1));
+  const out: GitPeel = { transparent: true, globals: [], extras: [] };
+  const aliases = new Map<string, ShellWord>();
+  for (const g of line.globals) {
+    out.globals.push(literal2(g.name));
+    if (g.value) out.globals.push(g.value);
+    if (!HARMLESS_PEEL.has(g.name)) out.transparent = false;
+    if (g.name === "--exec-path" && g.value !== undefined)
+      out.dynamic ??= "git --exec-path= runs git's commands from another directory";
+    if (g.name !== "-c" && g.name !== "--config-env") continue;
+    const setting = g.value;
+    if (!setting?.static) {
+      out.dynamic ??= `git ${g.name} with a setting only known when the shell runs`;
+      continue;
+    }
+    const eq = setting.value.indexOf("=");
+    const key = eq === -1 ? setting.value : setting.value.slice(0, eq);
+    const value = eq === -1 ? "true" : setting.value.slice(eq + 1);
+    if (/^alias\./i.test(key)) {
+      if (g.name === "--config-env")
+        out.dynamic ??= `git --config-env ${key} takes the alias from a variable`;
+      else aliases.set(key.slice("alias.".length), literal2(value));
+      continue;
+    }
+    if (configKeyRisk(key, value) === undefined) continue;
+    if (g.name === "-c" && PROGRAM_KEYS.test(key)) out.extras.push(shellWords(value));
+    else out.dynamic ??= `git ${g.name} ${key} names a program or file the checker cannot follow`;
+  }
+  if (line.sub === undefined) return out;
+  const args = words.slice(line.sub + 1 + 1);
+  const sub = words[line.sub + 1]!;
+  if (!sub.static) {
+    out.dynamic ??= "the git subcommand is only known when the shell runs";
+    return out;
+  }
+  const alias = aliases.get(sub.value);
+  if (alias) {
+    out.transparent = false;
+    if (alias.value.startsWith("!")) {
+      out.script = literal2([alias.value.slice(1), ...args.map((a) => a.raw)].join(" "));
+      return out;
+    }
+    out.words = [words[0]!, ...shellWords(alias.value), ...args];
+    return out;
+  }
+  if (!GIT_COMMANDS.has(sub.value))
+    out.dynamic ??= `git ${sub.value} is not one of git's commands: an alias or a git-${sub.value} program runs`;
+  if (line.globals.length > 0) out.words = [words[0]!, ...words.slice(line.sub + 1)];
+  return out;
+}
+
+/** Words of a configuration value the way git splits an alias (blanks; quotes are not followed). */
+function shellWords(text: string): ShellWord[] {
+  return text
+    .trim()
+    .split(/\s+/)
+    .filter((w) => w !== "")
+    .map((w) => (/['"\\$`]/.test(w) ? { value: w, static: false, raw: w, tilde: false } : literal2(w)));
+}
+
+/** Where `git config` (not reading) writes: the repository's config, a scope's file, or a named file. */
+export type GitConfigTarget =
+  | { scope: "local" | "worktree" | "global" | "system" }
+  | { scope: "file"; file: ShellWord }
+  | { scope: "unknown" };
+
+/** The file `git … config …` writes, or undefined when it only reads (or is not `git config`). */
+export function gitConfigWrite(args: readonly ShellWord[]): GitConfigTarget | undefined {
+  const line = splitGit(args);
+  if (line.sub === undefined || args[line.sub]?.value !== "config") return undefined;
+  if (classifyGit(args).readOnly) return undefined;
+  const rest = args.slice(line.sub + 1);
+  if (rest.length === 0) return undefined;
+  for (let i = 0; i < rest.length; i++) {
+    const v = rest[i]!.value;
+    if (!rest[i]!.static) return { scope: "unknown" };
+    if (v === "--global") return { scope: "global" };
+    if (v === "--system") return { scope: "system" };
+    if (v === "--worktree") return { scope: "worktree" };
+    if (v === "-f" || v === "--file")
+      return rest[i + 1] ? { scope: "file", file: rest[i + 1]! } : { scope: "unknown" };
+    if (v.startsWith("--file=")) return { scope: "file", file: literal(v.slice("--file=".length)) };
+    if (v === "--blob" || v.startsWith("--blob=")) return undefined;
+  }
+  return { scope: "local" };
 }

@@ -5,33 +5,17 @@ import { fileURLToPath } from "node:url";
 import { err, ok, type Result } from "neverthrow";
 import type { Node, Parser } from "web-tree-sitter";
 import { importEsm } from "../../esm-import.js";
+import {
+  type Evaluation,
+  evaluationsIn,
+  forHeader,
+  mergeEvaluations,
+  statementEvaluation,
+} from "./evaluation.js";
 import { keepWasmOnBaseline } from "./wasm-tiering.js";
+import { literal, type ShellWord, word } from "./word.js";
 
-/** One argv word. `static` = its value is known without running anything (no $x, $(…), globs of braces). */
-export interface ShellWord {
-  value: string;
-  static: boolean;
-  /** Unquoted source text; what prefix rules match when the value is not static. */
-  raw: string;
-  /** Unquoted leading `~` (the shell would expand it to $HOME). */
-  tilde: boolean;
-  /**
-   * Set when the word has unquoted `*`, `?` or `[`: the pattern the shell expands against the
-   * filesystem, with quoted characters escaped by `\`. Quoted globs (`'*.ts'`) are plain text.
-   */
-  glob?: string;
-  /**
-   * Set when the word is dynamic only through plain `$NAME` / `${NAME}` expansions or a leading
-   * `~user`: its pieces, so a checker that knows those values can compute the word.
-   */
-  parts?: WordPart[];
-}
-
-export type WordPart =
-  | { text: string; quoted: boolean }
-  | { variable: string; quoted: boolean }
-  /** `~user` at the start of the word: that user's home directory. */
-  | { user: string };
+export type { ShellWord, WordPart } from "./word.js";
 
 export interface ShellRedirect {
   kind: "write" | "read" | "dup";
@@ -53,6 +37,12 @@ export interface ShellCommand {
    * Only then does a `cd` surely move later commands.
    */
   certain?: boolean;
+  /** Text bash evaluates as arithmetic or as a variable name here (evaluation.ts). */
+  evaluates?: Evaluation;
+  /** What the script itself feeds the command's standard input: a here-document or here-string, or a file. */
+  input?: { text: ShellWord } | { file: ShellWord };
+  /** Variables this command surely leaves holding integers (a loop's variable over integers). */
+  integers?: string[];
 }
 
 export interface ShellAnalysis {
@@ -118,6 +108,18 @@ export function parseShell(parser: Parser, script: string): Result<ShellAnalysis
   }
 }
 
+/** Nodes that are words the shell expands (as opposed to statements). */
+const WORDISH = new Set([
+  "word",
+  "string",
+  "raw_string",
+  "concatenation",
+  "simple_expansion",
+  "expansion",
+  "arithmetic_expansion",
+  "extglob_pattern",
+]);
+
 function kids(node: Node): Node[] {
   return node.namedChildren.filter((c): c is Node => c !== null);
 }
@@ -132,10 +134,23 @@ function sequence(node: Node, certain: boolean): [Node, boolean][] {
 
 function walk(node: Node, pipedInput: boolean, out: ShellAnalysis, certain: boolean): void {
   switch (node.type) {
-    case "program":
     case "compound_statement":
+    case "test_command": {
+      // `((x))` and `[[ -v x ]]` evaluate text as code although they run no command.
+      const evaluates = statementEvaluation(node);
+      if (evaluates) out.commands.push(pseudo(node.text, pipedInput, certain, { evaluates }));
+      for (const [child, sure] of sequence(node, certain)) walk(child, pipedInput, out, sure);
+      return;
+    }
+    case "program":
     case "negated_command":
       for (const [child, sure] of sequence(node, certain)) walk(child, pipedInput, out, sure);
+      return;
+    case "for_statement":
+      forIn(node, pipedInput, out, certain);
+      return;
+    case "c_style_for_statement":
+      forArithmetic(node, pipedInput, out, certain);
       return;
     case "list": {
       // `a && b`, `a || b`: only the first surely runs.
@@ -157,7 +172,8 @@ function walk(node: Node, pipedInput: boolean, out: ShellAnalysis, certain: bool
     case "redirected_statement":
       redirected(node, pipedInput, out, certain);
       return;
-    case "variable_assignment":
+    case "variable_assignment": {
+      const evaluates = evaluationsIn(node);
       out.commands.push({
         assignments: [assignment(node, out)],
         words: [],
@@ -165,8 +181,10 @@ function walk(node: Node, pipedInput: boolean, out: ShellAnalysis, certain: bool
         pipedInput,
         source: node.text,
         certain,
+        ...(evaluates ? { evaluates } : {}),
       });
       return;
+    }
     case "declaration_command":
     case "unset_command": {
       // `export PATH=…`, `local HOME=…`: the assignments are the shell's own, listed so the
@@ -196,6 +214,8 @@ function walk(node: Node, pipedInput: boolean, out: ShellAnalysis, certain: bool
         substitutions(child, out);
         cmd.words.push(word(child));
       }
+      const evaluates = evaluationsIn(node);
+      if (evaluates) cmd.evaluates = evaluates;
       out.commands.push(cmd);
       return;
     }
@@ -206,10 +226,79 @@ function walk(node: Node, pipedInput: boolean, out: ShellAnalysis, certain: bool
       if (r) out.redirects.push(r);
       return;
     }
-    default:
+    default: {
       // Subshells, conditions, loops, function bodies: what runs there may not run, or not here.
+      // Words outside commands (`case $((x)) in`, its patterns) are expanded, and may evaluate.
+      const evaluates = kids(node)
+        .filter((c) => WORDISH.has(c.type))
+        .reduce<Evaluation | undefined>((e, c) => mergeEvaluations(e, evaluationsIn(c)), undefined);
+      if (evaluates) out.commands.push(pseudo(node.text, pipedInput, false, { evaluates }));
       for (const child of kids(node)) walk(child, pipedInput, out, false);
+    }
   }
+}
+
+/** A command of the checker's own making: an assignment or an evaluation the syntax implies. */
+function pseudo(
+  source: string,
+  pipedInput: boolean,
+  certain: boolean,
+  extra: Partial<ShellCommand>,
+): ShellCommand {
+  return { assignments: [], words: [], redirects: [], pipedInput, source, certain, ...extra };
+}
+
+/**
+ * `for NAME in WORDS; do …; done` (and `select`): NAME is assigned before the body runs, as a
+ * bare `NAME=value` would be (a loop over `.` can set PATH). Over literal integers only, NAME
+ * holds an integer in the body.
+ */
+function forIn(node: Node, pipedInput: boolean, out: ShellAnalysis, certain: boolean): void {
+  const name = node.childForFieldName("variable")?.text ?? "";
+  const values = node.childrenForFieldName("value").filter((v): v is Node => v !== null);
+  for (const v of values) substitutions(v, out);
+  const words = values.map(word);
+  const integers = words.length > 0 && words.every((w) => w.static && /^[+-]?\d+$/.test(w.value));
+  const value: ShellWord =
+    words.length === 1
+      ? words[0]!
+      : { value: "", static: false, raw: values.map((v) => v.text).join(" "), tilde: false };
+  const evaluates = values.reduce<Evaluation | undefined>(
+    (e, v) => mergeEvaluations(e, evaluationsIn(v)),
+    undefined,
+  );
+  out.commands.push(
+    pseudo(`for ${name} in …`, pipedInput, certain, {
+      assignments: [{ name, value }],
+      ...(integers ? { integers: [name] } : {}),
+      ...(evaluates ? { evaluates } : {}),
+    }),
+  );
+  const body = node.childForFieldName("body");
+  if (body) walk(body, pipedInput, out, false);
+}
+
+/** `for ((init; cond; update))`: init is evaluated once, then cond and update around each pass. */
+function forArithmetic(node: Node, pipedInput: boolean, out: ShellAnalysis, certain: boolean): void {
+  const header = forHeader(node);
+  for (const c of kids(node))
+    if (c.type !== "do_group" && c.type !== "compound_statement") substitutions(c, out);
+  const loop = () => {
+    if (header.loop) out.commands.push(pseudo(node.text, pipedInput, false, { evaluates: header.loop }));
+  };
+  if (header.init) out.commands.push(pseudo(node.text, pipedInput, certain, { evaluates: header.init }));
+  if (header.integers.length > 0)
+    out.commands.push(
+      pseudo("for ((…))", pipedInput, certain, {
+        assignments: header.integers.map((name) => ({ name, value: literal("0") })),
+        integers: header.integers,
+      }),
+    );
+  loop();
+  const body = node.childForFieldName("body");
+  if (body) walk(body, pipedInput, out, false);
+  // The update runs after the body, which may have changed what it reads.
+  loop();
 }
 
 function redirected(node: Node, pipedInput: boolean, out: ShellAnalysis, certain: boolean): void {
@@ -257,6 +346,8 @@ function command(node: Node, pipedInput: boolean, out: ShellAnalysis, certain: b
         substitutions(child, out);
         cmd.words.push(word(child));
     }
+    const evaluates = evaluationsIn(child);
+    if (evaluates) cmd.evaluates = mergeEvaluations(cmd.evaluates, evaluates);
   }
   // Substitutions run before the command that uses their output, so they are listed first.
   out.commands.push(cmd);
@@ -280,8 +371,13 @@ function substitutions(node: Node, out: ShellAnalysis): void {
 
 function redirect(node: Node, out: ShellAnalysis, owner?: ShellCommand): ShellRedirect | undefined {
   for (const child of kids(node)) substitutions(child, out);
-  if (node.type === "herestring_redirect") return undefined;
+  if (node.type === "herestring_redirect") {
+    const text = kids(node)[0];
+    if (owner && text) owner.input = { text: word(text) };
+    return undefined;
+  }
   if (node.type === "heredoc_redirect") {
+    if (owner) owner.input = { text: heredocText(node) };
     // `cat <<EOF > out`: the nested file_redirect is a real write.
     for (const nested of node.childrenForFieldName("redirect")) {
       if (!nested) continue;
@@ -307,121 +403,23 @@ function redirect(node: Node, out: ShellAnalysis, owner?: ShellCommand): ShellRe
   }
   if (!dest) return { kind: "dup", op };
   const target = word(dest);
+  if (op === "<" && owner) owner.input = { file: target };
   if ((op === ">&" || op === "<&" || op === ">&-" || op === "<&-") && /^(\d+|-)$/.test(target.value)) {
     return { kind: "dup", op };
   }
   return { kind: op === "<" ? "read" : "write", op, target };
 }
 
-function literal(value: string, isStaticValue = true): ShellWord {
-  return { value, static: isStaticValue, raw: value, tilde: false };
-}
-
-/** A piece of a word: literal text (with its glob pattern), or a variable we may know. */
-type Piece =
-  | { kind: "text"; value: string; pattern: string; quoted: boolean }
-  | { kind: "variable"; name: string; quoted: boolean }
-  | { kind: "user"; name: string };
-
-const GLOB_CHARS = /[*?[]/;
-const escapeGlob = (text: string) => text.replace(/[*?[\\]/g, "\\$&");
-/** `{a,b}` and `{1..3}` expand to several words we do not compute; a bare `{}` stays literal. */
-const BRACE_EXPANSION = /\{[^{}]*(,|\.\.)[^{}]*\}/;
-
-/** The word's pieces, or undefined when part of it is only known by running something. */
-function pieces(node: Node, first: boolean): Piece[] | undefined {
-  switch (node.type) {
-    case "word":
-    case "number": {
-      const text = node.text;
-      if (BRACE_EXPANSION.test(text.replace(/\\./gs, ""))) return undefined;
-      if (first && text.startsWith("~") && !/^~(\/|$)/.test(text)) {
-        // `~user` (a passwd lookup); `~+`, `~-` and friends are not followed.
-        const m = /^~([a-z_][a-z0-9_.-]*)(\/.*)?$/is.exec(text);
-        if (!m) return undefined;
-        const rest = m[2] ?? "";
-        return [{ kind: "user", name: m[1]! }, ...(rest ? [unquotedText(rest)] : [])];
-      }
-      return [unquotedText(text)];
-    }
-    case "raw_string": {
-      const value = node.text.slice(1, -1);
-      return [{ kind: "text", value, pattern: escapeGlob(value), quoted: true }];
-    }
-    case "string":
-      return stringPieces(node);
-    case "simple_expansion":
-    case "expansion": {
-      const inner = kids(node);
-      const name = inner.length === 1 && inner[0]!.type === "variable_name" ? inner[0]!.text : undefined;
-      const plain = name !== undefined && (node.text === `$${name}` || node.text === `\${${name}}`);
-      return plain ? [{ kind: "variable", name, quoted: false }] : undefined;
-    }
-    case "concatenation": {
-      const out: Piece[] = [];
-      for (const [i, child] of kids(node).entries()) {
-        const more = pieces(child, first && i === 0);
-        if (!more) return undefined;
-        out.push(...more);
-      }
-      return out;
-    }
-    default:
-      return undefined;
-  }
-}
-
-function unquotedText(text: string): Piece {
-  return { kind: "text", value: text.replace(/\\(.)/gs, "$1"), pattern: text, quoted: false };
-}
-
-/** `"…"`: literal text between the children, and plain variable expansions. */
-function stringPieces(node: Node): Piece[] | undefined {
-  const out: Piece[] = [];
-  const start = node.startIndex;
-  const raw = node.text;
-  let at = 1;
-  const text = (to: number) => {
-    if (to <= at) return;
-    const value = raw.slice(at, to).replace(/\\([$`"\\\n])/g, "$1");
-    out.push({ kind: "text", value, pattern: escapeGlob(value), quoted: true });
-  };
-  for (const child of kids(node)) {
-    if (child.type === "string_content") continue;
-    text(child.startIndex - start);
-    const inner = pieces(child, false);
-    if (!inner || inner.some((p) => p.kind !== "variable")) return undefined;
-    for (const p of inner) out.push({ ...p, quoted: true } as Piece);
-    at = child.endIndex - start;
-  }
-  text(raw.length - 1);
-  return out;
-}
-
-/** The value the shell would pass as one argv word, or the raw text marked non-static. */
-export function word(node: Node): ShellWord {
-  const raw = node.text;
-  const found = pieces(node, true);
-  if (!found) return { value: raw, static: false, raw, tilde: false };
-  const first = found[0];
-  const tilde = first?.kind === "text" && !first.quoted && /^~(\/|$)/.test(first.value);
-  const dynamic = found.some((p) => p.kind !== "text");
-  const textPieces = found.filter((p): p is Extract<Piece, { kind: "text" }> => p.kind === "text");
-  const globbed = textPieces.some((p) => !p.quoted && GLOB_CHARS.test(p.pattern.replace(/\\./gs, "")));
-  const out: ShellWord = dynamic
-    ? { value: raw, static: false, raw, tilde: false }
-    : { value: textPieces.map((p) => p.value).join(""), static: true, raw, tilde };
-  if (globbed && !dynamic) out.glob = textPieces.map((p) => p.pattern).join("");
-  if (dynamic) {
-    out.parts = found.map((p) =>
-      p.kind === "text"
-        ? { text: p.value, quoted: p.quoted }
-        : p.kind === "variable"
-          ? { variable: p.name, quoted: p.quoted }
-          : { user: p.name },
-    );
-    // An unquoted glob next to a variable: the checker cannot expand it before knowing the value.
-    if (globbed) out.parts = undefined;
-  }
-  return out;
+/**
+ * A here-document's text as the command reads it: literal when the delimiter is quoted, or when
+ * the body has no expansion and no backslash; otherwise only known when the shell runs.
+ */
+function heredocText(node: Node): ShellWord {
+  const start = kids(node).find((c) => c.type === "heredoc_start")?.text ?? "";
+  const body = kids(node).find((c) => c.type === "heredoc_body");
+  const text = body?.text ?? "";
+  const quoted = /['"\\]/.test(start);
+  const expands = body ? kids(body).some((c) => c.type !== "heredoc_content") : false;
+  const literalBody = quoted || (!expands && !/[\\$`]/.test(text));
+  return literalBody ? literal(text) : { value: text, static: false, raw: text, tilde: false };
 }

@@ -1,8 +1,10 @@
 // Peels one wrapper off a command line: its options (from its man page: coreutils 9.1,
 // util-linux 2.38, findutils 4.9.0, procps 4.0.2, time 1.9, bash 5.2) and what it runs.
+import { peelGitLine } from "./git.js";
 import { SHELLS } from "./names.js";
 import { optionTable, scanOptions } from "./options.js";
-import type { ShellWord } from "./parser.js";
+import type { ShellCommand, ShellWord } from "./parser.js";
+import { OPAQUE_RUNNERS, peelRunner, RUNNERS } from "./runners.js";
 import type { Unwrapped } from "./wrappers.js";
 
 export interface Step {
@@ -68,7 +70,8 @@ function withOptions(
 ): Step | undefined {
   const scan = scanOptions(words.slice(1), opts, { stopAtOperand: true, numbers: settings.numbers });
   if (!scan.ok) {
-    out.opaque = `${name}: ${scan.reason}`;
+    // The checker cannot tell which word is the command it runs.
+    dynamicScript(out, `${name}: ${scan.reason}`);
     return undefined;
   }
   for (const o of scan.options) {
@@ -79,7 +82,12 @@ function withOptions(
   return rest.length > 0 ? { words: rest, transparent: settings.transparent } : undefined;
 }
 
-export function peel(name: string, words: ShellWord[], out: Unwrapped): Step | undefined {
+export function peel(
+  name: string,
+  words: ShellWord[],
+  out: Unwrapped,
+  input?: ShellCommand["input"],
+): Step | undefined {
   switch (name) {
     case "env":
       return peelEnv(words, out);
@@ -152,10 +160,12 @@ export function peel(name: string, words: ShellWord[], out: Unwrapped): Step | u
     case "source":
     case ".":
       out.sources = words[1] ?? lit("");
-      out.opaque ??= `${name} runs the commands in ${words[1]?.raw ?? "a file"}`;
+      dynamicScript(out, `${name} runs the commands in ${words[1]?.raw ?? "a file"}`);
       return undefined;
     default:
-      if (SHELLS.has(name)) return shellInvocation(name, words, out);
+      if (SHELLS.has(name)) return shellInvocation(name, words, out, input);
+      if (RUNNERS.has(name) || OPAQUE_RUNNERS.has(name) || name === "sg" || name === "coproc")
+        return peelRunner(name, words, out);
       return undefined;
   }
 }
@@ -185,7 +195,8 @@ function peelEnv(words: ShellWord[], out: Unwrapped): Step | undefined {
       return undefined;
     }
     if (!/^[A-Za-z_][A-Za-z0-9_]*=/.test(w.value)) break;
-    out.envAssignments.push(w.value.slice(0, w.value.indexOf("=")));
+    const eq = w.value.indexOf("=");
+    out.envAssignments.push({ name: w.value.slice(0, eq), value: lit(w.value.slice(eq + 1)) });
   }
   const rest = scan.operands.slice(i);
   for (const o of scan.options) {
@@ -297,10 +308,8 @@ function peelXargs(words: ShellWord[], out: Unwrapped): Step | undefined {
     out.opaque = `xargs: ${scan.reason}`;
     return undefined;
   }
-  if (scan.options.some((o) => o.kind === "names")) {
-    out.opaque = "xargs reading its arguments from a file";
-    return undefined;
-  }
+  // -a FILE: the arguments come from the file, the command is still the one written.
+  for (const o of scan.options) if (o.kind === "names" && o.value) out.reads.push(o.value);
   out.appendsArgs = true;
   // -I {} / -i: that string in the command is replaced by input text.
   const replace = scan.options.find((o) => o.name === "-I" || o.name === "-i" || o.name === "--replace");
@@ -317,44 +326,39 @@ function unknown(w: ShellWord): ShellWord {
   return { value: w.raw, static: false, raw: w.raw, tilde: false };
 }
 
-/** `git [global options] SUB …` → `git SUB …`, so deny rules for `git push` see `git -C x push`. */
 function peelGit(words: ShellWord[], out: Unwrapped): Step | undefined {
-  const globals: ShellWord[] = [];
-  let i = 1;
-  for (; i < words.length; i++) {
-    const w = words[i]!;
-    if (!w.static || !w.value.startsWith("-")) break;
-    globals.push(w);
-    if (
-      ["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env"].includes(
-        w.value,
-      )
-    ) {
-      if (words[i + 1]) globals.push(words[++i]!);
-    }
+  const git = peelGitLine(words);
+  if (git.globals.length > 0) out.gitGlobals = git.globals;
+  out.extras.push(...git.extras);
+  if (git.dynamic) dynamicScript(out, git.dynamic);
+  if (git.script) {
+    out.script = git.script;
+    return undefined;
   }
-  if (globals.length === 0 || i >= words.length) return undefined;
-  out.gitGlobals = globals;
-  const harmless = globals.every((g) =>
-    [
-      "--no-pager",
-      "-P",
-      "--no-optional-locks",
-      "--literal-pathspecs",
-      "--glob-pathspecs",
-      "--noglob-pathspecs",
-      "--icase-pathspecs",
-      "--no-replace-objects",
-    ].includes(g.value),
-  );
-  return { words: [words[0]!, ...words.slice(i)], transparent: harmless };
+  return git.words ? { words: git.words, transparent: git.transparent } : undefined;
 }
 
-function shellInvocation(name: string, words: ShellWord[], out: Unwrapped): undefined {
+/**
+ * `sh -c SCRIPT`, `sh FILE`, `sh` reading its input. Text the script itself feeds it (a
+ * here-document or here-string) is judged like `-c`; a file of commands cannot be seen, and with
+ * Bash deny or ask rules it asks (the file may hold what they name).
+ */
+function shellInvocation(
+  name: string,
+  words: ShellWord[],
+  out: Unwrapped,
+  input: ShellCommand["input"],
+): undefined {
   for (let i = 1; i < words.length; i++) {
     const w = words[i]!;
-    if (!w.static) break;
-    if (w.value === "--") break;
+    if (!w.static) {
+      dynamicScript(out, `${name} with an argument only known when the shell runs`);
+      return undefined;
+    }
+    if (w.value === "--") {
+      if (words[i + 1]) return scriptFile(name, words[i + 1]!, out);
+      break;
+    }
     // -c may be combined with other single-letter flags: `bash -lc '…'`, `sh -ec '…'`.
     if (/^-[a-zA-Z]*c[a-zA-Z]*$/.test(w.value)) {
       const script = words[i + 1];
@@ -366,11 +370,31 @@ function shellInvocation(name: string, words: ShellWord[], out: Unwrapped): unde
       out.script = script;
       return undefined;
     }
+    // -s: commands come from the input even with operands (they are its positional parameters).
+    if (/^-[a-zA-Z]*s[a-zA-Z]*$/.test(w.value)) break;
+    // `-o option` and `+o option` take a word.
+    if (/^[-+]o$/.test(w.value)) {
+      i++;
+      continue;
+    }
     if (w.value.startsWith("-") || w.value.startsWith("+")) continue;
-    out.opaque ??= `${name} runs the script file ${w.raw}`;
+    return scriptFile(name, w, out);
+  }
+  if (input && "text" in input) {
+    if (input.text.static) out.script = input.text;
+    else dynamicScript(out, `${name} reads commands from a here-document only known when the shell runs`);
+    return undefined;
+  }
+  if (input && "file" in input) {
+    dynamicScript(out, `${name} reads commands from the file ${input.file.raw}`);
     return undefined;
   }
   out.opaque = `${name} reads commands from its input`;
+  return undefined;
+}
+
+function scriptFile(name: string, file: ShellWord, out: Unwrapped): undefined {
+  dynamicScript(out, `${name} runs the script file ${file.raw}`);
   return undefined;
 }
 

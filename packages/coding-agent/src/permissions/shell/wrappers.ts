@@ -1,7 +1,8 @@
 // Sees through command wrappers (env, sudo, timeout, nice, exec, setsid, flock, trap, watch,
-// xargs, git's global options, sh -c …) to what actually runs, one layer at a time (peel.ts).
+// xargs, git's global options, sh -c, here-documents into shells, the runners of runners.ts …)
+// to what actually runs, one layer at a time (peel.ts).
 import { commandName, systemName } from "./names.js";
-import type { ShellWord } from "./parser.js";
+import type { ShellCommand, ShellWord } from "./parser.js";
 import { peel } from "./peel.js";
 
 export interface Layer {
@@ -36,9 +37,11 @@ export interface Unwrapped {
   /** We see what runs, but a wrapper keeps it from counting as a read (env -C, chroot, setsid). */
   notRead?: string;
   /** Env assignments made by `env NAME=VALUE`. */
-  envAssignments: string[];
+  envAssignments: { name: string; value: ShellWord }[];
   /** Files a wrapper itself writes (`time -o`, `flock`'s lock file). */
   writes: ShellWord[];
+  /** Files a wrapper itself reads (`xargs -a`). */
+  reads: ShellWord[];
   /** `source` / `.`: a file's commands run in this shell and may change PATH, HOME, the directory. */
   sources?: ShellWord;
   /** Global options peeled off a `git` command line. */
@@ -49,7 +52,8 @@ export { commandName, INTERPRETERS, SHELLS, systemName } from "./names.js";
 
 const MAX_LAYERS = 16;
 
-export function unwrap(words: ShellWord[]): Unwrapped {
+/** `input`: what the script feeds the command's standard input (a shell reads its commands there). */
+export function unwrap(words: ShellWord[], input?: ShellCommand["input"]): Unwrapped {
   const out: Unwrapped = {
     layers: [{ words, transparent: true }],
     elevated: false,
@@ -57,6 +61,7 @@ export function unwrap(words: ShellWord[]): Unwrapped {
     extras: [],
     envAssignments: [],
     writes: [],
+    reads: [],
   };
   let current = words;
   for (let i = 0; i < MAX_LAYERS; i++) {
@@ -66,7 +71,7 @@ export function unwrap(words: ShellWord[]): Unwrapped {
       out.dynamic = true;
       return out;
     }
-    const step = peel(name ?? "", current, out);
+    const step = peel(name ?? "", current, out, input);
     if (!step) return out;
     // A file of the workspace named like a wrapper is that file, not the wrapper.
     const trusted = systemName(current[0]) !== undefined;

@@ -17,12 +17,25 @@ function fit(name: string, original: string): string {
   return `${name.slice(0, MAX_NAME_LENGTH - 7)}_${hash}`;
 }
 
+/**
+ * A server's part of the names: sanitised, with no `__` inside it and no `_` at its end, so
+ * `mcp__<server>__<tool>` always splits at the second `__` and a rule for server `docs` can never
+ * cover a server named `docs__evil` (it becomes `docs_evil`).
+ */
+export function serverPart(name: string): string {
+  const clean = sanitize(name).replace(/_{2,}/g, "_").replace(/_+$/, "");
+  return clean === "" ? "server" : clean;
+}
+
 /** Gives each distinct original name one output name for the life of the namer. */
 export class Namer {
   private readonly given = new Map<string, string>();
   private readonly taken = new Set<string>();
 
-  constructor(private readonly format: (clean: string) => string) {}
+  constructor(
+    private readonly format: (clean: string) => string,
+    private readonly clean: (original: string) => string = sanitize,
+  ) {}
 
   /** A name of Keel's own (a helper entry) under `key`, after the originals already given. */
   claim(key: string, clean: string): string {
@@ -40,11 +53,12 @@ export class Namer {
   assign(originals: readonly string[]): Map<string, string> {
     const fresh = originals.filter((o) => !this.given.has(o));
     // An original that is already clean has the first claim on its name.
+    const clean = this.clean;
     const ordered = [...fresh].sort(
-      (a, b) => Number(sanitize(a) !== a) - Number(sanitize(b) !== b) || (a < b ? -1 : a > b ? 1 : 0),
+      (a, b) => Number(clean(a) !== a) - Number(clean(b) !== b) || (a < b ? -1 : a > b ? 1 : 0),
     );
     for (const original of ordered) {
-      const base = fit(this.format(sanitize(original)), original);
+      const base = fit(this.format(clean(original)), original);
       let name = base;
       for (let n = 2; this.taken.has(name); n++) name = fit(`${base}_${n}`, `${original}#${n}`);
       this.given.set(original, name);
@@ -65,5 +79,5 @@ export function toolNamer(serverName: string): Namer {
 
 /** Namer for servers: the `<server>` part of the names above, unique across configured servers. */
 export function serverNamer(): Namer {
-  return new Namer((clean) => clean.slice(0, 40));
+  return new Namer((clean) => clean.slice(0, 40).replace(/_+$/, ""), serverPart);
 }

@@ -258,7 +258,7 @@ export class Fetcher {
     if (kind !== "html" || format === "raw") return ok({ ...base, content: Buffer.from(decoded.text) });
     // The HTML stack (node-html-parser, node-html-markdown, entities: ~300 KB) loads on the first
     // HTML page, not with the extension: most sessions never fetch one.
-    const { parseHtml } = await import("./html.js");
+    const { MAX_HTML_DEPTH, parseHtml } = await import("./html.js");
     const page = parseHtml(decoded.text, url);
     const title = page.title ? { title: page.title } : {};
     if (format === "markdown" && page.markdownAlternate) {
@@ -285,6 +285,10 @@ export class Fetcher {
         );
       } else docNotes.push(`The page offers a markdown version on another host: ${alternate.href}.`);
     }
+    if (page.flattened > 0)
+      docNotes.push(
+        `The page nests its HTML deeper than ${MAX_HTML_DEPTH} levels; below that only the text was kept (${page.flattened} element${page.flattened === 1 ? "" : "s"} flattened).`,
+      );
     const content = format === "markdown" ? page.markdown() : page.text();
     return ok({ ...base, ...title, extracted: page.extracted, content: Buffer.from(content) });
   }

@@ -1,8 +1,9 @@
 // HTML to what the model reads: the page's main content (its <main> or single <article> when it
 // has one, the body otherwise), without scripts, navigation and other chrome, links made
 // absolute, as Markdown (node-html-markdown) or plain text. Also finds a markdown alternate.
+// Nesting is bounded first: deeper elements keep only their text (the tree walks recurse).
 import { NodeHtmlMarkdown } from "node-html-markdown";
-import { type HTMLElement, NodeType, parse } from "node-html-parser";
+import { type HTMLElement, type Node, NodeType, parse, TextNode } from "node-html-parser";
 
 /** Never content: code, embedded objects, form controls. (Hidden elements go too.) */
 const NEVER = new Set([
@@ -25,6 +26,52 @@ const NEVER = new Set([
 /** Page chrome, removed when outside the main content (an article's own header stays). */
 const CHROME = new Set(["nav", "aside", "header", "footer"]);
 const CHROME_ROLES = new Set(["navigation", "banner", "contentinfo", "complementary", "search"]);
+
+/**
+ * How deep elements may nest before their structure is dropped (their text kept). Real pages stay
+ * far below (browsers' own parsers cap nesting at 512); the walks below, node-html-parser's own
+ * text and serialisation, and node-html-markdown all recurse, and a page of 10,000 nested divs
+ * overflowed the stack.
+ */
+export const MAX_HTML_DEPTH = 256;
+
+/**
+ * Replaces the children of every element at `max` levels with the text below it, without
+ * recursion (the tree may be far deeper than the stack). Returns how many elements it flattened.
+ */
+function boundDepth(root: HTMLElement, max: number): number {
+  let flattened = 0;
+  const stack: [HTMLElement, number][] = [[root, 0]];
+  while (stack.length > 0) {
+    const [el, depth] = stack.pop()!;
+    const elements = el.childNodes.filter((c) => c.nodeType === NodeType.ELEMENT_NODE) as HTMLElement[];
+    if (elements.length === 0) continue;
+    if (depth < max) {
+      for (const child of elements) stack.push([child, depth + 1]);
+      continue;
+    }
+    el.childNodes = [new TextNode(rawTextBelow(el), el)];
+    flattened++;
+  }
+  return flattened;
+}
+
+/** The raw text (entities as written) of everything below `el`, in document order, iteratively. */
+function rawTextBelow(el: HTMLElement): string {
+  const parts: string[] = [];
+  const stack: Node[] = [...el.childNodes].reverse();
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node.nodeType === NodeType.TEXT_NODE) parts.push((node as TextNode).rawText);
+    else if (node.nodeType === NodeType.ELEMENT_NODE) {
+      const tag = (node as HTMLElement).rawTagName?.toLowerCase() ?? "";
+      if (NEVER.has(tag)) continue;
+      stack.push(...[...node.childNodes].reverse());
+      parts.push(" ");
+    }
+  }
+  return parts.join("");
+}
 
 /** Below this much text a <main> or <article> is probably a teaser, and the body is kept whole. */
 const MIN_MAIN_CHARS = 200;
@@ -105,6 +152,8 @@ export interface HtmlPage {
   markdownAlternate?: string;
   /** Which part was kept: the page's main element, its article, or the whole body. */
   extracted: "main" | "article" | "body";
+  /** Elements nested deeper than MAX_HTML_DEPTH whose structure was dropped (their text kept). */
+  flattened: number;
   markdown(): string;
   text(): string;
 }
@@ -201,6 +250,7 @@ export function parseHtml(html: string, pageUrl: URL): HtmlPage {
     comment: false,
     blockTextElements: { script: true, style: true, noscript: true },
   });
+  const flattened = boundDepth(doc, MAX_HTML_DEPTH);
   const base = baseOf(doc, pageUrl);
   const title =
     doc.querySelector("title")?.text.trim() ||
@@ -223,6 +273,7 @@ export function parseHtml(html: string, pageUrl: URL): HtmlPage {
     ...(title ? { title } : {}),
     ...(markdownAlternate ? { markdownAlternate } : {}),
     extracted,
+    flattened,
     markdown: () => toMarkdown(root),
     text: () =>
       root.structuredText

@@ -1,6 +1,7 @@
-// What trust covers besides .keel/ and the root files: where links lead (never into /dev or
-// /proc), the skill and agent folders, the modules extensions import and the files hooks run,
-// and context files below and above the root, approved one by one.
+// What the legacy trust hash covered besides .keel/ and the root files (entries written before
+// Keel recorded a project's surface are carried over only while it still matches): where links
+// lead (never into /dev or /proc), the skill and agent folders, the modules extensions import and
+// the files hooks run.
 import {
   appendFileSync,
   mkdirSync,
@@ -12,11 +13,9 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { err, ok } from "neverthrow";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { hashProject } from "../../src/trust/hash.js";
 import { findEnclosingRoot } from "../../src/trust/root.js";
-import { checkTrust, renewProjectHash, trustProject, writeKeepingTrust } from "../../src/trust/store.js";
 
 let root: string;
 let project: string;
@@ -135,58 +134,6 @@ describe("the trust hash", () => {
   });
 });
 
-describe("context files outside the root's own", () => {
-  const status = (cwd: string) => checkTrust(project, { home: keelHome, cwd })._unsafeUnwrap();
-
-  it("approves those below the root when trusting, and an edit or a new one makes the project changed", () => {
-    const sub = join(project, "sub", "deeper");
-    mkdirSync(sub, { recursive: true });
-    write("sub/AGENTS.md", "sub rules");
-    write("sub/deeper/CLAUDE.md", "deeper rules");
-    trustProject(project, { home: keelHome })._unsafeUnwrap();
-    expect(status(sub)).toEqual({ status: "trusted" });
-
-    write("sub/deeper/CLAUDE.md", "edited");
-    expect(status(sub)).toEqual({ status: "changed", changed: "sub/deeper/CLAUDE.md" });
-    expect(status(join(project, "sub"))).toEqual({ status: "trusted" });
-    expect(status(project)).toEqual({ status: "trusted" });
-
-    trustProject(project, { home: keelHome, cwd: sub })._unsafeUnwrap();
-    mkdirSync(join(project, "other"));
-    write("other/AGENTS.md", "appeared after trust");
-    expect(status(join(project, "other"))).toEqual({ status: "changed", changed: "other/AGENTS.md" });
-  });
-
-  it("approves those above the root in no project, by absolute path", () => {
-    const above = write("AGENTS.md", "above the project", root);
-    trustProject(project, { home: keelHome })._unsafeUnwrap();
-    expect(status(project).status).toBe("trusted");
-    writeFileSync(above, "edited above");
-    expect(status(project)).toEqual({ status: "changed", changed: above });
-  });
-
-  it("a link to a device counts as a refused file; turning it into a real file is a change", () => {
-    mkdirSync(join(project, "sub"));
-    symlinkSync("/dev/zero", join(project, "sub", "AGENTS.md"));
-    trustProject(project, { home: keelHome })._unsafeUnwrap();
-    expect(status(join(project, "sub")).status).toBe("trusted");
-    rmSync(join(project, "sub", "AGENTS.md"));
-    write("sub/AGENTS.md", "now real");
-    expect(status(join(project, "sub")).status).toBe("changed");
-  });
-
-  it("keel's own config write renews the hash without approving anything else", () => {
-    write(".keel/config.json", "{}");
-    trustProject(project, { home: keelHome })._unsafeUnwrap();
-    mkdirSync(join(project, "sub"));
-    write("sub/AGENTS.md", "added by someone else");
-    write(".keel/config.json", '{"permissions":{"allow":["Bash(npm test)"]}}');
-    renewProjectHash(project, { home: keelHome })._unsafeUnwrap();
-    expect(status(project).status).toBe("trusted");
-    expect(status(join(project, "sub"))).toEqual({ status: "changed", changed: "sub/AGENTS.md" });
-  });
-});
-
 describe("findEnclosingRoot", () => {
   it("finds the project a folder above a nested root belongs to, or none", () => {
     const inner = join(project, "vendor", "inner");
@@ -194,35 +141,5 @@ describe("findEnclosingRoot", () => {
     expect(findEnclosingRoot(join(project, "vendor"), keelHome)).toBe(project);
     expect(findEnclosingRoot(inner, keelHome)).toBe(inner);
     expect(findEnclosingRoot(root, keelHome)).toBeUndefined();
-  });
-});
-
-describe("Keel's own writes to a trusted project", () => {
-  const status = () => checkTrust(project, { home: keelHome })._unsafeUnwrap().status;
-  const keelWrite = (text: string) =>
-    writeKeepingTrust(project, { home: keelHome }, () => {
-      write(".keel/config.json", text);
-      return ok(undefined);
-    });
-
-  it("keep it trusted, but approve nothing that changed before them", () => {
-    write(".keel/config.json", "{}");
-    trustProject(project, { home: keelHome })._unsafeUnwrap();
-    expect(keelWrite('{ "model": "anthropic/x" }')).toEqual({ written: ok(undefined) });
-    expect(status()).toBe("trusted");
-
-    // Something else changed the project first: Keel's write does not approve that change.
-    write(".keel/extensions/new.mjs", "export default {};\n");
-    expect(status()).toBe("changed");
-    keelWrite('{ "model": "anthropic/y" }');
-    expect(status()).toBe("changed");
-  });
-
-  it("a failed write renews nothing", () => {
-    write(".keel/config.json", "{}");
-    trustProject(project, { home: keelHome })._unsafeUnwrap();
-    const failed = writeKeepingTrust(project, { home: keelHome }, () => err("disk full"));
-    expect(failed).toEqual({ written: err("disk full") });
-    expect(status()).toBe("trusted");
   });
 });
