@@ -3,7 +3,13 @@
 // of the public API.
 // - dist/bin.cjs: the `keel` bin: argument parsing, --help, --version, and the code-cache loader.
 // - dist/keel.cjs: the core (print mode, composition, kernel), one CommonJS file so the bin can
-//   compile it through V8's code cache (src/code-cache.ts); Node 20 caches no ESM compiles.
+//   compile it through V8's code cache (src/code-cache.ts), which holds every function a run
+//   compiled; Node's own compile cache (module.enableCompileCache) keeps only what V8 compiles
+//   eagerly, and a start then compiles the rest again (~25% more instructions, measured).
+// - dist/ext-<id>.cjs: each official extension, a CommonJS bundle of its own, read through the
+//   code cache like the core when a session activates it (src/bundled-extensions.ts), with the
+//   SDK, TypeBox and neverthrow lent by the core (src/shared-modules.ts); the list of extensions
+//   is src/official.ts's.
 // - dist/tui/index.js: the TUI with ink and react, ESM (they are ESM only), imported only by
 //   interactive mode; it gets the kernel from the core instead of bundling a second copy.
 // - dist/node_modules/<name>: the service SDKs extensions require on first use (@tavily/core,
@@ -16,8 +22,8 @@
 //   stream-json input, written from src/print/schema.ts (exported as @keel/cli/print.v1.schema.json).
 // - dist/index.js: the package's public API for other hosts, ESM, over the @keel packages they
 //   install themselves (optional peers: the bin needs none of them).
-// The CLI's run-time dependencies (package.json `dependencies`) stay external: tsx, whose loader
-// needs its own files and esbuild's binary.
+// The CLI's run-time dependencies (package.json `dependencies`) stay external, but for the
+// extension SDK (below); TypeScript extensions need none (Node strips their types).
 import { execFileSync } from "node:child_process";
 import {
   chmodSync,
@@ -29,7 +35,7 @@ import {
   rmSync,
   writeFileSync,
 } from "node:fs";
-import { createRequire } from "node:module";
+import { builtinModules, createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -189,9 +195,16 @@ const mcpClientVendored = {
   },
 };
 
-const cjs = await build({
+// The official extensions, from src/official.ts (the one list; the bin loads them by id).
+const official = [
+  ...readFileSync(join(root, "src/official.ts"), "utf8").matchAll(
+    /\{ id: "([a-z-]+)", from: "(@keel\/[a-z-]+)", name: "(\w+)" \}/g,
+  ),
+].map(([, id, from, name]) => ({ id, from, name }));
+if (official.length === 0) throw new Error("src/official.ts lists no official extension; update build.mjs");
+
+const cjsCommon = {
   ...common,
-  entryPoints: { bin: "src/bin.ts", keel: "src/main.ts", "esm-import": "src/esm-import.ts" },
   plugins: [esmImportOutside, mcpClientVendored],
   format: "cjs",
   minifyWhitespace: true,
@@ -200,17 +213,61 @@ const cjs = await build({
   // is the bundle file's own URL.
   define: { "import.meta.url": "__keelModuleUrl" },
   banner: { js: '"use strict"; const __keelModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
+};
+// What the core lends them (src/shared-modules.ts): external in their bundles.
+const shared = [
+  ...readFileSync(join(root, "src/shared-modules.ts"), "utf8").matchAll(
+    /^import \* as \w+ from "([^"]+)";$/gm,
+  ),
+].map(([, name]) => name);
+if (shared.length === 0) throw new Error("src/shared-modules.ts lends nothing; update build.mjs");
+const extensions = [];
+for (const { id, from, name } of official)
+  extensions.push(
+    await build({
+      ...cjsCommon,
+      external: [...external, ...shared],
+      stdin: {
+        contents: `export { ${name} as extension } from "${from}";`,
+        resolveDir: root,
+        loader: "js",
+        sourcefile: `ext-${id}.js`,
+      },
+      outfile: join(root, `dist/ext-${id}.cjs`),
+      outdir: undefined,
+      outExtension: undefined,
+    }),
+  );
+
+// Each external an extension bundle requires must be lent by the core or found by Node from dist/.
+for (const ext of extensions)
+  for (const output of Object.values(ext.metafile.outputs))
+    for (const { path, external: isExternal } of output.imports)
+      if (
+        isExternal &&
+        !path.startsWith("node:") &&
+        !builtinModules.includes(path) &&
+        !shared.includes(path) &&
+        ![...runtime, MCP_CLIENT, "./esm-import.cjs"].some((n) => path === n || path.startsWith(`${n}/`))
+      )
+        throw new Error(`an extension bundle requires ${path}, which neither the core lends nor dist/ holds`);
+
+const cjs = await build({
+  ...cjsCommon,
+  entryPoints: { bin: "src/bin.ts", keel: "src/main.ts", "esm-import": "src/esm-import.ts" },
 });
 chmodSync(join(root, "dist/bin.cjs"), 0o755);
-const core = readFileSync(join(root, "dist/keel.cjs"), "utf8");
-// Node reads the core on every start; pure ASCII makes that a one-byte string instead of a
-// UTF-8 decode into a two-byte one. esbuild escapes non-ASCII in code and minifying drops the
-// comments that carried some (em dashes in SDK doc comments); fail if that ever stops holding.
-if (/[^\x00-\x7f]/.test(core))
-  throw new Error("dist/keel.cjs is not pure ASCII; strip or escape what esbuild left in it");
-// A dynamic import left in the core would fail once it runs from the code cache; fail here.
-const leftover = core.match(/(^|[^\w$.`'"])import\(/m);
-if (leftover) throw new Error("dist/keel.cjs contains import(); route it through an esm-import module");
+for (const file of ["keel.cjs", ...official.map(({ id }) => `ext-${id}.cjs`)]) {
+  const code = readFileSync(join(root, "dist", file), "utf8");
+  // Node reads these on every start; pure ASCII makes each a one-byte string instead of a UTF-8
+  // decode into a two-byte one. esbuild escapes non-ASCII in code and minifying drops the
+  // comments that carried some (em dashes in SDK doc comments); fail if that ever stops holding.
+  if (/[^\x00-\x7f]/.test(code))
+    throw new Error(`dist/${file} is not pure ASCII; strip or escape what esbuild left in it`);
+  // A dynamic import left in a file run from the code cache would fail there; fail here.
+  if (/(^|[^\w$.`'"])import\(/m.test(code))
+    throw new Error(`dist/${file} contains import(); route it through an esm-import module`);
+}
 
 // The print-mode schema, from the TypeBox module print mode's line types are derived from.
 {
@@ -230,7 +287,7 @@ if (leftover) throw new Error("dist/keel.cjs contains import(); route it through
 }
 
 // Tests read the module graph from here (print mode must not reach the TUI, the TUI no kernel).
-const builds = [tui, api, cjs, ...vendored];
+const builds = [tui, api, cjs, ...extensions, ...vendored];
 const metafile = {
   inputs: Object.assign({}, ...builds.map((b) => b.metafile.inputs)),
   outputs: Object.assign({}, ...builds.map((b) => b.metafile.outputs)),

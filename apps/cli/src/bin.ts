@@ -2,25 +2,13 @@
 // keel entry point: parse the command line; --help and --version answer without loading the core.
 // Built as dist/bin.cjs; the core (everything else, kernel included) is dist/keel.cjs.
 import { createRequire } from "node:module";
-import { setFlagsFromString } from "node:v8";
 import { parseCliArgs } from "./args.js";
-import { codeCacheDir, requireWithCodeCache } from "./code-cache.js";
+import { codeCacheDir, enableModuleCache, moduleCacheDir, requireWithCodeCache } from "./code-cache.js";
 import { EXIT } from "./exit-codes.js";
 import { exitProcess } from "./exit-process.js";
 import { HELP } from "./help.js";
 import type * as Core from "./main.js";
 import { nodeTooOld } from "./node-version.js";
-
-// WebAssembly stays on V8's baseline compiler. The shell parser behind Bash permissions
-// (tree-sitter) is WASM; after a few Bash calls V8 tiers its bash lexer up to TurboFan, which on
-// Node 24 (V8 13.6) takes ~500 MB of RSS and ~0.6 s of CPU on background threads (and exit
-// waits for that job), for parses of a few hundred bytes that baseline code does in well under
-// a millisecond. Flags set at run time do not get V8's implications, so `--liftoff-only` alone
-// (which implies the other two at process start) stopped working on V8 13: the two switches
-// tier-up actually reads are set here. Set before any WASM loads (and before the code cache is
-// read: V8 only accepts a cache made under the same flags).
-for (const flag of ["--liftoff-only", "--no-wasm-tier-up", "--no-wasm-dynamic-tiering"])
-  setFlagsFromString(flag);
 
 // dist/bin.cjs and src/bin.ts both sit one level below package.json.
 const require = createRequire(import.meta.url);
@@ -37,8 +25,10 @@ function reportRss(): void {
 
 /** The core, from V8's code cache unless KEEL_CODE_CACHE=0. */
 function loadCore(): typeof Core {
+  const cacheDir = process.env.KEEL_CODE_CACHE === "0" ? undefined : codeCacheDir();
+  if (cacheDir !== undefined) enableModuleCache(moduleCacheDir());
   const file = require.resolve("./keel.cjs");
-  const loaded = requireWithCodeCache(file, process.env.KEEL_CODE_CACHE === "0" ? undefined : codeCacheDir());
+  const loaded = requireWithCodeCache(file, cacheDir);
   // KEEL_REPORT_CODE_CACHE=1: whether this start compiled or reused, for tests and benches.
   if (process.env.KEEL_REPORT_CODE_CACHE === "1") process.stderr.write(`keel: code cache ${loaded.cache}\n`);
   return loaded.exports as typeof Core;

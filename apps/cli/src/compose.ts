@@ -6,31 +6,14 @@ import { defaultModelFor, listProviders, modelRef } from "@keel/ai";
 import {
   type CodingAgentOptions,
   defaultSessionDir,
+  type ExtensionModule,
   latestSessionFile,
   resolveKeelHome,
   type SessionChoice,
 } from "@keel/coding-agent";
-import { officialConnectorExtension } from "@keel/ext-connector";
-import { mcpExtension } from "@keel/ext-mcp";
-import { skillsExtension } from "@keel/ext-skills";
-import { subagentExtension } from "@keel/ext-subagent";
-import { todoExtension } from "@keel/ext-todo";
-import { webSearchExtension } from "@keel/ext-web-search";
-import type { ExtensionDefinition } from "@keel/extension-sdk";
 import { err, ok, type Result } from "neverthrow";
 import type { CliFlags, SessionFlag, UsageError } from "./args.js";
-
-/** The official extensions that ship with keel; config `extensions.<id>.enabled: false` turns one off. */
-export function officialExtensions(): ExtensionDefinition[] {
-  return [
-    todoExtension,
-    skillsExtension,
-    webSearchExtension,
-    mcpExtension as unknown as ExtensionDefinition,
-    officialConnectorExtension,
-    subagentExtension,
-  ];
-}
+import { officialExtensions } from "./official.js";
 
 const usage = (message: string): Result<never, UsageError> => err({ type: "usage", message });
 
@@ -108,10 +91,15 @@ function sessionChoice(flag: SessionFlag, cwd: string): Result<SessionChoice, Us
  */
 export const FORCE_PARSER_ALLOW = "KEEL_TEST_FORCE_PARSER_ALLOW";
 
+/**
+ * The official extensions are on unless --no-extensions; `official` says where they load from
+ * (the keel bin passes its bundles, see bundled-extensions.ts).
+ */
 export function composeOptions(
   flags: CliFlags,
   base: string = process.cwd(),
   env: NodeJS.ProcessEnv = process.env,
+  official: () => ExtensionModule[] = officialExtensions,
 ): Result<CodingAgentOptions, UsageError> {
   const cwd = resolveCwd(flags.cwd, base);
   if (cwd.isErr()) return err(cwd.error);
@@ -122,7 +110,7 @@ export function composeOptions(
   return ok({
     cwd: cwd.value,
     session: session.value,
-    extensions: flags.noExtensions ? [] : officialExtensions(),
+    extensions: flags.noExtensions ? [] : official(),
     discoverExtensions: !flags.noExtensions,
     // -e paths are relative to where keel was started, like any other path argument.
     extensionPaths: flags.extensions.map((p) => resolve(base, p)),

@@ -13,10 +13,11 @@ export {
   type SessionFlag,
   type UsageError,
 } from "./args.js";
-export { composeOptions, officialExtensions } from "./compose.js";
+export { composeOptions } from "./compose.js";
 export { EXIT, outcomeOf, type RunOutcome } from "./exit-codes.js";
 export { HELP } from "./help.js";
 export type { InteractiveFlags, InteractiveModule } from "./interactive.js";
+export { OFFICIAL_EXTENSIONS, officialExtensions } from "./official.js";
 export {
   type CommandLine,
   eventLine,

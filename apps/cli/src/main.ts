@@ -1,23 +1,29 @@
 // Runs a parsed command line: compose the kernel options, then print mode or the interactive TUI.
-// Loaded lazily by bin.ts so `keel --version` and `keel --help` load none of the kernel.
-import type { CliFlags } from "./args.js";
+// Loaded by bin.ts only for a run, `keel models` or a subcommand, so `keel --version` and
+// `keel --help` load none of the kernel; what a print-mode run does not use (subcommands, the
+// models table, --read-only, the TUI hand-off) is evaluated only when asked for. The official
+// extensions come from their bundles beside the core (bundled-extensions.ts).
+import type { CliFlags, ModelsFlags } from "./args.js";
+import { bundledExtensions } from "./bundled-extensions.js";
 import { composeOptions } from "./compose.js";
 import { EXIT } from "./exit-codes.js";
-import { startInteractive } from "./interactive.js";
-import { runInspect } from "./print/inspect.js";
-import { installProxyFetch } from "./proxy-fetch.js";
-
-export { models } from "./models-command.js";
-
 import { readInputLines } from "./print/input.js";
 import { createOutput } from "./print/output.js";
 import { printPrompt } from "./print/prompt.js";
 import { runPrint } from "./print/run.js";
-
-export { runSubcommand as subcommand } from "./subcommands/index.js";
+import { installProxyFetch } from "./proxy-fetch.js";
 
 // Before any extension or subcommand runs: their SDKs call the global fetch.
 installProxyFetch();
+
+export async function models(flags: ModelsFlags): Promise<number> {
+  return (await import("./models-command.js")).models(flags);
+}
+
+export async function subcommand(name: string, argv: string[]): Promise<number> {
+  const { cliIO, runSubcommand } = await import("./subcommands/index.js");
+  return runSubcommand(name, argv, cliIO(), bundledExtensions());
+}
 
 export async function main(flags: CliFlags): Promise<number> {
   const output = createOutput();
@@ -25,7 +31,7 @@ export async function main(flags: CliFlags): Promise<number> {
     output.note(message);
     return EXIT.usage;
   };
-  const composed = composeOptions(flags);
+  const composed = composeOptions(flags, process.cwd(), process.env, bundledExtensions);
   if (composed.isErr()) return usageError(composed.error.message);
   if (composed.value.testing?.forceParserAllow)
     output.note(
@@ -33,7 +39,8 @@ export async function main(flags: CliFlags): Promise<number> {
     );
 
   // --read-only only shows a session, in a terminal or not.
-  if (flags.session.kind === "inspect") return runInspect(composed.value, flags.outputFormat, output);
+  if (flags.session.kind === "inspect")
+    return (await import("./print/inspect.js")).runInspect(composed.value, flags.outputFormat, output);
 
   if (flags.print) {
     const common = {
@@ -55,6 +62,7 @@ export async function main(flags: CliFlags): Promise<number> {
     return usageError(
       'Interactive mode needs a terminal. For scripts and pipes use print mode: keel -p "…".',
     );
+  const { startInteractive } = await import("./interactive.js");
   return startInteractive(
     composed.value,
     {

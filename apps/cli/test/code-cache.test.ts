@@ -1,6 +1,8 @@
-// The bin compiles the core through V8's code cache under KEEL_HOME: the first start writes it,
-// later starts reuse it, a damaged cache is only a slower start, and a start from the cache
-// still reaches ES modules (extensions, the shell parser) through Node's loader.
+// The bin compiles the core and the official extensions' bundles through V8's code cache under
+// KEEL_HOME: the first start writes it, later starts reuse it (also after the kernel switched V8
+// flags for the shell parser mid-run), a damaged cache is only a slower start, an extension config
+// turns off is never read, and a start from the cache still reaches ES modules (extensions, the
+// shell parser) through Node's loader.
 import {
   existsSync,
   mkdirSync,
@@ -13,8 +15,9 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { BEFORE_V8_FLAGS as kernelSignal } from "@keel/coding-agent";
 import { describe, expect, it } from "vitest";
-import { MIN_FREE_BYTES, writeCache } from "../src/code-cache.js";
+import { BEFORE_V8_FLAGS, enableModuleCache, MIN_FREE_BYTES, writeCache } from "../src/code-cache.js";
 import { MODEL, mockSuite, runKeel, type Workspace } from "./helpers.js";
 
 const { fresh } = mockSuite({ text: "ok" });
@@ -31,18 +34,67 @@ describe("code cache", () => {
     const first = await runKeel(args, { server, ws, env: REPORT });
     expect(first).toMatchObject({ code: 0, stdout: "ok\n" });
     expect(stateOf(first.stderr)).toBe("miss");
-    expect(cacheFiles(ws)).toEqual([expect.stringMatching(/^keel\.cjs-v\d+\.\d+\.\d+-\w+-\d+-\d+\.v8$/)]);
+    // The core's and one per official extension, each named for its build and this node.
+    expect(cacheFiles(ws).sort()).toEqual(
+      ["connector", "mcp", "skills", "subagent", "todo", "web-search"]
+        .map((id) => `ext-${id}`)
+        .concat("keel")
+        .sort()
+        .map((name) =>
+          expect.stringMatching(new RegExp(`^${name}\\.cjs-v\\d+\\.\\d+\\.\\d+-\\w+-\\d+-\\d+\\.v8$`)),
+        ),
+    );
 
     const second = await runKeel(args, { server, ws, env: REPORT });
     expect(second).toMatchObject({ code: 0, stdout: "ok\n" });
     expect(stateOf(second.stderr)).toBe("hit");
   });
 
+  it("a first run that judges a shell command (the kernel switches V8 flags) leaves a cache the next start accepts", async () => {
+    const { server, ws } = fresh([
+      { toolCalls: [{ name: "Bash", arguments: { command: "echo judged" } }] },
+      { text: "done" },
+    ]);
+    const args = [
+      "-p",
+      "run it",
+      "--model",
+      MODEL,
+      "--cwd",
+      ws.repo,
+      "--permission-mode",
+      "bypassPermissions",
+    ];
+    const first = await runKeel(args, { server, ws, env: REPORT });
+    expect(first).toMatchObject({ code: 0, stdout: "done\n" });
+    expect(stateOf(first.stderr)).toBe("miss");
+    expect(server.requests.at(-1)!.raw).toContain("judged");
+    const second = await runKeel(["-p", "hi", "--model", MODEL, "--cwd", ws.repo], {
+      server,
+      ws,
+      env: REPORT,
+    });
+    expect(second).toMatchObject({ code: 0, stdout: "ok\n" });
+    expect(stateOf(second.stderr)).toBe("hit");
+  });
+
+  it("an official extension config turns off is never read: no cache of its bundle", async () => {
+    const { server, ws } = fresh([]);
+    writeFileSync(
+      join(ws.home, "config.json"),
+      JSON.stringify({ extensions: { skills: { enabled: false } } }),
+    );
+    const r = await runKeel(["-p", "hi", "--model", MODEL, "--cwd", ws.repo], { server, ws });
+    expect(r).toMatchObject({ code: 0, stdout: "ok\n" });
+    expect(cacheFiles(ws).filter((f) => f.startsWith("ext-skills."))).toEqual([]);
+    expect(cacheFiles(ws).filter((f) => f.startsWith("ext-todo."))).toHaveLength(1);
+  });
+
   it("a damaged cache is rejected, the run still succeeds, and the cache is rewritten", async () => {
     const { server, ws } = fresh([]);
     const args = ["-p", "hi", "--model", MODEL, "--cwd", ws.repo];
     await runKeel(args, { server, ws });
-    const [name] = cacheFiles(ws);
+    const name = cacheFiles(ws).find((f) => f.startsWith("keel.cjs-"));
     const file = join(cacheDir(ws), name!);
     const good = readFileSync(file);
     writeFileSync(file, Buffer.alloc(good.length, 0x5a));
@@ -56,6 +108,18 @@ describe("code cache", () => {
     expect(stateOf(after.stderr)).toBe("hit");
   });
 
+  it("Node's compile cache keeps what Node's loader compiles (an .mjs extension) beside it, for this Node only", async () => {
+    const { server, ws } = fresh([]);
+    const modules = join(ws.home, "cache", "modules");
+    mkdirSync(join(modules, "v0.0.1-x64-5f17e4e4-0"), { recursive: true });
+    writeFileSync(join(ws.home, "plain.mjs"), "export default function () {}\n");
+    const args = ["-p", "hi", "--model", MODEL, "--cwd", ws.repo, "-e", join(ws.home, "plain.mjs")];
+    expect(await runKeel(args, { server, ws })).toMatchObject({ code: 0, stdout: "ok\n" });
+    const folders = readdirSync(modules);
+    expect(folders).toEqual([expect.stringMatching(new RegExp(`^${process.version}-${process.arch}-`))]);
+    expect(readdirSync(join(modules, folders[0]!)).length).toBeGreaterThan(0);
+  });
+
   it("KEEL_CODE_CACHE=0 compiles without a cache and writes none", async () => {
     const { server, ws } = fresh([]);
     const r = await runKeel(["-p", "hi", "--model", MODEL, "--cwd", ws.repo], {
@@ -66,6 +130,7 @@ describe("code cache", () => {
     expect(r).toMatchObject({ code: 0, stdout: "ok\n" });
     expect(stateOf(r.stderr)).toBe("off");
     expect(cacheFiles(ws)).toEqual([]);
+    expect(existsSync(join(ws.home, "cache", "modules"))).toBe(false);
   });
 
   it("a start from the cache still loads .mjs and .ts extensions and the shell parser", async () => {
@@ -105,6 +170,12 @@ describe("code cache", () => {
   });
 });
 
+describe("the code cache and the kernel", () => {
+  it("listen for the signal the kernel sends before it switches V8 flags", () => {
+    expect(BEFORE_V8_FLAGS).toBe(kernelSignal);
+  });
+});
+
 describe("the code cache never fills a disk", () => {
   const withDir = (test: (dir: string) => void) => {
     const dir = mkdtempSync(join(tmpdir(), "keel-code-cache-"));
@@ -115,6 +186,12 @@ describe("the code cache never fills a disk", () => {
     }
   };
   const data = Buffer.alloc(4096, 1);
+
+  it("Node's compile cache is not turned on when the disk is nearly full", () =>
+    withDir((dir) => {
+      expect(enableModuleCache(dir, { freeBytes: () => MIN_FREE_BYTES - 1 })).toBe(false);
+      expect(readdirSync(dir)).toEqual([]);
+    }));
 
   it("writes nothing when the disk would be left with less than its margin", () =>
     withDir((dir) => {

@@ -7,7 +7,8 @@ import { type CodingAgentOptions, defaultSessionDir } from "@keel/coding-agent";
 import { createSession } from "@keel/session";
 import { afterAll, describe, expect, it } from "vitest";
 import { parseCliArgs, SUBCOMMANDS } from "../src/args.js";
-import { composeOptions, officialExtensions } from "../src/compose.js";
+import { composeOptions } from "../src/compose.js";
+import { officialExtensions } from "../src/official.js";
 
 const base = mkdtempSync(join(tmpdir(), "keel-compose-"));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
@@ -109,9 +110,16 @@ describe("composeOptions", () => {
   });
 });
 
+describe("the official extensions", () => {
+  it("each module loads the definition of its id, from its package", async () => {
+    for (const module of officialExtensions()) expect((await module.load()).id).toBe(module.id);
+  });
+});
+
 describe("the official extensions' subcommands", () => {
-  it("are all in SUBCOMMANDS (a word missing there would be read as a prompt)", () => {
-    const contributed = officialExtensions().flatMap((e) => (e.cli ?? []).map((c) => c.name));
+  it("are all in SUBCOMMANDS (a word missing there would be read as a prompt)", async () => {
+    const loaded = await Promise.all(officialExtensions().map((e) => e.load()));
+    const contributed = loaded.flatMap((e) => (e.cli ?? []).map((c) => c.name));
     expect(contributed.length).toBeGreaterThan(0);
     expect(SUBCOMMANDS).toEqual(expect.arrayContaining(contributed));
   });

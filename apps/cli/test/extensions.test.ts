@@ -1,9 +1,10 @@
 // Extensions from the user's side, through the built bin: the README's one-file tool example
-// copied verbatim into ~/.keel/extensions runs its tool; one extension failing to activate leaves
+// copied verbatim into ~/.keel/extensions runs its tool; TypeScript is stripped once per content
+// and loads as TypeScript writes it; one extension failing to activate leaves
 // the others (todo among them) working; -e of a missing file exits 2; and an npm package installed
 // with `keel install` from a local tarball loads on the next start and goes with `keel uninstall`.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -91,6 +92,67 @@ describe("extensions in print mode", () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(missing);
     expect(server.requests).toHaveLength(0);
+  });
+});
+
+describe("TypeScript extensions", () => {
+  const shout = (word: string) =>
+    `import type { KeelAPI } from "@keel/extension-sdk";
+interface Reply { word: string }
+const reply: Reply = { word: ${JSON.stringify(word)} };
+export default (keel: KeelAPI): void => {
+  keel.registerTool({
+    name: "Shout",
+    description: "Shouts.",
+    parameters: keel.Type.Object({}),
+    execute: async () => keel.textResult(reply.word),
+  });
+};
+`;
+  const typescriptCache = (ws: { home: string }) => join(ws.home, "cache", "typescript");
+
+  it("are stripped once: later starts read the output kept for that content, an edit is stripped anew", async () => {
+    const call = { toolCalls: [{ name: "Shout", arguments: {} }] };
+    const { server, ws } = fresh([call, { text: "1" }, call, { text: "2" }, call, { text: "3" }]);
+    const file = join(ws.home, "extensions", "shout.ts");
+    mkdirSync(join(ws.home, "extensions"));
+    writeFileSync(file, shout("HEY"));
+    const args = ["-p", "shout", "--model", MODEL, "--cwd", ws.repo];
+    const first = await runKeel(args, { server, ws });
+    expect(withoutSearchHint(first.stderr)).toBe("");
+    expect(toolResults(server.requests[1]!.body)[0]).toContain("HEY");
+    const [kept] = readdirSync(typescriptCache(ws));
+    expect(kept).toMatch(/^[0-9a-f]{64}\.js$/);
+
+    // What is kept is what loads: changed there, the change shows, so nothing was stripped again.
+    const path = join(typescriptCache(ws), kept!);
+    writeFileSync(path, readFileSync(path, "utf8").replace('"HEY"', '"FROM THE CACHE"'));
+    await runKeel(args, { server, ws });
+    expect(toolResults(server.requests[3]!.body)[0]).toContain("FROM THE CACHE");
+
+    writeFileSync(file, shout("HO"));
+    await runKeel(args, { server, ws });
+    expect(toolResults(server.requests[5]!.body)[0]).toContain("HO");
+    expect(readdirSync(typescriptCache(ws))).toHaveLength(2);
+  });
+
+  it("load as TypeScript writes them: `./x.js` naming x.ts, an enum, and no warning about Node's stripper", async () => {
+    const { server, ws } = fresh([{ toolCalls: [{ name: "Mode", arguments: {} }] }, { text: "done" }]);
+    const dir = join(ws.home, "extensions", "modes");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "names.ts"), 'export enum Mode { Plain = "plain", Loud = "loud" }\n');
+    writeFileSync(
+      join(dir, "index.ts"),
+      `import { Mode } from "./names.js";
+export default (keel: { registerTool(tool: object): void; Type: { Object(p: object): object }; textResult(t: string): object }) => {
+  keel.registerTool({ name: "Mode", description: "The mode.", parameters: keel.Type.Object({}), execute: async () => keel.textResult(Mode.Loud) });
+};
+`,
+    );
+    const r = await runKeel(["-p", "mode", "--model", MODEL, "--cwd", ws.repo], { server, ws });
+    expect(r.code).toBe(0);
+    expect(withoutSearchHint(r.stderr)).toBe("");
+    expect(toolResults(server.requests[1]!.body)[0]).toContain("loud");
   });
 });
 

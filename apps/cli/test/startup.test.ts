@@ -6,6 +6,7 @@ import { pathToFileURL } from "node:url";
 import { type MockServer, startMockServer } from "@keel/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HELP } from "../src/help.js";
+import { OFFICIAL_EXTENSIONS } from "../src/official.js";
 import { CLI_ROOT, MODEL, runKeel, type Workspace, workspace } from "./helpers.js";
 
 let server: MockServer;
@@ -51,6 +52,8 @@ function reachable(meta: Metafile, roots: string[]): string[] {
   return reached;
 }
 
+const extensionBundles = OFFICIAL_EXTENSIONS.map(({ id }) => `dist/ext-${id}.cjs`);
+
 const isTui = (path: string) =>
   /(^|\/)src\/tui\/|(^|\/)node_modules\/(\.pnpm\/)?(ink|react)[@/]|^(ink|react)(\/|$)/.test(path);
 
@@ -66,12 +69,30 @@ describe("startup", () => {
     expect(rss.stderr).toMatch(/^keel: maxRSS \d+ KB$/m);
   });
 
-  it("the graph of the bin and the core, dynamic imports included, never reaches the TUI", () => {
+  it("the graph of the bin, the core and the extensions' bundles, dynamic imports included, never reaches the TUI", () => {
     const meta = JSON.parse(readFileSync(join(CLI_ROOT, "dist/meta.json"), "utf8")) as Metafile;
-    // The bin loads dist/keel.cjs by path (through the code cache), so both are roots.
-    const reached = reachable(meta, ["dist/bin.cjs", "dist/keel.cjs"]);
+    // The bin loads dist/keel.cjs, and the core each dist/ext-<id>.cjs, by path (through the code
+    // cache), so all are roots.
+    const reached = reachable(meta, ["dist/bin.cjs", "dist/keel.cjs", ...extensionBundles]);
     expect(reached.some((p) => p.startsWith("src/print/"))).toBe(true);
     expect(reached.filter(isTui)).toEqual([]);
+  });
+
+  it("the core carries no official extension: each is a bundle of its own, with the core's SDK", () => {
+    const meta = JSON.parse(readFileSync(join(CLI_ROOT, "dist/meta.json"), "utf8")) as Metafile;
+    const inputs = (file: string) => Object.keys(meta.outputs[file]!.inputs);
+    expect(inputs("dist/keel.cjs").filter((p) => /packages\/extensions\//.test(p))).toEqual([]);
+    for (const { id, from } of OFFICIAL_EXTENSIONS) {
+      const own = inputs(`dist/ext-${id}.cjs`);
+      const dir = from.replace("@keel/ext-", "");
+      expect(own.some((p) => p.includes(`packages/extensions/${dir}/`))).toBe(true);
+      // Lent by the core (src/shared-modules.ts), not carried again.
+      expect(
+        own.filter((p) =>
+          /packages\/extension-sdk\/|node_modules\/(\.pnpm\/)?(@sinclair\+typebox|neverthrow)/.test(p),
+        ),
+      ).toEqual([]);
+    }
   });
 
   it("the bin carries none of the kernel but its home-directory rule (--version stays cheap)", () => {

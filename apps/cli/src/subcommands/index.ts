@@ -2,15 +2,16 @@
 // extensions contribute through their `cli` field (keel mcp, keel connector).
 import { createInterface } from "node:readline/promises";
 import {
+  type ExtensionModule,
   extensionDataDir,
   findProjectRoot,
   resolveKeelHome,
   trustStatus,
   userExtensionConfig,
 } from "@keel/coding-agent";
-import type { CliIO } from "@keel/extension-sdk";
-import { officialExtensions } from "../compose.js";
+import type { CliIO, ExtensionDefinition } from "@keel/extension-sdk";
 import { EXIT } from "../exit-codes.js";
+import { officialExtensions } from "../official.js";
 import { configCommand } from "./config.js";
 import { packagesCommand } from "./packages.js";
 import { readSecret } from "./secret-input.js";
@@ -48,12 +49,26 @@ export function cliIO(): CliIO {
   };
 }
 
-export async function runSubcommand(name: string, argv: string[], io: CliIO = cliIO()): Promise<number> {
+export async function runSubcommand(
+  name: string,
+  argv: string[],
+  io: CliIO = cliIO(),
+  official: ExtensionModule[] = officialExtensions(),
+): Promise<number> {
   if (name === "install" || name === "uninstall" || name === "update" || name === "list")
     return packagesCommand(name, argv, io);
   if (name === "sessions") return sessionsCommand(argv, io);
   if (name === "config") return configCommand(argv, io);
-  for (const extension of officialExtensions()) {
+  const unloadable: string[] = [];
+  for (const module of official) {
+    // Loaded one after another until one owns the word.
+    let extension: ExtensionDefinition;
+    try {
+      extension = await module.load();
+    } catch (e) {
+      unloadable.push(`${module.id} (${e instanceof Error ? e.message : String(e)})`);
+      continue;
+    }
     const command = extension.cli?.find((c) => c.name === name);
     if (!command) continue;
     if (argv[0] === "--help" || argv[0] === "-h") {
@@ -77,6 +92,10 @@ export async function runSubcommand(name: string, argv: string[], io: CliIO = cl
       io.stderr(`keel ${name}: ${e instanceof Error ? e.message : String(e)}\n`);
       return EXIT.failed;
     }
+  }
+  if (unloadable.length > 0) {
+    io.stderr(`keel ${name}: official extensions could not be loaded: ${unloadable.join("; ")}\n`);
+    return EXIT.failed;
   }
   io.stderr(`keel ${name}: this command comes with an extension that is not part of this build.\n`);
   return EXIT.usage;

@@ -13,6 +13,7 @@ import { resolveKeelHome } from "../config/paths.js";
 import type { KeelConfig } from "../config/schema.js";
 import { realpathOrResolved } from "../fs/paths.js";
 import { ExtensionHost, type ExtensionSource } from "../host/extension-host.js";
+import { loadComposed } from "../loader/composed.js";
 import { loadExtensions } from "../loader/load-extensions.js";
 import { packagesDir } from "../loader/packages.js";
 import { expandHome } from "../permissions/paths.js";
@@ -208,10 +209,9 @@ export async function createCodingAgent(
 
   // Extensions: composed ones, then -e paths, then user and (trusted) project folders.
   const enabled = (id: string) => config.extensions?.[id]?.enabled !== false;
-  const sources: ExtensionSource[] = (options.extensions ?? []).map((definition) => ({
-    definition,
-    source: "built-in",
-  }));
+  // Composed modules load (the enabled ones) while user extensions are found and imported.
+  const composing = loadComposed(options.extensions ?? [], enabled);
+  const sources: ExtensionSource[] = [];
   if (config.hooks && Object.keys(config.hooks).length > 0) {
     // In the project root, wherever keel started: a hook's paths then name the files trust hashed.
     sources.push({
@@ -247,20 +247,28 @@ export async function createCodingAgent(
       ? [join(home, "extensions"), ...(trusted ? [join(projectRoot, ".keel", "extensions")] : [])]
       : [],
     folders: installed,
+    typescriptCache: join(home, "cache", "typescript"),
   });
+  const composed = await composing;
+  for (const f of composed.failures) kernel.report("error", `${f.message}; not loaded`, f.extensionId);
   for (const d of userLoaded.diagnostics) kernel.report(d.level, d.message, d.extensionId);
+  sources.unshift(...composed.sources);
   sources.push(...userLoaded.extensions);
   const required = new Set(
     Object.entries(config.extensions ?? {}).flatMap(([id, v]) => (v?.required === true ? [id] : [])),
   );
+  const failures = [...composed.failures, ...userLoaded.failures];
+  // Composed ones config turned off were not loaded, yet they are there.
+  const composedIds = new Set((options.extensions ?? []).map((e) => e.id));
   // A required or explicitly named extension that could not even be loaded fails the start.
   const unloadable = [
-    ...userLoaded.failures.filter((f) => f.explicit || required.has(f.extensionId)),
+    ...failures.filter((f) => f.explicit || required.has(f.extensionId)),
     ...[...required]
       .filter(
         (id) =>
+          !composedIds.has(id) &&
           !sources.some((s) => s.definition.id === id) &&
-          !userLoaded.failures.some((f) => f.extensionId === id),
+          !failures.some((f) => f.extensionId === id),
       )
       .map((id) => ({
         extensionId: id,

@@ -101,6 +101,17 @@ export type SessionChoice =
   /** Nothing journaled. */
   | { mode: "ephemeral" };
 
+/**
+ * An extension the kernel loads itself, when a session activates it: nothing of its code is read
+ * when config turns it off (`extensions.<id>.enabled: false`). A load that fails (or yields another
+ * id) is rolled back alone like a failed activation; a `required` one fails the start.
+ */
+export interface ExtensionModule {
+  /** The id its definition has. */
+  id: string;
+  load(): Promise<ExtensionDefinition>;
+}
+
 export interface CodingAgentOptions {
   cwd: string;
   /** A catalog model, or "provider/id" looked up in the catalog and custom config. */
@@ -113,8 +124,11 @@ export interface CodingAgentOptions {
   permissionMode?: PermissionModeName;
   maxTurns?: number;
   appendSystemPrompt?: string;
-  /** Extension definitions composed by the caller (e.g. the official ones), loaded first. */
-  extensions?: ExtensionDefinition[];
+  /**
+   * Extensions composed by the caller (e.g. the official ones), loaded first: definitions, or
+   * modules whose code loads only when a session activates them (see ExtensionModule).
+   */
+  extensions?: (ExtensionDefinition | ExtensionModule)[];
   /** Extension files or folders to load (`-e`). */
   extensionPaths?: string[];
   /** Load ~/.keel/extensions and (trusted projects only) .keel/extensions. Default true. */

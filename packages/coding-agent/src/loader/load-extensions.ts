@@ -1,7 +1,8 @@
 // Loads user extensions: `-e` paths, ~/.keel/extensions and (trusted projects only)
-// <project>/.keel/extensions. Each module exports a definition or a factory as default; each
-// failure (a broken package.json, a dangling link, a module that throws) is one diagnostic and the
-// others still load. Nothing here throws.
+// <project>/.keel/extensions; TypeScript ones through Node's type stripping (typescript.ts). Each
+// module exports a definition or a factory as default; each failure (a broken package.json, a
+// dangling link, a module that throws) is one diagnostic and the others still load. Nothing here
+// throws.
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, extname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -14,6 +15,7 @@ import {
 import { importEsm } from "../esm-import.js";
 import { errnoMessage } from "../fs/errno.js";
 import type { ExtensionSource } from "../host/extension-host.js";
+import { isTypeScript, serveTypeScript, typeScriptUnsupported } from "./typescript.js";
 
 const MODULE_EXTENSIONS = new Set([".js", ".mjs", ".ts", ".mts"]);
 
@@ -25,6 +27,8 @@ export interface LoadOptions {
   /** Extension folders loaded like scanned ones (installed packages). */
   folders?: string[];
   cwd: string;
+  /** Where TypeScript extensions' stripped output is kept by content (none: stripped every start). */
+  typescriptCache?: string;
 }
 
 export interface LoadFailureInfo {
@@ -117,16 +121,12 @@ function candidates(dir: string, report: (path: string, message: string) => void
   return out;
 }
 
-async function importModule(file: string): Promise<unknown> {
-  const ext = extname(file);
-  if (ext === ".ts" || ext === ".mts") {
-    // TypeScript extensions go through tsx, loaded only when one is present. tsx is an optional
-    // peer of the kernel (the keel CLI ships it): a host without it is told what to add.
-    const { tsImport } = (await importEsm("tsx/esm/api").catch((e: unknown) => {
-      if ((e as { code?: unknown }).code !== "ERR_MODULE_NOT_FOUND") throw e;
-      throw new Error("a TypeScript extension loads through tsx, which is not installed: npm i tsx");
-    })) as typeof import("tsx/esm/api");
-    return tsImport(pathToFileURL(file).href, import.meta.url);
+async function importModule(file: string, typescriptCache: string | undefined): Promise<unknown> {
+  if (isTypeScript(file)) {
+    const unsupported = typeScriptUnsupported();
+    if (unsupported) throw new Error(unsupported);
+    // Its own imports of .ts files go through the same hooks.
+    serveTypeScript(typescriptCache);
   }
   return importEsm(pathToFileURL(file).href);
 }
@@ -134,6 +134,7 @@ async function importModule(file: string): Promise<unknown> {
 async function loadOne(
   path: string,
   explicit: boolean,
+  typescriptCache: string | undefined,
 ): Promise<{ ok: true; source: ExtensionSource } | { ok: false; failure: LoadFailureInfo }> {
   let isDir = false;
   try {
@@ -155,7 +156,7 @@ async function loadOne(
   const root = isDir ? path : dirname(path);
   let mod: { default?: unknown };
   try {
-    mod = (await importModule(entry)) as { default?: unknown };
+    mod = (await importModule(entry, typescriptCache)) as { default?: unknown };
   } catch (e) {
     return fail(`import failed: ${errnoMessage(e)}`);
   }
@@ -171,8 +172,8 @@ async function loadOne(
 }
 
 /**
- * The module's default export. A file compiled as CommonJS (a `.ts` or `.js` file with no
- * `"type": "module"` above it, which is how tsx loads ~/.keel/extensions/foo.ts) arrives as
+ * The module's default export. A CommonJS file whose exports carry a `default` (what compilers
+ * emit for `export default`, e.g. a `.js` file built from TypeScript) arrives as
  * `{ default: { default: … } }`, so one more level is unwrapped.
  */
 function defaultExport(mod: { default?: unknown }): unknown {
@@ -204,7 +205,7 @@ export async function loadExtensions(options: LoadOptions): Promise<LoadResult> 
     seen.add(path);
     let loaded: Awaited<ReturnType<typeof loadOne>>;
     try {
-      loaded = await loadOne(path, explicit);
+      loaded = await loadOne(path, explicit, options.typescriptCache);
     } catch (e) {
       // Belt and braces: whatever an odd file system does, the start goes on.
       loaded = {

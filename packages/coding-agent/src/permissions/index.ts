@@ -14,6 +14,7 @@ export {
 } from "./gate.js";
 export { readGuardFor } from "./read-scope.js";
 export { checkRule, type ParsedRule, parseRule } from "./rules.js";
+export { BEFORE_V8_FLAGS } from "./shell/wasm-tiering.js";
 export type {
   PermissionBehavior,
   PermissionDecision,

@@ -33,7 +33,7 @@ function isFile(path: string): boolean {
   }
 }
 
-/** TypeScript lets `./x.js` name `./x.ts`; the loader (tsx) resolves it so too. */
+/** TypeScript lets `./x.js` name `./x.ts`; Keel's TypeScript loader resolves it so too. */
 const TS_SOURCES: Record<string, string[]> = {
   ".js": [".ts", ".tsx"],
   ".mjs": [".mts"],
@@ -41,8 +41,11 @@ const TS_SOURCES: Record<string, string[]> = {
   ".jsx": [".tsx"],
 };
 
-/** A file path as Node (and tsx) would find it: exact, with an extension added, or a folder's index. */
-function resolveFile(path: string): string | undefined {
+/**
+ * A file path as Node, with Keel's TypeScript loader (loader/typescript.ts, which asks this), would
+ * find it: exact, with an extension added, or a folder's index.
+ */
+export function resolveFile(path: string): string | undefined {
   if (isFile(path)) return path;
   for (const ext of TS_SOURCES[extname(path)] ?? []) {
     const swapped = path.slice(0, -extname(path).length) + ext;

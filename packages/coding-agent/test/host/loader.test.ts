@@ -1,6 +1,6 @@
 // User extension loading end to end: factory files register transactionally, each failure is one
 // diagnostic and the others work; an untrusted project's extensions are never imported; user
-// extensions in <home>/extensions load, TypeScript ones through tsx.
+// extensions in <home>/extensions load, TypeScript ones too.
 import { existsSync, mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -245,7 +245,7 @@ export default { id: "quiet" };
 });
 
 describe("user extensions", () => {
-  it("a .ts file and a package folder in <home>/extensions load (TypeScript through tsx)", async () => {
+  it("a .ts file and a package folder in <home>/extensions load", async () => {
     box = sandbox();
     write(
       join(box.home, "extensions", "shout.ts"),

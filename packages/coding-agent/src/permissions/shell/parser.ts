@@ -12,6 +12,7 @@ import {
   mergeEvaluations,
   statementEvaluation,
 } from "./evaluation.js";
+import { keepWasmOnBaseline } from "./wasm-tiering.js";
 import { literal, type ShellWord, word } from "./word.js";
 
 export type { ShellWord, WordPart } from "./word.js";
@@ -73,6 +74,7 @@ function grammarPath(): string {
 export function loadShellParser(): Promise<Parser> {
   parserPromise ??= (async () => {
     const { Language, Parser } = (await importEsm("web-tree-sitter")) as typeof import("web-tree-sitter");
+    keepWasmOnBaseline();
     await Parser.init();
     const language = await Language.load(grammarPath());
     const parser = new Parser();
