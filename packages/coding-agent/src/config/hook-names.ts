@@ -104,7 +104,8 @@ export function hookNameWarnings(hooks: unknown, file: string): ConfigDiagnostic
 export function hookTypeWarnings(hooks: unknown, file: string): ConfigDiagnostic[] {
   if (!isPlainObject(hooks)) return [];
   const out: ConfigDiagnostic[] = [];
-  for (const [event, list] of Object.entries(hooks)) {
+  // An event that never runs was named once already (hookNameWarnings).
+  for (const [event, list] of Object.entries(hooks).filter(([name]) => RUN.has(name))) {
     for (const group of Array.isArray(list) ? list : []) {
       if (!isPlainObject(group) || !Array.isArray(group.hooks)) continue;
       for (const hook of group.hooks) {

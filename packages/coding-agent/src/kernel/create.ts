@@ -119,9 +119,16 @@ export async function createCodingAgent(
   const mode = options.permissionMode ?? config.permissions?.mode ?? "default";
   // Extra folders (config, Claude Code's additionalDirectories, --add-dir): read and edited as the
   // project is, and writable inside the sandbox. Trust recorded the config's (trust/surface.ts).
-  const extraDirs = [...(config.additionalDirectories ?? []), ...(options.additionalDirectories ?? [])].map(
-    (d) => realpathOrResolved(resolve(cwd, expandHome(d, userHome))),
-  );
+  const extraDirs = [
+    ...(config.additionalDirectories ?? []),
+    ...(options.additionalDirectories ?? []),
+  ].flatMap((d) => {
+    const dir = realpathOrResolved(resolve(cwd, expandHome(d, userHome)));
+    // The sandbox cannot bind a folder that is not there: said once, and left out.
+    if (existsSync(dir)) return [dir];
+    note("warning", `additional directory ${d} (${dir}) does not exist; ignored`);
+    return [];
+  });
   const rules = [
     ...loaded.value.rules,
     ...extraDirs.flatMap((d) =>
@@ -387,7 +394,7 @@ export async function createCodingAgent(
     home,
     projectRoot,
     trusted,
-    rules: loaded.value.rules,
+    rules,
     report: (message, level) => kernel.report(level, message),
   });
   const date = new Date().toISOString().slice(0, 10);
@@ -400,6 +407,7 @@ export async function createCodingAgent(
       contextFiles,
       extensionText: host.systemPromptText(),
       ...(options.appendSystemPrompt ? { append: options.appendSystemPrompt } : {}),
+      ...(options.systemPrompt ? { base: options.systemPrompt } : {}),
       ...(instructions ? { instructions } : {}),
     });
   const tools = [...builtinTools, ...host.tools()];

@@ -122,6 +122,8 @@ export interface CodingAgentOptions {
   permissionMode?: PermissionModeName;
   maxTurns?: number;
   appendSystemPrompt?: string;
+  /** Replaces Keel's opening instructions in the system prompt (`--system-prompt`); tools, context files and the rest stay. */
+  systemPrompt?: string;
   /** Extension definitions composed by the caller (e.g. the official ones), loaded first. */
   extensions?: ExtensionDefinition[];
   /** Extension files or folders to load (`-e`). */
