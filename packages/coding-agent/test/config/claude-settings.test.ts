@@ -90,7 +90,8 @@ describe("Claude Code's settings files", () => {
       hooks: {
         Notification: [{ hooks: [{ type: "command", command: "notify-send hi" }] }],
         TeammateIdle: [{ hooks: [{ type: "command", command: "true" }] }],
-        SubagentStop: [{ hooks: [{ type: "prompt", prompt: "Is it done?" }] }],
+        SubagentStop: [{ hooks: [{ type: "command", command: "true" }] }],
+        Stop: [{ hooks: [{ type: "prompt", prompt: "Is it done?" }] }],
         PreTooluse: [{ hooks: [{ type: "command", command: "true" }] }],
       },
       env: ["not", "an", "object"],
@@ -106,7 +107,7 @@ describe("Claude Code's settings files", () => {
       // Listed once, together.
       expect.stringContaining("hooks TeammateIdle, SubagentStop: Claude Code events Keel does not produce"),
       expect.stringMatching(/hooks\.PreTooluse is not a hook event .*did you mean PreToolUse\?/),
-      expect.stringContaining('hooks.SubagentStop: a "prompt" hook; Keel runs only "command" hooks'),
+      expect.stringContaining('hooks.Stop: a "prompt" hook; Keel runs only "command" hooks'),
       expect.stringContaining("env has a shape Keel cannot use"),
       expect.stringMatching(/settings\.local\.json:1:3: invalid JSON.*\(not used\)/),
     ]);
