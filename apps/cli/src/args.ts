@@ -42,6 +42,13 @@ export interface CliFlags {
   thinking: ThinkingFlag | undefined;
   maxTurns: number | undefined;
   appendSystemPrompt: string | undefined;
+  /** `--system-prompt`: replaces Keel's opening instructions. */
+  systemPrompt: string | undefined;
+  /** `--allowedTools` / `--disallowedTools` (Claude Code's flags): permission rules for this run. */
+  allowedTools: string[];
+  disallowedTools: string[];
+  /** `--add-dir`: folders outside the project the agent may read and edit for this run. */
+  addDirs: string[];
   extensions: string[];
   noExtensions: boolean;
   cwd: string | undefined;
@@ -107,6 +114,12 @@ const OPTIONS = {
   thinking: { type: "string" },
   "max-turns": { type: "string" },
   "append-system-prompt": { type: "string" },
+  "system-prompt": { type: "string" },
+  allowedTools: { type: "string", multiple: true },
+  "allowed-tools": { type: "string", multiple: true },
+  disallowedTools: { type: "string", multiple: true },
+  "disallowed-tools": { type: "string", multiple: true },
+  "add-dir": { type: "string", multiple: true },
   extension: { type: "string", short: "e", multiple: true },
   "no-extensions": { type: "boolean" },
   cwd: { type: "string" },
@@ -309,6 +322,10 @@ export function parseCliArgs(argv: readonly string[]): Result<CliCommand, UsageE
       thinking: thinking.value,
       maxTurns: maxTurns.value,
       appendSystemPrompt: values["append-system-prompt"],
+      systemPrompt: values["system-prompt"],
+      allowedTools: toolRules([...(values.allowedTools ?? []), ...(values["allowed-tools"] ?? [])]),
+      disallowedTools: toolRules([...(values.disallowedTools ?? []), ...(values["disallowed-tools"] ?? [])]),
+      addDirs: values["add-dir"] ?? [],
       extensions: values.extension ?? [],
       noExtensions: values["no-extensions"] === true,
       cwd: values.cwd,
@@ -316,4 +333,26 @@ export function parseCliArgs(argv: readonly string[]): Result<CliCommand, UsageE
       waitChildrenMs: waitChildren.value,
     },
   });
+}
+
+/**
+ * `--allowedTools "Bash(git log:*) Read,Edit"`: rules separated by commas or spaces outside
+ * parentheses, as Claude Code reads them; the flag may also be given once per rule.
+ */
+export function toolRules(values: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const value of values) {
+    let depth = 0;
+    let current = "";
+    for (const c of value) {
+      if (c === "(") depth++;
+      if (c === ")") depth = Math.max(0, depth - 1);
+      if (depth === 0 && (c === "," || /\s/.test(c))) {
+        if (current) out.push(current);
+        current = "";
+      } else current += c;
+    }
+    if (current) out.push(current);
+  }
+  return out;
 }

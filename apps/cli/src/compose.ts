@@ -119,6 +119,14 @@ export function composeOptions(
     ...(flags.thinking !== undefined ? { thinking: flags.thinking } : {}),
     ...(flags.maxTurns !== undefined ? { maxTurns: flags.maxTurns } : {}),
     ...(flags.appendSystemPrompt !== undefined ? { appendSystemPrompt: flags.appendSystemPrompt } : {}),
+    ...(flags.systemPrompt !== undefined ? { systemPrompt: flags.systemPrompt } : {}),
+    ...(flags.allowedTools.length + flags.disallowedTools.length > 0
+      ? { rules: { allow: flags.allowedTools, deny: flags.disallowedTools } }
+      : {}),
+    // Relative to where keel was started, like -e.
+    ...(flags.addDirs.length > 0
+      ? { additionalDirectories: flags.addDirs.map((d) => resolve(base, d)) }
+      : {}),
     ...(env[FORCE_PARSER_ALLOW] === "1" ? { testing: { forceParserAllow: true } } : {}),
   });
 }

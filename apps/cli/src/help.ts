@@ -72,6 +72,13 @@ Behaviour
                                    the session's last choice, else the model's own default)
       --max-turns <n>              stop after n model turns
       --append-system-prompt <t>   add text to the end of the system prompt
+      --system-prompt <t>          replace Keel's opening instructions (tools and
+                                   context files stay)
+      --allowedTools <rules>       allow rules for this run (Claude Code's syntax;
+                                   comma- or space-separated, repeatable)
+      --disallowedTools <rules>    deny rules for this run (same syntax)
+      --add-dir <dir>              let the agent read and edit a folder outside the
+                                   project for this run (repeatable)
   -e, --extension <path>           load an extension file or folder (repeatable)
       --no-extensions              no official extensions and no discovery of
                                    ~/.keel/extensions or .keel/extensions (-e still loads)

@@ -184,15 +184,15 @@ describe("stream-json in and out", () => {
     );
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(
-      'keel: stdin line 2 has type "assistant"; only "user" lines are read; expected {"type":"user","content":"…"}. Reading stopped there.',
+      'keel: stdin line 2 has type "assistant"; only "user" lines are read; expected {"type":"user","content":"…"} (or Claude Code\'s {"type":"user","message":{"role":"user","content":"…"}}). Reading stopped there.',
     );
     const out = lines(r.stdout);
     expect(out.filter((l) => l.type === "result").map((l) => l.text)).toEqual(["one done"]);
     expect(server.requests).toHaveLength(1);
   });
 
-  it("a line in Claude Code's input shape is named with where Keel reads the prompt", async () => {
-    const { server, ws } = fresh([]);
+  it("a line in Claude Code's input shape is read as the same prompt; another role is refused", async () => {
+    const { server, ws } = fresh([{ text: "hello back" }]);
     const r = await runKeel(
       [
         "-p",
@@ -208,22 +208,35 @@ describe("stream-json in and out", () => {
       {
         server,
         ws,
-        input: `${JSON.stringify({ type: "user", message: { role: "user", content: "hi" } })}\n`,
+        input: `${[
+          JSON.stringify({
+            type: "user",
+            message: { role: "user", content: [{ type: "text", text: "hi" }] },
+            session_id: "default",
+            parent_tool_use_id: null,
+          }),
+          JSON.stringify({ type: "user", message: { role: "assistant", content: "no" } }),
+        ].join("\n")}\n`,
       },
     );
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain(
-      "keel: stdin line 1 has message.content; Keel reads the prompt from content at the top level; expected",
-    );
-    expect(lines(r.stdout).map((l) => l.type)).toEqual(["init"]);
-    expect(server.requests).toHaveLength(0);
+    expect(r.stderr).toContain('keel: stdin line 2 has message.role "assistant"; only "user" is read');
+    expect(
+      lines(r.stdout)
+        .filter((l) => l.type === "result")
+        .map((l) => l.text),
+    ).toEqual(["hello back"]);
+    expect(server.requests).toHaveLength(1);
+    expect(JSON.stringify(server.requests[0]!.body)).toContain('"hi"');
   });
 
   it("the input lines a driver sends match the schema's InputLine", () => {
     const { InputLine } = validators();
     expect(InputLine({ type: "user", content: "hi" })).toBe(true);
     expect(InputLine({ type: "user", content: [{ type: "text", text: "hi" }] })).toBe(true);
-    expect(InputLine({ type: "user", message: { role: "user", content: "hi" } })).toBe(false);
+    expect(InputLine({ type: "user", message: { role: "user", content: "hi" } })).toBe(true);
+    expect(InputLine({ type: "user", message: { role: "assistant", content: "hi" } })).toBe(false);
+    expect(InputLine({ type: "user", content: "hi", extra: 1 })).toBe(false);
   });
 });
 

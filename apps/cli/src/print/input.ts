@@ -1,6 +1,8 @@
 // --input-format stream-json: user messages as NDJSON on stdin, one run each, for programs that
 // drive keel across turns. A line that is not a user message stops the reading with a note that
-// names it (the runs before it stand); the shape is InputLine in schema.ts.
+// names it (the runs before it stand); the shape is InputLine in schema.ts. Claude Code's shape,
+// {"type":"user","message":{"role":"user","content":…}}, is read as the same thing, so scripts
+// written for `claude -p --input-format stream-json` run unchanged.
 import { createInterface } from "node:readline";
 import type { UsageError } from "../args.js";
 
@@ -19,15 +21,31 @@ function promptOf(value: unknown): Parsed {
   const { type, content, ...rest } = value as Record<string, unknown>;
   if (type !== "user")
     return { ok: false, why: `has type ${JSON.stringify(type)}; only "user" lines are read` };
+  if (content === undefined && "message" in rest) return claudeMessage(rest);
   const extra = Object.keys(rest);
-  // Claude Code's input shape: say where Keel reads the same thing.
-  if (content === undefined && "message" in rest)
-    return { ok: false, why: "has message.content; Keel reads the prompt from content at the top level" };
   if (extra.length > 0)
     return {
       ok: false,
       why: `has fields keel does not read (${extra.join(", ")}); a user line has type and content`,
     };
+  return contentText(content);
+}
+
+/** Fields Claude Code's user lines carry that say nothing about the prompt. */
+const CLAUDE_LINE_FIELDS = new Set(["message", "session_id", "parent_tool_use_id", "uuid"]);
+
+function claudeMessage(rest: Record<string, unknown>): Parsed {
+  const extra = Object.keys(rest).filter((k) => !CLAUDE_LINE_FIELDS.has(k));
+  if (extra.length > 0) return { ok: false, why: `has fields keel does not read (${extra.join(", ")})` };
+  const message = rest.message as { role?: unknown; content?: unknown } | null;
+  if (typeof message !== "object" || message === null || Array.isArray(message))
+    return { ok: false, why: "has a message that is not an object" };
+  if (message.role !== undefined && message.role !== "user")
+    return { ok: false, why: `has message.role ${JSON.stringify(message.role)}; only "user" is read` };
+  return contentText(message.content);
+}
+
+function contentText(content: unknown): Parsed {
   if (typeof content === "string") return nonEmpty(content);
   if (!Array.isArray(content))
     return { ok: false, why: "needs content: a string or an array of text blocks" };
@@ -82,7 +100,7 @@ function invalid(line: number, why: string): InputItem {
     kind: "invalid",
     error: {
       type: "usage",
-      message: `stdin line ${line} ${why}; expected {"type":"user","content":"…"}. Reading stopped there.`,
+      message: `stdin line ${line} ${why}; expected {"type":"user","content":"…"} (or Claude Code's {"type":"user","message":{"role":"user","content":"…"}}). Reading stopped there.`,
     },
   };
 }

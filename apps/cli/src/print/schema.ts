@@ -493,14 +493,27 @@ export const JsonOutputSchema = Type.Union([ResultLineSchema, CommandLineSchema,
 
 // --- --input-format stream-json -------------------------------------------------------------------
 
-export const InputLineSchema = strict(
-  {
-    type: Type.Literal("user"),
-    content: Type.Union([Str, Type.Array(TextBlock)], {
-      description: "The prompt: a string, or text blocks joined by newlines. A /command runs the command.",
-    }),
-  },
-  "One stdin line of --input-format stream-json: a user message; each one is a run.",
+const InputContent = Type.Union([Str, Type.Array(TextBlock)], {
+  description: "The prompt: a string, or text blocks joined by newlines. A /command runs the command.",
+});
+export const InputLineSchema = Type.Union(
+  [
+    strict({ type: Type.Literal("user"), content: InputContent }, "Keel's shape."),
+    strict(
+      {
+        type: Type.Literal("user"),
+        message: strict(
+          { role: Opt(Type.Literal("user")), content: InputContent },
+          "The user message, as Claude Code's stream-json input carries it.",
+        ),
+        session_id: Opt(Type.Unknown()),
+        parent_tool_use_id: Opt(Type.Unknown()),
+        uuid: Opt(Type.Unknown()),
+      },
+      "Claude Code's shape (`claude -p --input-format stream-json`), read as the same prompt.",
+    ),
+  ],
+  { description: "One stdin line of --input-format stream-json: a user message; each one is a run." },
 );
 
 export type InitLine = Static<typeof InitLineSchema>;

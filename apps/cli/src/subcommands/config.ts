@@ -3,8 +3,11 @@
 // writes are the kernel's (config/settings.ts); this parses, prints and picks exit codes.
 import { parseArgs } from "node:util";
 import {
+  type ConfigLayer,
   displayPath,
+  flattenSettings,
   getSetting,
+  LAYER_ORDER,
   listSettings,
   loadConfig,
   parseSettingValue,
@@ -12,6 +15,7 @@ import {
   type SettingScope,
   setSetting,
   settingsFile,
+  settingWarnings,
   unsetSetting,
   writeKeepingTrust,
 } from "@keel/coding-agent";
@@ -25,7 +29,9 @@ export const CONFIG_USAGE = `keel config — Keel's settings, by dotted key
                                                trusted project's .keel/config.json); <value> is
                                                JSON when it parses (10, true, ["a"]), else text
   keel config unset <key> [--project]          remove it
-  keel config list [--user|--project] [--json] every setting of each file
+  keel config list [--user|--project] [--json] every setting of each file; without a scope, every
+                                               file in effect here, Claude Code's settings files
+                                               included, each value marked when another file wins
 
 Keys: model, permissions.mode, permissions.allow, stream.maxRetries, compaction.threshold,
 agents.maxConcurrent, extensions.<id>.enabled, extensions.<id>.config…, env.<NAME>, …
@@ -126,6 +132,8 @@ export function configCommand(argv: string[], io: SubcommandIO): number {
           : { written: write() };
       if (done.isErr()) return settingFailed(done.error);
       if (trustLost) io.stderr(`keel config: ${trustLost}\n`);
+      if (action === "set")
+        for (const w of settingWarnings(key!, scope, where)) io.stderr(`keel config: ${w}\n`);
       io.stderr(
         `keel config: ${action === "set" ? `${key} set` : `${key} removed`} in ${displayPath(done.value)}\n`,
       );
@@ -134,7 +142,8 @@ export function configCommand(argv: string[], io: SubcommandIO): number {
     case "list": {
       const bad = wants(0, "list [--user|--project] [--json]");
       if (bad !== undefined) return bad;
-      const scopes: SettingScope[] = scoped ? [scoped] : trusted ? ["user", "project"] : ["user"];
+      if (!scoped) return listInEffect(io, trusted, values.json === true);
+      const scopes: SettingScope[] = [scoped];
       const out: Record<string, Record<string, unknown>> = {};
       for (const scope of scopes) {
         const listed = listSettings(scope, where);
@@ -147,13 +156,72 @@ export function configCommand(argv: string[], io: SubcommandIO): number {
         }
       }
       if (values.json) io.stdout(`${JSON.stringify(out)}\n`);
-      else if (!scoped && !trusted)
-        io.stdout(
-          `(the project ${displayPath(where.projectRoot)} is not trusted: its settings are not read)\n`,
-        );
       return EXIT.ok;
     }
     default:
       return fail(`unknown action "${action}"; use get, set, unset or list (keel config --help).`);
   }
+}
+
+const LAYER_NAMES: Record<ConfigLayer, string> = {
+  user: "user",
+  project: "project",
+  projectLocal: "project (local)",
+  claudeUser: "Claude Code, user",
+  claudeProject: "Claude Code, project",
+  claudeProjectLocal: "Claude Code, project (local)",
+};
+
+/** Settings whose values add up across files rather than one replacing another. */
+const adds = (key: string) =>
+  /^(permissions\.(allow|ask|deny)|hooks\.[^.]+|additionalDirectories)$/.test(key);
+
+/**
+ * Every file in effect here, lowest first, each value with where it is overridden: Keel's own
+ * files win over Claude Code's, a project's over the user's.
+ */
+function listInEffect(io: SubcommandIO, trusted: boolean, json: boolean): number {
+  const loaded = loadConfig({ cwd: io.cwd, home: io.keelHome, trusted, reportUntrusted: false });
+  if (loaded.isErr()) {
+    io.stderr(`keel config: ${loaded.error.message}\n`);
+    return EXIT.failed;
+  }
+  const { layers, sources } = loaded.value;
+  const out: Record<string, Record<string, unknown>> = {};
+  const present = LAYER_ORDER.filter((l) => layers[l] !== undefined);
+  for (const layer of present) {
+    const source = sources.find((s) => s.layer === layer)!;
+    const settings = flattenSettings(layers[layer]);
+    out[layer] = Object.fromEntries(settings);
+    if (json) continue;
+    io.stdout(`${LAYER_NAMES[layer]}: ${displayPath(source.path)}\n`);
+    if (settings.length === 0) io.stdout("  (nothing set)\n");
+    for (const [k, v] of settings) {
+      const winner = adds(k)
+        ? undefined
+        : present
+            .slice(present.indexOf(layer) + 1)
+            .reverse()
+            .find((higher) =>
+              flattenSettings(layers[higher]).some(
+                ([hk]) => hk === k || hk.startsWith(`${k}.`) || k.startsWith(`${hk}.`),
+              ),
+            );
+      const note = winner
+        ? `  (overridden by ${displayPath(sources.find((s) => s.layer === winner)!.path)})`
+        : "";
+      io.stdout(`  ${k} = ${JSON.stringify(v)}${note}\n`);
+    }
+    if (source.ignored && source.ignored.length > 0)
+      io.stdout(`  (not used by Keel: ${source.ignored.join(", ")})\n`);
+  }
+  if (json) io.stdout(`${JSON.stringify(out)}\n`);
+  else {
+    if (present.length === 0) io.stdout("(nothing set)\n");
+    if (!trusted)
+      io.stdout(
+        `(the project ${displayPath(loaded.value.projectRoot)} is not trusted: its settings are not read)\n`,
+      );
+  }
+  return EXIT.ok;
 }

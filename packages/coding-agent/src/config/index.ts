@@ -1,8 +1,15 @@
 // Public surface of Keel configuration (re-exported by the package index).
+
+export {
+  CLAUDE_SETTINGS_READ,
+  type ClaudeLayer,
+  claudeSettingsPaths,
+} from "./claude-settings.js";
 export type { ConfigDiagnostic, ConfigError, FieldError } from "./errors.js";
 export {
   type ConfigLayer,
   type ConfigSource,
+  LAYER_ORDER,
   type LoadConfigOptions,
   type LoadedConfig,
   loadConfig,
@@ -27,6 +34,7 @@ export {
   type SettingsPlace,
   setSetting,
   settingsFile,
+  settingWarnings,
   unsetSetting,
 } from "./settings.js";
 export {

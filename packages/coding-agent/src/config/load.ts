@@ -6,19 +6,33 @@ import { pathExists } from "../fs/paths.js";
 import { checkRule } from "../permissions/rules.js";
 import type { PermissionBehavior, PermissionRuleEntry, RuleSource } from "../permissions/types.js";
 import { findProjectRoot } from "../trust/root.js";
+import { type ClaudeLayer, claudeSettingsPaths, readClaudeSettings } from "./claude-settings.js";
 import type { ConfigDiagnostic, ConfigError } from "./errors.js";
-import { checkHookNames } from "./hook-names.js";
+import { hookNameWarnings, hookTypeWarnings } from "./hook-names.js";
 import { isPlainObject, mergeLayers } from "./merge.js";
 import { configPaths, displayPath, PROJECT_DIR, resolveKeelHome } from "./paths.js";
 import { readConfigText, validateAgainst } from "./read.js";
 import { type KeelConfig, KeelConfigSchema, KNOWN_KEYS } from "./schema.js";
 
-export type ConfigLayer = "user" | "project" | "projectLocal";
+/** Keel's own files, and below them Claude Code's settings files (config/claude-settings.ts). */
+export type ConfigLayer = "user" | "project" | "projectLocal" | ClaudeLayer;
+
+/** Lowest first: Claude Code's files, then Keel's, so Keel's value wins where both set one. */
+export const LAYER_ORDER: readonly ConfigLayer[] = [
+  "claudeUser",
+  "claudeProject",
+  "claudeProjectLocal",
+  "user",
+  "project",
+  "projectLocal",
+];
 
 export interface ConfigSource {
   layer: ConfigLayer;
   path: string;
-  status: "loaded" | "missing" | "not_trusted";
+  status: "loaded" | "missing" | "not_trusted" | "opted_out";
+  /** Claude Code's files: the top-level keys Keel does not use. */
+  ignored?: string[];
 }
 
 export interface LoadedConfig {
@@ -44,7 +58,7 @@ export interface LoadConfigOptions {
    * false: it reports trust once for everything trust gates (config, extensions, hooks, context).
    */
   reportUntrusted?: boolean;
-  /** The user's home directory, for messages; default os.homedir(). */
+  /** The user's home directory (messages, and ~/.claude/settings.json); default os.homedir(). */
   userHome?: string;
 }
 
@@ -61,8 +75,6 @@ export function loadConfig(options: LoadConfigOptions): Result<LoadedConfig, Con
 
   const sources: ConfigSource[] = [];
   const diagnostics: ConfigDiagnostic[] = [];
-  const rules: PermissionRuleEntry[] = [];
-  let merged: Record<string, unknown> = {};
   const layerValues: Partial<Record<ConfigLayer, KeelConfig>> = {};
 
   for (const { layer, path } of layers) {
@@ -84,22 +96,52 @@ export function loadConfig(options: LoadConfigOptions): Result<LoadedConfig, Con
       read.value.text,
     );
     if (valid.isErr()) return err(valid.error);
-    const badHooks = checkHookNames(valid.value, path, userHome);
-    if (badHooks) return err(badHooks);
+    const file = displayPath(path, userHome);
     sources.push({ layer, path, status: "loaded" });
     layerValues[layer] = valid.value;
-    diagnostics.push(...unknownKeyWarnings(valid.value, displayPath(path, userHome)));
-    rules.push(...rulesOf(valid.value, layer));
-    for (const rule of rules.filter((r) => r.source === layer)) {
-      const problem = checkRule(rule.rule);
-      if (problem)
-        diagnostics.push({
-          level: "warning",
-          file: displayPath(path, userHome),
-          message: `${displayPath(path, userHome)}: ${problem} (ignored)`,
-        });
+    diagnostics.push(
+      ...unknownKeyWarnings(valid.value, file),
+      ...hookNameWarnings(valid.value.hooks, file),
+      ...hookTypeWarnings(valid.value.hooks, file),
+    );
+  }
+
+  // Claude Code's files, below Keel's. ~/.claude unless Keel's config opts out; the project's only when trusted.
+  const userFiles = [layerValues.user, layerValues.project, layerValues.projectLocal].reduce<boolean>(
+    (on, l) => (l?.claude?.userFiles === undefined ? on : l.claude.userFiles),
+    true,
+  );
+  const claudePaths = claudeSettingsPaths(projectRoot, userHome);
+  for (const layer of ["claudeUser", "claudeProject", "claudeProjectLocal"] as const) {
+    const path = claudePaths[layer];
+    if (layer === "claudeUser" ? !userFiles : !options.trusted) {
+      sources.push({ layer, path, status: layer === "claudeUser" ? "opted_out" : "not_trusted" });
+      continue;
     }
-    merged = mergeLayers(merged, valid.value, accumulates) as Record<string, unknown>;
+    const read = readClaudeSettings(path, projectRoot, userHome);
+    if (read.isErr()) return err(read.error);
+    if (read.value === undefined) {
+      sources.push({ layer, path, status: "missing" });
+      continue;
+    }
+    diagnostics.push(...read.value.diagnostics);
+    sources.push({ layer, path, status: "loaded", ignored: read.value.ignored });
+    layerValues[layer] = read.value.config;
+  }
+
+  const rules: PermissionRuleEntry[] = [];
+  let merged: Record<string, unknown> = {};
+  for (const layer of LAYER_ORDER) {
+    const value = layerValues[layer];
+    if (!value) continue;
+    const file = displayPath(sources.find((s) => s.layer === layer)!.path, userHome);
+    const own = rulesOf(value, layer);
+    rules.push(...own);
+    for (const rule of own) {
+      const problem = checkRule(rule.rule);
+      if (problem) diagnostics.push({ level: "warning", file, message: `${file}: ${problem} (ignored)` });
+    }
+    merged = mergeLayers(merged, value, accumulates) as Record<string, unknown>;
   }
 
   // A stat, not an open: enough to tell the user there was something we deliberately skipped.
@@ -143,5 +185,9 @@ function unknownKeyWarnings(config: Record<string, unknown>, file: string): Conf
 
 /** Arrays that accumulate across layers; every other array is replaced by the higher layer. */
 function accumulates(pointer: string): boolean {
-  return /^\/permissions\/(allow|ask|deny)$/.test(pointer) || /^\/hooks\/[^/]+$/.test(pointer);
+  return (
+    /^\/permissions\/(allow|ask|deny)$/.test(pointer) ||
+    /^\/hooks\/[^/]+$/.test(pointer) ||
+    pointer === "/additionalDirectories"
+  );
 }

@@ -20,16 +20,19 @@ export const HookCommandSchema = Type.Object({
   timeoutMs: Type.Optional(Type.Integer({ minimum: 1 })),
 });
 
-/** Claude Code's shape: a matcher and its commands (`timeout` in seconds), copied from settings.json as is. */
+/**
+ * Claude Code's shape: a matcher and its commands (`timeout` in seconds), copied from settings.json
+ * as is. Hook types other than "command" (prompt, agent, http) are accepted and warned about once:
+ * Keel runs only commands (config/hook-names.ts).
+ */
+export const ClaudeHookSchema = Type.Object({
+  type: Type.String({ minLength: 1 }),
+  command: Type.Optional(Type.String({ minLength: 1 })),
+  timeout: Type.Optional(Type.Number({ exclusiveMinimum: 0 })),
+});
 export const ClaudeHookGroupSchema = Type.Object({
   matcher: Type.Optional(Type.String()),
-  hooks: Type.Array(
-    Type.Object({
-      type: Type.Literal("command", { errorMessage: 'must be "command" (the only hook type Keel runs)' }),
-      command: Type.String({ minLength: 1 }),
-      timeout: Type.Optional(Type.Number({ exclusiveMinimum: 0 })),
-    }),
-  ),
+  hooks: Type.Array(ClaudeHookSchema),
 });
 
 export const KeelConfigSchema = Type.Object({
@@ -54,6 +57,10 @@ export const KeelConfigSchema = Type.Object({
     ),
   ),
   env: Type.Optional(Type.Record(Type.String(), Type.String())),
+  /** Folders outside the project the agent may read and edit (Claude Code's `additionalDirectories`, `--add-dir`). */
+  additionalDirectories: Type.Optional(Type.Array(Type.String({ minLength: 1 }))),
+  /** Claude Code's files: `userFiles: false` stops Keel reading ~/.claude (settings, commands, skills, agents, CLAUDE.md). */
+  claude: Type.Optional(Type.Object({ userFiles: Type.Optional(Type.Boolean()) })),
   /** Event name → commands to run. Exactly what an untrusted project must never get to run. */
   hooks: Type.Optional(
     Type.Record(Type.String(), Type.Array(Type.Union([HookCommandSchema, ClaudeHookGroupSchema]))),
@@ -98,6 +105,8 @@ export const KNOWN_KEYS: Record<string, readonly string[]> = {
     "permissions",
     "extensions",
     "env",
+    "additionalDirectories",
+    "claude",
     "hooks",
     "compaction",
     "agents",
@@ -107,6 +116,7 @@ export const KNOWN_KEYS: Record<string, readonly string[]> = {
   ],
   "/permissions": ["mode", "allow", "ask", "deny"],
   "/compaction": ["threshold"],
+  "/claude": ["userFiles"],
   "/agents": ["maxConcurrent"],
   "/stream": ["idleTimeoutMs", "replyTimeoutMs", "maxReplyChars", "maxRetries"],
   "/sandbox": SANDBOX_KEYS,

@@ -5,6 +5,7 @@
 import { closestName } from "@keel/ai";
 import { err, ok, type Result } from "neverthrow";
 import type { ConfigError } from "./errors.js";
+import { hookNameWarnings, hookTypeWarnings, unknownHookMessage } from "./hook-names.js";
 import { isPlainObject } from "./merge.js";
 import { configPaths, displayPath } from "./paths.js";
 import { readConfigText, validateAgainst } from "./read.js";
@@ -134,9 +135,31 @@ function changeSetting(
     parent = parent[segment] as Record<string, unknown>;
   }
   change(parent, path.value.at(-1)!);
+  // A hook event nobody knows is only a warning when a file is loaded (Keel must start), but
+  // here it is refused with its close match, as every unknown key is.
+  const [top, event] = path.value;
+  if (top === "hooks") {
+    const names = event !== undefined ? [event] : Object.keys(isPlainObject(next.hooks) ? next.hooks : {});
+    const refused = names.map(unknownHookMessage).find((m) => m !== undefined);
+    if (refused) return err({ type: "setting_key", message: refused });
+  }
   const valid = validateAgainst(KeelConfigSchema, next, file);
   if (valid.isErr()) return err(valid.error);
   return updateConfigFile(file, () => next).map(() => file);
+}
+
+/**
+ * What loading will say about the hooks a set leaves in the file (a Claude Code event Keel does
+ * not produce, a hook type it does not run), so `keel config set` says it at once.
+ */
+export function settingWarnings(key: string, scope: SettingScope, where: SettingsPlace): string[] {
+  if (key.split(".")[0] !== "hooks") return [];
+  const layer = readLayer(settingsFile(scope, where));
+  if (layer.isErr()) return [];
+  const file = displayPath(settingsFile(scope, where));
+  return [...hookNameWarnings(layer.value.hooks, file), ...hookTypeWarnings(layer.value.hooks, file)].map(
+    (d) => d.message,
+  );
 }
 
 /** Every setting of a layer as [dotted key, value], leaves first-level objects walked. */

@@ -1,16 +1,20 @@
 // Claude Code's hook protocol on Keel's hooks, so hooks written for Claude Code work unchanged:
 // the event as JSON on stdin (session_id, transcript_path, cwd, permission_mode,
 // hook_event_name, tool_name, tool_input, …), exit code 2 to block with stderr as the reason,
-// and JSON decisions on stdout with exit 0. PreToolUse → beforeToolCall, PostToolUse →
-// afterToolCall, UserPromptSubmit → beforeAgentStart, Stop → runEnd, SessionStart → sessionStart.
+// and JSON decisions on stdout with exit 0. PreToolUse → beforeToolCall, PostToolUse and
+// PostToolUseFailure → afterToolCall (by the result), UserPromptSubmit → beforeAgentStart, Stop →
+// runEnd, SessionStart → sessionStart, SessionEnd → sessionShutdown, PostCompact → compaction,
+// Notification → the permission gate asking the user (fired, not waited for).
 // One deliberate difference: a PreToolUse or UserPromptSubmit command that fails in another way
 // (exit 1, a crash, a missing script) blocks, where Claude Code would let the call through:
 // Keel's policy hooks fail closed.
 import type {
   AfterToolCallEvent,
   BeforeAgentStartEvent,
+  CompactionEvent,
   ExtensionRuntime,
   RunEndEvent,
+  SessionShutdownEvent,
   SessionStartEvent,
   ToolCallEvent,
 } from "@keel/extension-sdk";
@@ -21,7 +25,29 @@ import { type HookRun, matches, runHookCommand } from "./config-hooks.js";
 export interface ClaudeHookInfo {
   mode(): string;
   sessionFile(): string | undefined;
+  /** Config's `env`, given to every hook command. */
+  env: Readonly<Record<string, string>>;
+  /** Subscribes to the moments Keel wants the user's attention (an approval asked); returns the unsubscribe. */
+  onAttention?(listener: (attention: Attention) => void): () => void;
+  /** Says what went wrong in a hook no run waits for (Notification). */
+  report?(message: string): void;
 }
+
+/** What Claude Code's Notification hook hears. */
+export interface Attention {
+  sessionId: string;
+  message: string;
+  /** Claude Code's notification_type: "permission_prompt" when the permission gate asks. */
+  type: string;
+}
+
+/** Claude Code's SessionEnd reasons: Keel's switch (/new, /resume) is its /clear. */
+const END_REASON: Record<SessionShutdownEvent["reason"], string | undefined> = {
+  exit: "other",
+  switch: "clear",
+  fork: "other",
+  reload: undefined,
+};
 
 /** A Stop hook may keep the agent going this many times in a row, then Keel stops asking it. */
 const MAX_STOP_CONTINUATIONS = 8;
@@ -81,7 +107,7 @@ export function claudeHandlers(
     onOutcome: (run: HookRun, code: number | null, stdout: string, stderr: string) => unknown,
   ): Promise<unknown> => {
     for (const run of (events[name] ?? []).filter((r) => matches(r, subject))) {
-      const outcome = await runHookCommand(run, input, cwd);
+      const outcome = await runHookCommand(run, input, cwd, info.env);
       const answer = onOutcome(run, outcome.code, outcome.stdout, outcome.stderr);
       if (answer !== undefined) return answer;
     }
@@ -102,7 +128,7 @@ export function claudeHandlers(
         tool_use_id: event.toolCallId,
       });
       for (const run of (events.PreToolUse ?? []).filter((r) => matches(r, event.toolName))) {
-        const { code, stdout, stderr } = await runHookCommand(run, input(), cwd);
+        const { code, stdout, stderr } = await runHookCommand(run, input(), cwd, info.env);
         if (code === 2)
           return { action: "block", reason: stderr || `Blocked by the PreToolUse hook ${run.command}` };
         if (code !== 0) throw failed("PreToolUse", run, code, stderr);
@@ -128,33 +154,39 @@ export function claudeHandlers(
       return args === event.args ? undefined : { action: "continue", args };
     };
 
-  if (events.PostToolUse)
+  if (events.PostToolUse || events.PostToolUseFailure)
     handlers.afterToolCall = async (event: AfterToolCallEvent, runtime) => {
       const output = event.result.content.flatMap((c) => (c.type === "text" ? [c.text] : [])).join("\n");
+      // As in Claude Code: PostToolUse after a call that succeeded, PostToolUseFailure after one that failed.
+      const failed_ = event.result.isError === true;
+      const name: ClaudeHookName = failed_ ? "PostToolUseFailure" : "PostToolUse";
+      if (!events[name]) return undefined;
       const feedback: string[] = [];
       await each(
-        "PostToolUse",
+        name,
         event.toolName,
         {
-          ...base("PostToolUse", runtime),
+          ...base(name, runtime),
           tool_name: event.toolName,
           tool_input: toolInput(event.args, cwd),
-          tool_response: { output, is_error: event.result.isError === true },
+          ...(failed_
+            ? { error: output, is_interrupt: false }
+            : { tool_response: { output, is_error: false } }),
           tool_use_id: event.toolCallId,
         },
         (run, code, stdout, stderr) => {
-          if (code === 2) feedback.push(stderr || `The PostToolUse hook ${run.command} objected.`);
-          else if (code !== 0) throw failed("PostToolUse", run, code, stderr);
+          if (code === 2) feedback.push(stderr || `The ${name} hook ${run.command} objected.`);
+          else if (code !== 0) throw failed(name, run, code, stderr);
           const json = parseJson(stdout);
           if (json?.decision === "block")
-            feedback.push(str(json.reason) ?? `The PostToolUse hook ${run.command} objected.`);
+            feedback.push(str(json.reason) ?? `The ${name} hook ${run.command} objected.`);
           const context = str(specific(json).additionalContext);
           if (context) feedback.push(context);
           return undefined;
         },
       );
       if (feedback.length === 0) return undefined;
-      const note = { type: "text" as const, text: `PostToolUse hook feedback:\n${feedback.join("\n")}` };
+      const note = { type: "text" as const, text: `${name} hook feedback:\n${feedback.join("\n")}` };
       return { result: { ...event.result, content: [...event.result.content, note] } };
     };
 
@@ -244,6 +276,58 @@ export function claudeHandlers(
       if (context.length > 0) runtime.persistNotice(`SessionStart hook context:\n${context.join("\n")}`);
       return undefined;
     };
+
+  if (events.SessionEnd)
+    handlers.sessionShutdown = async (event: SessionShutdownEvent, runtime) => {
+      const reason = END_REASON[event.reason];
+      if (reason === undefined) return undefined;
+      // It cannot stop the session from ending; a failing command is reported like any observer.
+      await each(
+        "SessionEnd",
+        reason,
+        { ...base("SessionEnd", runtime), reason },
+        (run, code, _o, stderr) => {
+          if (code !== 0 && code !== 2) throw failed("SessionEnd", run, code, stderr);
+          return undefined;
+        },
+      );
+      return undefined;
+    };
+
+  if (events.PostCompact)
+    handlers.compaction = async (event: CompactionEvent, runtime) => {
+      const trigger = event.reason === "manual" ? "manual" : "auto";
+      await each(
+        "PostCompact",
+        trigger,
+        { ...base("PostCompact", runtime), trigger },
+        (run, code, _o, stderr) => {
+          if (code !== 0 && code !== 2) throw failed("PostCompact", run, code, stderr);
+          return undefined;
+        },
+      );
+      return undefined;
+    };
+
+  if (events.Notification && info.onAttention) {
+    info.onAttention((attention) => {
+      const input = {
+        session_id: attention.sessionId,
+        transcript_path: info.sessionFile() ?? "",
+        cwd,
+        permission_mode: info.mode(),
+        hook_event_name: "Notification",
+        message: attention.message,
+        notification_type: attention.type,
+      };
+      void (async () => {
+        for (const run of (events.Notification ?? []).filter((r) => matches(r, attention.type))) {
+          const { code, stderr } = await runHookCommand(run, input, cwd, info.env);
+          if (code !== 0 && code !== 2) info.report?.(failed("Notification", run, code, stderr).message);
+        }
+      })();
+    });
+  }
 
   return handlers;
 }

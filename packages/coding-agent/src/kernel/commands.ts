@@ -89,8 +89,20 @@ function editRule(agent: CodingAgent, arg: string): Result<{ message: string }, 
   if (!rule) return err({ type: "config", message: PERMISSIONS_USAGE });
   // Removing: from where it was found. Adding: personal to this project by default.
   const found = agent.permissionRules().find((r) => r.rule === rule && r.behavior === behavior);
+  if (remove && !scope && found?.source.startsWith("claude"))
+    return err({
+      type: "config",
+      message: `The ${behavior} rule ${rule} comes from Claude Code's settings (${found.source === "claudeUser" ? "~/.claude/settings.json" : found.source === "claudeProject" ? ".claude/settings.json" : ".claude/settings.local.json"}); Keel does not edit that file: remove it there, or add a deny rule.`,
+    });
   const where: PermissionRuleScope | undefined = remove
-    ? (scope ?? (found && found.source !== "cli" ? found.source : undefined))
+    ? (scope ??
+      (found &&
+      (found.source === "user" ||
+        found.source === "project" ||
+        found.source === "projectLocal" ||
+        found.source === "session")
+        ? found.source
+        : undefined))
     : (scope ?? "projectLocal");
   if (!where) return err({ type: "config", message: `There is no ${behavior} rule ${rule} to remove.` });
   return agent

@@ -29,14 +29,19 @@ const KEEL_TIMEOUT_MS = 30_000;
 const CLAUDE_TIMEOUT_MS = 60_000;
 const MAX_CAPTURE = 64 * 1024;
 
-export function runHookCommand(run: HookRun, input: unknown, cwd: string): Promise<CommandOutcome> {
+export function runHookCommand(
+  run: HookRun,
+  input: unknown,
+  cwd: string,
+  env: Readonly<Record<string, string>> = {},
+): Promise<CommandOutcome> {
   return new Promise((resolve) => {
     const child = spawn(
       process.env.SHELL && !process.env.SHELL.endsWith("fish") ? process.env.SHELL : "sh",
       ["-c", run.command],
       {
         cwd,
-        env: { ...process.env, KEEL_PROJECT_DIR: cwd, CLAUDE_PROJECT_DIR: cwd },
+        env: { ...process.env, ...env, KEEL_PROJECT_DIR: cwd, CLAUDE_PROJECT_DIR: cwd },
         stdio: ["pipe", "pipe", "pipe"],
         detached: true,
       },
@@ -83,11 +88,18 @@ export function matches(run: HookRun, subject: string | undefined): boolean {
 function runsOf(entries: readonly (HookCommand | ClaudeHookGroup)[], defaultTimeoutMs: number): HookRun[] {
   return entries.flatMap((entry): HookRun[] =>
     "hooks" in entry
-      ? entry.hooks.map((h) => ({
-          command: h.command,
-          ...(entry.matcher !== undefined ? { matcher: entry.matcher } : {}),
-          timeoutMs: h.timeout !== undefined ? Math.round(h.timeout * 1000) : defaultTimeoutMs,
-        }))
+      ? entry.hooks.flatMap((h) =>
+          // Other hook types were warned about when config loaded (config/hook-names.ts).
+          h.type !== "command" || h.command === undefined
+            ? []
+            : [
+                {
+                  command: h.command,
+                  ...(entry.matcher !== undefined ? { matcher: entry.matcher } : {}),
+                  timeoutMs: h.timeout !== undefined ? Math.round(h.timeout * 1000) : defaultTimeoutMs,
+                },
+              ],
+        )
       : [
           {
             command: entry.command,
@@ -100,11 +112,11 @@ function runsOf(entries: readonly (HookCommand | ClaudeHookGroup)[], defaultTime
 
 type Handler = (event: unknown, runtime: never) => Promise<unknown>;
 
-function keelHandler(name: HookName, runs: HookRun[], cwd: string): Handler {
+function keelHandler(name: HookName, runs: HookRun[], cwd: string, env: Record<string, string>): Handler {
   return async (event: unknown) => {
     const toolName = (event as { toolName?: string }).toolName;
     for (const run of runs.filter((r) => matches(r, toolName))) {
-      const outcome = await runHookCommand(run, { hook: name, ...(event as object) }, cwd);
+      const outcome = await runHookCommand(run, { hook: name, ...(event as object) }, cwd, env);
       if (name === "beforeToolCall" && outcome.code === 2) {
         return { action: "block", reason: outcome.stderr || `Blocked by hook: ${run.command}` };
       }
@@ -146,17 +158,17 @@ function chain(name: HookName, handlers: Handler[]): Handler {
 export function configHooksExtension(
   hooks: Record<string, (HookCommand | ClaudeHookGroup)[]>,
   cwd: string,
-  info: ClaudeHookInfo = { mode: () => "default", sessionFile: () => undefined },
+  info: ClaudeHookInfo = { mode: () => "default", sessionFile: () => undefined, env: {} },
 ): ExtensionDefinition {
   const byHook = new Map<HookName, Handler[]>();
   const add = (name: HookName, handler: Handler) => byHook.set(name, [...(byHook.get(name) ?? []), handler]);
   const claude: Partial<Record<ClaudeHookName, HookRun[]>> = {};
   for (const [name, entries] of Object.entries(hooks)) {
     if ((HOOK_NAMES as readonly string[]).includes(name))
-      add(name as HookName, keelHandler(name as HookName, runsOf(entries, KEEL_TIMEOUT_MS), cwd));
+      add(name as HookName, keelHandler(name as HookName, runsOf(entries, KEEL_TIMEOUT_MS), cwd, info.env));
     else if ((CLAUDE_HOOK_NAMES as readonly string[]).includes(name))
       claude[name as ClaudeHookName] = runsOf(entries, CLAUDE_TIMEOUT_MS);
-    // Any other name was refused when the config was loaded (config/hook-names.ts).
+    // Any other name was warned about when the config was loaded (config/hook-names.ts) and never runs.
   }
   for (const [name, handler] of Object.entries(claudeHandlers(claude, cwd, info)))
     add(name as HookName, handler as unknown as Handler);

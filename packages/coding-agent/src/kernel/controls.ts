@@ -2,6 +2,7 @@
 // rules (with the file each lives in), and which models it could switch to (a key there or not).
 import { type Model, modelRef, type StreamOptions } from "@keel/ai";
 import { err, ok, type Result } from "neverthrow";
+import { claudeSettingsPaths } from "../config/claude-settings.js";
 import { PERMISSION_MODES } from "../config/schema.js";
 import { configFileFor } from "../config/write.js";
 import { checkRule } from "../permissions/rules.js";
@@ -55,7 +56,11 @@ export class PermissionControls {
     const file =
       rule.source === "user" || rule.source === "project" || rule.source === "projectLocal"
         ? configFileFor(rule.source, this.where)
-        : undefined;
+        : rule.source === "claudeUser" ||
+            rule.source === "claudeProject" ||
+            rule.source === "claudeProjectLocal"
+          ? claudeSettingsPaths(this.where.projectRoot)[rule.source]
+          : undefined;
     return { rule: rule.rule, behavior: rule.behavior, source: rule.source, ...(file ? { file } : {}) };
   }
 

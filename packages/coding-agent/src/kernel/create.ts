@@ -26,6 +26,7 @@ import { findProjectRoot } from "../trust/root.js";
 import { checkTrust, type TrustCheck } from "../trust/store.js";
 import { changeLines } from "../trust/surface.js";
 import { AgentSupervisor } from "./agents.js";
+import type { Attention } from "./claude-hooks.js";
 import { KernelAgent } from "./coding-agent.js";
 import { BUILTIN_COMMAND_NAMES } from "./commands.js";
 import { configHooksExtension } from "./config-hooks.js";
@@ -37,7 +38,7 @@ import { createToolPermission, type KernelPermission } from "./permission.js";
 import { createHostServices, hostUI } from "./services.js";
 import { sessionContextFiles } from "./session-context.js";
 import { childSessionDir, defaultSessionDir, openChosenSession } from "./session-open.js";
-import type { CodingAgent, CodingAgentError, CodingAgentOptions } from "./types.js";
+import type { CodingAgent, CodingAgentError, CodingAgentOptions, ToolApprovalRequest } from "./types.js";
 
 /** Children running at once unless config (`agents.maxConcurrent`) or options say otherwise. */
 export const DEFAULT_MAX_CONCURRENT_AGENTS = 4;
@@ -65,9 +66,15 @@ export async function createCodingAgent(
   else if (trust.value.status === "changed") note("warning", changedNotice(projectRoot, trust.value));
   else if (trust.value.status === "untrusted") {
     // Said only when something is being ignored (a stat each, nothing is read).
-    const ignored = [".keel", ...TRUSTED_ROOT_FILES]
+    const ignored = [".keel", ".claude", ...TRUSTED_ROOT_FILES]
       .filter((name) => existsSync(join(projectRoot, name)))
-      .map((name) => (name === ".keel" ? ".keel/ (config, extensions, hooks)" : name));
+      .map((name) =>
+        name === ".keel"
+          ? ".keel/ (config, extensions, hooks)"
+          : name === ".claude"
+            ? ".claude/ (settings, hooks, commands, skills, agents)"
+            : name,
+      );
     if (ignored.length > 0) {
       note(
         "info",
@@ -76,7 +83,8 @@ export async function createCodingAgent(
     }
   }
 
-  const loaded = loadConfig({ cwd, home, trusted, reportUntrusted: false });
+  const userHome = options.userHome ?? homedir();
+  const loaded = loadConfig({ cwd, home, trusted, reportUntrusted: false, userHome });
   if (loaded.isErr()) return err({ type: "config", message: loaded.error.message });
   const { config } = loaded.value;
   for (const d of loaded.value.diagnostics) note(d.level, d.message);
@@ -111,7 +119,31 @@ export async function createCodingAgent(
   preconnect(model.value, options.streamOptions);
 
   const mode = options.permissionMode ?? config.permissions?.mode ?? "default";
-  const userHome = homedir();
+  // Extra folders (config, Claude Code's additionalDirectories, --add-dir): read and edited as the
+  // project is, and writable inside the sandbox. Trust recorded the config's (trust/surface.ts).
+  const extraDirs = [
+    ...(config.additionalDirectories ?? []),
+    ...(options.additionalDirectories ?? []),
+  ].flatMap((d) => {
+    const dir = realpathOrResolved(resolve(cwd, expandHome(d, userHome)));
+    // The sandbox cannot bind a folder that is not there: said once, and left out.
+    if (existsSync(dir)) return [dir];
+    note("warning", `additional directory ${d} (${dir}) does not exist; ignored`);
+    return [];
+  });
+  const rules = [
+    ...loaded.value.rules,
+    ...extraDirs.flatMap((d) =>
+      (["Read", "Edit"] as const).map((tool) => ({
+        rule: `${tool}(/${d}/**)`,
+        behavior: "allow" as const,
+        source: "cli" as const,
+      })),
+    ),
+    ...(["allow", "ask", "deny"] as const).flatMap((behavior) =>
+      (options.rules?.[behavior] ?? []).map((rule) => ({ rule, behavior, source: "cli" as const })),
+    ),
+  ];
   const sandboxConfig = resolveSandboxSettings(loaded.value.layers.user?.sandbox, [
     { file: join(projectRoot, ".keel", "config.json"), layer: loaded.value.layers.project?.sandbox },
     {
@@ -127,24 +159,43 @@ export async function createCodingAgent(
     keelHome: realpathOrResolved(home),
     settings: {
       ...sandboxConfig.settings,
-      allowWrite: sandboxConfig.settings.allowWrite.map((p) =>
-        realpathOrResolved(resolve(userHome, expandHome(p, userHome))),
-      ),
+      allowWrite: [
+        ...sandboxConfig.settings.allowWrite.map((p) =>
+          realpathOrResolved(resolve(userHome, expandHome(p, userHome))),
+        ),
+        ...extraDirs,
+      ],
     },
     mode: () => permission.mode(),
     rules: () => permission.rules(),
     ...(options.testing?.lookup ? { lookup: options.testing.lookup } : {}),
     report: (message) => kernel.report("warning", message),
   });
+  // Who hears that the user's attention is wanted (Claude Code's Notification hooks).
+  const attention = new Set<(a: Attention) => void>();
+  const permissionUi = options.ui?.approve
+    ? {
+        ...options.ui,
+        approve: (request: ToolApprovalRequest) => {
+          for (const listener of attention)
+            listener({
+              sessionId: kernel.sessionId,
+              message: `Keel needs your permission to use ${request.toolName}`,
+              type: "permission_prompt",
+            });
+          return options.ui!.approve!(request);
+        },
+      }
+    : options.ui;
   const permission: KernelPermission = createToolPermission({
     mode,
-    rules: loaded.value.rules,
+    rules,
     workspace: projectRoot,
     cwd,
     keelHome: home,
-    userHome: homedir(),
+    userHome,
     trusted,
-    ui: options.ui,
+    ui: permissionUi,
     report: (message) => kernel.report("info", message),
     onAnswer: (answer) => {
       void kernel.session.appendEntry({ type: "approval", source: "permission", ...answer });
@@ -156,7 +207,8 @@ export async function createCodingAgent(
     cwd,
     supportsImages: () => kernel.model().input.includes("image"),
     // The checker judges `cd name` as ./name: CDPATH (from a profile) must not send it elsewhere.
-    bash: { env: { CDPATH: undefined }, sandbox },
+    // Config's env (Keel's and Claude Code's `env`) reaches every command; the sandbox still drops secrets.
+    bash: { env: { ...config.env, CDPATH: undefined }, sandbox },
     grep: { guard: permission.readGuard },
     glob: { guard: permission.readGuard },
     ls: { guard: permission.readGuard },
@@ -218,6 +270,12 @@ export async function createCodingAgent(
       definition: configHooksExtension(config.hooks, projectRoot, {
         mode: () => permission.mode(),
         sessionFile: () => kernel.sessionFile,
+        env: config.env ?? {},
+        onAttention: (listener) => {
+          attention.add(listener);
+          return () => attention.delete(listener);
+        },
+        report: (message) => kernel.report("warning", message),
       }),
       source: "config hooks",
     });
@@ -354,7 +412,7 @@ export async function createCodingAgent(
     home,
     projectRoot,
     trusted,
-    rules: loaded.value.rules,
+    rules,
     report: (message, level) => kernel.report(level, message),
   });
   // Fixed when the session began and journaled with it: a resume on another day sends the same
@@ -369,6 +427,7 @@ export async function createCodingAgent(
       contextFiles,
       extensionText: host.systemPromptText(),
       ...(options.appendSystemPrompt ? { append: options.appendSystemPrompt } : {}),
+      ...(options.systemPrompt ? { base: options.systemPrompt } : {}),
       ...(instructions ? { instructions } : {}),
     });
   const tools = [...builtinTools, ...host.tools()];

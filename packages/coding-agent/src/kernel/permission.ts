@@ -202,6 +202,17 @@ export function createToolPermission(options: ToolPermissionOptions): KernelPerm
         gate.setRule(entry, present);
         return ok(undefined);
       }
+      if (
+        entry.source === "claudeUser" ||
+        entry.source === "claudeProject" ||
+        entry.source === "claudeProjectLocal"
+      )
+        return err({
+          type: "config_write_failed",
+          file: entry.source,
+          message:
+            "That rule comes from Claude Code's settings; Keel does not edit Claude Code's files. Change it there.",
+        });
       if (entry.source !== "user" && !options.trusted)
         return err({
           type: "config_write_failed",

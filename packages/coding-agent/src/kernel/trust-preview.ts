@@ -4,6 +4,7 @@
 // changed since in what it runs or widens automatically.
 import { lstatSync, readdirSync, readlinkSync, statSync } from "node:fs";
 import { dirname, extname, join, relative, resolve } from "node:path";
+import { translateClaudeSettings } from "../config/claude-settings.js";
 import { configPaths, displayPath } from "../config/paths.js";
 import { parseJsonText } from "../config/read.js";
 import { readRegularFile } from "../fs/bounded-read.js";
@@ -27,7 +28,15 @@ export interface TrustPreview {
   projectRoot: string;
   status: TrustStatus | "unknown";
   /** Permission settings, per config file that has any. */
-  permissions: { file: string; mode?: string; allow: string[]; ask: string[]; deny: string[] }[];
+  permissions: {
+    file: string;
+    mode?: string;
+    allow: string[];
+    ask: string[];
+    deny: string[];
+    /** Folders outside the project it may read and edit. */
+    additionalDirectories?: string[];
+  }[];
   /** Shell commands config runs on events. */
   hooks: { file: string; event: string; command: string; matcher?: string }[];
   /** Environment variables config sets for commands. */
@@ -89,6 +98,14 @@ export function previewTrust(options: { projectRoot: string; cwd: string; home: 
     const config = parseConfigObject(text, file, shown(file), preview.problems);
     if (config) describeConfig(config, shown(file), preview);
   }
+  // Claude Code's settings, as Keel reads them (config/claude-settings.ts).
+  for (const file of [".claude/settings.json", ".claude/settings.local.json"]) {
+    const path = join(root, file);
+    const text = read(path);
+    if (text === undefined) continue;
+    const config = parseConfigObject(text, path, file, preview.problems);
+    if (config) describeConfig(translateClaudeSettings(config, root, file).config, file, preview);
+  }
 
   const extDir = join(root, ".keel", "extensions");
   for (const name of listDir(extDir, shown, preview.problems)) {
@@ -142,20 +159,40 @@ function describeConfig(config: Json, file: string, preview: TrustPreview): void
       allow: strings(p.allow),
       ask: strings(p.ask),
       deny: strings(p.deny),
+      ...(strings(config.additionalDirectories).length > 0
+        ? { additionalDirectories: strings(config.additionalDirectories) }
+        : {}),
     };
-    if (entry.mode || entry.allow.length + entry.ask.length + entry.deny.length > 0)
+    if (
+      entry.mode ||
+      entry.additionalDirectories ||
+      entry.allow.length + entry.ask.length + entry.deny.length > 0
+    )
       preview.permissions.push(entry);
-  }
+  } else if (strings(config.additionalDirectories).length > 0)
+    preview.permissions.push({
+      file,
+      allow: [],
+      ask: [],
+      deny: [],
+      additionalDirectories: strings(config.additionalDirectories),
+    });
   if (isObject(config.hooks)) {
     for (const [event, list] of Object.entries(config.hooks)) {
       for (const hook of Array.isArray(list) ? list : []) {
-        if (!isObject(hook) || typeof hook.command !== "string") continue;
-        preview.hooks.push({
-          file,
-          event,
-          command: hook.command,
-          ...(typeof hook.matcher === "string" ? { matcher: hook.matcher } : {}),
-        });
+        if (!isObject(hook)) continue;
+        const matcher =
+          typeof hook.matcher === "string" && hook.matcher !== "" ? { matcher: hook.matcher } : {};
+        // Keel's `{command}` and Claude Code's `{matcher, hooks: [{type: "command", command}]}`.
+        const commands = [
+          ...(typeof hook.command === "string" ? [hook.command] : []),
+          ...(Array.isArray(hook.hooks)
+            ? hook.hooks.flatMap((h) =>
+                isObject(h) && h.type === "command" && typeof h.command === "string" ? [h.command] : [],
+              )
+            : []),
+        ];
+        for (const command of commands) preview.hooks.push({ file, event, command, ...matcher });
       }
     }
   }
@@ -327,6 +364,7 @@ export function formatTrustPreview(preview: TrustPreview): string {
       ...p.allow.map((r) => `allow ${r} (${p.file})`),
       ...p.ask.map((r) => `ask ${r} (${p.file})`),
       ...p.deny.map((r) => `deny ${r} (${p.file})`),
+      ...(p.additionalDirectories ?? []).map((d) => `read and edit ${d} (${p.file})`),
     ]),
   );
   section(

@@ -118,12 +118,23 @@ export interface CodingAgentOptions {
   model?: Model | string;
   /** ~/.keel by default; KEEL_HOME overrides it. */
   home?: string;
+  /** The user's home directory, where Claude Code's ~/.claude lives; default os.homedir(). */
+  userHome?: string;
+  /**
+   * Permission rules for this run only (`--allowedTools`, `--disallowedTools`), source "cli":
+   * never written anywhere. A deny here wins over any allow, as every deny does.
+   */
+  rules?: { allow?: readonly string[]; ask?: readonly string[]; deny?: readonly string[] };
+  /** Folders outside the project the agent may read and edit for this run (`--add-dir`). */
+  additionalDirectories?: readonly string[];
   session?: SessionChoice;
   /** Where session files live; default <home>/sessions/<cwd slug>. */
   sessionDir?: string;
   permissionMode?: PermissionModeName;
   maxTurns?: number;
   appendSystemPrompt?: string;
+  /** Replaces Keel's opening instructions in the system prompt (`--system-prompt`); tools, context files and the rest stay. */
+  systemPrompt?: string;
   /**
    * Extensions composed by the caller (e.g. the official ones), loaded first: definitions, or
    * modules whose code loads only when a session activates them (see ExtensionModule).

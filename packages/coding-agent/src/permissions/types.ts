@@ -15,7 +15,16 @@ export type PermissionMode = (typeof PERMISSION_MODES)[number];
 export type PermissionBehavior = "allow" | "ask" | "deny";
 
 /** Where a rule came from, so a UI can say why something was allowed. */
-export type RuleSource = "user" | "project" | "projectLocal" | "session" | "cli";
+export type RuleSource =
+  | "user"
+  | "project"
+  | "projectLocal"
+  | "session"
+  | "cli"
+  /** Claude Code's settings files, read below Keel's own (config/claude-settings.ts). */
+  | "claudeUser"
+  | "claudeProject"
+  | "claudeProjectLocal";
 
 export interface PermissionRuleEntry {
   /** `Tool` or `Tool(specifier)`, e.g. `Bash(npm test:*)`, `Edit(src/**)`. */

@@ -12,6 +12,8 @@ export interface SystemPromptInput {
   /** Fixed text from extensions (registerContext / systemPrompt). */
   extensionText: string[];
   append?: string;
+  /** Replaces Keel's own opening instructions (`--system-prompt`); the rest stays. */
+  base?: string;
   /** A child agent's own instructions (its definition's body), after everything else. */
   instructions?: string;
 }
@@ -26,7 +28,7 @@ const BASE = `You are Keel, a coding agent working in the user's repository thro
 - Be brief in prose. When done, say what you changed and how you verified it.`;
 
 export function buildSystemPrompt(input: SystemPromptInput): string {
-  const parts = [BASE];
+  const parts = [input.base?.trim() || BASE];
   if (input.toolNames.length > 0) parts.push(`Tools available: ${input.toolNames.join(", ")}.`);
   for (const text of input.extensionText) if (text.trim()) parts.push(text.trim());
   for (const file of input.contextFiles) {

@@ -1,11 +1,12 @@
 // What trusting a project lets run or widen automatically, as data the trust store records and
 // /trust compares: hook commands, MCP server definitions (headers and env included), declared
-// extensions and packages, env, the permission mode and allow rules, providers, and any config key
-// not known to be inert. Content — context files, skill text, the scripts hooks call, extension
+// extensions and packages, env, the permission mode and allow rules, extra folders, providers, and
+// any config key not known to be inert — from .keel/ and from Claude Code's .claude/settings*.json. Content — context files, skill text, the scripts hooks call, extension
 // code — is not in it: editing content never asks for trust again. Reads bytes, runs nothing.
 import { createHash } from "node:crypto";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
+import { translateClaudeSettings } from "../config/claude-settings.js";
 import { configPaths } from "../config/paths.js";
 import { parseJsonText } from "../config/read.js";
 import { readRegularFile } from "../fs/bounded-read.js";
@@ -129,6 +130,12 @@ export function projectSurface(root: string, keelHome: string): Surface {
     const read = readObject(path, true);
     if (read.problem) out[file] = JSON.stringify(read.problem);
     if (read.value) configEntries(read.value, file, out);
+  }
+  // Claude Code's settings, as Keel reads them: its hooks, env, mode, allow rules and extra folders.
+  for (const file of [".claude/settings.json", ".claude/settings.local.json"]) {
+    const read = readObject(join(root, file), true);
+    if (read.problem) out[file] = JSON.stringify(read.problem);
+    if (read.value) configEntries(translateClaudeSettings(read.value, root, file).config, file, out);
   }
   const mcp = readObject(join(root, ".mcp.json"), false);
   if (mcp.problem) out[".mcp.json"] = JSON.stringify(mcp.problem);

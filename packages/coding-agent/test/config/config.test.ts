@@ -137,7 +137,14 @@ describe("loadConfig", () => {
       { rule: "Bash(npm test:*)", behavior: "allow", source: "project" },
       { rule: "Edit(src/**)", behavior: "allow", source: "projectLocal" },
     ]);
-    expect(loaded.sources.map((s) => s.status)).toEqual(["loaded", "loaded", "loaded"]);
+    expect(loaded.sources.map((s) => [s.layer, s.status])).toEqual([
+      ["user", "loaded"],
+      ["project", "loaded"],
+      ["projectLocal", "loaded"],
+      ["claudeUser", "missing"],
+      ["claudeProject", "missing"],
+      ["claudeProjectLocal", "missing"],
+    ]);
   });
 
   it("does not open project config at all when the project is untrusted", () => {
@@ -151,9 +158,12 @@ describe("loadConfig", () => {
     expect(loaded.config.model).toBe("a/user");
     expect(opened.filter((p) => p.startsWith(join(project, ".keel")))).toEqual([]);
     expect(opened).toContain(join(keelHome, "config.json"));
-    expect(loaded.sources.filter((s) => s.layer !== "user").map((s) => s.status)).toEqual([
-      "not_trusted",
-      "not_trusted",
+    expect(loaded.sources.filter((s) => s.layer !== "user").map((s) => [s.layer, s.status])).toEqual([
+      ["project", "not_trusted"],
+      ["projectLocal", "not_trusted"],
+      ["claudeUser", "missing"],
+      ["claudeProject", "not_trusted"],
+      ["claudeProjectLocal", "not_trusted"],
     ]);
     const notes = loaded.diagnostics.filter((d) => d.message.includes("not trusted"));
     expect(notes).toHaveLength(1);
