@@ -1,21 +1,13 @@
 // Loads the CLI core (dist/keel.cjs) through V8's code cache. Node 20 has no compile cache of
 // its own, and compiling the ~1.6 MB core on every start is a third of the time to the first
 // model request; with the cache V8 deserialises the code it compiled last time instead.
-import {
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statfsSync,
-  statSync,
-  writeFileSync,
-} from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, statfsSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { basename, dirname, join } from "node:path";
 import vm from "node:vm";
 // Bundled alone into the bin (the package declares no side effects), not with the kernel.
 import { resolveKeelHome } from "@keel/coding-agent";
+import { writeFileAtomic } from "@keel/extension-sdk/node";
 
 export type CacheState = "off" | "miss" | "hit" | "rejected";
 
@@ -70,7 +62,8 @@ function freeBytesOf(dir: string): number {
 }
 
 /**
- * Written whole under a temporary name, then renamed: a reader never sees half a cache. Bounded:
+ * Written whole under a temporary name, then renamed (the SDK's atomic write): a reader never sees
+ * half a cache. Bounded:
  * one cache per file (earlier builds' go, so upgrades do not pile them up), nothing written when
  * the disk is nearly full, and no temporary file left behind, neither by a failed write (a full
  * disk) nor, after a while, by a process that died while writing.
@@ -82,7 +75,6 @@ export function writeCache(
   options: CacheWriteOptions = {},
 ): void {
   const dir = dirname(path);
-  const temp = `${path}.${process.pid}.tmp`;
   try {
     mkdirSync(dir, { recursive: true });
     const now = options.now ?? Date.now();
@@ -93,13 +85,11 @@ export function writeCache(
         rmSync(file, { force: true });
     }
     if ((options.freeBytes ?? freeBytesOf)(dir) < data.length + MIN_FREE_BYTES) return;
-    writeFileSync(temp, data);
-    renameSync(temp, path);
+    // A cache: not synced (a crash costs a compile, and V8 rejects a damaged cache). A failed
+    // write (a full disk) removes its temporary file and is dropped: it only costs the next start.
+    writeFileAtomic(path, data, { durable: false });
   } catch {
-    // A read-only or full home only costs the next start its compile time; never an error.
-    try {
-      rmSync(temp, { force: true });
-    } catch {}
+    // A read-only home: the listing above failed, and the start simply goes uncached.
   }
 }
 
