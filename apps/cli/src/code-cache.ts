@@ -4,21 +4,13 @@
 // right after a module compiles, so it holds only what V8 compiles eagerly and every function a
 // start calls is compiled again: ~25% more instructions on a keel -p start on Node 22 and 24
 // (measured). This one is made at exit, with every function the run compiled.
-import {
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statfsSync,
-  statSync,
-  writeFileSync,
-} from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, statfsSync, statSync } from "node:fs";
 import nodeModule, { createRequire } from "node:module";
 import { basename, dirname, join } from "node:path";
 import vm from "node:vm";
 // Bundled alone into the bin (the package declares no side effects), not with the kernel.
 import { resolveKeelHome } from "@keel/coding-agent";
+import { writeFileAtomic } from "@keel/extension-sdk/node";
 
 export type CacheState = "off" | "miss" | "hit" | "rejected";
 
@@ -111,7 +103,8 @@ function freeBytesOf(dir: string): number {
 }
 
 /**
- * Written whole under a temporary name, then renamed: a reader never sees half a cache. Bounded:
+ * Written whole under a temporary name, then renamed (the SDK's atomic write): a reader never sees
+ * half a cache. Bounded:
  * one cache per file (earlier builds' go, so upgrades do not pile them up), nothing written when
  * the disk is nearly full, and no temporary file left behind, neither by a failed write (a full
  * disk) nor, after a while, by a process that died while writing.
@@ -123,7 +116,6 @@ export function writeCache(
   options: CacheWriteOptions = {},
 ): void {
   const dir = dirname(path);
-  const temp = `${path}.${process.pid}.tmp`;
   try {
     mkdirSync(dir, { recursive: true });
     const now = options.now ?? Date.now();
@@ -134,13 +126,11 @@ export function writeCache(
         rmSync(file, { force: true });
     }
     if ((options.freeBytes ?? freeBytesOf)(dir) < data.length + MIN_FREE_BYTES) return;
-    writeFileSync(temp, data);
-    renameSync(temp, path);
+    // A cache: not synced (a crash costs a compile, and V8 rejects a damaged cache). A failed
+    // write (a full disk) removes its temporary file and is dropped: it only costs the next start.
+    writeFileAtomic(path, data, { durable: false });
   } catch {
-    // A read-only or full home only costs the next start its compile time; never an error.
-    try {
-      rmSync(temp, { force: true });
-    } catch {}
+    // A read-only home: the listing above failed, and the start simply goes uncached.
   }
 }
 

@@ -63,6 +63,14 @@ export {
   thinkingSpecOf,
 } from "./thinking.js";
 export { charsPerToken, DEFAULT_CHARS_PER_TOKEN } from "./tokenizer.js";
+export {
+  connectFor,
+  createNet,
+  type NetConnectOutcome,
+  type NetError,
+  type NetOptions,
+} from "./transport/net.js";
+export type { Dialer } from "./transport/proxy.js";
 export { proxyConfigured, proxyFetch } from "./transport/proxy-fetch.js";
 export type * from "./types.js";
 export {

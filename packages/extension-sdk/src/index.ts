@@ -9,6 +9,7 @@ export * from "./extension.js";
 export * from "./factory.js";
 export * from "./hooks.js";
 export * from "./mentions.js";
+export * from "./net.js";
 export * from "./process.js";
 export * from "./runtime.js";
 export * from "./secrets.js";

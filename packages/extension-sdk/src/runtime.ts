@@ -14,6 +14,7 @@ import type { ApprovalDecision, ApprovalRequest } from "./approvals.js";
 import type { ToolCatalog } from "./catalogs.js";
 import type { ExtensionCommand } from "./extension.js";
 import type { MentionRegistry } from "./mentions.js";
+import type { RuntimeNet } from "./net.js";
 import type { Exec, ProtectedSecret } from "./process.js";
 import type { ExtensionUI } from "./ui.js";
 
@@ -196,6 +197,8 @@ export interface ExtensionRuntime<Config = unknown, State = unknown, Instance = 
    * the variable out of every command's environment and scrubs the value from every tool result.
    */
   protectSecret(secret: ProtectedSecret): void;
+  /** The network as the kernel sends the model's requests: through the proxy the environment names. */
+  readonly net: RuntimeNet;
 }
 
 /** What `activate` sees: everything of the runtime except the instance it is about to create. */

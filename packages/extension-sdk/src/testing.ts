@@ -3,6 +3,7 @@
 import type { Model } from "@keel/ai";
 import type { ExtensionCommand, ExtensionDefinition } from "./extension.js";
 import type { MentionSource } from "./mentions.js";
+import type { RuntimeNet } from "./net.js";
 import type { Exec } from "./process.js";
 import type { ExtensionRuntime } from "./runtime.js";
 import type { ToolCallContext } from "./tools.js";
@@ -14,6 +15,17 @@ const noExec: Exec = async () => ({
   error: { type: "invalid", message: "the test runtime runs no processes" },
 });
 
+/** testRuntime reaches no network: a test that needs one passes `net` (local peers only). */
+const noNet: RuntimeNet = {
+  fetch: async () => {
+    throw new TypeError("fetch failed", { cause: new Error("the test runtime has no network; pass `net`") });
+  },
+  connect: async () => ({
+    ok: false,
+    error: { type: "connect", message: "the test runtime has no network; pass `net`" },
+  }),
+};
+
 export interface TestRuntimeOptions<Config, State> {
   config?: Config;
   state?: State;
@@ -23,6 +35,8 @@ export interface TestRuntimeOptions<Config, State> {
   notices?: string[];
   /** Collects the mention sources the extension adds (by id). */
   mentions?: Map<string, MentionSource>;
+  /** The network service (default: none, every request refused). */
+  net?: RuntimeNet;
 }
 
 /**
@@ -108,6 +122,7 @@ export function testRuntime<Config = unknown, State = unknown, Instance = undefi
     extensionSkills: () => [],
     exec: noExec,
     protectSecret: () => {},
+    net: options.net ?? noNet,
   };
 }
 

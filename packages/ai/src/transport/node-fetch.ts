@@ -15,7 +15,15 @@ import { isIP, connect as netConnect, type Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import { connect as tlsConnect } from "node:tls";
 import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
-import { defaultPort, describeProxy, openTunnel, ProxyError, type ProxyRoute, proxyFor } from "./proxy.js";
+import {
+  defaultPort,
+  describeProxy,
+  type Env,
+  openTunnel,
+  ProxyError,
+  type ProxyRoute,
+  proxyFor,
+} from "./proxy.js";
 
 /** Statuses whose responses have no body, which `new Response` refuses one for. */
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
@@ -191,13 +199,14 @@ function send(
   method: string,
   headers: Record<string, string>,
   body: Buffer | undefined,
-  signal?: AbortSignal,
+  signal: AbortSignal | undefined,
+  env: Env,
 ) {
   return new Promise<IncomingMessage>((resolve, reject) => {
     const target = url.protocol as "http:" | "https:";
     let route: ProxyRoute | undefined;
     try {
-      route = proxyFor(url);
+      route = proxyFor(url, env);
     } catch (e) {
       reject(new TypeError("fetch failed", { cause: e }));
       return;
@@ -259,7 +268,11 @@ function send(
  * TypeError("terminated") with the socket error as cause, AbortError on abort, gzip/deflate/br
  * decoded, redirects followed.
  */
-export async function nodeFetch(input: string | URL | Request, init: RequestInit = {}): Promise<Response> {
+export async function nodeFetch(
+  input: string | URL | Request,
+  init: RequestInit = {},
+  env: Env = process.env,
+): Promise<Response> {
   const start =
     typeof input === "string" ? URL.canParse(input) && new URL(input) : input instanceof URL && input;
   if (!start || (start.protocol !== "http:" && start.protocol !== "https:") || !isSimpleBody(init.body))
@@ -274,7 +287,7 @@ export async function nodeFetch(input: string | URL | Request, init: RequestInit
   let url = start;
   for (let hop = 0; ; hop++) {
     if (body !== undefined) headers["content-length"] = String(body.byteLength);
-    const res = await send(url, method, headers, body, signal);
+    const res = await send(url, method, headers, body, signal, env);
     const status = res.statusCode ?? 0;
     const location = res.headers.location;
     if (REDIRECTS.has(status) && location && init.redirect !== "manual") {

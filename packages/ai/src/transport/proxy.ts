@@ -30,7 +30,7 @@ export class ProxyError extends Error {
   }
 }
 
-type Env = Readonly<Record<string, string | undefined>>;
+export type Env = Readonly<Record<string, string | undefined>>;
 
 function envValue(env: Env, name: string): string | undefined {
   const value = env[name.toLowerCase()] ?? env[name.toUpperCase()];
@@ -41,10 +41,26 @@ const describe = (url: URL) => `${url.protocol}//${url.host}`;
 const unbracket = (host: string) => host.replace(/^\[(.*)\]$/, "$1").toLowerCase();
 export const defaultPort = (url: URL) => (url.port ? Number(url.port) : url.protocol === "https:" ? 443 : 80);
 
-/** NO_PROXY: `*`, host names (a leading `.` or `*.` covers subdomains too), `host:port`, IPs, CIDRs. */
+/** `::ffff:7f00:1` / `::ffff:127.0.0.1` → `127.0.0.1`: the IPv4 host an IPv4-mapped address is. */
+function unmapped(address: string): string {
+  const dotted = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(address);
+  if (dotted) return dotted[1]!;
+  const hex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(address);
+  if (!hex) return address;
+  const high = Number.parseInt(hex[1]!, 16);
+  const low = Number.parseInt(hex[2]!, 16);
+  return `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
+}
+
+const withoutTrailingDots = (name: string) => name.replace(/\.+$/, "");
+
+/**
+ * NO_PROXY: `*`, host names (a leading `.` or `*.` covers subdomains too), `host:port` and
+ * `[v6]:port`, IPs and CIDRs (bracketed or not; an IPv4-mapped IPv6 address is its IPv4 host).
+ */
 export function bypassesProxy(target: URL, noProxy: string | undefined): boolean {
   if (noProxy === undefined) return false;
-  const host = unbracket(target.hostname).replace(/\.$/, "");
+  const host = unmapped(withoutTrailingDots(unbracket(target.hostname)));
   const port = String(defaultPort(target));
   const family = isIP(host);
   for (const raw of noProxy.split(/[\s,]+/)) {
@@ -57,19 +73,23 @@ export function bypassesProxy(target: URL, noProxy: string | undefined): boolean
       if (withPort[2] !== port) continue;
       entry = withPort[1]!;
     }
-    entry = unbracket(entry);
-    const [address, bits] = entry.split("/");
-    const entryFamily = isIP(address ?? "");
+    const [rawAddress, bits] = entry.split("/");
+    const address = unmapped(unbracket(rawAddress ?? ""));
+    const entryFamily = isIP(address);
     if (entryFamily !== 0) {
       if (family !== entryFamily) continue;
       const list = new BlockList();
       const type = entryFamily === 6 ? "ipv6" : "ipv4";
-      if (bits === undefined) list.addAddress(address!, type);
-      else list.addSubnet(address!, Number(bits), type);
+      try {
+        if (bits === undefined) list.addAddress(address, type);
+        else list.addSubnet(address, Number(bits), type);
+      } catch {
+        continue; // a prefix length out of range: an entry that covers nothing
+      }
       if (list.check(host, type)) return true;
       continue;
     }
-    const domain = entry.replace(/^\*?\./, "").replace(/\.$/, "");
+    const domain = withoutTrailingDots(unbracket(entry).replace(/^\*?\./, ""));
     if (host === domain || host.endsWith(`.${domain}`)) return true;
   }
   return false;
@@ -113,23 +133,48 @@ export function describeProxy(route: ProxyRoute): string {
   return describe(route.url);
 }
 
+/** Opens a TCP connection; `net.connect` unless a test maps addresses to local servers. */
+export type Dialer = (target: { host: string; port: number }) => Socket;
+
+const directDial: Dialer = ({ host, port }) => netConnect({ host, port });
+
 /** A TCP (or, for an https:// proxy, TLS) connection to the proxy itself. */
-export function connectToProxy(route: ProxyRoute): Socket {
+export function connectToProxy(route: ProxyRoute, dial: Dialer = directDial): Socket {
   const host = unbracket(route.url.hostname);
   const port = defaultPort(route.url);
-  return route.url.protocol === "https:"
-    ? tlsConnect({ host, port, ...(isIP(host) ? {} : { servername: host }) })
-    : netConnect({ host, port });
+  if (route.url.protocol !== "https:") return dial({ host, port });
+  const servername = isIP(host) ? {} : { servername: host };
+  return dial === directDial
+    ? tlsConnect({ host, port, ...servername })
+    : tlsConnect({ socket: dial({ host, port }), ...servername });
+}
+
+export interface TunnelOptions {
+  dial?: Dialer;
+  /** Stops the tunnel being opened: the socket is destroyed and the promise rejects with the reason. */
+  signal?: AbortSignal;
 }
 
 /** Opens a CONNECT tunnel to `authority` (host:port) through the proxy; resolves to the tunnel. */
-export function openTunnel(route: ProxyRoute, authority: string): Promise<Socket> {
+export function openTunnel(
+  route: ProxyRoute,
+  authority: string,
+  options: TunnelOptions = {},
+): Promise<Socket> {
   const where = { proxy: describeProxy(route), variable: route.variable };
-  const socket = connectToProxy(route);
+  const { signal } = options;
+  if (signal?.aborted) return Promise.reject(signal.reason);
+  const socket = connectToProxy(route, options.dial);
   return new Promise((resolve, reject) => {
     let head = Buffer.alloc(0);
-    const fail = (error: ProxyError) => {
+    const settle = () => {
       socket.off("data", onData);
+      socket.off("error", onError);
+      socket.off("end", onEnd);
+      signal?.removeEventListener("abort", onAbort);
+    };
+    const fail = (error: unknown) => {
+      settle();
       socket.destroy();
       reject(error);
     };
@@ -141,9 +186,7 @@ export function openTunnel(route: ProxyRoute, authority: string): Promise<Socket
           fail(new ProxyError(`the proxy ${where.proxy} sent an oversized answer to CONNECT`, where));
         return;
       }
-      socket.off("data", onData);
-      socket.off("error", onError);
-      socket.off("end", onEnd);
+      settle();
       const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(head.subarray(0, end).toString("latin1"))?.[1]);
       if (!(status >= 200 && status < 300)) {
         const answer = Number.isNaN(status) ? "an unreadable answer" : `${status}`;
@@ -158,13 +201,19 @@ export function openTunnel(route: ProxyRoute, authority: string): Promise<Socket
         return;
       }
       const rest = head.subarray(end + 4);
-      if (rest.length > 0) socket.unshift(rest);
+      if (rest.length > 0) {
+        // A server that speaks first: its bytes came with the proxy's answer. Flowing with no
+        // listener yet, the socket would drop them; paused, they wait for the reader.
+        socket.pause();
+        socket.unshift(rest);
+      }
       resolve(socket);
     };
     const onError = (e: Error) =>
       fail(new ProxyError(`the proxy ${where.proxy} could not be reached: ${e.message}`, where, e));
     const onEnd = () =>
       fail(new ProxyError(`the proxy ${where.proxy} closed the connection during CONNECT`, where));
+    const onAbort = () => fail(signal?.reason);
     socket.once(route.url.protocol === "https:" ? "secureConnect" : "connect", () => {
       const lines = [`CONNECT ${authority} HTTP/1.1`, `Host: ${authority}`];
       if (route.authorization) lines.push(`Proxy-Authorization: ${route.authorization}`);
@@ -173,5 +222,6 @@ export function openTunnel(route: ProxyRoute, authority: string): Promise<Socket
     socket.on("data", onData);
     socket.once("error", onError);
     socket.once("end", onEnd);
+    signal?.addEventListener("abort", onAbort, { once: true });
   });
 }

@@ -1,8 +1,8 @@
 // Updates config files (atomically, through the one atomic write) keeps personal config out of git.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { writeFileAtomic } from "@keel/extension-sdk/node";
 import { err, ok, type Result } from "neverthrow";
-import { writeFileAtomic } from "../fs/atomic-write.js";
 import { errnoCode, errnoMessage } from "../fs/errno.js";
 import type { PermissionBehavior } from "../permissions/types.js";
 import { editJsonText } from "./edit-text.js";

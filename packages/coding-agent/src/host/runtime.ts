@@ -1,6 +1,8 @@
 // Builds the runtime an extension sees: typed config (rewritable in the user layer), journaled
 // session state, workspace and models, and the services the kernel provides (approvals, notices,
-// child agents, usage, data dir, debug log). Everything the kernel does for it goes through here.
+// child agents, usage, data dir, debug log, network). Everything the kernel does for it goes through here.
+
+import { createNet } from "@keel/ai";
 import type {
   AgentRecord,
   ApprovalDecision,
@@ -18,12 +20,19 @@ import type {
   Registration,
   RunAgentOptions,
   RunAgentOutcome,
+  RuntimeNet,
   SessionInfo,
   StateHandle,
   WorkspaceInfo,
 } from "@keel/extension-sdk";
 import { Value } from "@sinclair/typebox/value";
 import { errnoMessage } from "../fs/errno.js";
+
+/**
+ * The network as the model's requests see it (@keel/ai's proxy rules), shared by every extension:
+ * it holds no state of its own, and the proxy variables are read at each request.
+ */
+const net: RuntimeNet = createNet();
 
 /** Who makes a call: the session's own agent, or a child agent. */
 export interface Caller {
@@ -169,6 +178,7 @@ export function createRuntime(
     extensionSkills: () => services.extensionSkills(),
     exec: (file, args, options) => services.exec(id, file, args, options, {}),
     protectSecret: (secret) => services.protectSecret(id, secret),
+    net,
   };
   return runtime;
 }

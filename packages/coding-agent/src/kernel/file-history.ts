@@ -3,8 +3,8 @@
 // named in the T1/T2 entries; a restore plan folded from the journal writes them back.
 import { mkdirSync, readdirSync, readFileSync, statSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
+import { writeFileAtomic } from "@keel/extension-sdk/node";
 import type { FileVersion, RestorePlan } from "@keel/session";
-import { writeFileAtomic } from "../fs/atomic-write.js";
 import { errnoCode, errnoMessage } from "../fs/errno.js";
 import { hashBytes } from "../tools/file-tracker.js";
 import { displayPath, resolvePath } from "../tools/shared.js";

@@ -4,8 +4,8 @@
 import { readdirSync, statSync } from "node:fs";
 import type { ImageContent, TextContent } from "@keel/ai";
 import type { Mention, MentionResolution } from "@keel/extension-sdk";
+import { readFileBounded } from "@keel/extension-sdk/node";
 import { err, ok, type Result } from "neverthrow";
-import { readRegularFile } from "../fs/bounded-read.js";
 import { splitMention } from "../host/mentions.js";
 import { imageMimeTypeForPath, looksBinary, sniffImageMimeType } from "../tools/file-kind.js";
 import { READ_LIMITS } from "../tools/read.js";
@@ -174,12 +174,12 @@ export async function expandPrompt(
         return err({
           message: `@${shown} is ${formatBytes(info.size)}, over the ${formatBytes(READ_LIMITS.maxImageBytes)} image limit; the prompt was not sent.`,
         });
-      const read = readRegularFile(path, READ_LIMITS.maxImageBytes);
-      if (!read.ok) {
-        notes.push(`not attached: ${shown} (${read.reason})`);
+      const read = readFileBounded(path, READ_LIMITS.maxImageBytes);
+      if (read.isErr()) {
+        notes.push(`not attached: ${shown} (${read.error.message})`);
         continue;
       }
-      const bytes = read.bytes;
+      const bytes = read.value.bytes;
       const mimeType = sniffImageMimeType(bytes);
       if (!mimeType) {
         notes.push(`not attached: ${shown} (not a png, jpeg, gif or webp image)`);
@@ -189,20 +189,19 @@ export async function expandPrompt(
       notes.push(`attached the image ${shown}`);
       continue;
     }
-    const read = readRegularFile(path, MAX_MENTION_BYTES);
-    if (!read.ok) {
-      notes.push(`not attached: ${shown} (${read.reason})`);
+    const read = readFileBounded(path, MAX_MENTION_BYTES);
+    if (read.isErr()) {
+      notes.push(`not attached: ${shown} (${read.error.message})`);
       continue;
     }
-    const { bytes } = read;
+    const { bytes, truncated: cut, size } = read.value;
     if (looksBinary(bytes)) {
       notes.push(`not attached: ${shown} (a binary file)`);
       continue;
     }
-    const cut = read.truncated;
     const text = new TextDecoder().decode(bytes);
     const lines = text.split("\n").length - (text.endsWith("\n") ? 1 : 0);
-    const note = cut ? ` truncated="first ${bytes.length} of ${read.size} bytes"` : "";
+    const note = cut ? ` truncated="first ${bytes.length} of ${size} bytes"` : "";
     blocks.push({
       type: "text",
       text: `<file path="${escapeAttr(shown)}"${note}>\n${text}${text.endsWith("\n") ? "" : "\n"}</file>`,

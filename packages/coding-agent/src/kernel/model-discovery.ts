@@ -12,10 +12,10 @@ import {
   mergeListing,
   type ProviderInfo,
 } from "@keel/ai";
+import { writeFileAtomic } from "@keel/extension-sdk/node";
 import { err, ok, type Result } from "neverthrow";
 import { loadConfig } from "../config/load.js";
 import { resolveKeelHome } from "../config/paths.js";
-import { writeFileAtomic } from "../fs/atomic-write.js";
 import { findProjectRoot } from "../trust/root.js";
 import { trustStatus } from "../trust/store.js";
 import { modelRegistry } from "./model-choice.js";

@@ -4,10 +4,10 @@
 // changed since in what it runs or widens automatically.
 import { lstatSync, readdirSync, readlinkSync, statSync } from "node:fs";
 import { dirname, extname, join, relative, resolve } from "node:path";
+import { readFileBounded } from "@keel/extension-sdk/node";
 import { translateClaudeSettings } from "../config/claude-settings.js";
 import { configPaths, displayPath } from "../config/paths.js";
 import { parseJsonText } from "../config/read.js";
-import { readRegularFile } from "../fs/bounded-read.js";
 import { isInside } from "../permissions/paths.js";
 import { checkTrust, type TrustStatus } from "../trust/store.js";
 import { changeLines } from "../trust/surface.js";
@@ -279,15 +279,16 @@ function readBounded(
 ): string | undefined {
   if (!exists(path)) return undefined;
   noteLink(path, root, shown, problems);
-  const read = readRegularFile(path, MAX_READ);
-  if (!read.ok) {
+  const outcome = readFileBounded(path, MAX_READ);
+  if (outcome.isErr()) {
     problems.push(
-      read.reason === "not a regular file"
+      outcome.error.type === "not_a_file"
         ? `${shown(path)} is not a regular file; not read`
-        : `${shown(path)} cannot be read (${read.reason})`,
+        : `${shown(path)} cannot be read (${outcome.error.message})`,
     );
     return undefined;
   }
+  const read = outcome.value;
   if (read.truncated) {
     problems.push(`${shown(path)} is ${read.size} bytes, more than the ${MAX_READ} read for this preview`);
     return undefined;

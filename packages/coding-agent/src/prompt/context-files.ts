@@ -3,7 +3,7 @@
 // it in no project, an enclosing trusted project's). Their content is the project's to edit. Reads
 // are bounded, regular files only, and Read deny rules apply; every file left out is said once.
 import { dirname, join, resolve } from "node:path";
-import { readRegularFile } from "../fs/bounded-read.js";
+import { readFileBounded } from "@keel/extension-sdk/node";
 import { pathExists, realpathOrResolved as realOf } from "../fs/paths.js";
 import { isInside } from "../permissions/paths.js";
 import { findEnclosingRoot } from "../trust/root.js";
@@ -50,14 +50,15 @@ async function readFirst(dir: string, options: ContextFileOptions): Promise<Cont
       return undefined;
     }
   }
-  const read = readRegularFile(path, MAX_CONTEXT_BYTES);
-  if (!read.ok) {
+  const outcome = readFileBounded(path, MAX_CONTEXT_BYTES);
+  if (outcome.isErr()) {
     report(
-      `${path} is not in the system prompt: ${read.reason} (context files are read only when they are regular files).`,
+      `${path} is not in the system prompt: ${outcome.error.message} (context files are read only when they are regular files).`,
       "warning",
     );
     return undefined;
   }
+  const read = outcome.value;
   if (read.truncated)
     report(
       `${path} is ${read.size} bytes; only its first ${MAX_CONTEXT_BYTES} bytes are in the system prompt.`,

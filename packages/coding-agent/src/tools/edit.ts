@@ -2,9 +2,9 @@
 // nothing, written back atomically with the file's own line endings and BOM.
 import { readFile, stat } from "node:fs/promises";
 import type { AgentTool } from "@keel/agent";
+import { writeFileAtomic } from "@keel/extension-sdk/node";
 import { type Static, Type } from "@sinclair/typebox";
 import { structuredPatch } from "diff";
-import { writeFileAtomic } from "../fs/atomic-write.js";
 import { applyEdits, type Candidate, type EditFailure, type EditSpec } from "./edit-apply.js";
 import { looksBinary } from "./file-kind.js";
 import { type FileReadTracker, freshnessMessage, stampOf } from "./file-tracker.js";

@@ -3,17 +3,15 @@
 // carries the command's marker variable — which finds `setsid` and double-fork escapes even
 // after they were re-parented to init. Live trees are registered so an exiting keel can end them.
 import { randomBytes } from "node:crypto";
-import { readdirSync, readFileSync, readlinkSync } from "node:fs";
+import { readFileSync, readlinkSync } from "node:fs";
+import {
+  descendants,
+  type ProcessEntry,
+  processEntry,
+  processTable,
+  signalProcesses,
+} from "@keel/extension-sdk/node";
 import { errnoCode } from "../fs/errno.js";
-
-interface ProcInfo {
-  pid: number;
-  ppid: number;
-  pgrp: number;
-  zombie: boolean;
-  /** Start time in clock ticks since boot. */
-  start: number;
-}
 
 /**
  * Why a marker variable rather than a cgroup or a subreaper: writable cgroups are delegated to
@@ -43,41 +41,6 @@ export function newTreeMarker(): string {
   return `${MARKER_PREFIX}${process.pid}_${counter}_${randomBytes(4).toString("hex")}`;
 }
 
-function procInfo(pid: number): ProcInfo | undefined {
-  let stat: string;
-  try {
-    stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  } catch {
-    return undefined; // exited while we looked, or no /proc
-  }
-  // The command name may hold spaces and parens: the fixed fields resume after the last ')'.
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return {
-    pid,
-    ppid: Number(fields[1]),
-    pgrp: Number(fields[2]),
-    zombie: fields[0] === "Z",
-    start: Number(fields[19]),
-  };
-}
-
-/** A /proc snapshot, or undefined where there is no /proc (macOS). */
-function processTable(): ProcInfo[] | undefined {
-  let entries: string[];
-  try {
-    entries = readdirSync("/proc");
-  } catch {
-    return undefined;
-  }
-  const table: ProcInfo[] = [];
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry)) continue;
-    const info = procInfo(Number(entry));
-    if (info) table.push(info);
-  }
-  return table;
-}
-
 function signalProbe(target: number): boolean {
   try {
     process.kill(target, 0);
@@ -89,7 +52,7 @@ function signalProbe(target: number): boolean {
 
 /** The start time (ticks since boot) of `pid`, or undefined without /proc. */
 export function startTicks(pid: number): number | undefined {
-  return procInfo(pid)?.start;
+  return processEntry(pid)?.start;
 }
 
 /**
@@ -99,7 +62,7 @@ export function startTicks(pid: number): number | undefined {
 export function groupAlive(pgid: number): boolean {
   const table = processTable();
   if (table === undefined) return signalProbe(-pgid);
-  return table.some((p) => p.pgrp === pgid && !p.zombie);
+  return table.some((p) => p.pgid === pgid && !p.zombie);
 }
 
 export function pidAlive(pid: number): boolean {
@@ -108,37 +71,15 @@ export function pidAlive(pid: number): boolean {
   return table.some((p) => p.pid === pid && !p.zombie);
 }
 
-/**
- * Descendants of `root`. Only the live tree can be walked: once a parent exits its children
- * are re-parented, so call this before killing.
- */
-export function descendantPids(root: number, table: ProcInfo[] | undefined = processTable()): number[] {
-  const children = new Map<number, number[]>();
-  for (const p of table ?? []) {
-    const list = children.get(p.ppid) ?? [];
-    list.push(p.pid);
-    children.set(p.ppid, list);
-  }
-  const found: number[] = [];
-  const queue = [root];
-  while (queue.length > 0) {
-    for (const child of children.get(queue.shift()!) ?? []) {
-      found.push(child);
-      queue.push(child);
-    }
-  }
-  return found;
-}
-
 /** Live processes carrying the tree's marker, wherever they went (Linux; [] elsewhere). */
-export function markedPids(tree: CommandTree, table: ProcInfo[] | undefined = processTable()): number[] {
+export function markedPids(tree: CommandTree, table: ProcessEntry[] | undefined = processTable()): number[] {
   if (table === undefined) return [];
   const needle = Buffer.from(`\0${tree.marker}=`);
   const found: number[] = [];
   for (const p of table) {
     if (p.zombie || p.pid === process.pid) continue;
     // Started before the command: cannot have inherited its environment.
-    if (tree.start !== undefined && p.start < tree.start) continue;
+    if (tree.start !== undefined && p.start !== undefined && p.start < tree.start) continue;
     let environ: Buffer;
     try {
       environ = readFileSync(`/proc/${p.pid}/environ`);
@@ -152,18 +93,33 @@ export function markedPids(tree: CommandTree, table: ProcInfo[] | undefined = pr
   return found;
 }
 
-/** Everything of the tree that is still alive: group members, descendants, marked processes. */
-function members(tree: CommandTree, known: readonly number[] = []): { pids: number[]; group: boolean } {
+type Member = Pick<ProcessEntry, "pid" | "start">;
+const sameProcess = (a: Member, b: Member) => a.pid === b.pid && a.start === b.start;
+
+/**
+ * Everything of the tree that is still alive: group members, descendants, marked processes. Each
+ * member keeps its start time, so a pid reused by an unrelated process after it exited is not signalled.
+ */
+function members(tree: CommandTree, known: readonly Member[] = []): { entries: Member[]; group: boolean } {
   const table = processTable();
   if (table === undefined) {
-    return { pids: known.filter(signalProbe), group: signalProbe(-tree.pgid) };
+    return { entries: known.filter((p) => signalProbe(p.pid)), group: signalProbe(-tree.pgid) };
   }
-  const live = new Set(table.filter((p) => !p.zombie).map((p) => p.pid));
-  const pids = new Set<number>();
-  for (const pid of [...known, ...descendantPids(tree.pgid, table), ...markedPids(tree, table)])
-    if (live.has(pid)) pids.add(pid);
-  const group = table.some((p) => p.pgrp === tree.pgid && !p.zombie);
-  return { pids: [...pids], group };
+  const live = table.filter((p) => !p.zombie);
+  const byPid = new Map(live.map((p) => [p.pid, p]));
+  const marked = new Set(markedPids(tree, table));
+  const found: Member[] = [];
+  const add = (p: Member | undefined) => {
+    if (p && !found.some((f) => f.pid === p.pid)) found.push(p);
+  };
+  for (const p of known) {
+    const now = byPid.get(p.pid);
+    if (now && sameProcess(now, p)) add(now);
+  }
+  for (const p of descendants(tree.pgid, table)) add(p);
+  for (const pid of marked) add(byPid.get(pid));
+  const group = live.some((p) => p.pgid === tree.pgid);
+  return { entries: found, group };
 }
 
 /**
@@ -173,13 +129,13 @@ function members(tree: CommandTree, known: readonly number[] = []): { pids: numb
  */
 export function treeAlive(tree: CommandTree, launcher?: string): boolean {
   if (launcher === undefined) {
-    const { pids, group } = members(tree);
-    return group || pids.length > 0;
+    const { entries, group } = members(tree);
+    return group || entries.length > 0;
   }
   const table = processTable();
   if (table === undefined) return treeAlive(tree);
-  const { pids } = members(tree);
-  const grouped = table.filter((p) => p.pgrp === tree.pgid && !p.zombie).map((p) => p.pid);
+  const pids = members(tree).entries.map((p) => p.pid);
+  const grouped = table.filter((p) => p.pgid === tree.pgid && !p.zombie).map((p) => p.pid);
   return [...new Set([...pids, ...grouped])].some((pid) => {
     const exe = executable(pid);
     return exe !== undefined && exe !== launcher; // undefined: it exited meanwhile
@@ -195,14 +151,13 @@ function executable(pid: number): string | undefined {
   }
 }
 
-function signalAll(pgid: number, pids: readonly number[], signal: NodeJS.Signals): void {
-  for (const target of [-pgid, ...pids]) {
-    try {
-      process.kill(target, signal);
-    } catch {
-      // already gone
-    }
+function signalAll(pgid: number, entries: readonly Member[], signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pgid, signal);
+  } catch {
+    // the group is gone
   }
+  signalProcesses(entries, signal);
 }
 
 const POLL_MS = 25;
@@ -211,12 +166,11 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** SIGTERM, then SIGKILL after `graceMs` to whatever is still alive; resolves once all are gone (bounded). */
 export async function killTree(tree: CommandTree, graceMs: number): Promise<void> {
-  const first = members(tree);
-  const known = first.pids;
+  const known = members(tree).entries;
   const anyAlive = () => {
     const now = members(tree, known);
-    for (const pid of now.pids) if (!known.includes(pid)) known.push(pid);
-    return now.group || now.pids.length > 0;
+    for (const p of now.entries) if (!known.some((k) => sameProcess(k, p))) known.push(p);
+    return now.group || now.entries.length > 0;
   };
   signalAll(tree.pgid, known, "SIGTERM");
   for (let waited = 0; waited < graceMs && anyAlive(); waited += POLL_MS) await sleep(POLL_MS);
@@ -242,9 +196,9 @@ export function registerTree(tree: CommandTree): () => void {
 export function killAllCommandTrees(): number {
   let signalled = 0;
   for (const tree of live) {
-    const { pids, group } = members(tree);
-    signalAll(tree.pgid, pids, "SIGKILL");
-    signalled += pids.length + (group ? 1 : 0);
+    const { entries, group } = members(tree);
+    signalAll(tree.pgid, entries, "SIGKILL");
+    signalled += entries.length + (group ? 1 : 0);
   }
   live.clear();
   return signalled;

@@ -2,8 +2,8 @@
 // (and be unchanged since) so the model never overwrites content it has not seen.
 import { readFile, stat } from "node:fs/promises";
 import type { AgentTool } from "@keel/agent";
+import { writeFileAtomic } from "@keel/extension-sdk/node";
 import { type Static, Type } from "@sinclair/typebox";
-import { writeFileAtomic } from "../fs/atomic-write.js";
 import { errnoCode } from "../fs/errno.js";
 import { type FileReadTracker, freshnessMessage, stampOf } from "./file-tracker.js";
 import { displayPath, errorResult, fsErrorMessage, resolvePath, textResult } from "./shared.js";

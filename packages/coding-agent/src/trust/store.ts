@@ -3,12 +3,12 @@
 // extension recorded as approved (a skill's allowed-tools). Trust holds until that surface
 // changes; content (context files, skill text, hook scripts) never untrusts a project.
 import { readFileSync } from "node:fs";
+import { writeFileAtomic } from "@keel/extension-sdk/node";
 import { Type } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { err, ok, type Result } from "neverthrow";
 import { configPaths, displayPath, resolveKeelHome } from "../config/paths.js";
 import { parseJsonText } from "../config/read.js";
-import { writeFileAtomic } from "../fs/atomic-write.js";
 import { errnoCode } from "../fs/errno.js";
 import { realpathOrResolved } from "../fs/paths.js";
 import { DEFAULT_HASH_LIMITS, type HashLimits, hashProject, type TrustError } from "./hash.js";

@@ -6,10 +6,10 @@
 import { createHash } from "node:crypto";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
+import { readFileBounded } from "@keel/extension-sdk/node";
 import { translateClaudeSettings } from "../config/claude-settings.js";
 import { configPaths } from "../config/paths.js";
 import { parseJsonText } from "../config/read.js";
-import { readRegularFile } from "../fs/bounded-read.js";
 import { pathExists } from "../fs/paths.js";
 
 /** Item → its canonical JSON value. Keys say what and where (`.mcp.json server docs`). */
@@ -45,8 +45,9 @@ const digest = (bytes: Buffer) => `sha256:${createHash("sha256").update(bytes).d
  */
 function readObject(path: string, jsonc: boolean): { value?: Json; problem?: string } {
   if (!pathExists(path)) return {};
-  const read = readRegularFile(path, MAX_CONFIG_BYTES);
-  if (!read.ok) return { problem: `not readable (${read.reason})` };
+  const outcome = readFileBounded(path, MAX_CONFIG_BYTES);
+  if (outcome.isErr()) return { problem: `not readable (${outcome.error.message})` };
+  const read = outcome.value;
   if (read.truncated) return { problem: `${read.size} bytes, too large to list` };
   const text = read.bytes.toString("utf8");
   let value: unknown;

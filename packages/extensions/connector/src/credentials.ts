@@ -1,19 +1,9 @@
 // Where a connector's token comes from: the environment variable named in config, else the
 // 0600 file `keel connector login` writes in the extension's data folder. Tokens stay in this
 // module and the clients; nothing here logs, journals or returns them in a message.
-import {
-  chmodSync,
-  closeSync,
-  fsyncSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeSync,
-} from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { writeFileAtomic } from "@keel/extension-sdk/node";
 import { err, ok, type Result } from "neverthrow";
 
 export const CREDENTIALS_FILE = "credentials.json";
@@ -92,30 +82,15 @@ export function tooOpen(dataDir: string): boolean {
   }
 }
 
-/** Writes the whole store: a 0600 temp file beside it, fsynced, renamed over the old one. */
+/** Writes the whole store atomically, 0600 whatever the umask, in a 0700 folder. */
 function writeStore(dataDir: string, store: Store): Result<void, CredentialsError> {
   const path = credentialsPath(dataDir);
-  const temp = `${path}.${process.pid}.tmp`;
-  try {
-    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-    const fd = openSync(temp, "w", 0o600);
-    try {
-      writeSync(fd, `${JSON.stringify(store, null, 2)}\n`);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    // openSync's mode is filtered by the umask; the file must be 0600 whatever the umask is.
-    chmodSync(temp, 0o600);
-    renameSync(temp, path);
-    return ok(undefined);
-  } catch (e) {
-    rmSync(temp, { force: true });
-    return err({
-      type: "credentials_unwritable",
-      message: `${path} could not be written (${(e as Error).message}).`,
-    });
-  }
+  return writeFileAtomic(path, `${JSON.stringify(store, null, 2)}\n`, { mode: 0o600, dirMode: 0o700 })
+    .map(() => undefined)
+    .mapErr((e) => ({
+      type: "credentials_unwritable" as const,
+      message: `${path} could not be written (${e.message}).`,
+    }));
 }
 
 export function saveCredential(

@@ -4,12 +4,17 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { stillRunning } from "@keel/extension-sdk/node";
 import { afterEach, describe, expect, it } from "vitest";
 import { type BackoffOptions, McpConnection } from "../src/connection/index.js";
-import { alive, groupMembers } from "../src/connection/process-tree.js";
+import { groupMembers as members } from "../src/connection/process-tree.js";
+
 import { statusReaches } from "./helpers/events.js";
 import { clientInfo, plainHandlers } from "./helpers/handlers.js";
 import { stdioSpec, tempDir } from "./helpers/servers.js";
+
+const alive = (pid: number) => stillRunning({ pid });
+const groupMembers = (pgid: number) => members(pgid).map((p) => p.pid);
 
 const silent = fileURLToPath(new URL("./fixtures/silent-server.mjs", import.meta.url));
 const fixture = fileURLToPath(new URL("./fixtures/fixture-server.mjs", import.meta.url));

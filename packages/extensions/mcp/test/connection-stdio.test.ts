@@ -4,12 +4,15 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { stillRunning } from "@keel/extension-sdk/node";
 import { afterEach, describe, expect, it } from "vitest";
 import { McpConnection } from "../src/connection/index.js";
-import { alive } from "../src/connection/process-tree.js";
+
 import { nextEvent, statusReaches } from "./helpers/events.js";
 import { clientInfo, plainHandlers } from "./helpers/handlers.js";
 import { stdioSpec, tempDir } from "./helpers/servers.js";
+
+const alive = (pid: number) => stillRunning({ pid });
 
 const fixture = fileURLToPath(new URL("./fixtures/fixture-server.mjs", import.meta.url));
 const cleanups: (() => Promise<void> | void)[] = [];

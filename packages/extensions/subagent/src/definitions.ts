@@ -1,7 +1,6 @@
 // Agent definitions: markdown files with front matter (Keel's and Claude Code's format, which is
 // the same one), parsed into plain values, and the two built-in agents. Pure: no file system here.
-import { createRequire } from "node:module";
-import type matterModule from "gray-matter";
+import { parseFrontMatter } from "@keel/extension-sdk/node";
 import { err, ok, type Result } from "neverthrow";
 
 export type DefinitionSource = "builtin" | "user" | "project" | "claude";
@@ -51,25 +50,12 @@ const NOT_USED: Record<string, string> = {
 };
 const USED = new Set(["name", "description", "tools", "disallowedTools", "model", "maxTurns", "background"]);
 
-// gray-matter runs `---js` front matter through eval unless its engines are replaced.
-const refuse = () => {
-  throw new Error("only YAML (or JSON) front matter is read; JavaScript front matter is never run");
-};
-const ENGINES = { javascript: refuse, js: refuse, coffee: refuse };
-
-let loadedMatter: typeof matterModule | undefined;
 /**
- * gray-matter (with js-yaml, ~90 KB) is loaded by the first definition file parsed, not with the
- * extension: most projects define no agents. Parsing is synchronous, hence a require: a bundler
- * (the keel CLI) inlines the literal `require("gray-matter")` as a module evaluated on that first
- * call; as plain ESM, without `require`, Node's CommonJS loader does it.
+ * Agent files read as strictly as they always were: no front matter is all body (then the
+ * description is missing), strict YAML. Claude Code reads these files more leniently; the SDK's
+ * parser has that mode (`lenient: true`, unquoted `: ` in values), for when Keel follows it.
  */
-function matter(): typeof matterModule {
-  loadedMatter ??= (
-    typeof require === "function" ? require("gray-matter") : createRequire(import.meta.url)("gray-matter")
-  ) as typeof matterModule;
-  return loadedMatter;
-}
+const FRONT_MATTER = { required: false, lenient: false } as const;
 
 /** `Read, Grep` or `[Read, Grep]` → names; `Agent(x)` / `Task(x)` entries are dropped with a note. */
 function toolList(value: unknown, field: string, notes: string[]): string[] | string {
@@ -102,15 +88,9 @@ export function parseDefinition(
   fallbackName: string,
 ): Result<AgentDefinition, InvalidDefinition> {
   const invalid = (message: string) => err({ type: "invalid_definition" as const, path, message });
-  let data: Record<string, unknown>;
-  let body: string;
-  try {
-    const parsed = matter()(text, { engines: ENGINES });
-    data = parsed.data as Record<string, unknown>;
-    body = parsed.content;
-  } catch (e) {
-    return invalid(`its front matter could not be read: ${e instanceof Error ? e.message : String(e)}`);
-  }
+  const parsed = parseFrontMatter(text, FRONT_MATTER);
+  if (parsed.isErr()) return invalid(`its front matter could not be read: ${parsed.error.message}`);
+  const { data, body } = parsed.value;
   const notes: string[] = [];
   const name = data.name === undefined ? fallbackName : data.name;
   if (typeof name !== "string" || !NAME_PATTERN.test(name))
@@ -120,7 +100,7 @@ export function parseDefinition(
   const definition: AgentDefinition = {
     name,
     description: data.description.trim(),
-    instructions: body.trim(),
+    instructions: body,
     source,
     path,
     notes,

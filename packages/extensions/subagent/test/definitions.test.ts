@@ -95,7 +95,7 @@ describe("parseDefinition", () => {
     const marker = "__keelSubagentFrontMatterRan";
     const text = `---js\n{ description: (globalThis.${marker} = true, "evil") }\n---\nbody`;
     const parsed = parseDefinition(text, "/x/evil.md", "project", "evil");
-    expect(parsed._unsafeUnwrapErr().message).toMatch(/JavaScript front matter is never run/);
+    expect(parsed._unsafeUnwrapErr().message).toMatch(/"---js" is not read \(never evaluated\)/);
     expect((globalThis as Record<string, unknown>)[marker]).toBeUndefined();
   });
 });

@@ -22,16 +22,18 @@ import { Fetcher } from "./fetch/fetcher.js";
 import { windowOf } from "./fetch/window.js";
 import { formatDocument, formatRedirect, formatSearch } from "./format.js";
 import { createHttpClient, type NetworkSeams } from "./net/client.js";
-import type { Env } from "./net/proxy.js";
 import { modelSearchProvider } from "./search/model.js";
-import type { ProviderFactory, SearchProvider, SearchRequest } from "./search/provider.js";
+import type { Env, ProviderFactory, SearchProvider, SearchRequest } from "./search/provider.js";
 import { searxngProvider } from "./search/searxng.js";
 import { type TavilyOptions, tavilyProvider } from "./search/tavily.js";
 
 export interface WebSearchOptions {
   /** More search providers by name (config `search.provider` picks one); tavily and searxng are built in. */
   providers?: Record<string, ProviderFactory>;
-  /** DNS, TCP, proxy variables and CA for both tools; tests keep every packet on loopback with them. */
+  /**
+   * DNS and CA for both tools; tests keep every lookup local with them. Connections (and so the
+   * proxy) are the runtime's (`runtime.net`): tests give the runtime a network on loopback.
+   */
   network?: NetworkSeams;
   /** Where API keys are read from (default process.env). */
   env?: Env;
@@ -161,8 +163,8 @@ export function createWebSearchExtension(options: WebSearchOptions = {}) {
     sessionState: { schema: StateSchema, default: { searches: 0 } },
     lifecycle: {
       activate: (ctx): WebSearchInstance => {
-        const env = options.network?.env ?? process.env;
-        const http = createHttpClient({ ...options.network, env });
+        const env = options.env ?? process.env;
+        const http = createHttpClient(ctx.net, options.network);
         const f = ctx.config.fetch;
         const fetcher = new Fetcher(http, {
           maxDownloadBytes: f.maxDownloadBytes,

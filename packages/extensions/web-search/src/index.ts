@@ -10,7 +10,6 @@ export {
 } from "./extension.js";
 export { type AddressClass, classifyAddress } from "./net/address.js";
 export type { HttpClient, NetworkSeams, RequestOptions } from "./net/client.js";
-export type { Dialer } from "./net/connect.js";
 export type { NetError, NetErrorType } from "./net/errors.js";
 export type { Resolver } from "./net/guard.js";
 export type { HttpResponse } from "./net/http.js";

@@ -1,7 +1,6 @@
-// Address classes, allowlist ranges and NO_PROXY rules: pure functions, no network.
+// Address classes and allowlist ranges: pure functions, no network. (NO_PROXY is @keel/ai's.)
 import { describe, expect, it } from "vitest";
 import { classifyAddress, inRange, parseRange } from "../src/net/address.js";
-import { bypassesProxy, proxyFor } from "../src/net/proxy.js";
 
 describe("classifyAddress", () => {
   it.each([
@@ -59,46 +58,5 @@ describe("allowlist ranges", () => {
     expect(inRange("::1", parseRange("[::1]")!)).toBe(true);
     expect(inRange("fd12::1", parseRange("fc00::/7")!)).toBe(true);
     expect(parseRange("intranet.example")).toBeUndefined();
-  });
-});
-
-describe("proxy variables", () => {
-  const url = (u: string) => new URL(u);
-
-  it("picks https_proxy for https and http_proxy for http, lower case first", () => {
-    const env = {
-      HTTPS_PROXY: "http://upper:1",
-      https_proxy: "http://lower:2",
-      HTTP_PROXY: "http://plain:3",
-    };
-    expect(proxyFor(url("https://example.com/"), env)._unsafeUnwrap()?.url.host).toBe("lower:2");
-    expect(proxyFor(url("http://example.com/"), env)._unsafeUnwrap()?.url.host).toBe("plain:3");
-    expect(proxyFor(url("https://example.com/"), {})._unsafeUnwrap()).toBeUndefined();
-  });
-
-  it("turns user info into Proxy-Authorization and refuses what is not an http(s) proxy", () => {
-    const choice = proxyFor(url("https://example.com/"), {
-      HTTPS_PROXY: "http://me:s%40cret@proxy:8080",
-    })._unsafeUnwrap();
-    expect(choice?.authorization).toBe(`Basic ${Buffer.from("me:s@cret").toString("base64")}`);
-    expect(
-      proxyFor(url("https://example.com/"), { HTTPS_PROXY: "socks5://proxy:1080" })._unsafeUnwrapErr(),
-    ).toContain("only http:// and https:// proxies");
-  });
-
-  it("honours NO_PROXY: names and their subdomains, ports, IPs, CIDRs and *", () => {
-    const no = "localhost,.corp.example,api.example.com:8443,10.0.0.0/8,[::1]";
-    expect(bypassesProxy(url("http://localhost:3000/"), no)).toBe(true);
-    expect(bypassesProxy(url("https://corp.example/"), no)).toBe(true);
-    expect(bypassesProxy(url("https://wiki.corp.example/"), no)).toBe(true);
-    expect(bypassesProxy(url("https://notcorp.example/"), no)).toBe(false);
-    expect(bypassesProxy(url("https://api.example.com:8443/"), no)).toBe(true);
-    expect(bypassesProxy(url("https://api.example.com/"), no)).toBe(false);
-    expect(bypassesProxy(url("http://10.2.3.4/"), no)).toBe(true);
-    expect(bypassesProxy(url("http://[::1]:8080/"), no)).toBe(true);
-    expect(bypassesProxy(url("https://example.org/"), "*")).toBe(true);
-    const env = { HTTPS_PROXY: "http://proxy:3128", NO_PROXY: no };
-    expect(proxyFor(url("https://wiki.corp.example/"), env)._unsafeUnwrap()).toBeUndefined();
-    expect(proxyFor(url("https://example.org/"), env)._unsafeUnwrap()?.url.host).toBe("proxy:3128");
   });
 });

@@ -3,7 +3,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { ARTICLE } from "./fixtures/article.js";
-import { fakeInternet, type Local, startServer, stubResolver } from "./helpers/net.js";
+import { connectVia, fakeInternet, type Local, startServer, stubResolver } from "./helpers/net.js";
 import { activated, text } from "./helpers/tools.js";
 
 const servers: Local[] = [];
@@ -21,7 +21,7 @@ async function serve(handler: (req: IncomingMessage, res: ServerResponse) => voi
 function webFetch(fetch: Record<string, unknown> = {}) {
   const net = fakeInternet();
   return activated(
-    { network: { dial: net.dial, resolver: stubResolver({}).resolver, env: {} } },
+    { network: { connect: connectVia(net.dial, {}), resolver: stubResolver({}).resolver } },
     {
       fetch: { allow: ["127.0.0.1"], ...fetch },
     },

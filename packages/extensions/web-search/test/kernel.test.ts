@@ -22,7 +22,7 @@ import {
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createWebSearchExtension } from "../src/index.js";
 import { startFakeTavily } from "./helpers/fake-tavily.js";
-import { fakeInternet, type Local, startServer, stubResolver, TEST_CA } from "./helpers/net.js";
+import { connectVia, fakeInternet, type Local, startServer, stubResolver, TEST_CA } from "./helpers/net.js";
 import { type Sandbox, sandbox } from "./helpers/sandbox.js";
 
 const KEY = "tvly-kernel-secret-7f3a9c";
@@ -59,7 +59,7 @@ function extension(env: Record<string, string> = { TAVILY_API_KEY: KEY }) {
   const dns = stubResolver({ "docs.example.com": [PUBLIC], "other.example.com": [PUBLIC] });
   return createWebSearchExtension({
     env,
-    network: { dial: net.dial, resolver: dns.resolver, env: {}, ca: [TEST_CA] },
+    network: { connect: connectVia(net.dial, {}), resolver: dns.resolver, ca: [TEST_CA] },
   });
 }
 

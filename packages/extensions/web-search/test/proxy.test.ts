@@ -3,7 +3,15 @@
 // own proxy support; NO_PROXY sends requests straight to their host.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startFakeTavily } from "./helpers/fake-tavily.js";
-import { fakeInternet, type Local, startProxy, startServer, stubResolver, TEST_CA } from "./helpers/net.js";
+import {
+  connectVia,
+  fakeInternet,
+  type Local,
+  startProxy,
+  startServer,
+  stubResolver,
+  TEST_CA,
+} from "./helpers/net.js";
 import { activated, text } from "./helpers/tools.js";
 
 const PUBLIC = "93.184.215.14";
@@ -41,7 +49,7 @@ function behindProxy(env: Record<string, string>, config: Record<string, unknown
   return {
     net,
     tools: activated(
-      { env: {}, network: { dial: net.dial, resolver: dns.resolver, env, ca: [TEST_CA] } },
+      { env: {}, network: { connect: connectVia(net.dial, env), resolver: dns.resolver, ca: [TEST_CA] } },
       config,
     ),
   };
@@ -73,7 +81,7 @@ describe("proxies", () => {
     );
     expect(net.dials).toEqual([]);
     const refused = text(await run("WebFetch", { url: "https://127.0.0.1:9/" }));
-    expect(refused).toBe(`WebFetch failed: the proxy ${proxy.url} refused to connect to 127.0.0.1:9: 403`);
+    expect(refused).toBe(`WebFetch failed: the proxy ${proxy.url} refused to tunnel to 127.0.0.1:9: 403`);
   });
 
   it("tunnels by name to a host the user allowlisted by name", async () => {
@@ -91,7 +99,7 @@ describe("proxies", () => {
   it("SearXNG goes through HTTP_PROXY too", async () => {
     const net = fakeInternet();
     const { run } = await activated(
-      { env: {}, network: { dial: net.dial, env: { HTTP_PROXY: proxy.url } } },
+      { env: {}, network: { connect: connectVia(net.dial, { HTTP_PROXY: proxy.url }) } },
       { search: { provider: "searxng", endpoint: `http://searx.example.test:${searx.port}` } },
     );
     expect(text(await run("WebSearch", { query: "q" }))).toContain("1. R1");

@@ -3,7 +3,7 @@
 import { ok } from "neverthrow";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ProviderFactory } from "../src/index.js";
-import { type Local, startServer } from "./helpers/net.js";
+import { connectVia, type Local, startServer } from "./helpers/net.js";
 import { activated, text } from "./helpers/tools.js";
 
 let searx: Local;
@@ -50,7 +50,10 @@ const searxConfig = (extra: Record<string, unknown> = {}) => ({
 
 describe("WebSearch over SearXNG", () => {
   it("asks the JSON API and maps its results, with no key at all", async () => {
-    const { tools, run, usage } = await activated({ env: {}, network: { env: {} } }, searxConfig());
+    const { tools, run, usage } = await activated(
+      { env: {}, network: { connect: connectVia(undefined, {}) } },
+      searxConfig(),
+    );
     expect(tools).toEqual(["WebFetch", "WebSearch"]);
     const result = await run("WebSearch", {
       query: "what is A",
@@ -79,7 +82,10 @@ describe("WebSearch over SearXNG", () => {
   });
 
   it("filters domains itself, and says so", async () => {
-    const { run } = await activated({ env: {}, network: { env: {} } }, searxConfig());
+    const { run } = await activated(
+      { env: {}, network: { connect: connectVia(undefined, {}) } },
+      searxConfig(),
+    );
     const only = text(await run("WebSearch", { query: "x", include_domains: ["docs.example.com"] }));
     expect(only).toContain("https://docs.example.com/a");
     expect(only).toContain("https://sub.docs.example.com/c");
@@ -93,7 +99,10 @@ describe("WebSearch over SearXNG", () => {
   it("explains a 403 (JSON output disabled on the instance)", async () => {
     forbid = true;
     try {
-      const { run } = await activated({ env: {}, network: { env: {} } }, searxConfig());
+      const { run } = await activated(
+        { env: {}, network: { connect: connectVia(undefined, {}) } },
+        searxConfig(),
+      );
       const result = await run("WebSearch", { query: "x" });
       expect(text(result)).toBe(
         `WebSearch failed: SearXNG (${searx.url("/").replace(/\/$/, "")}) refused JSON output (HTTP 403): enable it with ` +
@@ -140,7 +149,7 @@ describe("WebSearch over SearXNG", () => {
 describe("/web", () => {
   it("shows the provider, the search count and the fetch limits, never a key", async () => {
     const { extension, runtime, run } = await activated(
-      { env: {}, network: { env: {} } },
+      { env: {}, network: { connect: connectVia(undefined, {}) } },
       searxConfig({ maxSearchesPerSession: 9 }),
     );
     await run("WebSearch", { query: "x" });

@@ -2,7 +2,7 @@
 // fake internet: a resolver stub names their addresses and the dialer maps those addresses to
 // local servers, so no test sends a packet anywhere but loopback — not even to prove a refusal.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fakeInternet, type Local, startServer, stubResolver, TEST_CA } from "./helpers/net.js";
+import { connectVia, fakeInternet, type Local, startServer, stubResolver, TEST_CA } from "./helpers/net.js";
 import { activated, text } from "./helpers/tools.js";
 
 const PUBLIC = "93.184.215.14";
@@ -41,7 +41,7 @@ function guarded(table: Record<string, string[]> = {}, allow?: string[]) {
     ...table,
   });
   const tools = activated(
-    { network: { dial: net.dial, resolver: dns.resolver, env: {}, ca: [TEST_CA] } },
+    { network: { connect: connectVia(net.dial, {}), resolver: dns.resolver, ca: [TEST_CA] } },
     allow ? { fetch: { allow } } : {},
   );
   return { net, dns, tools };
@@ -123,7 +123,7 @@ describe("WebFetch refuses private and local targets by default", () => {
       return calls === 1 ? [PUBLIC] : ["127.0.0.1"];
     };
     const { run } = await activated({
-      network: { dial: net.dial, resolver: rebinding, env: {}, ca: [TEST_CA] },
+      network: { connect: connectVia(net.dial, {}), resolver: rebinding, ca: [TEST_CA] },
     });
     const result = await run("WebFetch", { url: "https://rebind.example.com/hop" });
     expect(text(result)).toContain(

@@ -9,6 +9,7 @@ import * as tavilyCore from "@tavily/core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type TavilyModule, tavilyProvider } from "../src/search/tavily.js";
 import { startFakeTavily } from "./helpers/fake-tavily.js";
+import { connectVia } from "./helpers/net.js";
 import { activated, text } from "./helpers/tools.js";
 
 const KEY = "tvly-test-0123456789";
@@ -42,7 +43,7 @@ function countingTavily() {
 function withTavily(env: Record<string, string>, search: Record<string, unknown> = {}) {
   const counter = countingTavily();
   const tools = activated(
-    { env, tavily: { load: counter.load }, network: { env: {} } },
+    { env, tavily: { load: counter.load }, network: { connect: connectVia(undefined, {}) } },
     { search: { endpoint: fake.url, ...search } },
   );
   return { counter, tools };

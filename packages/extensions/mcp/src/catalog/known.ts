@@ -2,9 +2,10 @@
 // its instructions — kept on disk under a key made of its definition (transport, command, args,
 // env, cwd / url, headers), so the next session lists its tools before it connects and a changed
 // definition never reuses what another one said. Light: no MCP SDK at run time.
-import { createHash, randomBytes } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { writeFileAtomic } from "@keel/extension-sdk/node";
 import type { Prompt, Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { ServerSpec } from "../config/servers.js";
 
@@ -80,15 +81,8 @@ export class KnownInventories {
       savedAt: new Date().toISOString(),
       inventory,
     };
-    const temp = `${this.file(key)}.${randomBytes(4).toString("hex")}.tmp`;
-    try {
-      mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-      writeFileSync(temp, JSON.stringify(saved), { mode: 0o600 });
-      renameSync(temp, this.file(key));
-    } catch {
-      // A full or read-only disk costs only the head start of the next session.
-      rmSync(temp, { force: true });
-    }
+    // A full or read-only disk costs only the head start of the next session: the error is dropped.
+    writeFileAtomic(this.file(key), JSON.stringify(saved), { mode: 0o600, dirMode: 0o700 });
   }
 }
 

@@ -3,21 +3,9 @@
 // files may hold comments (JSONC): they are read as such, and an edit changes only the servers'
 // text, keeping every other key and every comment outside it. Writes are atomic, and a file that
 // does not parse is refused, never replaced.
-import { randomBytes } from "node:crypto";
-import {
-  closeSync,
-  existsSync,
-  fsyncSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  realpathSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { writeFileAtomic } from "@keel/extension-sdk/node";
 import { applyEdits, modify, type ParseError, parse, printParseErrorCode } from "jsonc-parser";
 import { err, ok, type Result } from "neverthrow";
 
@@ -67,31 +55,15 @@ export function readJsonObject(path: string): Result<Json | undefined, FileProbl
   return readText(path).map((read) => read?.value);
 }
 
+/** Through a symlink (a dotfile manager's config.json) to its target; a new file is 0600. */
 function writeAtomically(path: string, text: string): Result<void, FileProblem> {
-  // Renaming over a symlink (a dotfile manager's config.json) would replace the link: write to
-  // what it points to. The temporary file is synced before the rename and removed if anything fails.
-  const target = existsSync(path) ? realpathSync(path) : path;
-  const temp = `${target}.${randomBytes(4).toString("hex")}.tmp`;
-  try {
-    mkdirSync(dirname(target), { recursive: true });
-    const mode = existsSync(target) ? statSync(target).mode & 0o777 : 0o600;
-    const fd = openSync(temp, "w", mode);
-    try {
-      writeFileSync(fd, text.endsWith("\n") ? text : `${text}\n`);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(temp, target);
-    return ok(undefined);
-  } catch (error) {
-    rmSync(temp, { force: true });
-    return err({
-      type: "invalid_file",
+  return writeFileAtomic(path, text.endsWith("\n") ? text : `${text}\n`, { newFileMode: 0o600 })
+    .map(() => undefined)
+    .mapErr((e) => ({
+      type: "invalid_file" as const,
       path,
-      message: `could not write ${path}: ${(error as Error).message}`,
-    });
-  }
+      message: `could not write ${path}: ${e.message}`,
+    }));
 }
 
 export type Scope = "user" | "project";

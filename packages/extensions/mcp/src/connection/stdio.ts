@@ -154,7 +154,7 @@ export function openStdio(spec: StdioServerSpec, logFile: string): StdioHandle {
       const closing = close().catch(() => {});
       // Given stdin's end, a well-behaved server is gone within the first step; either way the
       // group is signalled, since children it left behind would otherwise outlive Keel.
-      await waitForExit([root], stepMs);
+      await waitForExit(tree.slice(0, 1), stepMs);
       await endProcesses(tree, group ? root : undefined, stepMs);
       await closing;
     },

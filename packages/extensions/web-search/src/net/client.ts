@@ -1,20 +1,19 @@
 // The HTTP client both tools use: one request to one URL, through the proxy the environment
-// names, with the private-network guard in front when the URL comes from the model.
+// names (the kernel's runtime.net), with the private-network guard in front when the URL comes
+// from the model.
+import type { RuntimeNet } from "@keel/extension-sdk";
 import { err, type Result } from "neverthrow";
-import { type Dialer, defaultDialer, openConnection } from "./connect.js";
+import { openConnection } from "./connect.js";
 import type { NetError } from "./errors.js";
 import { netError } from "./errors.js";
 import { type CheckedTarget, checkTarget, type GuardPolicy, type Resolver, systemResolver } from "./guard.js";
 import { type HttpResponse, sendRequest } from "./http.js";
-import { type Env, proxyFor } from "./proxy.js";
 
 export interface NetworkSeams {
   /** DNS; tests pass a stub so no name is ever looked up for real. */
   resolver?: Resolver;
-  /** TCP; tests map addresses to local servers so no packet leaves loopback. */
-  dial?: Dialer;
-  /** Proxy variables (HTTPS_PROXY, HTTP_PROXY, NO_PROXY); default process.env. */
-  env?: Env;
+  /** Opens connections instead of the runtime's `net` (tests keep every packet on loopback with it). */
+  connect?: RuntimeNet["connect"];
   /** Extra trusted CA certificates (PEM), for tests with a local TLS server. */
   ca?: string[];
 }
@@ -36,9 +35,9 @@ export interface HttpClient {
   request(url: URL, options: RequestOptions): Promise<Result<HttpResponse & { address?: string }, NetError>>;
 }
 
-export function createHttpClient(seams: NetworkSeams = {}): HttpClient {
+/** `net` opens the connections (the runtime's, so the proxy rules are the kernel's). */
+export function createHttpClient(net: Pick<RuntimeNet, "connect">, seams: NetworkSeams = {}): HttpClient {
   const resolver = seams.resolver ?? systemResolver;
-  const dial = seams.dial ?? defaultDialer;
   return {
     check: (url, guard, signal) => checkTarget(url, guard, resolver, signal),
     async request(url, options) {
@@ -50,13 +49,10 @@ export function createHttpClient(seams: NetworkSeams = {}): HttpClient {
         if (checked.isErr()) return err(checked.error);
         address = checked.value.address;
       }
-      const proxy = proxyFor(url, seams.env ?? process.env);
-      if (proxy.isErr()) return err(netError("proxy", proxy.error));
       const socket = await openConnection({
         url,
         ...(address !== undefined ? { address } : {}),
-        ...(proxy.value ? { proxy: proxy.value } : {}),
-        dial,
+        connect: seams.connect ?? net.connect,
         ...(seams.ca ? { ca: seams.ca } : {}),
         signal: options.signal,
       });

@@ -4,7 +4,6 @@
 import type { ModelsAccess } from "@keel/extension-sdk";
 import type { Result } from "neverthrow";
 import type { HttpClient } from "../net/client.js";
-import type { Env } from "../net/proxy.js";
 
 export type TimeRange = "day" | "week" | "month" | "year";
 export type Topic = "general" | "news" | "finance";
@@ -85,6 +84,9 @@ export interface ProviderSettings {
   endpoint?: string;
   timeoutMs: number;
 }
+
+/** Environment variables (API keys; a provider's own client may read its proxy from them). */
+export type Env = Readonly<Record<string, string | undefined>>;
 
 export interface ProviderContext {
   http: HttpClient;

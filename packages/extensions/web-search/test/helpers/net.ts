@@ -6,6 +6,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { createServer as createTlsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { isIP, connect as netConnect, type Socket } from "node:net";
+import { createNet } from "@keel/ai";
 
 export interface Local {
   port: number;
@@ -142,4 +143,12 @@ export async function startProxy(route: (authority: string) => { host: string; p
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * What the runtime's `net.connect` does (it is @keel/ai's), over `dial` and with `env` as the proxy
+ * variables: the extension's connections go through the kernel's one proxy implementation.
+ */
+export function connectVia(dial: ((target: Dial) => Socket) | undefined, env: Record<string, string>) {
+  return createNet({ env, ...(dial ? { dial } : {}) }).connect;
 }

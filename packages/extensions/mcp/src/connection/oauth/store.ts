@@ -1,9 +1,10 @@
 // OAuth state of one server on disk: under the Keel home, one 0600 file per server (keyed by its
 // name and URL, so a renamed or repointed server never inherits tokens), entries per issuer.
 // Every read goes to the file, so two Keel processes see each other's refreshes.
-import { createHash, randomBytes } from "node:crypto";
-import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { writeFileAtomic } from "@keel/extension-sdk/node";
 import type { OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { OAuthClientInformationMixed, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 
@@ -67,11 +68,12 @@ export class AuthStore {
   update(change: (record: AuthRecord) => void): AuthRecord {
     const record = this.read();
     change(record);
-    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-    const temp = `${this.file}.${randomBytes(4).toString("hex")}.tmp`;
-    writeFileSync(temp, `${JSON.stringify(record, null, 2)}\n`, { mode: 0o600 });
-    chmodSync(temp, 0o600);
-    renameSync(temp, this.file);
+    const written = writeFileAtomic(this.file, `${JSON.stringify(record, null, 2)}\n`, {
+      mode: 0o600,
+      dirMode: 0o700,
+    });
+    // The MCP SDK's auth provider reports a failed save by the exception, as it does its own.
+    if (written.isErr()) throw new Error(`${this.file} could not be written: ${written.error.message}`);
     return record;
   }
 
