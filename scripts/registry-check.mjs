@@ -259,12 +259,18 @@ try {
       join(one.dir, "check.mjs"),
       `for (const e of ${JSON.stringify(entries)}) { const m = await import(e); if (Object.keys(m).length === 0) throw new Error("empty module " + e); }\n`,
     );
-    run(process.execPath, ["check.mjs"], { cwd: one.dir, env: userEnv(one.home) });
     sizes.push({
       what: `npm i ${manifest.name}`,
       budget: budgetOf(manifest),
       ...installedSize(one.dir, [manifest.name]),
     });
+    // An entry for tests (`@keel/coding-agent/testing`) needs the optional peers a test suite
+    // installs next to the package; they come after the size is taken, as a user's tests add them.
+    const optional = Object.entries(manifest.peerDependenciesMeta ?? {})
+      .filter(([name, meta]) => meta.optional && name.startsWith("@keel/"))
+      .map(([name]) => name);
+    if (optional.length > 0) run("npm", ["i", ...optional], { cwd: one.dir, env: userEnv(one.home) });
+    run(process.execPath, ["check.mjs"], { cwd: one.dir, env: userEnv(one.home) });
   }
   console.log(`${alone.length} packages installed alone and imported (every entry point), in ${seconds(t)}`);
 
