@@ -5,7 +5,7 @@ import type { AssistantMessage, Message, Model } from "@keel/ai";
 import type { AgentRecord } from "./agents.js";
 import type { ApprovalDecision, ApprovalRequest } from "./approvals.js";
 import type { ToolCatalog } from "./catalogs.js";
-import type { ExtensionCommand } from "./extension.js";
+import type { ExtensionCommand } from "./commands.js";
 import type { MentionRegistry } from "./mentions.js";
 import type { Exec, ProtectedSecret } from "./process.js";
 import type { ExtensionUI } from "./ui.js";
