@@ -81,10 +81,12 @@ describe("keel -p and the command registry", () => {
   it("an MCP prompt known from the server's last listing runs in -p; a mistyped one is refused with it as the match", async () => {
     const { server, ws } = suite.fresh([
       { toolCalls: [{ name: "SearchTools", arguments: { query: "mcp__marker__hello" } }] },
+      { toolCalls: [{ name: "ExecuteTool", arguments: { toolRef: "mcp__marker__hello", arguments: {} } }] },
       { text: "Listed." },
     ]);
     configure(ws);
-    // A first run waits for the server (its search needs it), so its listing is kept.
+    // A first run waits for the server (its search needs it), so its listing is kept: tools, then
+    // prompts, answered in order before the call that follows them.
     const first = await runKeel(["-p", "look for hello", ...args(ws)], { server, ws });
     expect(first.code, first.stderr).toBe(0);
 
