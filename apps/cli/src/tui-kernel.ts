@@ -7,6 +7,7 @@ import {
   defaultSessionDir,
   formatTrustPreview,
   killAllCommandTrees,
+  parseCommandLine,
   promptParts,
   resolveKeelHome,
   shellNoticeParts,
@@ -26,6 +27,7 @@ export const tuiKernel = {
   sniffImageMimeType,
   thinkingLevels: THINKING_LEVELS,
   formatTrustPreview,
+  parseCommandLine,
 };
 
 export type TuiKernel = typeof tuiKernel;

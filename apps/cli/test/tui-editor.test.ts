@@ -1,6 +1,7 @@
 // Prompt editing, history, completion and key bindings, as pure functions.
+
+import { parseCommandLine } from "@keel/coding-agent";
 import { describe, expect, it } from "vitest";
-import { parseSlash } from "../src/slash-command.js";
 import { completeCommand, matchingCommands } from "../src/tui/completion.js";
 import {
   backspace,
@@ -87,12 +88,12 @@ describe("slash completion", () => {
   });
 
   it("parses command lines", () => {
-    expect(parseSlash("/compact keep the API notes")).toEqual({
+    expect(parseCommandLine("/compact keep the API notes")).toEqual({
       name: "compact",
       args: "keep the API notes",
     });
-    expect(parseSlash("/skill:review")).toEqual({ name: "skill:review", args: "" });
-    expect(parseSlash("not /a command")).toBeUndefined();
+    expect(parseCommandLine("/skill:review")).toEqual({ name: "skill:review", args: "" });
+    expect(parseCommandLine("not /a command")).toBeUndefined();
   });
 });
 

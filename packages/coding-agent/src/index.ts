@@ -1,6 +1,8 @@
 // @keel/coding-agent public API: createCodingAgent, the extension host pieces UIs need, and the
 // kernel's building blocks (tools, permissions, trust, configuration) for other hosts.
 
+export { parseCommandLine } from "./commands/line.js";
+export { CommandRegistry } from "./commands/registry.js";
 export { type CompactionSettings, DEFAULT_COMPACTION } from "./compaction/policy.js";
 export { CLAUDE_HOOK_NAMES } from "./config/hook-names.js";
 export * from "./config/index.js";
@@ -9,7 +11,6 @@ export { extensionDataDir, userExtensionConfig } from "./host/cli-context.js";
 export { ExtensionHost, type ExtensionSource } from "./host/extension-host.js";
 export { diffInventory, type Inventory, noticeText } from "./host/inventory.js";
 export { approvalPreview } from "./kernel/approval-preview.js";
-export { BUILTIN_COMMANDS } from "./kernel/commands.js";
 export { createCodingAgent } from "./kernel/create.js";
 export { FILE_HISTORY_LIMITS, type FileHistoryLimits } from "./kernel/file-history.js";
 export { MAX_MENTION_BYTES, promptParts } from "./kernel/mentions.js";

@@ -3,6 +3,7 @@
 import type { Static, TSchema } from "@sinclair/typebox";
 import type { ToolCatalog } from "./catalogs.js";
 import type { ExtensionCliCommand } from "./cli.js";
+import type { ExtensionCommand } from "./commands.js";
 import type { Hooks } from "./hooks.js";
 import type { ActivationContext, ExtensionRuntime } from "./runtime.js";
 import type { ExtensionTool, ToolParameters } from "./tools.js";
@@ -48,31 +49,6 @@ export interface SessionStateSpec<S extends TSchema> {
 export interface Lifecycle<Config, State, Instance> {
   activate?(context: ActivationContext<Config, State>): Instance | Promise<Instance>;
   deactivate?(runtime: ExtensionRuntime<Config, State, Instance>): void | Promise<void>;
-}
-
-export interface CommandResult {
-  /** Shown to the user. */
-  message?: string;
-  /** Sent to the agent as a prompt. */
-  prompt?: string;
-}
-
-export interface CommandContext {
-  /** Aborted when the user cancels the command or the session closes. */
-  signal: AbortSignal;
-}
-
-export interface ExtensionCommand<Rt = ExtensionRuntime> {
-  /** Without the slash: `/name args`. Letters, digits, `-`, `_`, `:`, `.`. */
-  name: string;
-  description: string;
-  /** Shown in completion, e.g. "<task>". */
-  argumentHint?: string;
-  run(
-    args: string,
-    runtime: Rt,
-    context: CommandContext,
-  ): CommandResult | void | Promise<CommandResult | void>;
 }
 
 /** A resident tool whose execute also receives the extension runtime. */

@@ -3,7 +3,8 @@
 // throws leaves nothing behind because nothing is registered until it returned.
 import { Type } from "@sinclair/typebox";
 import type { ToolCatalog } from "./catalogs.js";
-import type { ExtensionCommand, ExtensionDefinition, ExtensionToolFor } from "./extension.js";
+import type { ExtensionCommand } from "./commands.js";
+import type { ExtensionDefinition, ExtensionToolFor } from "./extension.js";
 import { HOOK_NAMES, type HookName, type Hooks } from "./hooks.js";
 import type { ExtensionRuntime } from "./runtime.js";
 import { type ToolParameters, textResult } from "./tools.js";

@@ -5,6 +5,7 @@ export * from "./agents.js";
 export * from "./approvals.js";
 export * from "./catalogs.js";
 export * from "./cli.js";
+export * from "./commands.js";
 export * from "./extension.js";
 export * from "./factory.js";
 export * from "./hooks.js";

@@ -12,7 +12,7 @@ import type {
 import type { AgentRecord } from "./agents.js";
 import type { ApprovalDecision, ApprovalRequest } from "./approvals.js";
 import type { ToolCatalog } from "./catalogs.js";
-import type { ExtensionCommand } from "./extension.js";
+import type { ExtensionCommand } from "./commands.js";
 import type { MentionRegistry } from "./mentions.js";
 import type { RuntimeNet } from "./net.js";
 import type { Exec, ProtectedSecret } from "./process.js";

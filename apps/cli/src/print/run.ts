@@ -8,12 +8,12 @@ import {
   type CodingAgentOptions,
   createCodingAgent,
   killAllCommandTrees,
+  parseCommandLine,
 } from "@keel/coding-agent";
 import type { OutputFormat } from "../args.js";
 import { EXIT, outcomeOf } from "../exit-codes.js";
 import { guardExits, SIGNAL_EXIT, type StopSignal } from "../exit-guard.js";
 import { refusalHint, sessionRef } from "../refusal-hint.js";
-import { parseSlash } from "../slash-command.js";
 import {
   agentResultLine,
   type BackgroundAgent,
@@ -147,16 +147,20 @@ export async function runPrint(run: PrintRun): Promise<number> {
   }
 }
 
-/** `keel -p "/name args"` runs a command (e.g. /trust, /compact); its message is the output. */
+/**
+ * `keel -p "/name args"` runs a command of the registry (e.g. /trust, /compact, an MCP prompt);
+ * its message is the output, or its prompt is sent. An unknown /name is refused (exit 2, with the
+ * close match), never sent to the model as text.
+ */
 async function runCommand(
   agent: CodingAgent,
   run: PrintRun,
   prompt: string,
 ): Promise<{ code: number } | { prompt: string }> {
-  const slash = parseSlash(prompt);
-  if (!slash || !agent.commands().some((c) => c.name === slash.name)) return { prompt };
-  const { name, args } = slash;
-  const done = await agent.runCommand(name, args);
+  const slash = parseCommandLine(prompt);
+  if (!slash) return { prompt };
+  const { name } = slash;
+  const done = await agent.commands.run(prompt);
   if (done.isErr()) {
     run.output.note(done.error.message);
     return { code: EXIT.usage };

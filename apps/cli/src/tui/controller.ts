@@ -14,18 +14,13 @@ import type {
 import { err, ok, type Result } from "neverthrow";
 import { refusalHint } from "../refusal-hint.js";
 import type { TuiKernel } from "../tui-kernel.js";
-import type { CommandChoice } from "./completion.js";
+import { type CommandChoice, matchingCommands } from "./completion.js";
 import { editorWith } from "./editor.js";
 import { ExtensionMentions } from "./extension-mentions.js";
 import { FileIndex } from "./file-index.js";
+import { tuiCommands } from "./host-commands.js";
 import { runSlash } from "./slash.js";
 import type { UiStore } from "./store.js";
-
-/** Commands the TUI adds to the kernel's (pickers and process control live here). */
-const TUI_COMMANDS: CommandChoice[] = [
-  { name: "resume", description: "Resume another session of this project" },
-  { name: "todos", description: "Show the todo list" },
-];
 
 const DOUBLE_PRESS_MS = 2000;
 const REPLAY_MESSAGES = 200;
@@ -35,7 +30,6 @@ const MODE_CYCLE: PermissionModeName[] = ["default", "acceptEdits", "plan"];
 
 export class Controller {
   agent: CodingAgent | undefined;
-  commands: CommandChoice[] = [];
   /** The project's files, for @-completion. */
   readonly files: FileIndex;
   /** Extensions' `@prefix:ref` mentions, for @-completion. */
@@ -58,6 +52,11 @@ export class Controller {
     this.files = new FileIndex(options.cwd);
     store.transcript.promptParts = kernel.promptParts;
     store.transcript.shellParts = kernel.shellNoticeParts;
+  }
+
+  /** The agent's commands as they are now (read live from its registry, never copied). */
+  get commands(): CommandChoice[] {
+    return this.agent?.commands.list() ?? [];
   }
 
   get home(): string {
@@ -154,6 +153,7 @@ export class Controller {
       ...this.options,
       ...(session ? { session } : {}),
       ui: this.hostUI(),
+      commands: tuiCommands(this),
     });
     if (created.isErr()) return err(created.error);
     this.attach(created.value);
@@ -183,8 +183,18 @@ export class Controller {
       const who = d.extensionId === "kernel" ? "" : `${d.extensionId}: `;
       store.transcript.note(d.level === "info" ? "dim" : d.level, `${who}${d.message}`);
     }
-    const names = new Set(agent.commands().map((c) => c.name));
-    this.commands = [...agent.commands(), ...TUI_COMMANDS.filter((c) => !names.has(c.name))];
+    // Commands come and go (an MCP server connects, a skill is added): an open menu follows.
+    const unsubscribeCommands = agent.commands.subscribe(() => {
+      if (store.completionKind !== "command" || !/^\/\S*$/.test(store.editor.text)) return;
+      store.completions = matchingCommands(store.editor.text, this.commands);
+      if (store.completionIndex >= store.completions.length) store.completionIndex = 0;
+      store.schedule();
+    });
+    const unsubscribeEvents = this.unsubscribe;
+    this.unsubscribe = () => {
+      unsubscribeEvents?.();
+      unsubscribeCommands();
+    };
     store.publish();
   }
 

@@ -9,7 +9,7 @@ import { App } from "./components/app.js";
 import { h } from "./components/h.js";
 import { captureConsole } from "./console-capture.js";
 import { Controller } from "./controller.js";
-import { pickSession } from "./slash.js";
+import { pickSession } from "./presenters.js";
 import { UiStore } from "./store.js";
 
 export interface InteractiveFlags {

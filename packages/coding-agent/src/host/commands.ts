@@ -1,85 +1,59 @@
-// Slash commands of extensions: declared ones and those added after activation share one table and
-// one set of clash checks (built-in names, other extensions' commands, the name pattern).
-import type { CommandResult, ExtensionCommand, ExtensionRuntime, Registration } from "@keel/extension-sdk";
+// An extension's command as the registry holds it: its `run` bound to the extension's runtime,
+// under a deadline, a throw turned into the command's error; its source the extension unless it
+// says it is a skill, an MCP prompt or a command file it turned into a command.
+import type { CommandSpec, ExtensionCommand, ExtensionRuntime } from "@keel/extension-sdk";
+import type { CommandRegistry } from "../commands/registry.js";
 import { withDeadline } from "./deadline.js";
 
-export interface HostedCommand {
-  name: string;
-  description: string;
-  argumentHint?: string;
-  /** The extension id. */
-  source: string;
-  run(args: string, signal?: AbortSignal): Promise<CommandResult | undefined>;
-}
-
-const COMMAND_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/;
 /** A command may ask the user (approvals, pickers): its deadline is for runaways, not for people. */
 const COMMAND_DEADLINE_MS = 600_000;
 
-interface Row {
-  extensionId: string;
-  command: ExtensionCommand;
-  runtime: ExtensionRuntime;
+const EXTENSION_KINDS = new Set(["extension", "skill", "mcp", "custom"]);
+
+/** Who may remove an extension's commands from the registry. */
+export const extensionRegistrant = (extensionId: string) => `extension:${extensionId}`;
+
+/** Why an extension's command cannot be registered (its source, then the registry's clash rules). */
+export function extensionCommandRefusal(
+  registry: CommandRegistry,
+  extensionId: string,
+  command: Partial<ExtensionCommand> | undefined,
+): string | undefined {
+  const kind = command?.source?.kind;
+  if (kind !== undefined && !EXTENSION_KINDS.has(kind))
+    return `command "/${String(command?.name)}" cannot claim source "${String(kind)}" (an extension's are extension, skill, mcp or custom)`;
+  return registry.refusal(command?.name, extensionRegistrant(extensionId));
 }
 
-export class CommandTable {
-  private readonly rows = new Map<string, Row>();
-
-  constructor(
-    private readonly reserved: ReadonlySet<string>,
-    private readonly report: (extensionId: string, message: string) => void,
-  ) {}
-
-  /** Why `name` cannot be taken by `extensionId`, or undefined. */
-  refusal(name: unknown, extensionId: string): string | undefined {
-    if (typeof name !== "string" || !COMMAND_PATTERN.test(name))
-      return `command "/${String(name)}" is not a valid name (letters, digits, _ . : -)`;
-    if (this.reserved.has(name)) return `command "/${name}" is already provided by built-in`;
-    const owner = this.rows.get(name);
-    if (owner && owner.extensionId !== extensionId)
-      return `command "/${name}" is already provided by extension ${owner.extensionId}`;
-    if (owner) return `command "/${name}" is already registered`;
-    return undefined;
-  }
-
-  add(extensionId: string, command: ExtensionCommand, runtime: ExtensionRuntime): Registration {
-    const refused = this.refusal(command?.name, extensionId);
-    if (refused) return { ok: false, message: refused };
-    if (typeof command.run !== "function")
-      return { ok: false, message: `command "/${command.name}" has no run()` };
-    this.rows.set(command.name, { extensionId, command, runtime });
-    return { ok: true };
-  }
-
-  remove(extensionId: string, name: string): boolean {
-    const row = this.rows.get(name);
-    if (!row || row.extensionId !== extensionId) return false;
-    this.rows.delete(name);
-    return true;
-  }
-
-  removeAll(extensionId: string): void {
-    for (const [name, row] of this.rows) if (row.extensionId === extensionId) this.rows.delete(name);
-  }
-
-  list(): HostedCommand[] {
-    return [...this.rows.values()].map(({ extensionId, command, runtime }) => ({
-      name: command.name,
-      description: command.description,
-      ...(command.argumentHint ? { argumentHint: command.argumentHint } : {}),
-      source: extensionId,
-      run: async (args: string, signal?: AbortSignal) => {
-        const outcome = await withDeadline(
-          (s) => command.run(args, runtime as never, { signal: s }),
-          COMMAND_DEADLINE_MS,
-          signal,
-        );
-        if (!outcome.ok) {
-          this.report(extensionId, `/${command.name} ${outcome.reason}: ${outcome.message}`);
-          return { message: `/${command.name} failed: ${outcome.message}` };
-        }
-        return outcome.value ?? undefined;
-      },
-    }));
-  }
+export function addExtensionCommand(
+  registry: CommandRegistry,
+  extensionId: string,
+  command: ExtensionCommand,
+  runtime: ExtensionRuntime,
+  report: (extensionId: string, message: string) => void,
+): { ok: true } | { ok: false; message: string } {
+  const refused = extensionCommandRefusal(registry, extensionId, command);
+  if (refused) return { ok: false, message: refused };
+  if (typeof command.run !== "function")
+    return { ok: false, message: `command "/${command.name}" has no run()` };
+  const spec: CommandSpec = {
+    name: command.name,
+    description: command.description,
+    ...(command.argumentHint !== undefined ? { argumentHint: command.argumentHint } : {}),
+    ...(command.interactive !== undefined ? { interactive: command.interactive } : {}),
+    source: command.source ?? { kind: "extension", owner: extensionId },
+    run: async (args, context) => {
+      const outcome = await withDeadline(
+        (signal) => command.run(args, runtime as never, { signal }),
+        COMMAND_DEADLINE_MS,
+        context.signal,
+      );
+      if (!outcome.ok) {
+        report(extensionId, `/${command.name} ${outcome.reason}: ${outcome.message}`);
+        return { error: `/${command.name} failed: ${outcome.message}` };
+      }
+      return outcome.value ?? {};
+    },
+  };
+  return registry.add(spec, extensionRegistrant(extensionId), `extension ${extensionId}`);
 }

@@ -4,6 +4,7 @@
 import type { AgentTool, AgentToolResult, ToolExecutionContext } from "@keel/agent";
 import {
   type AfterToolCallEvent,
+  type ExtensionCommand,
   type ExtensionDefinition,
   type ExtensionRuntime,
   type HookName,
@@ -11,10 +12,11 @@ import {
   type ToolCallContext,
   type ToolCallEvent,
 } from "@keel/extension-sdk";
+import type { CommandRegistry } from "../commands/registry.js";
 import { errnoMessage } from "../fs/errno.js";
 import { CatalogView } from "./catalog-tools.js";
 import { CatalogRegistry, EXECUTE_TOOL, SEARCH_TOOLS } from "./catalogs.js";
-import { CommandTable, type HostedCommand } from "./commands.js";
+import { addExtensionCommand, extensionCommandRefusal, extensionRegistrant } from "./commands.js";
 import type { ExtensionConfigLayers } from "./config.js";
 import { withDeadline } from "./deadline.js";
 import { MentionTable } from "./mentions.js";
@@ -35,8 +37,8 @@ export interface ExtensionHostOptions {
   extensions: ExtensionSource[];
   /** Built-in tool names; extensions may not take them. */
   reservedTools: readonly string[];
-  /** Built-in command names. */
-  reservedCommands: readonly string[];
+  /** The session's command registry, holding the built-in and the front end's commands already. */
+  commands: CommandRegistry;
   config: ExtensionConfigLayers;
   /** Extension ids marked `required` in config: failing to load them fails the start. */
   required?: ReadonlySet<string>;
@@ -51,8 +53,6 @@ export interface LoadFailure {
   message: string;
   required: boolean;
 }
-
-export type { HostedCommand } from "./commands.js";
 
 export interface Active {
   definition: ExtensionDefinition;
@@ -81,7 +81,6 @@ export interface HostView {
   beforeModelCall(turn: number): Promise<string | undefined>;
   beforeToolCall(event: ToolCallEvent): Promise<ToolCallDecision>;
   afterToolCall(event: AfterToolCallEvent): Promise<AfterToolCallEvent["result"]>;
-  commands(): HostedCommand[];
   /** How a resident tool wants approvals: "extension" tools ask by themselves. */
   approvalOf(toolName: string): "kernel" | "extension";
 }
@@ -90,7 +89,8 @@ export class ExtensionHost implements HostView {
   private active: Active[] = [];
   readonly registry: CatalogRegistry;
   readonly catalogs: CatalogView;
-  private readonly commandTable: CommandTable;
+  /** The session's command registry, which this host registers extensions' commands into. */
+  readonly commands: CommandRegistry;
   /** `@<prefix>:<ref>` sources of the session's extensions (a child agent has no prompt input). */
   readonly mentions: MentionTable;
   private readonly reported = new Set<string>();
@@ -108,9 +108,7 @@ export class ExtensionHost implements HostView {
       reservedTools,
     );
     this.catalogs = new CatalogView(this.registry);
-    this.commandTable = new CommandTable(new Set(options.reservedCommands), (id, message) =>
-      this.reportOnce(id, "error", message),
-    );
+    this.commands = options.commands;
     this.mentions = new MentionTable((id, message) => this.reportOnce(id, "warning", message));
   }
 
@@ -141,7 +139,7 @@ export class ExtensionHost implements HostView {
   /** Drops (with one diagnostic each) extensions whose declaration cannot be honoured whole. */
   private validate(): Accepted[] {
     return validateDeclarations(this.options, {
-      commandRefusal: (name, id) => this.commandTable.refusal(name, id),
+      commandRefusal: (command, id) => extensionCommandRefusal(this.commands, id, command),
       groupRefusal: (group) => this.registry.refusal(group),
       reject: (source, message) => this.fail(source, message),
       warn: (source, message) => this.reportOnce(source.definition.id, "warning", message),
@@ -160,16 +158,16 @@ export class ExtensionHost implements HostView {
     const runtime: MutableRuntime = createRuntime(definition, item.config.control, this.services, {
       commands: {
         add: (command) => {
-          if (live) return this.commandTable.add(id, command, runtime);
-          const refused = this.commandTable.refusal(command?.name, id);
+          if (live) return this.addCommand(id, command, runtime);
+          const refused = extensionCommandRefusal(this.commands, id, command);
           if (refused) return { ok: false, message: refused };
           staged.push(() => {
-            const added = this.commandTable.add(id, command, runtime);
+            const added = this.addCommand(id, command, runtime);
             if (!added.ok) this.reportOnce(id, "error", added.message);
           });
           return { ok: true };
         },
-        remove: (name) => this.commandTable.remove(id, name),
+        remove: (name) => this.commands.remove(name, extensionRegistrant(id)),
       },
       catalogs: {
         add: (catalog) => {
@@ -252,7 +250,7 @@ export class ExtensionHost implements HostView {
     }
     live = true;
     for (const c of definition.commands ?? []) {
-      const added = this.commandTable.add(id, c, runtime);
+      const added = this.addCommand(id, c as ExtensionCommand, runtime);
       if (!added.ok) this.reportOnce(id, "error", added.message);
     }
     (definition.catalogs ?? []).forEach((catalog, i) => {
@@ -264,7 +262,7 @@ export class ExtensionHost implements HostView {
   }
 
   private async deactivateOne(active: Active): Promise<void> {
-    this.commandTable.removeAll(active.definition.id);
+    this.commands.removeAll(extensionRegistrant(active.definition.id));
     this.mentions.removeAll(active.definition.id);
     this.registry.removeAll(active.definition.id);
     const deactivate = active.definition.lifecycle?.deactivate;
@@ -355,8 +353,10 @@ export class ExtensionHost implements HostView {
     return "kernel";
   }
 
-  commands(): HostedCommand[] {
-    return this.commandTable.list();
+  private addCommand(extensionId: string, command: ExtensionCommand, runtime: MutableRuntime) {
+    return addExtensionCommand(this.commands, extensionId, command, runtime as never, (id, message) =>
+      this.reportOnce(id, "error", message),
+    );
   }
 
   private handlers(hook: HookName): { active: Active; fn: HookFn }[] {
@@ -486,7 +486,6 @@ export class ExtensionHost implements HostView {
       beforeModelCall: async () => undefined,
       beforeToolCall: (event) => this.beforeToolCall({ ...event, agent }),
       afterToolCall: (event) => this.afterToolCall({ ...event, agent }),
-      commands: () => [],
       approvalOf: (name) => this.approvalOf(name),
     };
   }

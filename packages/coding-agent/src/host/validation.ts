@@ -3,6 +3,7 @@
 // declaration cannot be honoured whole is refused with one reason; the first in load order wins.
 import {
   EXTENSION_ID_PATTERN,
+  type ExtensionCommand,
   HOOK_NAMES,
   type HookName,
   isTypeBoxSchema,
@@ -19,8 +20,8 @@ export interface Accepted {
 }
 
 export interface ValidationChecks {
-  /** Why a command name cannot be taken (built-ins, pattern), or undefined. */
-  commandRefusal(name: unknown, extensionId: string): string | undefined;
+  /** Why a command cannot be registered (its name, its source, what holds the name), or undefined. */
+  commandRefusal(command: Partial<ExtensionCommand> | undefined, extensionId: string): string | undefined;
   /** Why a catalog group cannot be taken (pattern, built-in names), or undefined. */
   groupRefusal(group: string): string | undefined;
   reject(source: ExtensionSource, message: string): void;
@@ -74,7 +75,7 @@ export function validateDeclarations(options: ExtensionHostOptions, checks: Vali
     const commandProblem = (definition.commands ?? [])
       .map(
         (c) =>
-          checks.commandRefusal(c?.name, id) ??
+          checks.commandRefusal(c as Partial<ExtensionCommand> | undefined, id) ??
           (commandsTaken.has(c.name)
             ? `command "/${c.name}" is already provided by extension ${commandsTaken.get(c.name)}`
             : undefined),

@@ -17,6 +17,8 @@ import {
 import type { AgentRecord, AgentRunResult, Diagnostic, ExternalUsage, Mention } from "@keel/extension-sdk";
 import { recoveryMessage, recoveryToolResults, type Session } from "@keel/session";
 import { err, ok, type Result } from "neverthrow";
+import { builtinCommands } from "../commands/builtin/index.js";
+import { CommandRegistry } from "../commands/registry.js";
 import type { CompactionSettings } from "../compaction/policy.js";
 import { errnoMessage } from "../fs/errno.js";
 import type { ExtensionHost, HostView } from "../host/extension-host.js";
@@ -25,7 +27,6 @@ import { approvalChanges, trustedApprovals, trustProject } from "../trust/store.
 import { changeLines } from "../trust/surface.js";
 import { createAgentEventBridge } from "./agent-events.js";
 import type { AgentSupervisor } from "./agents.js";
-import { BUILTIN_COMMANDS, runBuiltinCommand } from "./commands.js";
 import { type CompactionOutcome, runCompaction } from "./compactor.js";
 import { contextTokens, textTokens } from "./context-size.js";
 import { hasKey, modelChoices, PermissionControls } from "./controls.js";
@@ -51,7 +52,6 @@ import type {
   CodingAgent,
   CodingAgentError,
   CodingAgentEvent,
-  CommandInfo,
   CompactionReason,
   ContextUsage,
   FileChanges,
@@ -157,6 +157,7 @@ export class KernelAgent implements CodingAgent {
   private shell: AbortController | undefined;
   /** One-off completions extensions made during the current run (counted in its usage). */
   private runExtraUsage: Usage | undefined;
+  readonly commands: CommandRegistry;
 
   constructor(private readonly parts: KernelParts) {
     this.session_ = parts.session;
@@ -174,6 +175,9 @@ export class KernelAgent implements CodingAgent {
       ),
     });
     this.diagnostics_ = [...parts.diagnostics];
+    // Built-in commands hold their names before anything else registers (the front end's, then extensions').
+    this.commands = new CommandRegistry((owner, message) => this.report("warning", message, owner));
+    for (const spec of builtinCommands(this)) this.commands.add(spec, "builtin");
     this.notices = new NoticeQueue(
       () => this.session_,
       (message) => this.report("error", message),
@@ -883,27 +887,6 @@ export class KernelAgent implements CodingAgent {
   async completeMention(token: string, signal?: AbortSignal): Promise<MentionCompletionInfo[]> {
     if (!this.ownHost || this.ownHost.mentions.isEmpty || this.closed) return [];
     return this.ownHost.mentions.complete(token, signal);
-  }
-
-  commands(): CommandInfo[] {
-    return [
-      ...BUILTIN_COMMANDS,
-      ...(this.ownHost?.commands() ?? []).map((c) => ({
-        name: c.name,
-        description: c.description,
-        ...(c.argumentHint ? { argumentHint: c.argumentHint } : {}),
-        source: c.source,
-      })),
-    ];
-  }
-
-  async runCommand(
-    name: string,
-    args: string,
-  ): Promise<Result<{ message?: string; prompt?: string }, CodingAgentError>> {
-    const hosted = this.ownHost?.commands().find((c) => c.name === name);
-    if (hosted) return ok((await hosted.run(args)) ?? {});
-    return runBuiltinCommand(this, name, args);
   }
 
   extensionState(extensionId: string): unknown {

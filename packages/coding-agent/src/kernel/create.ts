@@ -28,7 +28,6 @@ import { changeLines } from "../trust/surface.js";
 import { AgentSupervisor } from "./agents.js";
 import type { Attention } from "./claude-hooks.js";
 import { KernelAgent } from "./coding-agent.js";
-import { BUILTIN_COMMAND_NAMES } from "./commands.js";
 import { configHooksExtension } from "./config-hooks.js";
 import { createDebugLog } from "./debug-log.js";
 import { createFileHistory } from "./file-history.js";
@@ -255,6 +254,8 @@ export async function createCodingAgent(
 
   if (options.onEvent) kernel.subscribe(options.onEvent);
   for (const d of diagnostics) options.onEvent?.({ type: "diagnostic", diagnostic: d });
+  // The front end's commands, before any extension loads: their names are reserved like built-in ones.
+  if (options.commands) kernel.commands.registerCommands(options.commands);
   // Recovery before anything else is journaled: a later entry would supersede a crashed
   // reply's checkpoint, and the user would lose text they already read.
   await kernel.recover();
@@ -383,7 +384,7 @@ export async function createCodingAgent(
     {
       extensions: sources.filter((s) => s.explicit || enabled(s.definition.id)),
       reservedTools: BUILTIN_TOOL_NAMES,
-      reservedCommands: BUILTIN_COMMAND_NAMES,
+      commands: kernel.commands,
       required,
       ...(options.hookDeadlineMs !== undefined ? { hookDeadlineMs: options.hookDeadlineMs } : {}),
       config: {

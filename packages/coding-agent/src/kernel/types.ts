@@ -14,6 +14,8 @@ import type {
 import type {
   AgentRecord,
   AgentRunResult,
+  CommandInfo,
+  CommandSpec,
   Diagnostic,
   ExtensionDefinition,
   ExtensionUI,
@@ -146,6 +148,12 @@ export interface CodingAgentOptions {
   discoverExtensions?: boolean;
   ui?: HostUI;
   /**
+   * The front end's own commands (source "host": /quit, /new, /resume …), registered before any
+   * extension loads so their names are reserved like the built-in ones. More can come later
+   * through `agent.commands.registerCommands`.
+   */
+  commands?: readonly CommandSpec[];
+  /**
    * Subscribed before anything happens, so it also hears what creation itself emits
    * (session_start, recovery, startup diagnostics); `subscribe` only hears later events.
    */
@@ -191,7 +199,11 @@ export type CodingAgentError =
   | { type: "session"; message: string; problem?: SessionProblem }
   | { type: "extension"; message: string }
   | { type: "busy"; message: string }
-  | { type: "closed"; message: string };
+  | { type: "closed"; message: string }
+  /** A `/name` no command has; `suggestion` is the close match, if one is. */
+  | { type: "unknown_command"; message: string; name: string; suggestion?: string }
+  /** A command that failed (its own error, a throw, bad arguments). */
+  | { type: "command"; message: string };
 
 /** Who blocked a tool call: a deny rule, the mode, nobody to ask, the user, an extension's policy. */
 export type PermissionDenialSource = "rule" | "mode" | "headless" | "user" | "policy";
@@ -369,11 +381,35 @@ export interface MentionCompletionInfo extends MentionCompletion {
   source: string;
 }
 
-export interface CommandInfo {
-  name: string;
-  description: string;
-  argumentHint?: string;
-  source: "builtin" | string;
+export type { CommandInfo } from "@keel/extension-sdk";
+
+/** What a command that ran gave: something to show and/or a prompt to send next. */
+export interface CommandOutcome {
+  message?: string;
+  prompt?: string;
+}
+
+/**
+ * The session's one command registry (`agent.commands`), live: built-in commands, the front
+ * end's, extensions', skills', MCP prompts and a project's command files. The clash rules are the
+ * SDK's (see CommandSpec).
+ */
+export interface AgentCommands {
+  /** Every command now, JSON-safe (name, description, argumentHint, source, interactive). */
+  list(): CommandInfo[];
+  get(name: string): CommandSpec | undefined;
+  /**
+   * Runs `/name args`. An unknown name is an `unknown_command` error with the close match, never
+   * a prompt; a command's own failure is a `command` error.
+   */
+  run(line: string, options?: { signal?: AbortSignal }): Promise<Result<CommandOutcome, CodingAgentError>>;
+  /** Called after every change (a command added or removed); returns the unsubscribe. */
+  subscribe(listener: () => void): () => void;
+  /**
+   * Registers specs (each with its own source) under the clash rules; a refused one is reported
+   * as one diagnostic and the others stay. Returns the function that removes them all again.
+   */
+  registerCommands(specs: readonly CommandSpec[]): () => void;
 }
 
 export interface ContextUsage {
@@ -473,11 +509,8 @@ export interface CodingAgent {
   compact(
     instructions?: string,
   ): Promise<Result<{ tokensBefore: number; tokensAfter: number }, CodingAgentError>>;
-  commands(): CommandInfo[];
-  runCommand(
-    name: string,
-    args: string,
-  ): Promise<Result<{ message?: string; prompt?: string }, CodingAgentError>>;
+  /** The session's commands, live. */
+  readonly commands: AgentCommands;
   extensionState(extensionId: string): unknown;
   diagnostics(): Diagnostic[];
   contextUsage(): ContextUsage;

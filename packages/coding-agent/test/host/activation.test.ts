@@ -8,6 +8,7 @@ import {
   Type,
 } from "@keel/extension-sdk";
 import { describe, expect, it } from "vitest";
+import type { CommandRegistry } from "../../src/index.js";
 import { never, simpleTool, startHost } from "./helpers.js";
 
 function fourExtensions(failing: () => Promise<unknown>) {
@@ -45,11 +46,17 @@ function fourExtensions(failing: () => Promise<unknown>) {
   return { log, definitions: [1, 2, 3, 4].map(make) };
 }
 
+const extensionCommands = (host: { commands: CommandRegistry }) =>
+  host.commands
+    .list()
+    .filter((c) => c.source.kind !== "builtin")
+    .map((c) => c.name);
+
 /** Only the three healthy extensions are registered: nothing of #3 is, and the others all work. */
 async function expectAllButThree(host: Awaited<ReturnType<typeof startHost>>["host"], log: string[]) {
   expect(host.extensionIds).toEqual(["ext-1", "ext-2", "ext-4"]);
   expect(host.tools().map((t) => t.name)).toEqual(["Tool1", "Tool2", "Tool4", "SearchTools", "ExecuteTool"]);
-  expect(host.commands().map((c) => c.name)).toEqual(["cmd-1", "cmd-2", "cmd-4"]);
+  expect(extensionCommands(host)).toEqual(["cmd-1", "cmd-2", "cmd-4"]);
   expect(host.systemPromptText()).toEqual(["prompt of 1", "prompt of 2", "prompt of 4"]);
   await host.catalogs.refresh();
   expect(Object.keys(host.catalogs.inventory())).toEqual(["ext-1", "ext-2", "ext-4"]);
@@ -108,7 +115,7 @@ describe("activation isolation", () => {
       },
     }) as ExtensionDefinition;
     const { host } = await startHost([failing, healthy]);
-    expect(host.commands().map((c) => c.name)).toEqual(["ok-cmd"]);
+    expect(extensionCommands(host)).toEqual(["ok-cmd"]);
     expect(host.catalogs.isEmpty).toBe(true);
     // The name half tried to take stays free for a later add.
     const ok = host.runtimeOf("ok")!;
@@ -130,7 +137,7 @@ describe("activation isolation", () => {
       "SearchTools",
       "ExecuteTool",
     ]);
-    expect(host.commands().map((c) => c.name)).toEqual(["cmd-1", "cmd-2", "cmd-3", "cmd-4"]);
+    expect(extensionCommands(host)).toEqual(["cmd-1", "cmd-2", "cmd-3", "cmd-4"]);
     expect(await host.beforeModelCall(1)).toBe(
       "context of 1\n\ncontext of 2\n\ncontext of 3\n\ncontext of 4",
     );

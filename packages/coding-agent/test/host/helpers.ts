@@ -9,8 +9,10 @@ import {
   Type,
   textResult,
 } from "@keel/extension-sdk";
+import { builtinCommands } from "../../src/commands/builtin/index.js";
 import type { HostServices } from "../../src/host/runtime.js";
-import { BUILTIN_COMMANDS, BUILTIN_TOOL_NAMES, ExtensionHost } from "../../src/index.js";
+import type { CodingAgent } from "../../src/index.js";
+import { BUILTIN_TOOL_NAMES, CommandRegistry, ExtensionHost } from "../../src/index.js";
 
 export interface Recorded {
   services: HostServices;
@@ -66,11 +68,16 @@ export async function startHost(
   } = {},
 ): Promise<Recorded & { host: ExtensionHost }> {
   const recorded = recordingServices();
+  // The built-in commands hold their names, as in a session (their agent is never reached here).
+  const commands = new CommandRegistry((extensionId, message) =>
+    recorded.diagnostics.push({ extensionId, level: "warning", message }),
+  );
+  for (const spec of builtinCommands({} as CodingAgent)) commands.add(spec, "builtin");
   const host = await ExtensionHost.start(
     {
       extensions: definitions.map((definition, i) => ({ definition, source: `test-${i + 1}` })),
       reservedTools: BUILTIN_TOOL_NAMES,
-      reservedCommands: BUILTIN_COMMANDS.map((c) => c.name),
+      commands,
       config: {
         user: options.user ?? {},
         project: options.project,

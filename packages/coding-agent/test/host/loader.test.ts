@@ -86,7 +86,7 @@ describe("transactional factories", () => {
     });
     const run = await agent.prompt("greet Ada");
     const diagnostics = agent.diagnostics().filter((d) => d.extensionId !== "kernel");
-    const commands = agent.commands().map((c) => c.name);
+    const commands = agent.commands.list().map((c) => c.name);
     await agent.close();
 
     expect(run._unsafeUnwrap().text).toBe("Greeted.");
@@ -266,15 +266,15 @@ export default (keel: Api): void => {
       `export default { id: "folder-ext", commands: [{ name: "whoami", description: "Says who", run: () => ({ message: "a folder" }) }] };\n`,
     );
     const { agent } = await start({});
-    const commands = agent.commands().filter((c) => c.source !== "builtin");
-    const shout = await agent.runCommand("shout", "hey");
-    const whoami = await agent.runCommand("whoami", "");
+    const commands = agent.commands.list().filter((c) => c.source.kind !== "builtin");
+    const shout = await agent.commands.run("/shout hey");
+    const whoami = await agent.commands.run("/whoami");
     const problems = agent.diagnostics().filter((d) => d.level === "error");
     await agent.close();
     expect(problems).toEqual([]);
     expect(commands.map((c) => [c.name, c.source])).toEqual([
-      ["whoami", "folder-ext"],
-      ["shout", "shout"],
+      ["whoami", { kind: "extension", owner: "folder-ext" }],
+      ["shout", { kind: "extension", owner: "shout" }],
     ]);
     expect(shout._unsafeUnwrap()).toEqual({ message: "HEY!" });
     expect(whoami._unsafeUnwrap()).toEqual({ message: "a folder" });

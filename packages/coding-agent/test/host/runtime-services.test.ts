@@ -91,13 +91,13 @@ describe("commands after activation", () => {
         run: (args) => ({ message: `review ${args}` }),
       }),
     ).toEqual({ ok: true });
-    expect(agent.commands().map((c) => c.name)).toContain("skill:review");
-    expect((await agent.runCommand("skill:review", "src/a.ts"))._unsafeUnwrap()).toEqual({
+    expect(agent.commands.list().map((c) => c.name)).toContain("skill:review");
+    expect((await agent.commands.run("/skill:review src/a.ts"))._unsafeUnwrap()).toEqual({
       message: "review src/a.ts",
     });
     expect(rt.commands.remove("skill:review")).toBe(true);
     expect(rt.commands.remove("taken")).toBe(false);
-    expect(agent.commands().map((c) => c.name)).not.toContain("skill:review");
+    expect(agent.commands.list().map((c) => c.name)).not.toContain("skill:review");
     await agent.close();
   });
 });

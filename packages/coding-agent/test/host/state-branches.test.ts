@@ -60,7 +60,7 @@ async function open(session: SessionChoice = { mode: "new" }): Promise<CodingAge
 }
 
 async function count(agent: CodingAgent): Promise<string | undefined> {
-  return (await agent.runCommand("count", ""))._unsafeUnwrap().message;
+  return (await agent.commands.run("/count"))._unsafeUnwrap().message;
 }
 
 describe("session state follows branches", () => {

@@ -84,11 +84,11 @@ describe("trust gate", () => {
       })
     )._unsafeUnwrap();
     // /trust alone only shows what the project could do; "yes" trusts it.
-    const shown = (await trusting.runCommand("trust", ""))._unsafeUnwrap();
+    const shown = (await trusting.commands.run("/trust"))._unsafeUnwrap();
     expect(shown.message).toContain(`runEnd: touch ${marker}`);
     expect(shown.message).toContain("Nothing was trusted");
     expect((await trusting.trustPreview()).status).toBe("untrusted");
-    const said = (await trusting.runCommand("trust", "yes"))._unsafeUnwrap();
+    const said = (await trusting.commands.run("/trust yes"))._unsafeUnwrap();
     expect(said.message).toContain("Trusted");
     await trusting.close();
     expect(spawned).toEqual([]);

@@ -155,14 +155,14 @@ describe("the /trust preview", () => {
       )._unsafeUnwrap();
     };
     const agent = await open();
-    const shown = (await agent.runCommand("trust", ""))._unsafeUnwrap().message ?? "";
+    const shown = (await agent.commands.run("/trust"))._unsafeUnwrap().message ?? "";
     expect(shown).toContain("files: runs npx -y some-server /");
     expect(shown).toContain(
       'Nothing was trusted. To trust it as it is now: /trust yes (or keel -p "/trust yes").',
     );
     expect((await agent.trustPreview()).status).toBe("untrusted");
-    expect((await agent.runCommand("trust", "maybe")).isErr()).toBe(true);
-    const said = (await agent.runCommand("trust", "yes"))._unsafeUnwrap().message ?? "";
+    expect((await agent.commands.run("/trust maybe")).isErr()).toBe(true);
+    const said = (await agent.commands.run("/trust yes"))._unsafeUnwrap().message ?? "";
     expect(said).toContain(`Trusted ${box.workspace}`);
     expect((await agent.trustPreview()).status).toBe("trusted");
     await agent.close();
@@ -197,7 +197,7 @@ describe("the /trust preview", () => {
         ],
       })
     )._unsafeUnwrap();
-    const shown = (await agent.runCommand("trust", ""))._unsafeUnwrap().message ?? "";
+    const shown = (await agent.commands.run("/trust"))._unsafeUnwrap().message ?? "";
     await agent.close();
     expect(seen).toEqual([{ cwd: box.workspace, projectRoot: box.workspace }]);
     expect(shown).toContain("lister (extension):\n  - skill review: pre-approves Bash(git diff:*)");

@@ -47,9 +47,9 @@ describe("trust is granted to the folder", () => {
       ],
       { permissionMode: "acceptEdits" },
     );
-    (await first.agent.runCommand("trust", "yes"))._unsafeUnwrap();
+    (await first.agent.commands.run("/trust yes"))._unsafeUnwrap();
     // /init hands the front end its prompt; the model answers it by writing AGENTS.md.
-    const init = (await first.agent.runCommand("init", ""))._unsafeUnwrap().prompt ?? "";
+    const init = (await first.agent.commands.run("/init"))._unsafeUnwrap().prompt ?? "";
     expect(init).toContain("AGENTS.md");
     await first.agent.prompt(init);
     await first.agent.close();
@@ -72,11 +72,11 @@ describe("trust is granted to the folder", () => {
       );
     mcp({ "X-Team": "core" });
     const first = await open(box, []);
-    const preview = (await first.agent.runCommand("trust", ""))._unsafeUnwrap().message ?? "";
+    const preview = (await first.agent.commands.run("/trust"))._unsafeUnwrap().message ?? "";
     // The preview names the headers a server is sent, and lists the .mcp.json server once.
     expect(preview).toContain("docs: connects to https://docs.example/mcp sending headers X-Team: core");
     expect(preview.match(/docs\.example/g)).toHaveLength(1);
-    (await first.agent.runCommand("trust", "yes"))._unsafeUnwrap();
+    (await first.agent.commands.run("/trust yes"))._unsafeUnwrap();
     await first.agent.close();
 
     mcp({ "X-Team": "core", Authorization: "Bearer ${GITHUB_TOKEN}" });
@@ -85,7 +85,7 @@ describe("trust is granted to the folder", () => {
     expect(notice?.message).toContain(
       '~ .mcp.json server docs: headers.Authorization: (none) → "Bearer ${GITHUB_TOKEN}"',
     );
-    const again = (await second.agent.runCommand("trust", ""))._unsafeUnwrap().message ?? "";
+    const again = (await second.agent.commands.run("/trust"))._unsafeUnwrap().message ?? "";
     expect((await second.agent.trustPreview()).status).toBe("changed");
     expect(again).toContain(
       `${box.workspace} changed since you trusted it, in what it runs or widens automatically:`,
@@ -119,12 +119,12 @@ describe("what extensions record as approved", () => {
     const seen: Record<string, string>[] = [];
     const extensions = [approver(() => item, seen)];
     const first = await open(box, [], { extensions });
-    (await first.agent.runCommand("trust", "yes"))._unsafeUnwrap();
+    (await first.agent.commands.run("/trust yes"))._unsafeUnwrap();
     await first.agent.close();
     const second = await open(box, [], { extensions });
     expect(seen.at(-1)).toEqual({ "item x": "Bash(ls)" });
     item = "Bash";
-    const shown = (await second.agent.runCommand("trust", ""))._unsafeUnwrap().message ?? "";
+    const shown = (await second.agent.commands.run("/trust"))._unsafeUnwrap().message ?? "";
     expect((await second.agent.trustPreview()).status).toBe("trusted");
     expect(shown).toContain("extensions would now honour items you did not approve");
     expect(shown).toContain('~ approver: item x: "Bash(ls)" → "Bash"');

@@ -267,7 +267,7 @@ describe("connector actions in the kernel", () => {
 
   it("/connectors shows each connector's status and the rules in effect in this session", async () => {
     const { agent } = await session([]);
-    const shown = await agent.runCommand("connectors", "");
+    const shown = await agent.commands.run("/connectors");
     expect(shown.isOk()).toBe(true);
     const message = shown._unsafeUnwrap().message ?? "";
     expect(message).toContain(`GitHub (github): connected via $GITHUB_TOKEN · ${fake.url} · 15 actions`);

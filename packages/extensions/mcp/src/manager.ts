@@ -1,11 +1,12 @@
 // The session's MCP servers: one connection each (started in the background, after activation,
 // so no server delays the first request), what each lists now, its catalog entries run on its
-// connection (waiting for a server still connecting), prompt commands that follow
-// prompts/list_changed, the status line, and one report per problem.
+// connection (waiting for a server still connecting), prompts fetched the same way, the status
+// line, and one report per problem.
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { ActivationContext, ExtensionCommand, ToolCallContext, ToolResult } from "@keel/extension-sdk";
-import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { ActivationContext, ToolCallContext, ToolResult } from "@keel/extension-sdk";
+import type { GetPromptResult, Tool } from "@modelcontextprotocol/sdk/types.js";
+import { err, type Result } from "neverthrow";
 import type { ServerInventory } from "./catalog/known.js";
 import { groupFor, type Namer, serverNamer, toolNamer } from "./catalog/names.js";
 import { DEFAULT_MAX_RESULT_CHARS, failureResult } from "./catalog/results.js";
@@ -21,7 +22,6 @@ import {
 import { type BrowserOpener, openInBrowser } from "./connection/oauth/browser.js";
 import { OAuthSession } from "./connection/oauth/session.js";
 import { elicit } from "./features/elicitation.js";
-import { promptCommand } from "./features/prompts.js";
 import { type SamplingGate, sample } from "./features/sampling.js";
 import { statusLine } from "./status.js";
 
@@ -62,7 +62,6 @@ export interface ServerHandle {
   connection: Connection;
   auth?: OAuthSession;
   namer: Namer;
-  prompts: string[];
 }
 
 export class McpManager {
@@ -166,6 +165,20 @@ export class McpManager {
     return readResource(this.entryContext(server), uri, call);
   }
 
+  /** One prompt of `name`, its server connected first if it is not yet (given its startup time). */
+  async getPrompt(
+    name: string,
+    prompt: string,
+    values: Record<string, string>,
+    signal: AbortSignal,
+  ): Promise<Result<GetPromptResult, McpFailure>> {
+    const server = this.get(name);
+    if (!server) return err({ type: "unavailable", message: `MCP server "${name}" is not configured` });
+    const ready = await this.whenReady(server, signal);
+    if (ready) return err(ready);
+    return server.connection.getPrompt(prompt, values, signal);
+  }
+
   private async whenReady(server: ServerHandle, signal: AbortSignal): Promise<McpFailure | undefined> {
     this.start();
     const ready = await server.connection.ready({ signal, timeoutMs: server.spec.startupTimeoutMs });
@@ -228,7 +241,6 @@ export class McpManager {
       connection,
       ...(auth ? { auth } : {}),
       namer: this.options.namers?.get(spec.name) ?? toolNamer(part),
-      prompts: [],
     };
     connection.on((event) => {
       // A state change too: what the catalog says of a server still settling follows it.
@@ -240,7 +252,6 @@ export class McpManager {
       )
         this.options.invalidate?.(spec.name);
       if (event.type === "status") this.onStatus(handle, event.status);
-      else if (event.type === "prompts") this.syncPrompts(handle);
       else if (event.type === "warning")
         this.reportOnce(handle, `warning:${event.message}`, "warning", event.message);
     });
@@ -292,21 +303,6 @@ export class McpManager {
         { server: server.spec.name, ui: this.runtime.ui, open },
         signal,
       );
-    }
-  }
-
-  private syncPrompts(server: ServerHandle): void {
-    for (const name of server.prompts) this.runtime.commands.remove(name);
-    server.prompts = [];
-    const prompts = server.connection.prompts();
-    const names = toolNamer(server.part).assign(prompts.map((p) => p.name));
-    for (const prompt of prompts) {
-      const name = names.get(prompt.name)!;
-      const added = this.runtime.commands.add(
-        promptCommand(name, prompt, server.connection) as ExtensionCommand<never>,
-      );
-      if (added.ok) server.prompts.push(name);
-      else this.runtime.debug(`prompt command /${name} not added: ${added.message}`);
     }
   }
 

@@ -4,7 +4,8 @@
 // without waiting. The client itself (the MCP SDK, a blocking load) loads once the first model
 // response begins to arrive (its request is out), or after an idle delay; a call to a server still
 // connecting waits for it, and a server that turns out to offer something else invalidates its
-// catalog for one diff notice.
+// catalog for one diff notice. Prompt commands come from the same knowledge: registered at once
+// from what each server offered last time, kept in step as servers list, run by connecting first.
 import { join } from "node:path";
 import type {
   CatalogInventory,
@@ -13,13 +14,16 @@ import type {
   ToolCatalog,
   ToolResult,
 } from "@keel/extension-sdk";
-import type { Prompt } from "@modelcontextprotocol/sdk/types.js";
+import type { GetPromptResult, Prompt } from "@modelcontextprotocol/sdk/types.js";
+import { err, type Result } from "neverthrow";
 import { type EntryRunner, inventoryEntries } from "./catalog/entries.js";
 import { KnownInventories, type ServerInventory, sameInventory } from "./catalog/known.js";
 import { groupFor, type Namer, serverNamer, toolNamer } from "./catalog/names.js";
 import type { ServerSpec } from "./config/servers.js";
+import type { McpFailure } from "./connection/index.js";
 import { importEsm } from "./esm-import.js";
 import { mentionSource } from "./features/mentions.js";
+import { promptCommand } from "./features/prompts.js";
 import type { ManagerOptions, McpManager, McpRuntime, ServerHandle } from "./manager.js";
 
 /** With no request coming, loading starts this long after activation. */
@@ -50,6 +54,8 @@ export class McpSession {
   private known: KnownInventories | undefined;
   /** Server name → what it offered when last listed (in this session, or saved by an earlier one). */
   private readonly remembered = new Map<string, ServerInventory>();
+  /** Prompt command name → what it was registered from (to re-register only what changed). */
+  private readonly promptCommands = new Map<string, string>();
 
   constructor(
     private readonly runtime: McpRuntime,
@@ -80,6 +86,7 @@ export class McpSession {
       }),
     );
     if (!mentions.ok) this.runtime.report("warning", `MCP resource mentions: ${mentions.message}`);
+    this.syncPrompts();
     this.idle = setTimeout(() => this.load(), IDLE_LOAD_MS);
     this.idle.unref();
   }
@@ -117,6 +124,7 @@ export class McpSession {
           namers: this.namers,
           invalidate: (server) => {
             this.remember(server);
+            this.syncPrompts();
             this.invalidators.get(server)?.();
           },
         });
@@ -248,6 +256,42 @@ export class McpSession {
       for (const prompt of prompts) out.push({ server: spec.name, name: names.get(prompt.name)!, prompt });
     }
     return out;
+  }
+
+  /**
+   * One command per known prompt, added, replaced and removed as what servers offer becomes known
+   * (a prompt gone from a server's listing goes; one never listed in this session stays as last known).
+   */
+  private syncPrompts(): void {
+    if (this.closed) return;
+    const wanted = new Map(this.prompts().map((known) => [known.name, known] as const));
+    for (const [name, key] of this.promptCommands) {
+      const known = wanted.get(name);
+      if (known && JSON.stringify([known.server, known.prompt]) === key) continue;
+      this.runtime.commands.remove(name);
+      this.promptCommands.delete(name);
+    }
+    for (const [name, known] of wanted) {
+      if (this.promptCommands.has(name)) continue;
+      const added = this.runtime.commands.add(
+        promptCommand(name, known.server, known.prompt, (prompt, values, signal) =>
+          this.getPrompt(known.server, prompt, values, signal),
+        ),
+      );
+      if (added.ok) this.promptCommands.set(name, JSON.stringify([known.server, known.prompt]));
+      else this.runtime.debug(`prompt command /${name} not added: ${added.message}`);
+    }
+  }
+
+  private async getPrompt(
+    server: string,
+    prompt: string,
+    values: Record<string, string>,
+    signal: AbortSignal,
+  ): Promise<Result<GetPromptResult, McpFailure>> {
+    const manager = await this.load();
+    if (!manager) return err({ type: "unavailable", message: "the MCP client could not be loaded" });
+    return manager.getPrompt(server, prompt, values, signal);
   }
 
   /** The manager, loading it now if it is not yet (undefined without servers, or when loading failed). */

@@ -69,7 +69,7 @@ describe("MCP client features in the kernel", () => {
     // Over HTTP the notification comes on the server's event stream, which may trail the call's
     // own response: once the connection has it, the next request carries it.
     for (let i = 0; i < 100; i++) {
-      if ((await agent.runCommand("mcp", "tools web"))._unsafeUnwrap().message?.includes("mcp__web__gamma"))
+      if ((await agent.commands.run("/mcp tools web"))._unsafeUnwrap().message?.includes("mcp__web__gamma"))
         break;
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
@@ -81,18 +81,18 @@ describe("MCP client features in the kernel", () => {
 
   it("shows servers in /mcp and offers the server's prompts as commands", async () => {
     const { agent } = await session({ everything }, { turns: [] });
-    const listing = (await agent.runCommand("mcp", ""))._unsafeUnwrap().message!;
+    const listing = (await agent.commands.run("/mcp"))._unsafeUnwrap().message!;
     expect(listing).toMatch(/everything \(user, stdio\) — connected, \d+ tools/);
     expect(listing).toContain(join("data", "mcp", "logs", "everything.log"));
-    const tools = (await agent.runCommand("mcp", "tools everything"))._unsafeUnwrap().message!;
+    const tools = (await agent.commands.run("/mcp tools everything"))._unsafeUnwrap().message!;
     expect(tools).toContain("mcp__everything__echo");
-    expect(agent.commands().map((c) => c.name)).toEqual(
+    expect(agent.commands.list().map((c) => c.name)).toEqual(
       expect.arrayContaining(["mcp__everything__args-prompt"]),
     );
-    const prompt = await agent.runCommand("mcp__everything__args-prompt", "Lisbon");
+    const prompt = await agent.commands.run("/mcp__everything__args-prompt Lisbon");
     expect(prompt._unsafeUnwrap().prompt).toContain("Lisbon");
-    const missing = await agent.runCommand("mcp__everything__args-prompt", "");
-    expect(missing._unsafeUnwrap().message).toContain("missing city");
+    const missing = await agent.commands.run("/mcp__everything__args-prompt");
+    expect(missing._unsafeUnwrapErr().message).toContain("missing city");
   });
 
   it("completes and attaches @server:uri mentions of resources in the user's prompt", async () => {

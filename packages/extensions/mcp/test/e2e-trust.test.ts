@@ -82,7 +82,7 @@ describe("trust before spawn", () => {
       expect(existsSync(markers.mcpJson)).toBe(false);
       expect(existsSync(markers.keel)).toBe(false);
       expect(contacts).toEqual([]);
-      const listing = (await agent.runCommand("mcp", ""))._unsafeUnwrap().message!;
+      const listing = (await agent.commands.run("/mcp"))._unsafeUnwrap().message!;
       expect(listing).toContain("mine (user, stdio)");
       expect(listing).not.toMatch(/evil|phone_home/);
       // Nothing of the project was even resolved: no warning about its entries or its variables.
@@ -95,7 +95,7 @@ describe("trust before spawn", () => {
     const { contacts, markers } = await hostileProject();
     const { agent } = await open(false);
     closing.push(() => agent.close());
-    const shown = (await agent.runCommand("trust", ""))._unsafeUnwrap().message ?? "";
+    const shown = (await agent.commands.run("/trust"))._unsafeUnwrap().message ?? "";
     // .mcp.json's servers are in Keel's own list (trust records them), once; this extension adds
     // the servers of the project's .keel/config.json.
     expect(shown).toContain(`MCP servers (.mcp.json):\n  - evil: runs ${process.execPath} -e`);
@@ -122,7 +122,7 @@ describe("trust before spawn", () => {
     expect(existsSync(markers.mcpJson)).toBe(true);
     expect(existsSync(markers.keel)).toBe(true);
     expect(contacts.length).toBeGreaterThan(0);
-    const listing = (await trusted.agent.runCommand("mcp", ""))._unsafeUnwrap().message!;
+    const listing = (await trusted.agent.commands.run("/mcp"))._unsafeUnwrap().message!;
     expect(listing).toContain("evil (project, stdio)");
     expect(listing).toContain("phone_home (project, http)");
     await trusted.agent.close();

@@ -297,11 +297,24 @@ describe("the known inventory on disk", () => {
           remove: () => true,
         },
         mentions: { add: () => ({ ok: true as const }), remove: () => true },
+        commands: {
+          add: (c: { name: string; source?: unknown; argumentHint?: string }) => {
+            commands.push({ name: c.name, source: c.source, argumentHint: c.argumentHint });
+            return { ok: true as const };
+          },
+          remove: () => true,
+        },
         report: () => {},
+        debug: () => {},
       };
+      const commands: unknown[] = [];
       const mcp = new McpSession(runtime as never, [server], {});
       mcp.start();
       expect(added).toEqual(["srv"]);
+      // Its prompt is a command before the server was even started.
+      expect(commands).toEqual([
+        { name: "mcp__srv__review", source: { kind: "mcp", owner: "srv" }, argumentHint: "<pr>" },
+      ]);
       expect(mcp.prompts()).toEqual([
         {
           server: "srv",

@@ -32,9 +32,9 @@ export async function runSkillCommand(
 ): Promise<CommandResult> {
   await instance.set.get();
   const skill = instance.set.find(name);
-  if (!skill) return { message: `The skill "${name}" is no longer installed (/skills lists what is).` };
+  if (!skill) return { error: `The skill "${name}" is no longer installed (/skills lists what is).` };
   const text = await loadSkillText(skill, { args });
-  if (text.isErr()) return { message: text.error.message };
+  if (text.isErr()) return { error: text.error.message };
   rememberLoaded(runtime, skill.name, args.trim() || undefined);
   // A command runs before its run starts, so the rules wait for runStart.
   if (skill.allowedTools.length > 0) instance.pendingAllow = { skill: skill.name, rules: skill.allowedTools };
@@ -63,6 +63,7 @@ export function skillCommands(
       const added = host.commands.add({
         name: `${COMMAND_PREFIX}${name}`,
         description: describe(skill),
+        source: { kind: "skill", owner: name },
         ...(skill.argumentHint ? { argumentHint: skill.argumentHint } : {}),
         run: (args: string) => runSkillCommand(name, args, instance, runtime()),
       });

@@ -135,7 +135,7 @@ describe("skills in the kernel", () => {
     expect(notice).toContain("shipped: Shipped by an extension.");
     expect(notice).toContain("u-keel: From the Keel home.");
     expect(notice).not.toContain("shadowed");
-    const listed = (await agent.runCommand("skills", ""))._unsafeUnwrap().message ?? "";
+    const listed = (await agent.commands.run("/skills"))._unsafeUnwrap().message ?? "";
     expect(listed).toMatch(/shipped\s+extension shipper/);
   });
 
@@ -171,7 +171,7 @@ describe("skills in the kernel", () => {
     // The watch is the only thing that makes the set rescan: /skills shows the change once it fired.
     await vi.waitFor(
       async () => {
-        const listed = (await agent.runCommand("skills", ""))._unsafeUnwrap().message ?? "";
+        const listed = (await agent.commands.run("/skills"))._unsafeUnwrap().message ?? "";
         expect(listed).toContain("delta");
         expect(listed).not.toContain("gamma");
       },
@@ -280,11 +280,11 @@ describe("skills in the kernel", () => {
     expect(toolResults(p.requests[1]!)[0]).toContain("they were not approved when you trusted this project");
     expect(existsSync(join(b.project, "made.txt"))).toBe(false);
     // /trust lists the skill's allowed-tools as new; trusting again approves them.
-    const shown = (await agent.runCommand("trust", ""))._unsafeUnwrap().message ?? "";
+    const shown = (await agent.commands.run("/trust"))._unsafeUnwrap().message ?? "";
     expect(shown).toContain(
       "+ skills: skill .agents/skills/mark/SKILL.md allowed-tools: Bash(touch made.txt)",
     );
-    (await agent.runCommand("trust", "yes"))._unsafeUnwrap();
+    (await agent.commands.run("/trust yes"))._unsafeUnwrap();
     const q = provider({ turns: turns() });
     expect((await (await agentWith(q)).prompt("mark it")).isOk()).toBe(true);
     expect(existsSync(join(b.project, "made.txt"))).toBe(true);

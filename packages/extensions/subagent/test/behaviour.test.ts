@@ -161,19 +161,19 @@ describe("visibility and control", () => {
     const agent = await startAgent(server, box, [hosted(subagentExtension)], { ui: recordingUi(false).ui });
     await agent.prompt("start a long one");
     const [record] = agent.agents();
-    const listing = (await agent.runCommand("agents", ""))._unsafeUnwrap().message!;
+    const listing = (await agent.commands.run("/agents"))._unsafeUnwrap().message!;
     expect(listing).toMatch(
       new RegExp(`Running:\\n  ${record!.agentId}  long haul · background · working · turn 1`),
     );
     expect(listing).toContain(`session ${record!.sessionId}`);
     expect(listing).toContain("general-purpose (built-in)");
-    const stopped = (await agent.runCommand("agents", `stop ${record!.agentId}`))._unsafeUnwrap().message;
+    const stopped = (await agent.commands.run(`/agents stop ${record!.agentId}`))._unsafeUnwrap().message;
     expect(stopped).toBe(`Stopping ${record!.agentId} (long haul).`);
     const file = agent.sessionFile!;
     await until(() => journal(file).some((e) => e.type === "notice"), "the notice");
-    const after = (await agent.runCommand("agents", ""))._unsafeUnwrap().message!;
+    const after = (await agent.commands.run("/agents"))._unsafeUnwrap().message!;
     expect(after).toMatch(new RegExp(`Ended:\\n  ${record!.agentId}  long haul · aborted`));
-    const detail = (await agent.runCommand("agents", record!.agentId))._unsafeUnwrap().message!;
+    const detail = (await agent.commands.run(`/agents ${record!.agentId}`))._unsafeUnwrap().message!;
     expect(detail).toContain(`keel -r ${record!.sessionId} (read-only)`);
     await agent.close();
     const notice = journal(file).find((e) => e.type === "notice")!;

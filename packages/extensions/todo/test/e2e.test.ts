@@ -114,7 +114,7 @@ describe("todo extension in the kernel", () => {
     // Rewind before run 3: run 2's list is back, in state, /todos and the next request.
     expect((await agent.rewind(1)).isOk()).toBe(true);
     expect(agent.extensionState("todo")).toEqual({ todos: L2 });
-    expect(await agent.runCommand("todos", "")).toEqual(
+    expect(await agent.commands.run("/todos")).toEqual(
       expect.objectContaining({ value: { message: L2_LINES.join("\n") } }),
     );
     expect((await agent.prompt("continue the parser")).isOk()).toBe(true);

@@ -1,9 +1,11 @@
 // A server's prompts as slash commands, `/mcp__<server>__<prompt> args`: arguments are given in
 // the prompt's order (or as name=value), and the prompt's messages become the next prompt to
-// the agent. The command set follows prompts/list_changed.
+// the agent. The commands exist from the start (the server's last known prompts) and follow
+// prompts/list_changed; running one connects its server first if it is not yet.
 import type { CommandResult, ExtensionCommand } from "@keel/extension-sdk";
 import type { GetPromptResult, Prompt } from "@modelcontextprotocol/sdk/types.js";
-import type { McpConnection } from "../connection/index.js";
+import type { Result } from "neverthrow";
+import type { McpFailure } from "../connection/index.js";
 
 /** Splits on spaces, keeping "quoted parts" together (also inside a word: name="a b"). */
 export function splitArgs(text: string): string[] {
@@ -57,23 +59,32 @@ function promptText(result: GetPromptResult): string {
     .join("\n\n");
 }
 
+/** Fetches one prompt of the server with its arguments (connecting the server first if need be). */
+export type PromptGetter = (
+  prompt: string,
+  values: Record<string, string>,
+  signal: AbortSignal,
+) => Promise<Result<GetPromptResult, McpFailure>>;
+
 export function promptCommand(
   name: string,
+  server: string,
   prompt: Prompt,
-  connection: McpConnection,
+  get: PromptGetter,
 ): ExtensionCommand<never> {
   const args = prompt.arguments ?? [];
   return {
     name,
-    description: `${prompt.description ?? prompt.title ?? prompt.name} (MCP prompt of ${connection.name})`,
+    description: `${prompt.description ?? prompt.title ?? prompt.name} (MCP prompt of ${server})`,
+    source: { kind: "mcp", owner: server },
     ...(args.length > 0
       ? { argumentHint: args.map((a) => (a.required ? `<${a.name}>` : `[${a.name}]`)).join(" ") }
       : {}),
     run: async (text, _runtime, { signal }): Promise<CommandResult> => {
       const parsed = promptArguments(prompt, text);
-      if ("problem" in parsed) return { message: `/${name}: ${parsed.problem}` };
-      const result = await connection.getPrompt(prompt.name, parsed.values, signal);
-      if (result.isErr()) return { message: `/${name}: ${result.error.message}` };
+      if ("problem" in parsed) return { error: `/${name}: ${parsed.problem}` };
+      const result = await get(prompt.name, parsed.values, signal);
+      if (result.isErr()) return { error: `/${name}: ${result.error.message}` };
       return { prompt: promptText(result.value) };
     },
   };

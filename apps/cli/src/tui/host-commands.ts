@@ -1,0 +1,45 @@
+// The TUI's own commands (source "host"): what needs the process or a session swap. They are
+// registered with each agent the TUI opens, before its extensions load, so their names are reserved.
+import type { CommandSpec } from "@keel/extension-sdk";
+import type { Controller } from "./controller.js";
+import { pickSession } from "./presenters.js";
+
+const HOST = { kind: "host" } as const;
+
+export function tuiCommands(c: Controller): CommandSpec[] {
+  const quit: Omit<CommandSpec, "name"> = {
+    description: "Exit",
+    source: HOST,
+    run: async () => {
+      c.exit(0);
+      return {};
+    },
+  };
+  const startNew: CommandSpec["run"] = async () => {
+    // The swap closes this agent (its registry included): what it says shows under the new one.
+    if (await c.swap({ mode: "new" })) c.store.note("success", "Started a new session.");
+    return {};
+  };
+  return [
+    { name: "new", description: "Start a new session", source: HOST, run: startNew },
+    {
+      name: "clear",
+      description: "Start a new session (the conversation so far stays saved)",
+      source: HOST,
+      run: startNew,
+    },
+    {
+      name: "resume",
+      description: "Resume another session of this project",
+      argumentHint: "[session file]",
+      source: HOST,
+      run: async (args) => {
+        const path = args || (await pickSession(c));
+        if (path) await c.swap({ mode: "resume", session: path });
+        return {};
+      },
+    },
+    { name: "quit", ...quit },
+    { name: "exit", ...quit, description: "Exit (as /quit)" },
+  ];
+}
