@@ -152,6 +152,7 @@ export async function createCodingAgent(
   });
   const builtinTools = createBuiltinTools({
     cwd,
+    ...(options.textFiles ? { textFiles: options.textFiles } : {}),
     supportsImages: () => kernel.model().input.includes("image"),
     // The checker judges `cd name` as ./name: CDPATH (from a profile) must not send it elsewhere.
     bash: { env: { CDPATH: undefined }, sandbox },
@@ -315,6 +316,7 @@ export async function createCodingAgent(
         project,
         userFile: join(home, "config.json"),
         projectFile: join(projectRoot, ".keel", "config.json"),
+        ...(options.extensionConfig ? { session: options.extensionConfig } : {}),
       },
     },
     services,
