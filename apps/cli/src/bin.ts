@@ -65,6 +65,7 @@ async function run(): Promise<number> {
     return EXIT.ok;
   }
   if (command.kind === "models") return loadCore().models(command.flags);
+  if (command.kind === "subcommand" && command.name === "acp") return loadCore().acp(command.argv, version());
   if (command.kind === "subcommand") return loadCore().subcommand(command.name, command.argv);
   return loadCore().main(command.flags);
 }

@@ -51,7 +51,9 @@ describe("tools over a host's text files", () => {
     await writeTree(dir, { "a.ts": "const a = 1;\n" });
     const path = join(dir, "a.ts");
     buffers.set(path, "const a = 2; // unsaved\n");
-    expect(textOf(await tools.read.execute({ path: "a.ts" }, context()))).toContain("const a = 2; // unsaved");
+    expect(textOf(await tools.read.execute({ path: "a.ts" }, context()))).toContain(
+      "const a = 2; // unsaved",
+    );
     const edited = await tools.edit.execute(
       { path: "a.ts", old_string: "const a = 2;", new_string: "const a = 3;" },
       context(),

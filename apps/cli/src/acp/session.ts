@@ -1,0 +1,494 @@
+// One ACP session over one Keel session: its events as session/update notifications, prompts and
+// slash commands, cancel, modes and config options, approvals and trust through the editor.
+import { randomUUID } from "node:crypto";
+import {
+  type AgentContext,
+  type ClientCapabilities,
+  type McpServer,
+  type PromptResponse,
+  RequestError,
+  type SessionUpdate,
+  type StopReason,
+  type ToolCallContent,
+} from "@agentclientprotocol/sdk";
+import {
+  type ApprovalAnswer,
+  type CodingAgent,
+  type CodingAgentEvent,
+  type CodingAgentOptions,
+  createCodingAgent,
+  formatTrustPreview,
+  type TextFileAccess,
+  type ToolApprovalRequest,
+} from "@keel/coding-agent";
+import { TODO_WIDGET, type TodoState } from "@keel/ext-todo";
+import { err, ok, type Result } from "neverthrow";
+import { parseSlash } from "../slash-command.js";
+import { availableCommands } from "./commands.js";
+import { configOptions, MODES, setConfigOption } from "./config-options.js";
+import { answerOf, approvalChoices, approvalContent, approvalTitle, TRUST_OPTIONS } from "./permissions.js";
+import { promptInput } from "./prompt.js";
+import { replayUpdates } from "./replay.js";
+import {
+  callContent,
+  progressContent,
+  resultContent,
+  type ToolCallFacts,
+  toolKind,
+  toolLocations,
+  toolTitle,
+} from "./tool-calls.js";
+
+export interface SessionSetup {
+  client: AgentContext;
+  capabilities: ClientCapabilities;
+  /** The options from `keel acp`'s flags; each session sets its own cwd and session choice. */
+  base: CodingAgentOptions;
+  cwd: string;
+  mcpServers: readonly McpServer[];
+  /** New, or the session to load (its id). */
+  load?: string;
+}
+
+const messageOf = (e: unknown): string =>
+  e instanceof Error
+    ? e.message
+    : typeof e === "object" && e && "message" in e
+      ? String(e.message)
+      : String(e);
+
+/** The client's MCP servers as a session layer of ext-mcp's configuration (its `servers` format). */
+export function mcpLayer(servers: readonly McpServer[]): Record<string, unknown> | undefined {
+  if (servers.length === 0) return undefined;
+  const pairs = (list: readonly { name: string; value: string }[]) =>
+    Object.fromEntries(list.map((p) => [p.name, p.value]));
+  const entries = servers.map((s) =>
+    "command" in s
+      ? [s.name, { type: "stdio", command: s.command, args: s.args, env: pairs(s.env) }]
+      : [s.name, { type: s.type === "sse" ? "sse" : "http", url: s.url, headers: pairs(s.headers) }],
+  );
+  return { mcp: { servers: Object.fromEntries(entries) } };
+}
+
+/** fs/read_text_file and fs/write_text_file, as far as the client offers them. */
+function editorFiles(
+  client: AgentContext,
+  capabilities: ClientCapabilities,
+  sessionId: () => string,
+): TextFileAccess | undefined {
+  const fs = capabilities.fs;
+  if (!fs?.readTextFile && !fs?.writeTextFile) return undefined;
+  const failed = (e: unknown) =>
+    err({ type: "text_file" as const, message: `the editor said: ${messageOf(e)}` });
+  return {
+    ...(fs.readTextFile
+      ? {
+          read: (path: string) =>
+            client.request("fs/read_text_file", { sessionId: sessionId(), path }).then(
+              (r) => ok(r.content),
+              (e) => failed(e),
+            ),
+        }
+      : {}),
+    ...(fs.writeTextFile
+      ? {
+          write: (path: string, content: string) =>
+            client.request("fs/write_text_file", { sessionId: sessionId(), path, content }).then(
+              () => ok(undefined),
+              (e) => failed(e),
+            ),
+        }
+      : {}),
+  };
+}
+
+const STOP: Record<string, StopReason> = {
+  stop: "end_turn",
+  aborted: "cancelled",
+  length: "max_tokens",
+  max_turns: "max_turn_requests",
+};
+
+export class AcpSession {
+  #agent!: CodingAgent;
+  #options!: CodingAgentOptions;
+  readonly #client: AgentContext;
+  readonly #capabilities: ClientCapabilities;
+  /** Tool calls the editor knows of, with what each showed when it started. */
+  readonly #calls = new Map<string, { facts: ToolCallFacts; started: ToolCallContent[] }>();
+  /** Notifications go out in order, and a prompt's answer waits for them. */
+  #sent: Promise<void> = Promise.resolve();
+  #lastPlan = "";
+
+  private constructor(setup: SessionSetup) {
+    this.#client = setup.client;
+    this.#capabilities = setup.capabilities;
+  }
+
+  static async open(setup: SessionSetup): Promise<Result<AcpSession, RequestError>> {
+    const session = new AcpSession(setup);
+    const extensionConfig = mcpLayer(setup.mcpServers);
+    const textFiles = editorFiles(setup.client, setup.capabilities, () => session.id);
+    session.#options = {
+      ...setup.base,
+      cwd: setup.cwd,
+      session: setup.load === undefined ? { mode: "new" } : { mode: "resume", session: setup.load },
+      ui: { approve: (request) => session.#approve(request) },
+      onEvent: (event) => session.#onEvent(event),
+      ...(extensionConfig ? { extensionConfig } : {}),
+      ...(textFiles ? { textFiles } : {}),
+    };
+    const opened = await session.#create();
+    return opened.map(() => session);
+  }
+
+  async #create(): Promise<Result<void, RequestError>> {
+    const created = await createCodingAgent(this.#options);
+    if (created.isErr()) {
+      const { type, message } = created.error;
+      return err(
+        type === "session" && this.#options.session?.mode === "resume"
+          ? RequestError.resourceNotFound(message)
+          : RequestError.internalError({ type }, message),
+      );
+    }
+    this.#agent = created.value;
+    return ok(undefined);
+  }
+
+  get id(): string {
+    return this.#agent?.sessionId ?? "";
+  }
+
+  get agent(): CodingAgent {
+    return this.#agent;
+  }
+
+  #send(update: SessionUpdate): void {
+    const sessionId = this.id;
+    this.#sent = this.#sent
+      .then(() => this.#client.notify("session/update", { sessionId, update }))
+      .catch(() => undefined);
+  }
+
+  /** Everything sent so far has been written (before a prompt answers, or a load). */
+  flushed(): Promise<void> {
+    return this.#sent;
+  }
+
+  modes() {
+    return { currentModeId: this.#agent.permissionMode(), availableModes: MODES };
+  }
+
+  configOptions() {
+    return configOptions(this.#agent);
+  }
+
+  /** What a client shows once a session is there: its commands and its plan. */
+  announce(): void {
+    this.#send({
+      sessionUpdate: "available_commands_update",
+      availableCommands: availableCommands(this.#agent),
+    });
+    this.#sendPlan();
+    const notices = this.#capabilities.session?.notices;
+    if (notices)
+      for (const d of this.#agent.diagnostics())
+        if (d.level !== "info") this.#send({ sessionUpdate: "notice", severity: d.level, title: d.message });
+  }
+
+  /** session/load: the branch's conversation replayed, before the load answers. */
+  replay(): Promise<void> {
+    for (const update of replayUpdates(this.#agent.messages(), this.#agent.cwd)) this.#send(update);
+    return this.flushed();
+  }
+
+  #sendPlan(): void {
+    const state = this.#agent.extensionState("todo") as TodoState | undefined;
+    const entries = (state?.todos ?? []).map((t: TodoState["todos"][number]) => ({
+      content: t.content,
+      status: t.status,
+      priority: "medium" as const,
+    }));
+    const key = JSON.stringify(entries);
+    if (key === this.#lastPlan) return;
+    this.#lastPlan = key;
+    this.#send({ sessionUpdate: "plan", entries });
+  }
+
+  #announceCall(facts: ToolCallFacts, toolCallId: string, status: "pending" | "in_progress"): void {
+    const started = callContent(facts, this.#agent.cwd);
+    this.#calls.set(toolCallId, { facts, started });
+    this.#send({
+      sessionUpdate: "tool_call",
+      toolCallId,
+      title: toolTitle(facts),
+      kind: toolKind(facts),
+      status,
+      locations: toolLocations(facts, this.#agent.cwd),
+      rawInput: facts.args,
+      ...(started.length > 0 ? { content: started } : {}),
+    });
+  }
+
+  #onEvent(event: CodingAgentEvent): void {
+    // Until the session exists for the client (creation's own events), nothing is sent.
+    if (!this.#agent) return;
+    switch (event.type) {
+      case "message_update": {
+        const e = event.event;
+        if (e.type === "text_delta")
+          this.#send({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: e.delta } });
+        else if (e.type === "thinking_delta")
+          this.#send({ sessionUpdate: "agent_thought_chunk", content: { type: "text", text: e.delta } });
+        return;
+      }
+      case "tool_start": {
+        const facts: ToolCallFacts = { ...event, ...(event as Partial<ToolCallFacts>) };
+        if (this.#calls.has(event.toolCallId))
+          this.#send({
+            sessionUpdate: "tool_call_update",
+            toolCallId: event.toolCallId,
+            status: "in_progress",
+          });
+        else this.#announceCall(facts, event.toolCallId, "in_progress");
+        return;
+      }
+      case "tool_update": {
+        const call = this.#calls.get(event.toolCallId);
+        const content = call ? progressContent(call.facts, event.text) : [];
+        if (content.length > 0)
+          this.#send({ sessionUpdate: "tool_call_update", toolCallId: event.toolCallId, content });
+        return;
+      }
+      case "tool_end": {
+        const call = this.#calls.get(event.toolCallId);
+        const facts = call?.facts ?? { toolName: event.toolName, args: {} };
+        this.#send({
+          sessionUpdate: "tool_call_update",
+          toolCallId: event.toolCallId,
+          status: event.isError ? "failed" : "completed",
+          content: resultContent(facts, call?.started ?? [], event),
+          rawOutput: { text: event.text, isError: event.isError },
+        });
+        return;
+      }
+      case "permission_denied":
+        this.#send({
+          sessionUpdate: "tool_call_update",
+          toolCallId: event.toolCallId,
+          status: "failed",
+          content: [{ type: "content", content: { type: "text", text: event.reason } }],
+        });
+        return;
+      case "widget":
+        if (event.key === TODO_WIDGET) this.#sendPlan();
+        return;
+      case "run_end":
+      case "session_start":
+        this.#sendPlan();
+        return;
+      default:
+        return;
+    }
+  }
+
+  async #approve(request: ToolApprovalRequest): Promise<ApprovalAnswer> {
+    const facts: ToolCallFacts = { toolName: request.toolName, args: request.args };
+    // The gate asks before the call starts: the editor sees the call first, pending. A child
+    // agent's calls are its own (their ids are named apart); an extension's question has no call.
+    const id = request.toolCallId
+      ? request.agent
+        ? `${request.agent.id}:${request.toolCallId}`
+        : request.toolCallId
+      : randomUUID();
+    if (!this.#calls.has(id)) this.#announceCall(facts, id, "pending");
+    const canAskForWords = this.#capabilities.elicitation?.form != null;
+    const choices = approvalChoices(request, canAskForWords);
+    await this.flushed();
+    let outcome: Awaited<ReturnType<AgentContext["request"]>>;
+    try {
+      const response = await this.#client.request(
+        "session/request_permission",
+        {
+          sessionId: this.id,
+          toolCall: {
+            toolCallId: id,
+            title: approvalTitle(request, toolTitle(facts)),
+            content: [...(this.#calls.get(id)?.started ?? []), ...approvalContent(request)],
+          },
+          options: choices.map((c) => c.option),
+        },
+        ...(request.signal ? [{ cancellationSignal: request.signal }] : []),
+      );
+      outcome = response.outcome;
+    } catch {
+      // The editor failed to answer (or went away): nobody said yes.
+      return { decision: "deny", stopRun: true };
+    }
+    const answer = answerOf(outcome as never, choices);
+    return answer === "tell" ? this.#askWhatInstead() : answer;
+  }
+
+  /** "Deny, and say what to do instead": the words through an elicitation form. */
+  async #askWhatInstead(): Promise<ApprovalAnswer> {
+    try {
+      const answer = await this.#client.request("elicitation/create", {
+        sessionId: this.id,
+        mode: "form",
+        message: "What should Keel do instead?",
+        requestedSchema: {
+          type: "object",
+          properties: { instead: { type: "string", title: "Instead" } },
+          required: ["instead"],
+        },
+      });
+      const content =
+        answer.action === "accept"
+          ? (answer as { content?: Record<string, unknown> | null }).content
+          : undefined;
+      const said = content?.instead;
+      return {
+        decision: "deny",
+        ...(typeof said === "string" && said.trim() ? { reason: said.trim() } : {}),
+        stopRun: true,
+      };
+    } catch {
+      return { decision: "deny", stopRun: true };
+    }
+  }
+
+  async prompt(blocks: Parameters<typeof promptInput>[0]): Promise<PromptResponse> {
+    let input = promptInput(blocks);
+    const slash = parseSlash(input.text);
+    if (slash && this.#agent.commands().some((c) => c.name === slash.name)) {
+      const ran =
+        slash.name === "trust" ? await this.#trust(slash.args) : await this.#command(slash.name, slash.args);
+      if (ran === undefined) {
+        await this.flushed();
+        return { stopReason: "end_turn" };
+      }
+      input = { text: ran };
+    }
+    const result = await this.#agent.prompt(input);
+    await this.flushed();
+    if (result.isErr()) throw RequestError.invalidRequest({ type: result.error.type }, result.error.message);
+    const summary = result.value;
+    const stop = STOP[summary.stopReason];
+    if (stop) return { stopReason: stop };
+    throw RequestError.internalError(
+      summary.error ?? { type: summary.stopReason },
+      summary.error?.message ?? summary.stopReason,
+    );
+  }
+
+  #say(text: string): void {
+    this.#send({ sessionUpdate: "agent_message_chunk", content: { type: "text", text } });
+  }
+
+  /** A slash command: its message in the editor; a prompt it makes is returned to run. */
+  async #command(name: string, args: string): Promise<string | undefined> {
+    const mode = this.#agent.permissionMode();
+    const done = await this.#agent.runCommand(name, args);
+    if (done.isErr()) {
+      this.#say(done.error.message);
+      return undefined;
+    }
+    if (done.value.message) this.#say(done.value.message);
+    if (this.#agent.permissionMode() !== mode)
+      this.#send({ sessionUpdate: "current_mode_update", currentModeId: this.#agent.permissionMode() });
+    this.#send({ sessionUpdate: "config_option_update", configOptions: this.configOptions() });
+    this.#send({
+      sessionUpdate: "available_commands_update",
+      availableCommands: availableCommands(this.#agent),
+    });
+    return done.value.prompt;
+  }
+
+  /** /trust: what the project could do, then the editor's yes (as the terminal asks), then a reload. */
+  async #trust(args: string): Promise<undefined> {
+    if (args !== "" && args !== "yes") {
+      this.#say("Usage: /trust (show, then confirm) or /trust yes");
+      return undefined;
+    }
+    const preview = formatTrustPreview(await this.#agent.trustPreview());
+    if (args !== "yes") {
+      const toolCallId = `trust:${randomUUID()}`;
+      const content: ToolCallContent[] = [
+        {
+          type: "content",
+          content: {
+            type: "text",
+            text: `${preview}\n\nIts config, hooks, extensions, MCP servers and context files load from then on.`,
+          },
+        },
+      ];
+      const title = "Trust this project as it is now?";
+      this.#send({
+        sessionUpdate: "tool_call",
+        toolCallId,
+        title,
+        kind: "other",
+        status: "pending",
+        content,
+      });
+      await this.flushed();
+      const response = await this.#client
+        .request("session/request_permission", {
+          sessionId: this.id,
+          toolCall: { toolCallId, title, content },
+          options: TRUST_OPTIONS,
+        })
+        .catch(() => undefined);
+      const yes = response?.outcome.outcome === "selected" && response.outcome.optionId === "trust";
+      this.#send({ sessionUpdate: "tool_call_update", toolCallId, status: yes ? "completed" : "failed" });
+      if (!yes) {
+        this.#say("Nothing was trusted.");
+        return undefined;
+      }
+    } else this.#say(preview);
+    const trusted = await this.#agent.trust();
+    if (trusted.isErr()) {
+      this.#say(`Could not trust the project: ${trusted.error.message}`);
+      return undefined;
+    }
+    this.#say(`Trusted ${trusted.value.projectRoot}. Reloading with its config and extensions…`);
+    await this.reopen();
+    return undefined;
+  }
+
+  /** The same session again, with what changed (trust) read anew. */
+  async reopen(): Promise<void> {
+    const file = this.#agent.sessionFile;
+    await this.flushed();
+    await this.#agent.close({ reason: "reload" });
+    this.#options = { ...this.#options, session: file ? { mode: "resume", session: file } : { mode: "new" } };
+    this.#calls.clear();
+    const reopened = await this.#create();
+    if (reopened.isErr()) throw reopened.error;
+    this.announce();
+  }
+
+  setMode(modeId: string): void {
+    const set = this.#agent.setPermissionMode(modeId as never);
+    if (set.isErr()) throw RequestError.invalidParams({ modeId }, set.error.message);
+    this.#send({ sessionUpdate: "current_mode_update", currentModeId: set.value });
+  }
+
+  setConfigOption(configId: string, value: string | boolean) {
+    const before = this.#agent.permissionMode();
+    const set = setConfigOption(this.#agent, configId, value);
+    if (set.isErr()) throw RequestError.invalidParams({ configId, value }, set.error);
+    if (this.#agent.permissionMode() !== before)
+      this.#send({ sessionUpdate: "current_mode_update", currentModeId: this.#agent.permissionMode() });
+    return this.configOptions();
+  }
+
+  cancel(): void {
+    this.#agent.abort();
+  }
+
+  close(): Promise<void> {
+    return this.#agent.close();
+  }
+}
