@@ -160,7 +160,9 @@ describe("configuration scopes", () => {
     const bad = probes();
     const diagnostics = await run(bad.definitions, { "user-ext": { level: 7 } });
     expect(diagnostics).toHaveLength(1);
-    expect(diagnostics[0]!.message).toContain("the host's session configuration: /extensions/user-ext/config/level");
+    expect(diagnostics[0]!.message).toContain(
+      "the host's session configuration: /extensions/user-ext/config/level",
+    );
   });
 
   it("no configuration anywhere: each extension gets its default", async () => {

@@ -240,7 +240,11 @@ describe("layers", () => {
       },
     );
     const specs = Object.fromEntries(collected.servers.map((s) => [s.spec.name, s.spec]));
-    expect(specs.gh).toMatchObject({ command: "editor-gh", scope: "user", origin: "the editor (this session)" });
+    expect(specs.gh).toMatchObject({
+      command: "editor-gh",
+      scope: "user",
+      origin: "the editor (this session)",
+    });
   });
 
   it("reads .mcp.json as Claude Code writes it, and says so when it cannot", () => {
