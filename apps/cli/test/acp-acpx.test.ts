@@ -129,7 +129,7 @@ describe("keel acp under acpx", () => {
       .map((u) => (u.content as { text: string }).text);
     expect(said.join("")).toBe("I'll fix the greeting.Done: the greeting says goodbye.");
     const asked = first.json.find((m) => m.method === "session/request_permission");
-    expect((asked?.params as { toolCall: { toolCallId: string } }).toolCall.toolCallId).toBe("toolu_edit");
+    expect(asked?.params).toMatchObject({ toolCall: { toolCallId: "toolu_edit" } });
     expect(methods(first)).toEqual(expect.arrayContaining(["fs/read_text_file", "fs/write_text_file"]));
     expect(readFileSync(file, "utf8")).toBe("goodbye world\n");
     const editCall = updates(first).find(
