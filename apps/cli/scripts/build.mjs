@@ -4,6 +4,8 @@
 // - dist/bin.cjs: the `keel` bin: argument parsing, --help, --version, and the code-cache loader.
 // - dist/keel.cjs: the core (print mode, composition, kernel), one CommonJS file so the bin can
 //   compile it through V8's code cache (src/code-cache.ts); Node 20 caches no ESM compiles.
+// - dist/acp.cjs: `keel acp`'s protocol front (the ACP SDK, no kernel), cached the same way, so an
+//   editor's `initialize` is answered before the core is read.
 // - dist/tui/index.js: the TUI with ink and react, ESM (they are ESM only), imported only by
 //   interactive mode; it gets the kernel from the core instead of bundling a second copy.
 // - dist/node_modules/<name>: the service SDKs extensions require on first use (@tavily/core,
@@ -191,7 +193,12 @@ const mcpClientVendored = {
 
 const cjs = await build({
   ...common,
-  entryPoints: { bin: "src/bin.ts", keel: "src/main.ts", "esm-import": "src/esm-import.ts" },
+  entryPoints: {
+    bin: "src/bin.ts",
+    keel: "src/main.ts",
+    acp: "src/acp/front.ts",
+    "esm-import": "src/esm-import.ts",
+  },
   plugins: [esmImportOutside, mcpClientVendored],
   format: "cjs",
   minifyWhitespace: true,
@@ -202,15 +209,17 @@ const cjs = await build({
   banner: { js: '"use strict"; const __keelModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
 });
 chmodSync(join(root, "dist/bin.cjs"), 0o755);
-const core = readFileSync(join(root, "dist/keel.cjs"), "utf8");
-// Node reads the core on every start; pure ASCII makes that a one-byte string instead of a
-// UTF-8 decode into a two-byte one. esbuild escapes non-ASCII in code and minifying drops the
-// comments that carried some (em dashes in SDK doc comments); fail if that ever stops holding.
-if (/[^\x00-\x7f]/.test(core))
-  throw new Error("dist/keel.cjs is not pure ASCII; strip or escape what esbuild left in it");
-// A dynamic import left in the core would fail once it runs from the code cache; fail here.
-const leftover = core.match(/(^|[^\w$.`'"])import\(/m);
-if (leftover) throw new Error("dist/keel.cjs contains import(); route it through an esm-import module");
+for (const name of ["keel.cjs", "acp.cjs"]) {
+  const core = readFileSync(join(root, "dist", name), "utf8");
+  // Node reads the core on every start; pure ASCII makes that a one-byte string instead of a
+  // UTF-8 decode into a two-byte one. esbuild escapes non-ASCII in code and minifying drops the
+  // comments that carried some (em dashes in SDK doc comments); fail if that ever stops holding.
+  if (/[^\x00-\x7f]/.test(core))
+    throw new Error(`dist/${name} is not pure ASCII; strip or escape what esbuild left in it`);
+  // A dynamic import left in the core would fail once it runs from the code cache; fail here.
+  const leftover = core.match(/(^|[^\w$.`'"])import\(/m);
+  if (leftover) throw new Error(`dist/${name} contains import(); route it through an esm-import module`);
+}
 
 // The print-mode schema, from the TypeBox module print mode's line types are derived from.
 {

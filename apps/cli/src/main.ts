@@ -14,7 +14,7 @@ import { createOutput } from "./print/output.js";
 import { printPrompt } from "./print/prompt.js";
 import { runPrint } from "./print/run.js";
 
-export { runAcp as acp } from "./acp/index.js";
+export { acpBackend } from "./acp/backend.js";
 export { runSubcommand as subcommand } from "./subcommands/index.js";
 
 // Before any extension or subcommand runs: their SDKs call the global fetch.

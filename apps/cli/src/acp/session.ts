@@ -1,15 +1,14 @@
 // One ACP session over one Keel session: its events as session/update notifications, prompts and
 // slash commands, cancel, modes and config options, approvals and trust through the editor.
 import { randomUUID } from "node:crypto";
-import {
-  type AgentContext,
-  type ClientCapabilities,
-  type McpServer,
-  type PromptResponse,
-  RequestError,
-  type SessionUpdate,
-  type StopReason,
-  type ToolCallContent,
+import type {
+  AgentContext,
+  ClientCapabilities,
+  McpServer,
+  PromptResponse,
+  SessionUpdate,
+  StopReason,
+  ToolCallContent,
 } from "@agentclientprotocol/sdk";
 import {
   type ApprovalAnswer,
@@ -26,6 +25,7 @@ import { err, ok, type Result } from "neverthrow";
 import { parseSlash } from "../slash-command.js";
 import { availableCommands } from "./commands.js";
 import { configOptions, MODES, setConfigOption } from "./config-options.js";
+import { AcpFailure } from "./failure.js";
 import { answerOf, approvalChoices, approvalContent, approvalTitle, TRUST_OPTIONS } from "./permissions.js";
 import { promptInput } from "./prompt.js";
 import { replayUpdates } from "./replay.js";
@@ -125,7 +125,7 @@ export class AcpSession {
     this.#capabilities = setup.capabilities;
   }
 
-  static async open(setup: SessionSetup): Promise<Result<AcpSession, RequestError>> {
+  static async open(setup: SessionSetup): Promise<Result<AcpSession, AcpFailure>> {
     const session = new AcpSession(setup);
     const extensionConfig = mcpLayer(setup.mcpServers);
     const textFiles = editorFiles(setup.client, setup.capabilities, () => session.id);
@@ -142,14 +142,14 @@ export class AcpSession {
     return opened.map(() => session);
   }
 
-  async #create(): Promise<Result<void, RequestError>> {
+  async #create(): Promise<Result<void, AcpFailure>> {
     const created = await createCodingAgent(this.#options);
     if (created.isErr()) {
       const { type, message } = created.error;
       return err(
         type === "session" && this.#options.session?.mode === "resume"
-          ? RequestError.resourceNotFound(message)
-          : RequestError.internalError({ type }, message),
+          ? AcpFailure.notFound(message)
+          : AcpFailure.internal(message, { type }),
       );
     }
     this.#agent = created.value;
@@ -372,13 +372,13 @@ export class AcpSession {
     }
     const result = await this.#agent.prompt(input);
     await this.flushed();
-    if (result.isErr()) throw RequestError.invalidRequest({ type: result.error.type }, result.error.message);
+    if (result.isErr()) throw AcpFailure.invalidRequest(result.error.message, { type: result.error.type });
     const summary = result.value;
     const stop = STOP[summary.stopReason];
     if (stop) return { stopReason: stop };
-    throw RequestError.internalError(
+    throw AcpFailure.internal(
+      summary.error?.message ?? `The run ended with ${summary.stopReason}.`,
       summary.error ?? { type: summary.stopReason },
-      summary.error?.message ?? summary.stopReason,
     );
   }
 
@@ -471,14 +471,14 @@ export class AcpSession {
 
   setMode(modeId: string): void {
     const set = this.#agent.setPermissionMode(modeId as never);
-    if (set.isErr()) throw RequestError.invalidParams({ modeId }, set.error.message);
+    if (set.isErr()) throw AcpFailure.invalidParams(set.error.message, { modeId });
     this.#send({ sessionUpdate: "current_mode_update", currentModeId: set.value });
   }
 
   setConfigOption(configId: string, value: string | boolean) {
     const before = this.#agent.permissionMode();
     const set = setConfigOption(this.#agent, configId, value);
-    if (set.isErr()) throw RequestError.invalidParams({ configId, value }, set.error);
+    if (set.isErr()) throw AcpFailure.invalidParams(set.error, { configId, value });
     if (this.#agent.permissionMode() !== before)
       this.#send({ sessionUpdate: "current_mode_update", currentModeId: this.#agent.permissionMode() });
     return this.configOptions();

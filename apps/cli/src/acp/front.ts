@@ -1,6 +1,7 @@
 // `keel acp`: Keel as an Agent Client Protocol agent over stdio (JSON-RPC, one message a line), for
-// editors (Zed, JetBrains, Neovim, Emacs). Composes the kernel like the other modes; stdout is the
-// protocol's alone, so everything else keel would print goes to stderr.
+// editors (Zed, JetBrains, Neovim, Emacs). This front is its own small bundle (dist/acp.cjs, the ACP
+// SDK and no kernel) so `initialize` is answered at once; the core (backend.ts) loads after it.
+// stdout is the protocol's alone: everything else keel would print goes to stderr.
 import { Readable, Writable } from "node:stream";
 import {
   agent as acpAgent,
@@ -9,12 +10,11 @@ import {
   PROTOCOL_VERSION,
   RequestError,
 } from "@agentclientprotocol/sdk";
-import { type CodingAgentOptions, killAllCommandTrees } from "@keel/coding-agent";
 import { parseCliArgs } from "../args.js";
-import { composeOptions } from "../compose.js";
 import { EXIT } from "../exit-codes.js";
 import { guardExits, SIGNAL_EXIT } from "../exit-guard.js";
-import { AcpSession } from "./session.js";
+import type { AcpBackend, AcpSession } from "./backend.js";
+import { isAcpFailure } from "./failure.js";
 
 const USAGE = `Usage: keel acp [--model <provider/id>] [--permission-mode <mode>] [--thinking <level>] [-e <path>]… [--no-extensions] [--append-system-prompt <text>] [--debug]
 
@@ -41,15 +41,25 @@ function refused(argv: string[]): string | undefined {
   return undefined;
 }
 
-function baseOptions(argv: string[]): CodingAgentOptions | string {
+/** What is wrong with the command line, before anything starts; the rest is checked by the core. */
+function flagProblem(argv: string[]): string | undefined {
   const problem = refused(argv);
   if (problem) return problem;
   const parsed = parseCliArgs(argv);
   if (parsed.isErr()) return `keel acp: ${parsed.error.message}`;
   if (parsed.value.kind !== "run" || parsed.value.flags.prompt !== undefined)
     return "keel acp takes flags only; prompts come from the editor.";
-  const composed = composeOptions(parsed.value.flags);
-  return composed.isErr() ? `keel acp: ${composed.error.message}` : composed.value;
+  return undefined;
+}
+
+/** The core's refusals as JSON-RPC errors; anything else is a bug, reported as such by the SDK. */
+async function answering<T>(work: () => T | Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (e) {
+    if (isAcpFailure(e)) throw new RequestError(e.code, e.message, e.data);
+    throw e;
+  }
 }
 
 /** Anything a dependency or extension prints must not land in the protocol's stream. */
@@ -57,18 +67,30 @@ function keepStdoutForTheProtocol(): void {
   for (const method of ["log", "info", "debug"] as const) console[method] = console.error;
 }
 
-/** `version`: keel's, as the bin read it (the bundled core has no package.json of its own to read). */
-export async function runAcp(argv: string[], version: string): Promise<number> {
+/**
+ * `version`: keel's, as the bin read it. `loadBackend`: the core's side, loaded on first use (it is
+ * started right after `initialize` is answered, so it is ready by the first session).
+ */
+export async function runAcp(
+  argv: string[],
+  version: string,
+  loadBackend: () => AcpBackend,
+): Promise<number> {
   if (argv[0] === "--help" || argv[0] === "-h") {
     process.stdout.write(USAGE);
     return EXIT.ok;
   }
-  const base = baseOptions(argv);
-  if (typeof base === "string") {
-    process.stderr.write(`${base}\n`);
+  const problem = flagProblem(argv);
+  if (problem) {
+    process.stderr.write(`${problem}\n`);
     return EXIT.usage;
   }
   keepStdoutForTheProtocol();
+  let backend: AcpBackend | undefined;
+  const core = (): AcpBackend => {
+    backend ??= loadBackend();
+    return backend;
+  };
   const sessions = new Map<string, AcpSession>();
   let capabilities: ClientCapabilities = {};
   const session = (sessionId: string): AcpSession => {
@@ -77,8 +99,8 @@ export async function runAcp(argv: string[], version: string): Promise<number> {
     return found;
   };
   const open = async (
-    client: Parameters<typeof AcpSession.open>[0]["client"],
-    params: { cwd: string; mcpServers: Parameters<typeof AcpSession.open>[0]["mcpServers"] },
+    client: Parameters<AcpBackend["open"]>[0]["client"],
+    params: Pick<Parameters<AcpBackend["open"]>[0], "cwd" | "mcpServers">,
     load?: string,
   ): Promise<AcpSession> => {
     // Loading a session this process holds open: it is closed first (the journal has one writer).
@@ -86,22 +108,22 @@ export async function runAcp(argv: string[], version: string): Promise<number> {
       await sessions.get(load)?.close();
       sessions.delete(load);
     }
-    const opened = await AcpSession.open({
+    const opened = await core().open({
       client,
       capabilities,
-      base,
       cwd: params.cwd,
       mcpServers: params.mcpServers,
       ...(load !== undefined ? { load } : {}),
     });
-    if (opened.isErr()) throw opened.error;
-    sessions.set(opened.value.id, opened.value);
-    return opened.value;
+    sessions.set(opened.id, opened);
+    return opened;
   };
 
   const app = acpAgent({ name: "keel" })
     .onRequest("initialize", ({ params }) => {
       capabilities = params.clientCapabilities ?? {};
+      // The answer goes out first; then the core is read, while the editor gets ready.
+      setTimeout(core, 0);
       return {
         protocolVersion: PROTOCOL_VERSION,
         agentInfo: { name: "keel", title: "Keel", version },
@@ -113,28 +135,38 @@ export async function runAcp(argv: string[], version: string): Promise<number> {
         authMethods: [],
       };
     })
-    .onRequest("session/new", async ({ params, client }) => {
-      const opened = await open(client, params);
-      // After the answer: the client knows the session id by then.
-      setImmediate(() => opened.announce());
-      return { sessionId: opened.id, modes: opened.modes(), configOptions: opened.configOptions() };
-    })
-    .onRequest("session/load", async ({ params, client }) => {
-      const opened = await open(client, params, params.sessionId);
-      await opened.replay();
-      opened.announce();
-      await opened.flushed();
-      return { modes: opened.modes(), configOptions: opened.configOptions() };
-    })
-    .onRequest("session/prompt", ({ params }) => session(params.sessionId).prompt(params.prompt))
+    .onRequest("session/new", ({ params, client }) =>
+      answering(async () => {
+        const opened = await open(client, params);
+        // After the answer: the client knows the session id by then.
+        setImmediate(() => opened.announce());
+        return { sessionId: opened.id, modes: opened.modes(), configOptions: opened.configOptions() };
+      }),
+    )
+    .onRequest("session/load", ({ params, client }) =>
+      answering(async () => {
+        const opened = await open(client, params, params.sessionId);
+        await opened.replay();
+        opened.announce();
+        await opened.flushed();
+        return { modes: opened.modes(), configOptions: opened.configOptions() };
+      }),
+    )
+    .onRequest("session/prompt", ({ params }) =>
+      answering(() => session(params.sessionId).prompt(params.prompt)),
+    )
     .onNotification("session/cancel", ({ params }) => sessions.get(params.sessionId)?.cancel())
-    .onRequest("session/set_mode", ({ params }) => {
-      session(params.sessionId).setMode(params.modeId);
-      return {};
-    })
-    .onRequest("session/set_config_option", ({ params }) => ({
-      configOptions: session(params.sessionId).setConfigOption(params.configId, params.value),
-    }));
+    .onRequest("session/set_mode", ({ params }) =>
+      answering(() => {
+        session(params.sessionId).setMode(params.modeId);
+        return {};
+      }),
+    )
+    .onRequest("session/set_config_option", ({ params }) =>
+      answering(() => ({
+        configOptions: session(params.sessionId).setConfigOption(params.configId, params.value),
+      })),
+    );
 
   const closeAll = async () => {
     await Promise.all([...sessions.values()].map((s) => s.close()));
@@ -146,7 +178,7 @@ export async function runAcp(argv: string[], version: string): Promise<number> {
       connection.close();
     },
     close: closeAll,
-    killProcesses: killAllCommandTrees,
+    killProcesses: () => backend?.killProcesses(),
     note: (message) => process.stderr.write(`keel acp: ${message}\n`),
   });
   const connection = app.connect(
@@ -161,7 +193,7 @@ export async function runAcp(argv: string[], version: string): Promise<number> {
     await connection.closed;
     for (const s of sessions.values()) s.cancel();
     await closeAll();
-    killAllCommandTrees();
+    backend?.killProcesses();
   } finally {
     guard.dispose();
   }
