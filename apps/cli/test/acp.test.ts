@@ -1,12 +1,12 @@
 // `keel acp` end to end: the ACP SDK's client app (what editors build on) drives the built bin
 // against the mock model: streaming, an Edit asked about and written through the editor, a Bash
 // command's output, the todo plan, a cancel that leaves no process, and the session loaded again.
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ToolCallContent } from "@agentclientprotocol/sdk";
 import { describe, expect, it } from "vitest";
 import { openEditor, processesWith } from "./acp-client.js";
-import { MODEL, mockSuite, until } from "./helpers.js";
+import { CLI_ROOT, MODEL, mockSuite, until } from "./helpers.js";
 
 const { fresh } = mockSuite();
 
@@ -53,7 +53,6 @@ describe("keel acp", () => {
       { text: "never reached" },
     ]);
     const file = join(ws.repo, "hello.txt");
-    const { writeFileSync } = await import("node:fs");
     writeFileSync(file, "hello world\n");
 
     const editor = await openEditor({ server, ws, args: ["--model", MODEL] });
@@ -174,5 +173,78 @@ describe("keel acp", () => {
       { content: "Fix the greeting", status: "in_progress", priority: "medium" },
     ]);
     expect(await again.quit()).toBe(0);
+  });
+
+  it("starts the editor's MCP servers, switches modes, asks for trust and takes a denial through the editor", {
+    timeout: 60_000,
+  }, async () => {
+    const { server, ws } = fresh([
+      { toolCalls: [{ id: "toolu_write", name: "Write", arguments: { path: "new.txt", content: "x\n" } }] },
+      { text: "not reached: the denial ends the turn" },
+    ]);
+    const marker = join(ws.home, "mcp-started");
+    const editor = await openEditor({
+      server,
+      ws,
+      args: ["--model", MODEL],
+      answer: (request) => {
+        const wanted = request.toolCall.toolCallId.startsWith("trust:") ? "trust" : "deny";
+        return { outcome: { outcome: "selected", optionId: wanted } };
+      },
+    });
+    const agent = editor.connection.agent;
+    // The project is not trusted; the editor's server is the user's choice and starts all the same.
+    const { sessionId } = await agent.request("session/new", {
+      cwd: ws.repo,
+      mcpServers: [
+        {
+          name: "marker",
+          command: process.execPath,
+          args: [join(CLI_ROOT, "test/mcp-fixtures/marker-server.mjs")],
+          env: [{ name: "MARKER", value: marker }],
+        },
+      ],
+    });
+    await until(() => existsSync(marker), "the editor's MCP server to be started", 20_000);
+
+    await agent.request("session/set_mode", { sessionId, modeId: "plan" });
+    await until(
+      () => editor.of("current_mode_update").some((u) => u.currentModeId === "plan"),
+      "the mode update",
+    );
+    const set = await agent.request("session/set_config_option", {
+      sessionId,
+      configId: "mode",
+      value: "default",
+    });
+    expect(set.configOptions.find((o) => o.id === "mode")?.currentValue).toBe("default");
+
+    // A denied Write: nothing written, the turn ends (it is not a cancel).
+    const denied = await agent.request("session/prompt", {
+      sessionId,
+      prompt: [{ type: "text", text: "Write it." }],
+    });
+    expect(denied.stopReason).toBe("end_turn");
+    const asked = editor.permissions.find((p) => p.toolCall.toolCallId === "toolu_write");
+    expect(asked?.options.map((o) => o.optionId)).toEqual(["once", "always:0", "deny"]);
+    expect(existsSync(join(ws.repo, "new.txt"))).toBe(false);
+    expect(editor.writes).toEqual([]);
+    expect(editor.of("tool_call_update").find((u) => u.toolCallId === "toolu_write")?.status).toBe("failed");
+
+    // /trust shows what the project could do and asks through the editor, like the terminal.
+    const trusted = await agent.request("session/prompt", {
+      sessionId,
+      prompt: [{ type: "text", text: "/trust" }],
+    });
+    expect(trusted.stopReason).toBe("end_turn");
+    const question = editor.permissions.find((p) => p.toolCall.toolCallId.startsWith("trust:"));
+    expect(question?.toolCall.title).toBe("Trust this project as it is now?");
+    expect(question?.options.map((o) => o.kind)).toEqual(["allow_once", "reject_once"]);
+    expect(readFileSync(join(ws.home, "trust.json"), "utf8")).toContain(ws.repo);
+    const said = editor
+      .of("agent_message_chunk")
+      .map((u) => (u.content.type === "text" ? u.content.text : ""));
+    expect(said.join("\n")).toContain(`Trusted ${ws.repo}`);
+    expect(await editor.quit()).toBe(0);
   });
 });

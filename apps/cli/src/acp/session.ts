@@ -13,14 +13,12 @@ import type {
 import {
   type ApprovalAnswer,
   type CodingAgent,
-  type CodingAgentEvent,
   type CodingAgentOptions,
   createCodingAgent,
   formatTrustPreview,
   type TextFileAccess,
   type ToolApprovalRequest,
 } from "@keel/coding-agent";
-import { TODO_WIDGET, type TodoState } from "@keel/ext-todo";
 import { err, ok, type Result } from "neverthrow";
 import { parseSlash } from "../slash-command.js";
 import { availableCommands } from "./commands.js";
@@ -29,15 +27,8 @@ import { AcpFailure } from "./failure.js";
 import { answerOf, approvalChoices, approvalContent, approvalTitle, TRUST_OPTIONS } from "./permissions.js";
 import { promptInput } from "./prompt.js";
 import { replayUpdates } from "./replay.js";
-import {
-  callContent,
-  progressContent,
-  resultContent,
-  type ToolCallFacts,
-  toolKind,
-  toolLocations,
-  toolTitle,
-} from "./tool-calls.js";
+import { type ToolCallFacts, toolTitle } from "./tool-calls.js";
+import { SessionUpdates } from "./updates.js";
 
 export interface SessionSetup {
   client: AgentContext;
@@ -114,15 +105,12 @@ export class AcpSession {
   #options!: CodingAgentOptions;
   readonly #client: AgentContext;
   readonly #capabilities: ClientCapabilities;
-  /** Tool calls the editor knows of, with what each showed when it started. */
-  readonly #calls = new Map<string, { facts: ToolCallFacts; started: ToolCallContent[] }>();
-  /** Notifications go out in order, and a prompt's answer waits for them. */
-  #sent: Promise<void> = Promise.resolve();
-  #lastPlan = "";
+  readonly #updates: SessionUpdates;
 
   private constructor(setup: SessionSetup) {
     this.#client = setup.client;
     this.#capabilities = setup.capabilities;
+    this.#updates = new SessionUpdates(setup.client, () => this.id);
   }
 
   static async open(setup: SessionSetup): Promise<Result<AcpSession, AcpFailure>> {
@@ -134,7 +122,10 @@ export class AcpSession {
       cwd: setup.cwd,
       session: setup.load === undefined ? { mode: "new" } : { mode: "resume", session: setup.load },
       ui: { approve: (request) => session.#approve(request) },
-      onEvent: (event) => session.#onEvent(event),
+      // Creation's own events come before the client knows the session: they are not sent.
+      onEvent: (event) => {
+        if (session.#agent) session.#updates.event(session.#agent, event);
+      },
       ...(extensionConfig ? { extensionConfig } : {}),
       ...(textFiles ? { textFiles } : {}),
     };
@@ -164,16 +155,9 @@ export class AcpSession {
     return this.#agent;
   }
 
-  #send(update: SessionUpdate): void {
-    const sessionId = this.id;
-    this.#sent = this.#sent
-      .then(() => this.#client.notify("session/update", { sessionId, update }))
-      .catch(() => undefined);
-  }
-
   /** Everything sent so far has been written (before a prompt answers, or a load). */
   flushed(): Promise<void> {
-    return this.#sent;
+    return this.#updates.flushed();
   }
 
   modes() {
@@ -190,7 +174,7 @@ export class AcpSession {
       sessionUpdate: "available_commands_update",
       availableCommands: availableCommands(this.#agent),
     });
-    this.#sendPlan();
+    this.#updates.plan(this.#agent);
     const notices = this.#capabilities.session?.notices;
     if (notices)
       for (const d of this.#agent.diagnostics())
@@ -203,94 +187,8 @@ export class AcpSession {
     return this.flushed();
   }
 
-  #sendPlan(): void {
-    const state = this.#agent.extensionState("todo") as TodoState | undefined;
-    const entries = (state?.todos ?? []).map((t: TodoState["todos"][number]) => ({
-      content: t.content,
-      status: t.status,
-      priority: "medium" as const,
-    }));
-    const key = JSON.stringify(entries);
-    if (key === this.#lastPlan) return;
-    this.#lastPlan = key;
-    this.#send({ sessionUpdate: "plan", entries });
-  }
-
-  #announceCall(facts: ToolCallFacts, toolCallId: string, status: "pending" | "in_progress"): void {
-    const started = callContent(facts, this.#agent.cwd);
-    this.#calls.set(toolCallId, { facts, started });
-    this.#send({
-      sessionUpdate: "tool_call",
-      toolCallId,
-      title: toolTitle(facts),
-      kind: toolKind(facts),
-      status,
-      locations: toolLocations(facts, this.#agent.cwd),
-      rawInput: facts.args,
-      ...(started.length > 0 ? { content: started } : {}),
-    });
-  }
-
-  #onEvent(event: CodingAgentEvent): void {
-    // Until the session exists for the client (creation's own events), nothing is sent.
-    if (!this.#agent) return;
-    switch (event.type) {
-      case "message_update": {
-        const e = event.event;
-        if (e.type === "text_delta")
-          this.#send({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: e.delta } });
-        else if (e.type === "thinking_delta")
-          this.#send({ sessionUpdate: "agent_thought_chunk", content: { type: "text", text: e.delta } });
-        return;
-      }
-      case "tool_start": {
-        const facts: ToolCallFacts = { ...event, ...(event as Partial<ToolCallFacts>) };
-        if (this.#calls.has(event.toolCallId))
-          this.#send({
-            sessionUpdate: "tool_call_update",
-            toolCallId: event.toolCallId,
-            status: "in_progress",
-          });
-        else this.#announceCall(facts, event.toolCallId, "in_progress");
-        return;
-      }
-      case "tool_update": {
-        const call = this.#calls.get(event.toolCallId);
-        const content = call ? progressContent(call.facts, event.text) : [];
-        if (content.length > 0)
-          this.#send({ sessionUpdate: "tool_call_update", toolCallId: event.toolCallId, content });
-        return;
-      }
-      case "tool_end": {
-        const call = this.#calls.get(event.toolCallId);
-        const facts = call?.facts ?? { toolName: event.toolName, args: {} };
-        this.#send({
-          sessionUpdate: "tool_call_update",
-          toolCallId: event.toolCallId,
-          status: event.isError ? "failed" : "completed",
-          content: resultContent(facts, call?.started ?? [], event),
-          rawOutput: { text: event.text, isError: event.isError },
-        });
-        return;
-      }
-      case "permission_denied":
-        this.#send({
-          sessionUpdate: "tool_call_update",
-          toolCallId: event.toolCallId,
-          status: "failed",
-          content: [{ type: "content", content: { type: "text", text: event.reason } }],
-        });
-        return;
-      case "widget":
-        if (event.key === TODO_WIDGET) this.#sendPlan();
-        return;
-      case "run_end":
-      case "session_start":
-        this.#sendPlan();
-        return;
-      default:
-        return;
-    }
+  #send(update: SessionUpdate): void {
+    this.#updates.send(update);
   }
 
   async #approve(request: ToolApprovalRequest): Promise<ApprovalAnswer> {
@@ -302,7 +200,7 @@ export class AcpSession {
         ? `${request.agent.id}:${request.toolCallId}`
         : request.toolCallId
       : randomUUID();
-    if (!this.#calls.has(id)) this.#announceCall(facts, id, "pending");
+    this.#updates.call(this.#agent, facts, id, "pending");
     const canAskForWords = this.#capabilities.elicitation?.form != null;
     const choices = approvalChoices(request, canAskForWords);
     await this.flushed();
@@ -315,7 +213,7 @@ export class AcpSession {
           toolCall: {
             toolCallId: id,
             title: approvalTitle(request, toolTitle(facts)),
-            content: [...(this.#calls.get(id)?.started ?? []), ...approvalContent(request)],
+            content: [...(this.#updates.started(id) ?? []), ...approvalContent(request)],
           },
           options: choices.map((c) => c.option),
         },
@@ -374,6 +272,8 @@ export class AcpSession {
     await this.flushed();
     if (result.isErr()) throw AcpFailure.invalidRequest(result.error.message, { type: result.error.type });
     const summary = result.value;
+    // The user denied a call and so ended the turn: the turn ended, nobody cancelled it.
+    if (summary.stoppedBy === "denial") return { stopReason: "end_turn" };
     const stop = STOP[summary.stopReason];
     if (stop) return { stopReason: stop };
     throw AcpFailure.internal(
@@ -463,7 +363,7 @@ export class AcpSession {
     await this.flushed();
     await this.#agent.close({ reason: "reload" });
     this.#options = { ...this.#options, session: file ? { mode: "resume", session: file } : { mode: "new" } };
-    this.#calls.clear();
+    this.#updates.forgetCalls();
     const reopened = await this.#create();
     if (reopened.isErr()) throw reopened.error;
     this.announce();
