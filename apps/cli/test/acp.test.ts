@@ -175,12 +175,12 @@ describe("keel acp", () => {
     expect(await again.quit()).toBe(0);
   });
 
-  it("starts the editor's MCP servers, switches modes, asks for trust and takes a denial through the editor", {
+  it("starts the editor's MCP servers, switches modes, takes a denial, asks for trust, cancels a streaming reply", {
     timeout: 60_000,
   }, async () => {
     const { server, ws } = fresh([
       { toolCalls: [{ id: "toolu_write", name: "Write", arguments: { path: "new.txt", content: "x\n" } }] },
-      { text: "not reached: the denial ends the turn" },
+      { text: "streaming forever ", endless: true },
     ]);
     const marker = join(ws.home, "mcp-started");
     const editor = await openEditor({
@@ -219,7 +219,7 @@ describe("keel acp", () => {
     });
     expect(set.configOptions.find((o) => o.id === "mode")?.currentValue).toBe("default");
 
-    // A denied Write: nothing written, the turn ends (it is not a cancel).
+    // A denied Write: nothing written, the turn ends (it is not a cancel); the model is not asked again.
     const denied = await agent.request("session/prompt", {
       sessionId,
       prompt: [{ type: "text", text: "Write it." }],
@@ -245,6 +245,21 @@ describe("keel acp", () => {
       .of("agent_message_chunk")
       .map((u) => (u.content.type === "text" ? u.content.text : ""));
     expect(said.join("\n")).toContain(`Trusted ${ws.repo}`);
+
+    // A cancel while the model streams reaches the model request: a reply that never ends, ended.
+    const streaming = agent.request("session/prompt", {
+      sessionId,
+      prompt: [{ type: "text", text: "Talk." }],
+    });
+    await until(
+      () =>
+        editor
+          .of("agent_message_chunk")
+          .some((u) => u.content.type === "text" && u.content.text.startsWith("streaming")),
+      "the endless reply to stream",
+    );
+    await agent.notify("session/cancel", { sessionId });
+    expect((await streaming).stopReason).toBe("cancelled");
     expect(await editor.quit()).toBe(0);
   });
 });
