@@ -7,6 +7,8 @@ import { Readable, Writable } from "node:stream";
 import {
   type ClientCapabilities,
   type ClientConnection,
+  type CreateElicitationRequest,
+  type CreateElicitationResponse,
   client,
   ndJsonStream,
   PROTOCOL_VERSION,
@@ -35,6 +37,8 @@ export interface EditorOptions extends KeelEnv {
   capabilities?: ClientCapabilities;
   /** The answer to each permission request; default the first "allow once" option. */
   answer?: (request: RequestPermissionRequest) => RequestPermissionResponse;
+  /** Answers elicitation forms (declare `elicitation.form` in the capabilities too). */
+  elicit?: (request: CreateElicitationRequest) => CreateElicitationResponse;
   args?: string[];
 }
 
@@ -80,6 +84,10 @@ export async function openEditor(options: EditorOptions): Promise<Editor> {
       writes.push({ path: params.path, content: params.content });
       writeFileSync(params.path, params.content);
       return {};
+    })
+    .onRequest("elicitation/create", ({ params }) => {
+      if (!options.elicit) throw new Error("this editor was not asked to answer forms");
+      return options.elicit(params);
     });
   const connection = app.connect(
     ndJsonStream(

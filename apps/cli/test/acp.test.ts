@@ -5,7 +5,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ToolCallContent } from "@agentclientprotocol/sdk";
 import { describe, expect, it } from "vitest";
-import { openEditor, processesWith } from "./acp-client.js";
+import { EDITOR_CAPABILITIES, openEditor, processesWith } from "./acp-client.js";
 import { CLI_ROOT, MODEL, mockSuite, until } from "./helpers.js";
 
 const { fresh } = mockSuite();
@@ -187,10 +187,12 @@ describe("keel acp", () => {
       server,
       ws,
       args: ["--model", MODEL],
+      capabilities: { ...EDITOR_CAPABILITIES, elicitation: { form: {} } },
       answer: (request) => {
-        const wanted = request.toolCall.toolCallId.startsWith("trust:") ? "trust" : "deny";
+        const wanted = request.toolCall.toolCallId.startsWith("trust:") ? "trust" : "tell";
         return { outcome: { outcome: "selected", optionId: wanted } };
       },
+      elicit: () => ({ action: "accept", content: { instead: "put it in notes.md instead" } }),
     });
     const agent = editor.connection.agent;
     // The project is not trusted; the editor's server is the user's choice and starts all the same.
@@ -219,14 +221,15 @@ describe("keel acp", () => {
     });
     expect(set.configOptions.find((o) => o.id === "mode")?.currentValue).toBe("default");
 
-    // A denied Write: nothing written, the turn ends (it is not a cancel); the model is not asked again.
+    // A Write denied with words (the editor's form): nothing written, the turn ends (it is not a
+    // cancel), and the model is not asked again until the next prompt.
     const denied = await agent.request("session/prompt", {
       sessionId,
       prompt: [{ type: "text", text: "Write it." }],
     });
     expect(denied.stopReason).toBe("end_turn");
     const asked = editor.permissions.find((p) => p.toolCall.toolCallId === "toolu_write");
-    expect(asked?.options.map((o) => o.optionId)).toEqual(["once", "always:0", "deny"]);
+    expect(asked?.options.map((o) => o.optionId)).toEqual(["once", "always:0", "deny", "tell"]);
     expect(existsSync(join(ws.repo, "new.txt"))).toBe(false);
     expect(editor.writes).toEqual([]);
     expect(editor.of("tool_call_update").find((u) => u.toolCallId === "toolu_write")?.status).toBe("failed");
@@ -260,6 +263,8 @@ describe("keel acp", () => {
     );
     await agent.notify("session/cancel", { sessionId });
     expect((await streaming).stopReason).toBe("cancelled");
+    // The words typed with the denial reached the model with the Write's result.
+    expect(JSON.stringify(server.requests.at(-1)?.body)).toContain("put it in notes.md instead");
     expect(await editor.quit()).toBe(0);
   });
 });
