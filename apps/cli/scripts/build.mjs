@@ -10,6 +10,8 @@
 //   code cache like the core when a session activates it (src/bundled-extensions.ts), with the
 //   SDK, TypeBox and neverthrow lent by the core (src/shared-modules.ts); the list of extensions
 //   is src/official.ts's.
+// - dist/acp.cjs: `keel acp`'s protocol front (the ACP SDK, no kernel), cached the same way, so an
+//   editor's `initialize` is answered before the core is read.
 // - dist/tui/index.js: the TUI with ink and react, ESM (they are ESM only), imported only by
 //   interactive mode; it gets the kernel from the core instead of bundling a second copy.
 // - dist/node_modules/<name>: the service SDKs extensions require on first use (@tavily/core,
@@ -254,10 +256,15 @@ for (const ext of extensions)
 
 const cjs = await build({
   ...cjsCommon,
-  entryPoints: { bin: "src/bin.ts", keel: "src/main.ts", "esm-import": "src/esm-import.ts" },
+  entryPoints: {
+    bin: "src/bin.ts",
+    keel: "src/main.ts",
+    acp: "src/acp/front.ts",
+    "esm-import": "src/esm-import.ts",
+  },
 });
 chmodSync(join(root, "dist/bin.cjs"), 0o755);
-for (const file of ["keel.cjs", ...official.map(({ id }) => `ext-${id}.cjs`)]) {
+for (const file of ["keel.cjs", "acp.cjs", ...official.map(({ id }) => `ext-${id}.cjs`)]) {
   const code = readFileSync(join(root, "dist", file), "utf8");
   // Node reads these on every start; pure ASCII makes each a one-byte string instead of a UTF-8
   // decode into a two-byte one. esbuild escapes non-ASCII in code and minifying drops the

@@ -74,6 +74,7 @@ export const SUBCOMMANDS = [
   "config",
   "mcp",
   "connector",
+  "acp",
 ] as const;
 /** `keel models [--provider p] [--refresh] [--json]`: what the catalog and the endpoints offer. */
 export interface ModelsFlags {

@@ -2,6 +2,7 @@
 // keel entry point: parse the command line; --help and --version answer without loading the core.
 // Built as dist/bin.cjs; the core (everything else, kernel included) is dist/keel.cjs.
 import { createRequire } from "node:module";
+import type * as Acp from "./acp/front.js";
 import { parseCliArgs } from "./args.js";
 import { codeCacheDir, enableModuleCache, moduleCacheDir, requireWithCodeCache } from "./code-cache.js";
 import { EXIT } from "./exit-codes.js";
@@ -34,6 +35,13 @@ function loadCore(): typeof Core {
   return loaded.exports as typeof Core;
 }
 
+/** `keel acp`'s protocol front: a small bundle that answers `initialize` before the core loads. */
+function loadAcp(): typeof Acp {
+  const file = require.resolve("./acp.cjs");
+  return requireWithCodeCache(file, process.env.KEEL_CODE_CACHE === "0" ? undefined : codeCacheDir())
+    .exports as typeof Acp;
+}
+
 async function run(): Promise<number> {
   const tooOld = nodeTooOld(process.versions.node);
   if (tooOld) {
@@ -55,6 +63,8 @@ async function run(): Promise<number> {
     return EXIT.ok;
   }
   if (command.kind === "models") return loadCore().models(command.flags);
+  if (command.kind === "subcommand" && command.name === "acp")
+    return loadAcp().runAcp(command.argv, version(), () => loadCore().acpBackend(command.argv));
   if (command.kind === "subcommand") return loadCore().subcommand(command.name, command.argv);
   return loadCore().main(command.flags);
 }

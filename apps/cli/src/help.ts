@@ -25,6 +25,8 @@ Subcommands
                                    Keel's settings by dotted key (stream.maxRetries), validated
                                    as the file is; --project: this trusted project's
   keel mcp …, keel connector …     the MCP and connector extensions' own commands
+  keel acp [flags]                 an Agent Client Protocol agent on stdio, for editors (Zed,
+                                   JetBrains, Neovim): see the README
 
 Print mode
   -p, --print                      run non-interactively; the prompt is the arguments, or stdin

@@ -13,6 +13,8 @@ import { printPrompt } from "./print/prompt.js";
 import { runPrint } from "./print/run.js";
 import { installProxyFetch } from "./proxy-fetch.js";
 
+export { acpBackend } from "./acp/backend.js";
+
 // Before any extension or subcommand runs: their SDKs call the global fetch.
 installProxyFetch();
 

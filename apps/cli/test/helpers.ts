@@ -74,7 +74,7 @@ export interface KeelEnv {
   env?: Record<string, string | undefined>;
 }
 
-function childEnv({ server, ws, env }: KeelEnv): NodeJS.ProcessEnv {
+export function childEnv({ server, ws, env }: KeelEnv): NodeJS.ProcessEnv {
   const base: NodeJS.ProcessEnv = { ...process.env };
   for (const name of ["ANTHROPIC_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_BASE_URL", "OPENAI_BASE_URL"])
     delete base[name];

@@ -12,6 +12,12 @@ export interface ConfigLayers<T> {
   user: T | undefined;
   /** Always undefined unless the workspace is trusted. */
   project: T | undefined;
+  /**
+   * This session's own layer, from the host that started it (an editor's MCP servers over the
+   * Agent Client Protocol): over the project, for this session only, never written. The user
+   * chose it in their host, so it is read whether or not the workspace is trusted.
+   */
+  session?: T | undefined;
 }
 
 export type ConfigurationSpec<S extends TSchema> =

@@ -13,6 +13,8 @@ export interface ExtensionConfigLayers {
   user: Record<string, unknown>;
   /** The project's and project-local files merged, by extension id; undefined unless trusted. */
   project: Record<string, unknown> | undefined;
+  /** The host's layer for this session (`CodingAgentOptions.extensionConfig`), by extension id. */
+  session?: Record<string, unknown>;
   userFile: string;
   projectFile: string;
 }
@@ -70,6 +72,9 @@ export function resolveExtensionConfig(
   if (userProblem) return { ok: false, message: userProblem };
   const projectProblem = checkLayer(project, layers.projectFile);
   if (projectProblem) return { ok: false, message: projectProblem };
+  const session = layers.session?.[id];
+  const sessionProblem = checkLayer(session, "the host's session configuration");
+  if (sessionProblem) return { ok: false, message: sessionProblem };
 
   const finish = (
     raw: unknown,
@@ -80,13 +85,19 @@ export function resolveExtensionConfig(
     return { ok: false, message: `${what}: /extensions/${id}/config${firstError(spec.schema, value)}` };
   };
   const resolveWith = (userLayer: unknown) => {
-    if (spec.scope === "user") return finish(userLayer, `the configuration in ${layers.userFile}`);
-    if (spec.scope === "project") return finish(project, `the configuration in ${layers.projectFile}`);
+    if (spec.scope === "user")
+      return finish(mergeLayers(userLayer, session), `the configuration in ${layers.userFile}`);
+    if (spec.scope === "project")
+      return finish(mergeLayers(project, session), `the configuration in ${layers.projectFile}`);
     const resolve = spec.scope === "layered" ? spec.resolve : undefined;
     if (resolve) {
       let resolved: unknown;
       try {
-        resolved = resolve({ user: userLayer as never, project: project as never });
+        resolved = resolve({
+          user: userLayer as never,
+          project: project as never,
+          ...(session !== undefined ? { session: session as never } : {}),
+        });
       } catch (e) {
         return {
           ok: false as const,
@@ -95,7 +106,7 @@ export function resolveExtensionConfig(
       }
       return finish(resolved, "the resolved configuration");
     }
-    return finish(mergeLayers(userLayer, project), "the merged configuration");
+    return finish(mergeLayers(mergeLayers(userLayer, project), session), "the merged configuration");
   };
 
   const first = resolveWith(user);

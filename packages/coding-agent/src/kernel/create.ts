@@ -204,6 +204,7 @@ export async function createCodingAgent(
   });
   const builtinTools = createBuiltinTools({
     cwd,
+    ...(options.textFiles ? { textFiles: options.textFiles } : {}),
     supportsImages: () => kernel.model().input.includes("image"),
     // The checker judges `cd name` as ./name: CDPATH (from a profile) must not send it elsewhere.
     // Config's env (Keel's and Claude Code's `env`) reaches every command; the sandbox still drops secrets.
@@ -392,6 +393,7 @@ export async function createCodingAgent(
         project,
         userFile: join(home, "config.json"),
         projectFile: join(projectRoot, ".keel", "config.json"),
+        ...(options.extensionConfig ? { session: options.extensionConfig } : {}),
       },
     },
     services,

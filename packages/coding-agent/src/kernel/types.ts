@@ -25,7 +25,10 @@ import type {
 import type { Result } from "neverthrow";
 import type { GateAnswer } from "../permissions/gate.js";
 import type { PermissionBehavior, RuleSource } from "../permissions/types.js";
+import type { TextFileAccess } from "../tools/text-files.js";
 import type { TrustPreview } from "./trust-preview.js";
+
+export type { TextFileAccess, TextFileError } from "../tools/text-files.js";
 
 /**
  * The dialog's answer: the gate's answers, plus "this exact call" for extension questions that
@@ -153,6 +156,19 @@ export interface CodingAgentOptions {
    * through `agent.commands.registerCommands`.
    */
   commands?: readonly CommandSpec[];
+  /**
+   * The host's own layer of extension configuration for this session, by extension id (an
+   * editor's MCP servers: `{ mcp: { servers: {…} } }`). Validated like a file's layer, applied
+   * over the user's and the project's, never written; read whether or not the project is trusted,
+   * since the user chose it in their host.
+   */
+  extensionConfig?: Record<string, unknown>;
+  /**
+   * Where Read, Edit and Write get and put text when the host keeps its own view of files (an
+   * editor's unsaved buffers, over ACP's fs/read_text_file and fs/write_text_file). The permission
+   * gate, the sandbox's path rules and file history stay the kernel's, as for the disk.
+   */
+  textFiles?: TextFileAccess;
   /**
    * Subscribed before anything happens, so it also hears what creation itself emits
    * (session_start, recovery, startup diagnostics); `subscribe` only hears later events.

@@ -7,6 +7,7 @@ import { createGlobTool, type GlobToolOptions } from "./glob.js";
 import { createGrepTool, type GrepToolOptions } from "./grep.js";
 import { createLsTool, type LsToolOptions } from "./ls.js";
 import { createReadTool } from "./read.js";
+import type { TextFileAccess } from "./text-files.js";
 import { createWriteTool } from "./write.js";
 
 export interface BuiltinToolsOptions {
@@ -14,6 +15,8 @@ export interface BuiltinToolsOptions {
   /** Shared by Read, Write and Edit; pass one to inspect or reuse it, else a fresh one is made. */
   tracker?: FileReadTracker;
   supportsImages?: () => boolean;
+  /** The host's view of text files for Read, Write and Edit (else the disk). */
+  textFiles?: TextFileAccess;
   bash?: Omit<BashToolOptions, "cwd">;
   glob?: Omit<GlobToolOptions, "cwd">;
   grep?: Omit<GrepToolOptions, "cwd">;
@@ -26,10 +29,11 @@ export type BuiltinToolName = (typeof BUILTIN_TOOL_NAMES)[number];
 export function createBuiltinTools(options: BuiltinToolsOptions): AgentTool[] {
   const { cwd } = options;
   const tracker = options.tracker ?? new FileReadTracker();
+  const textFiles = options.textFiles ? { textFiles: options.textFiles } : {};
   return [
-    createReadTool({ cwd, tracker, supportsImages: options.supportsImages }),
-    createWriteTool({ cwd, tracker }),
-    createEditTool({ cwd, tracker }),
+    createReadTool({ cwd, tracker, supportsImages: options.supportsImages, ...textFiles }),
+    createWriteTool({ cwd, tracker, ...textFiles }),
+    createEditTool({ cwd, tracker, ...textFiles }),
     createBashTool({ ...options.bash, cwd }),
     createGlobTool({ ...options.glob, cwd }),
     createGrepTool({ ...options.grep, cwd }),

@@ -1,6 +1,6 @@
 // Edit: exact-string replacements in a file the model has Read, applied in memory all or
 // nothing, written back atomically with the file's own line endings and BOM.
-import { readFile, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import type { AgentTool } from "@keel/agent";
 import { writeFileAtomic } from "@keel/extension-sdk/node";
 import { type Static, Type } from "@sinclair/typebox";
@@ -9,10 +9,13 @@ import { applyEdits, type Candidate, type EditFailure, type EditSpec } from "./e
 import { looksBinary } from "./file-kind.js";
 import { type FileReadTracker, freshnessMessage, stampOf } from "./file-tracker.js";
 import { displayPath, errorResult, fsErrorMessage, resolvePath, textResult } from "./shared.js";
+import { readTextBytes, type TextFileAccess, writeTextBytes } from "./text-files.js";
 
 export interface EditToolOptions {
   cwd: string;
   tracker: FileReadTracker;
+  /** The host's view of files, when it has one (else the disk). */
+  textFiles?: TextFileAccess;
 }
 
 export interface EditDetails {
@@ -67,7 +70,9 @@ export function createEditTool(options: EditToolOptions): AgentTool<typeof editP
       try {
         const info = await stat(path);
         if (info.isDirectory()) return errorResult(`${shown} is a directory; give a file path.`);
-        bytes = await readFile(path);
+        const read = await readTextBytes(path, options.textFiles);
+        if (read.isErr()) return errorResult(`Could not read ${shown}: ${read.error.message}`);
+        bytes = read.value;
         mtimeMs = info.mtimeMs;
       } catch (error) {
         return errorResult(`${fsErrorMessage(error, shown)} To create a new file, use Write.`);
@@ -89,11 +94,11 @@ export function createEditTool(options: EditToolOptions): AgentTool<typeof editP
       const after = applied.value.text;
       const encoded = Buffer.from(crlf ? after.replace(/\n/g, "\r\n") : after, "utf8");
       const output = hasBom ? Buffer.concat([BOM, encoded]) : encoded;
-      const written = writeFileAtomic(path, output);
+      const written = await writeTextBytes(path, output, options.textFiles);
       if (written.isErr()) {
         return errorResult(`Could not write ${shown}: ${written.error.message}. The file was not changed.`);
       }
-      options.tracker.record(path, stampOf(output, written.value.mtimeMs));
+      options.tracker.record(path, stampOf(written.value.bytes, written.value.mtimeMs));
 
       const { diff, added, removed } = unifiedDiff(shown, before, after);
       const count = applied.value.replacements;

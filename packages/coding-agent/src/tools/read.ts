@@ -6,6 +6,7 @@ import { type Static, Type } from "@sinclair/typebox";
 import { looksBinary, sniffImageMimeType } from "./file-kind.js";
 import { type FileReadTracker, stampOf } from "./file-tracker.js";
 import { displayPath, errorResult, formatBytes, fsErrorMessage, resolvePath, textResult } from "./shared.js";
+import type { TextFileAccess } from "./text-files.js";
 
 export const READ_LIMITS = {
   defaultLineLimit: 2000,
@@ -22,6 +23,8 @@ export interface ReadToolOptions {
   tracker: FileReadTracker;
   /** Asked on every call, since the model can change mid-session. Default: images supported. */
   supportsImages?: () => boolean;
+  /** The host's view of files, when it has one: a text file's content comes from it. */
+  textFiles?: TextFileAccess;
 }
 
 export type ReadDetails =
@@ -68,9 +71,15 @@ export function createReadTool(options: ReadToolOptions): AgentTool<typeof readP
       } catch (error) {
         return errorResult(fsErrorMessage(error, shown));
       }
+      const mimeType = sniffImageMimeType(bytes);
+      // A text file as the host sees it (its unsaved changes); images and binaries as on disk.
+      if (mimeType === undefined && !looksBinary(bytes) && options.textFiles?.read) {
+        const text = await options.textFiles.read(path);
+        if (text.isErr()) return errorResult(`Could not read ${shown}: ${text.error.message}`);
+        bytes = Buffer.from(text.value, "utf8");
+      }
       options.tracker.record(path, stampOf(bytes, info.mtimeMs));
 
-      const mimeType = sniffImageMimeType(bytes);
       if (mimeType !== undefined)
         return imageResult(bytes, mimeType, shown, options.supportsImages?.() ?? true);
       if (looksBinary(bytes)) {

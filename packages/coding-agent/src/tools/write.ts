@@ -1,16 +1,19 @@
 // Write: creates or replaces a whole file atomically; an existing file must have been Read
 // (and be unchanged since) so the model never overwrites content it has not seen.
-import { readFile, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import type { AgentTool } from "@keel/agent";
 import { writeFileAtomic } from "@keel/extension-sdk/node";
 import { type Static, Type } from "@sinclair/typebox";
 import { errnoCode } from "../fs/errno.js";
 import { type FileReadTracker, freshnessMessage, stampOf } from "./file-tracker.js";
 import { displayPath, errorResult, fsErrorMessage, resolvePath, textResult } from "./shared.js";
+import { readTextBytes, type TextFileAccess, writeTextBytes } from "./text-files.js";
 
 export interface WriteToolOptions {
   cwd: string;
   tracker: FileReadTracker;
+  /** The host's view of files, when it has one (else the disk). */
+  textFiles?: TextFileAccess;
 }
 
 export interface WriteDetails {
@@ -43,7 +46,9 @@ export function createWriteTool(options: WriteToolOptions): AgentTool<typeof wri
       try {
         const info = await stat(path);
         if (info.isDirectory()) return errorResult(`${shown} is a directory; give a file path.`);
-        const current = stampOf(await readFile(path), info.mtimeMs);
+        const bytes = await readTextBytes(path, options.textFiles);
+        if (bytes.isErr()) return errorResult(`Could not read ${shown}: ${bytes.error.message}`);
+        const current = stampOf(bytes.value, info.mtimeMs);
         const fresh = options.tracker.check(path, current);
         if (fresh.isErr()) return errorResult(freshnessMessage(fresh.error, shown, "overwrite"));
       } catch (error) {
@@ -51,11 +56,11 @@ export function createWriteTool(options: WriteToolOptions): AgentTool<typeof wri
       }
 
       const bytes = Buffer.from(args.content, "utf8");
-      const written = writeFileAtomic(path, bytes);
+      const written = await writeTextBytes(path, bytes, options.textFiles);
       if (written.isErr()) {
         return errorResult(`Could not write ${shown}: ${written.error.message}. Nothing was changed.`);
       }
-      options.tracker.record(path, stampOf(bytes, written.value.mtimeMs));
+      options.tracker.record(path, stampOf(written.value.bytes, written.value.mtimeMs));
       const lines =
         args.content === "" ? 0 : args.content.split("\n").length - (args.content.endsWith("\n") ? 1 : 0);
       const verb = written.value.created ? "Created" : "Overwrote";

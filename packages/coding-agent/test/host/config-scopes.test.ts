@@ -92,9 +92,10 @@ const projectConfig = {
   },
 };
 
-async function run(definitions: ExtensionDefinition[]) {
+async function run(definitions: ExtensionDefinition[], extensionConfig?: Record<string, unknown>) {
   const f = faux({ turns: [] });
   const created = await createCodingAgent({
+    ...(extensionConfig ? { extensionConfig } : {}),
     cwd: box.workspace,
     home: box.home,
     model: f.model,
@@ -139,6 +140,29 @@ describe("configuration scopes", () => {
       "merge-ext": { a: 1, b: 2, c: 1 },
     });
     expect(layersSeen).toEqual([{ user: { items: ["u"] }, project: { items: ["p"] } }]);
+  });
+
+  it("the host's session layer goes over user and project, untrusted too, and is checked like a file", async () => {
+    box = sandbox();
+    writeJson(join(box.home, "config.json"), userConfig);
+    writeJson(join(box.workspace, ".keel", "config.json"), projectConfig);
+    const { seen, layersSeen, definitions } = probes();
+    const session = { "user-ext": { level: "warn" }, "layer-ext": { items: ["s"] }, "merge-ext": { c: 3 } };
+    expect(await run(definitions, session)).toEqual([]);
+    expect(seen).toEqual({
+      "user-ext": { level: "warn" },
+      "proj-ext": { target: "none" },
+      "layer-ext": { items: ["u"] },
+      "merge-ext": { a: 1, b: 1, c: 3 },
+    });
+    expect(layersSeen).toEqual([{ user: { items: ["u"] }, project: undefined, session: { items: ["s"] } }]);
+
+    const bad = probes();
+    const diagnostics = await run(bad.definitions, { "user-ext": { level: 7 } });
+    expect(diagnostics).toHaveLength(1);
+    expect(diagnostics[0]!.message).toContain(
+      "the host's session configuration: /extensions/user-ext/config/level",
+    );
   });
 
   it("no configuration anywhere: each extension gets its default", async () => {

@@ -45,6 +45,7 @@ export const mcpExtension = defineExtension({
           projectRoot: workspace.projectRoot,
           userOrigin: "~/.keel/config.json",
           projectOrigin: ".keel/config.json",
+          sessionOrigin: "the editor (this session)",
         },
       );
       for (const problem of problems) context.report("warning", problem.message);

@@ -218,6 +218,35 @@ describe("layers", () => {
     expect(collected.problems.map((p) => p.server)).toEqual(["broken"]);
   });
 
+  it("gives the host's session servers (an editor's) the last word, over .mcp.json too", () => {
+    const resolved = resolveLayers({
+      user: { servers: { docs: { command: "user-docs" } } },
+      project: { servers: { gh: { url: "https://project/mcp" } } },
+      session: { servers: { gh: { command: "editor-gh" }, docs: { url: "https://editor/docs" } } },
+    });
+    expect(resolved.servers).toEqual({ docs: { url: "https://editor/docs" }, gh: { command: "editor-gh" } });
+    expect(resolved.serverScopes).toEqual({ docs: "user", gh: "user" });
+    expect(resolved.sessionServers).toEqual(["gh", "docs"]);
+    const collected = collectServers(
+      resolved,
+      { path: "/repo/.mcp.json", servers: { gh: { command: "json-gh" } } },
+      {
+        env: {},
+        cwd: "/repo",
+        projectRoot: "/repo",
+        userOrigin: "~/.keel/config.json",
+        projectOrigin: ".keel/config.json",
+        sessionOrigin: "the editor (this session)",
+      },
+    );
+    const specs = Object.fromEntries(collected.servers.map((s) => [s.spec.name, s.spec]));
+    expect(specs.gh).toMatchObject({
+      command: "editor-gh",
+      scope: "user",
+      origin: "the editor (this session)",
+    });
+  });
+
   it("reads .mcp.json as Claude Code writes it, and says so when it cannot", () => {
     const dir = tempDir();
     dirs.push(dir);

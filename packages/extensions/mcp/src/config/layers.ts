@@ -11,22 +11,28 @@ import { type ConfigProblem, type ParsedServer, parseServer } from "./servers.js
 
 export type ResolvedMcpConfig = McpConfig;
 
-/** The host's `resolve` hook: per-server replacement, `disabled` added up, policy keys from the user only. */
+/**
+ * The host's `resolve` hook: per-server replacement, `disabled` added up, policy keys from the user
+ * only. The session layer (servers an editor names for this session) is the user's word, last.
+ */
 export function resolveLayers(layers: {
   user: Partial<Static<typeof McpLayerSchema>> | undefined;
   project: Partial<Static<typeof McpLayerSchema>> | undefined;
+  session?: Partial<Static<typeof McpLayerSchema>> | undefined;
 }): ResolvedMcpConfig {
   const servers: Record<string, unknown> = {};
   const serverScopes: Record<string, ServerScope> = {};
   for (const [scope, layer] of [
     ["user", layers.user],
     ["project", layers.project],
+    ["user", layers.session],
   ] as const) {
     for (const [name, entry] of Object.entries(layer?.servers ?? {})) {
       servers[name] = entry;
       serverScopes[name] = scope;
     }
   }
+  const sessionServers = Object.keys(layers.session?.servers ?? {});
   const disabled = [...new Set([...(layers.user?.disabled ?? []), ...(layers.project?.disabled ?? [])])];
   const maxResultChars = layers.project?.maxResultChars ?? layers.user?.maxResultChars;
   return {
@@ -36,6 +42,7 @@ export function resolveLayers(layers: {
     // A project cannot decide how far its own servers are trusted.
     ...(layers.user?.projectReadOnlyHints ? { projectReadOnlyHints: layers.user.projectReadOnlyHints } : {}),
     ...(maxResultChars !== undefined ? { maxResultChars } : {}),
+    ...(sessionServers.length > 0 ? { sessionServers } : {}),
   };
 }
 
@@ -94,6 +101,8 @@ export interface CollectContext {
   /** Shown in messages for servers from the user's file / the project's Keel file. */
   userOrigin: string;
   projectOrigin: string;
+  /** Shown for servers the host named for this session (an editor over ACP). */
+  sessionOrigin?: string;
 }
 
 export interface CollectedServers {
@@ -108,13 +117,20 @@ export function collectServers(
   context: CollectContext,
 ): CollectedServers {
   const chosen = new Map<string, { raw: unknown; scope: ServerScope; origin: string }>();
+  const fromSession = new Set(config.sessionServers ?? []);
   for (const [name, raw] of Object.entries(config.servers ?? {})) {
     const scope = config.serverScopes?.[name] ?? "user";
-    chosen.set(name, { raw, scope, origin: scope === "user" ? context.userOrigin : context.projectOrigin });
+    const origin = fromSession.has(name)
+      ? (context.sessionOrigin ?? "this session's host")
+      : scope === "user"
+        ? context.userOrigin
+        : context.projectOrigin;
+    chosen.set(name, { raw, scope, origin });
   }
   for (const [name, raw] of Object.entries(mcpJson?.servers ?? {})) {
-    // `.keel/config.json` is the project's Keel-specific word; it wins over `.mcp.json`.
-    if (chosen.get(name)?.scope === "project") continue;
+    // `.keel/config.json` is the project's Keel-specific word; it wins over `.mcp.json`, and the
+    // servers the user's host named for this session win over both.
+    if (chosen.get(name)?.scope === "project" || fromSession.has(name)) continue;
     chosen.set(name, { raw, scope: "project", origin: mcpJson!.path });
   }
   const disabled = new Set(config.disabled ?? []);

@@ -141,6 +141,8 @@ export const McpConfigSchema = Type.Object({
   serverScopes: Type.Optional(
     Type.Record(Type.String(), Type.Union([Type.Literal("user"), Type.Literal("project")])),
   ),
+  /** Servers the session's host named (an editor's, over ACP): they win over the project's files. */
+  sessionServers: Type.Optional(Type.Array(Type.String())),
   ...PolicyKeys,
 });
 export type McpConfig = Static<typeof McpConfigSchema>;
