@@ -276,7 +276,7 @@ export class AgentSupervisor {
         activity({
           type: "tool_start",
           toolName: event.toolName,
-          summary: JSON.stringify(event.args).slice(0, 120),
+          summary: event.summary.slice(0, 120),
         });
       } else if (event.type === "tool_end") {
         activity({ type: "tool_end", toolName: event.toolName, isError: event.isError });

@@ -23,6 +23,9 @@ import type { CommandSandbox } from "../sandbox/runtime.js";
 import { approvalChanges, trustedApprovals, trustProject } from "../trust/store.js";
 import { changeLines } from "../trust/surface.js";
 import { createAgentEventBridge } from "./agent-events.js";
+import { type DeclaredTool, declarationOf } from "../tools/declarations.js";
+import type { BuiltinTool } from "../tools/shared.js";
+import { describeCall } from "./tool-calls.js";
 import type { AgentSupervisor } from "./agents.js";
 import { BUILTIN_COMMANDS, runBuiltinCommand } from "./commands.js";
 import { runCompaction } from "./compactor.js";
@@ -65,6 +68,7 @@ import type {
   RunSummary,
   SessionTreeNode,
   ShellRun,
+  ToolCallInfo,
 } from "./types.js";
 import { type UsageBreakdown, UsageLedger } from "./usage-ledger.js";
 import { runUserShell } from "./user-shell.js";
@@ -82,7 +86,7 @@ export interface KernelParts {
   model: Model;
   resolveModel: (ref: Model | string) => Result<{ model: Model; warning?: string }, CodingAgentError>;
   systemPrompt: string;
-  builtinTools: AgentTool[];
+  builtinTools: BuiltinTool[];
   streamOptions: StreamOptions;
   maxTurns?: number;
   compaction: CompactionSettings;
@@ -219,6 +223,7 @@ export class KernelAgent implements CodingAgent {
         host: () => this.host_,
         emit: (event) => this.emit(event),
         report: (level, message) => this.report(level, message),
+        describeCall: (toolName, args) => this.describeToolCall(toolName, args),
         ...(parts.sandbox ? { scrub: <T>(value: T) => parts.sandbox!.scrubber().scrub(value) } : {}),
       }),
     );
@@ -342,6 +347,10 @@ export class KernelAgent implements CodingAgent {
     return this.agent.config.tools?.map((t) => t.name) ?? [];
   }
 
+  describeToolCall(toolName: string, args: Record<string, unknown>): ToolCallInfo {
+    return describeCall(this.agent.config.tools ?? [], this.host_?.catalogs, toolName, args);
+  }
+
   model(): Model {
     return this.model_;
   }
@@ -408,8 +417,15 @@ export class KernelAgent implements CodingAgent {
     return async (call) => {
       const outcome = await check(call);
       if (outcome.action === "block") {
-        const { toolCallId, toolName, args } = call;
-        this.denied({ toolCallId, toolName, args, reason: outcome.reason, by: outcome.by ?? "rule" });
+        const { toolCallId, toolName, args, declaration } = call;
+        this.denied({
+          toolCallId,
+          toolName,
+          args,
+          reason: outcome.reason,
+          by: outcome.by ?? "rule",
+          ...(declaration ? { declaration } : {}),
+        });
       }
       return outcome;
     };
@@ -471,7 +487,7 @@ export class KernelAgent implements CodingAgent {
     try {
       const ran = await runUserShell(
         {
-          bash: this.parts.builtinTools.find((t) => t.name === "Bash"),
+          bash: this.parts.builtinTools.find((t) => t.access === "exec" && t.args?.commands !== undefined),
           permission: this.parts.permission.check,
           session: this.session_,
           emit: (event) => this.emit(event),
@@ -807,6 +823,8 @@ export class KernelAgent implements CodingAgent {
       streamOptions: { ...this.parts.streamOptions, sessionId: this.session_.id },
       fixedTokens: this.fixed,
       reason,
+      declarationOf: (name) =>
+        declarationOf(this.agent.config.tools?.find((t) => t.name === name) as DeclaredTool | undefined),
       ...(instructions ? { instructions } : {}),
       signal: this.maintenance.signal,
     });

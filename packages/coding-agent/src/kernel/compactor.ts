@@ -1,6 +1,7 @@
 // Runs a compaction: summarizes the history before a safe cut with the session's own model,
 // journals the compaction entry, and reports tokens before and after.
 import { charsPerToken, complete, type Message, type Model, type StreamOptions } from "@keel/ai";
+import type { ToolDeclaration } from "@keel/extension-sdk";
 import type { Session } from "@keel/session";
 import { err, ok, type Result } from "neverthrow";
 import { type CompactionSettings, findCutIndex, keepBudget } from "../compaction/policy.js";
@@ -23,6 +24,8 @@ export interface CompactionInput {
   /** Tokens of system prompt + tool schemas, counted in every request. */
   fixedTokens: number;
   reason: CompactionReason;
+  /** What a tool in the history declares: its paths are the files read and modified. */
+  declarationOf: (toolName: string) => ToolDeclaration | undefined;
   instructions?: string;
   signal?: AbortSignal;
 }
@@ -95,7 +98,7 @@ export async function runCompaction(
   if (!text)
     return err({ type: "model", message: "Compaction failed: the model returned an empty summary." });
 
-  const summary = withFileLists(text, fileActivity(summarized), previousSummary);
+  const summary = withFileLists(text, fileActivity(summarized, input.declarationOf), previousSummary);
   const firstKeptEntryId = folded.messageSources[cut] ?? null;
   const appended = await session.appendEntry({
     type: "compaction",

@@ -19,7 +19,7 @@ import { expandHome } from "../permissions/paths.js";
 import { buildSystemPrompt } from "../prompt/system-prompt.js";
 import { CommandSandbox, sandboxNotice } from "../sandbox/runtime.js";
 import { resolveSandboxSettings } from "../sandbox/settings.js";
-import { BUILTIN_TOOL_NAMES, createBuiltinTools } from "../tools/builtin.js";
+import { createBuiltinTools } from "../tools/builtin.js";
 import { TRUSTED_ROOT_FILES } from "../trust/hash.js";
 import { findProjectRoot } from "../trust/root.js";
 import { checkTrust, type TrustCheck } from "../trust/store.js";
@@ -159,6 +159,7 @@ export async function createCodingAgent(
     glob: { guard: permission.readGuard },
     ls: { guard: permission.readGuard },
   });
+  if (options.testing?.builtinTools) builtinTools.push(...options.testing.builtinTools(cwd));
 
   const streamOptions = withStreamConfig(config.stream, options.streamOptions ?? {});
   const compaction = {
@@ -306,7 +307,7 @@ export async function createCodingAgent(
   const host: ExtensionHost = await ExtensionHost.start(
     {
       extensions: sources.filter((s) => s.explicit || enabled(s.definition.id)),
-      reservedTools: BUILTIN_TOOL_NAMES,
+      reservedTools: builtinTools.map((t) => t.name),
       reservedCommands: BUILTIN_COMMAND_NAMES,
       required,
       ...(options.hookDeadlineMs !== undefined ? { hookDeadlineMs: options.hookDeadlineMs } : {}),

@@ -3,6 +3,7 @@
 // Read deny rules of the loaded configuration.
 import { homedir } from "node:os";
 import { decide } from "../permissions/decide.js";
+import { ONE_READ } from "./permission.js";
 import type { PermissionRuleEntry } from "../permissions/types.js";
 import { type ContextFile, loadContextFiles } from "../prompt/context-files.js";
 import { trustStatus } from "../trust/store.js";
@@ -27,6 +28,7 @@ export function sessionContextFiles(options: {
       const decision = await decide({
         tool: "Read",
         args: { path },
+        declaration: ONE_READ,
         mode: "bypassPermissions",
         rules,
         workspace: projectRoot,

@@ -119,7 +119,7 @@ function wildcard(w: string): RegExp {
 }
 
 function findRule(ctx: BashContext, behavior: PermissionBehavior, layers: string[][], exactOnly = false) {
-  for (const rule of rulesFor(ctx.rules, behavior, "bash")) {
+  for (const rule of rulesFor(ctx.rules, behavior, "bash", ctx.tool)) {
     if (layers.some((argv) => bashRuleMatches(rule.specifier, argv, exactOnly))) return rule.entry.rule;
   }
   return undefined;

@@ -9,7 +9,7 @@ import {
   workspaceRelative,
 } from "./paths.js";
 import { HOME_PROTECTED, WORKSPACE_PROTECTED_FOR_TOOLS } from "./protected-paths.js";
-import { rulesFor } from "./rules.js";
+import { type JudgedTool, rulesFor } from "./rules.js";
 import { pathRules } from "./suggest.js";
 import type { PermissionMode, PermissionRuleEntry } from "./types.js";
 import { allow, ask, deny, type Verdict } from "./verdict.js";
@@ -27,6 +27,8 @@ export interface PathContext {
    * and one command can name hundreds of paths once its globs are expanded).
    */
   patterns?: Map<string, PathPattern>;
+  /** The tool being judged, within its family: rules naming it (`Glob(src/**)`) join the family's. */
+  tool?: JudgedTool;
 }
 
 const protectedBases = new Map<string, string[]>();
@@ -68,7 +70,7 @@ function matching(
   family: "read" | "edit",
   target: ResolvedPath,
 ) {
-  return rulesFor(ctx.rules, behavior, family).find(
+  return rulesFor(ctx.rules, behavior, family, ctx.tool).find(
     (r) =>
       r.specifier === undefined ||
       patternMatches(compiled(ctx, r.specifier), target, behavior === "allow" ? "allow" : "deny"),

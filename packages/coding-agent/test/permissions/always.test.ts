@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addPermissionRule } from "../../src/config/write.js";
 import { createToolPermission } from "../../src/kernel/permission.js";
 import type { ToolApprovalRequest } from "../../src/kernel/types.js";
-import { decide } from "../../src/permissions/decide.js";
-import { createPermissionGate } from "../../src/permissions/gate.js";
+import { decide } from "./declared.js";
+import { builtinDeclaration, createPermissionGate } from "./declared.js";
 import type { PermissionRuleEntry } from "../../src/permissions/types.js";
 import { makePermissionFixture, type PermissionFixture } from "./fixture.js";
 
@@ -223,7 +223,7 @@ describe("where the kernel saves 'always'", () => {
     toolName: "Bash",
     toolCallId: "t1",
     args: { command },
-    sideEffects: true,
+    declaration: builtinDeclaration("Bash"),
     approval: "kernel" as const,
   });
 

@@ -14,12 +14,16 @@ import {
   tag,
   VICTIM,
 } from "./case-kit.js";
+import type { ToolDeclaration } from "@keel/extension-sdk";
 import { evaluatedValues, gitEnvironment, runners } from "./cases-code.js";
 import { SECRETS } from "./fixture.js";
 
 export { type Case, type Effect, type Expect, type IssueClass, MODES } from "./case-kit.js";
 
 // biome-ignore format: one case per line reads as a table
+/** A network tool as web-search's WebFetch declares itself: judged by `<Tool>(domain:…)` rules. */
+const FETCH: ToolDeclaration = { access: "network", args: { urls: ["url"] } };
+
 const base = tag("base", [
   // Compound commands: every simple command must pass.
   { name: "cd then rm -rf / is never allowed", cmd: "cd x && rm -rf /", expect: HARD, reason: /never allowed automatically/ },
@@ -114,10 +118,12 @@ const base = tag("base", [
   { name: "read-only git in every mode", cmd: "git diff", expect: READS },
   { name: "a command with side effects", cmd: "npm install left-pad", expect: ASKS },
   { name: "Bash deny rule in every mode", cmd: "npm publish", deny: ["Bash(npm publish:*)"], expect: DENIED },
-  { name: "unknown side-effect tool", tool: "SpawnAgent", args: {}, expect: ASKS },
-  { name: "side-effect-free tool", tool: "UpdateTodos", args: {}, sideEffects: false, expect: READS },
-  { name: "WebFetch domain rule", tool: "WebFetch", args: { url: "https://example.com/a" }, allow: ["WebFetch(domain:example.com)"], expect: READS },
-  { name: "WebFetch other domain", tool: "WebFetch", args: { url: "https://evil.example.org/" }, allow: ["WebFetch(domain:example.com)"], expect: ASKS, suggests: "WebFetch(domain:evil.example.org)" },
+  { name: "undeclared tool", tool: "Deploy", args: {}, expect: ASKS },
+  { name: "declared write tool without paths", tool: "Deploy", args: {}, declaration: { access: "write" }, expect: ASKS },
+  { name: "side-effect-free tool", tool: "Checklist", args: {}, declaration: { access: "none" }, expect: READS },
+  { name: "network tool domain rule", tool: "Fetch", args: { url: "https://example.com/a" }, declaration: FETCH, allow: ["Fetch(domain:example.com)"], expect: READS },
+  { name: "network tool other domain", tool: "Fetch", args: { url: "https://evil.example.org/" }, declaration: FETCH, allow: ["Fetch(domain:example.com)"], expect: ASKS, suggests: "Fetch(domain:evil.example.org)" },
+  { name: "domain rule of another tool", tool: "Fetch", args: { url: "https://example.com/a" }, declaration: FETCH, allow: ["Other(domain:example.com)"], expect: ASKS },
   { name: "mcp tool exact rule", tool: "mcp__github__create_issue", args: {}, allow: ["mcp__github__create_issue"], expect: RULED },
   { name: "mcp server-wide rule", tool: "mcp__github__list_prs", args: {}, allow: ["mcp__github"], expect: RULED },
   { name: "mcp rule of another server", tool: "mcp__gitlab__list", args: {}, allow: ["mcp__github"], expect: ASKS },

@@ -5,7 +5,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync }
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { decide } from "../../src/permissions/decide.js";
+import { decide } from "./declared.js";
 import { indexHook } from "../../src/permissions/git-hooks.js";
 import { configRisk } from "../../src/permissions/git-repo.js";
 import { expandGlob, GLOB_LIMITS } from "../../src/permissions/glob-expand.js";

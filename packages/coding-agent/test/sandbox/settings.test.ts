@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { decide } from "../../src/permissions/decide.js";
+import { decide } from "../permissions/declared.js";
 import { confineVerdicts } from "../../src/permissions/sandboxed.js";
 import type { PermissionMode } from "../../src/permissions/types.js";
 import { allow, ask, deny } from "../../src/permissions/verdict.js";
