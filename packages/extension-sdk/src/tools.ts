@@ -132,7 +132,10 @@ const firstString = (args: Record<string, unknown>, keys: readonly string[] | un
  * argument, else its first string argument, else its arguments as JSON ("" for none). A summary
  * that throws or returns a non-string falls back to the default.
  */
-export function summarizeToolCall(declaration: ToolDeclaration | undefined, args: Record<string, unknown>): string {
+export function summarizeToolCall(
+  declaration: ToolDeclaration | undefined,
+  args: Record<string, unknown>,
+): string {
   if (declaration?.summary) {
     try {
       const own = declaration.summary(args);
@@ -142,7 +145,8 @@ export function summarizeToolCall(declaration: ToolDeclaration | undefined, args
     }
   }
   const roles = declaration?.args;
-  const named = firstString(args, roles?.paths) ?? firstString(args, roles?.urls) ?? firstString(args, roles?.commands);
+  const named =
+    firstString(args, roles?.paths) ?? firstString(args, roles?.urls) ?? firstString(args, roles?.commands);
   if (named !== undefined) return named;
   const first = Object.values(args).find((v): v is string => typeof v === "string");
   if (first !== undefined) return first;

@@ -2,6 +2,7 @@
 // are printed once, above the live area); only the streaming tail and running tools stay live.
 import type { AssistantMessage, Message } from "@keel/ai";
 import type { CodingAgentEvent } from "@keel/coding-agent";
+import { summarizeToolCall } from "@keel/extension-sdk";
 import { oneLine } from "../format.js";
 import { type BlockScan, scanBlocks } from "./markdown.js";
 
@@ -13,6 +14,8 @@ export interface ToolItem {
   toolCallId: string;
   name: string;
   args: Record<string, unknown>;
+  /** The call in one line, as its tool describes it. */
+  summary: string;
   state: "running" | "ok" | "error";
   output: string;
 }
@@ -76,6 +79,9 @@ export class Transcript {
   /** A `!cmd` notice's parts, when a user message is one (the kernel's shellNoticeParts). */
   shellParts: (text: string) => { command: string; exitCode: string; output: string } | undefined = () =>
     undefined;
+  /** A call's one line for the history (the kernel's describeToolCall); the live ones come with tool_start. */
+  toolSummary: (toolName: string, args: Record<string, unknown>) => string = (_name, args) =>
+    summarizeToolCall(undefined, args);
   private nextId = 1;
   private stream: Stream | undefined;
   private tools: ToolItem[] = [];
@@ -108,6 +114,7 @@ export class Transcript {
         toolCallId: "",
         name: "!",
         args: { command: shell.command },
+        summary: shell.command,
         state: shell.exitCode === "0" ? "ok" : "error",
         output: shell.output,
       };
@@ -143,6 +150,7 @@ export class Transcript {
             toolCallId: block.id,
             name: block.name,
             args: block.arguments,
+            summary: this.toolSummary(block.name, block.arguments),
             state: result?.isError === false ? "ok" : "error",
             output: result?.text ?? "(no result)",
           };
@@ -260,6 +268,7 @@ export class Transcript {
           toolCallId: event.toolCallId,
           name: event.toolName,
           args: event.args,
+          summary: event.summary,
           state: "running",
           output: "",
         };

@@ -66,8 +66,7 @@ export function fileActivity(
     for (const c of m.content) {
       if (c.type !== "toolCall") continue;
       const declared = declarationOf(c.name);
-      const into =
-        declared?.access === "write" ? modified : declared?.access === "read" ? read : undefined;
+      const into = declared?.access === "write" ? modified : declared?.access === "read" ? read : undefined;
       for (const path of into ? roleValues(c.arguments, declared?.args?.paths) : []) into!.add(path);
     }
   }

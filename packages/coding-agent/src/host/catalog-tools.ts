@@ -2,10 +2,10 @@
 // the session, or the part a child agent was allowed. The view also tells the seams which entry
 // an ExecuteTool call targets, so permissions and the journal use the entry's own identity.
 import type { AgentToolResult, ToolExecutionContext } from "@keel/agent";
-import type { DeclaredTool } from "../tools/declarations.js";
 import { validateToolArguments } from "@keel/ai";
 import type { ExecutableCatalogEntry, ToolCallContext } from "@keel/extension-sdk";
 import { Type } from "@sinclair/typebox";
+import type { DeclaredTool } from "../tools/declarations.js";
 import {
   type CatalogRegistry,
   EXECUTE_TOOL,

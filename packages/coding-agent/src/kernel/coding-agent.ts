@@ -20,12 +20,11 @@ import type { CompactionSettings } from "../compaction/policy.js";
 import { errnoMessage } from "../fs/errno.js";
 import type { ExtensionHost, HostView } from "../host/extension-host.js";
 import type { CommandSandbox } from "../sandbox/runtime.js";
+import { type DeclaredTool, declarationOf } from "../tools/declarations.js";
+import type { BuiltinTool } from "../tools/shared.js";
 import { approvalChanges, trustedApprovals, trustProject } from "../trust/store.js";
 import { changeLines } from "../trust/surface.js";
 import { createAgentEventBridge } from "./agent-events.js";
-import { type DeclaredTool, declarationOf } from "../tools/declarations.js";
-import type { BuiltinTool } from "../tools/shared.js";
-import { describeCall } from "./tool-calls.js";
 import type { AgentSupervisor } from "./agents.js";
 import { BUILTIN_COMMANDS, runBuiltinCommand } from "./commands.js";
 import { runCompaction } from "./compactor.js";
@@ -47,6 +46,7 @@ import {
   type ToolPermission,
 } from "./seams.js";
 import { requestedThinking, type ThinkingState, thinkingState } from "./thinking.js";
+import { describeCall } from "./tool-calls.js";
 import { sessionTree } from "./tree.js";
 import { previewTrust, type TrustPreview } from "./trust-preview.js";
 import type {

@@ -10,7 +10,10 @@ const MAX_INPUT = 200;
  * One line for what a call would have done: the tool's own summary, else the commands, URLs or
  * paths it declares (a pattern with the folder it searches), else its arguments as JSON.
  */
-export function inputSummary(declaration: ToolDeclaration | undefined, args: Record<string, unknown>): string {
+export function inputSummary(
+  declaration: ToolDeclaration | undefined,
+  args: Record<string, unknown>,
+): string {
   const roles = declaration?.args;
   const paths = roleValues(args, roles?.paths);
   const patterns = roleValues(args, roles?.patterns);

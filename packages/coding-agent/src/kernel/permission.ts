@@ -7,6 +7,7 @@ import { addPermissionRule, configFileFor, removePermissionRule } from "../confi
 import { decide } from "../permissions/decide.js";
 import { createPermissionGate } from "../permissions/gate.js";
 import { readGuardFor } from "../permissions/read-scope.js";
+import { RULE_WORD } from "../permissions/rules.js";
 import type { GateSandbox } from "../permissions/sandboxed.js";
 import type { PermissionMode, PermissionRuleEntry } from "../permissions/types.js";
 import { previewOf } from "../tools/declarations.js";
@@ -106,7 +107,10 @@ export function createToolPermission(options: ToolPermissionOptions): KernelPerm
               args: (request.args ?? {}) as Record<string, unknown>,
               reason: request.reason,
               ...(request.agent ? { agent: { id: request.agent.agentId, title: request.agent.title } } : {}),
-              summary: summarizeToolCall(request.declaration, (request.args ?? {}) as Record<string, unknown>),
+              summary: summarizeToolCall(
+                request.declaration,
+                (request.args ?? {}) as Record<string, unknown>,
+              ),
               ...previewFor(request.declaration, request.args),
               alwaysRules: request.suggestions,
               ...(request.suggestions.length > 0 && savesTo ? { alwaysSavesTo: savesTo } : {}),
@@ -189,7 +193,7 @@ export function createToolPermission(options: ToolPermissionOptions): KernelPerm
     },
     deniedRead: async (path) => {
       const decision = await decide({
-        tool: "Read",
+        tool: RULE_WORD.read,
         args: { path },
         declaration: ONE_READ,
         mode: gate.mode,

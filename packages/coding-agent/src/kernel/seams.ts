@@ -16,10 +16,10 @@ import { estimateTextTokens } from "../compaction/tokens.js";
 import { EXECUTE_TOOL, type IndexedEntry } from "../host/catalogs.js";
 import type { HostView } from "../host/extension-host.js";
 import { inventoryOf, noticeText, withToldKept } from "../host/inventory.js";
+import { type DeclaredTool, declarationOf, isJournaled } from "../tools/declarations.js";
 import { contentText } from "./agent-events.js";
 import { contextTokens } from "./context-size.js";
 import type { DenialInput } from "./denials.js";
-import { type DeclaredTool, declarationOf, isJournaled } from "../tools/declarations.js";
 import type { FileHistory } from "./file-history.js";
 import type { PermissionDenialSource } from "./types.js";
 

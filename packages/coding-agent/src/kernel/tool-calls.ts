@@ -27,5 +27,8 @@ export function describeCall(
   const tool = tools.find((t) => t.name === toolName) as DeclaredTool | undefined;
   if (tool) return callInfo(declarationOf(tool), args);
   const entry = catalogs?.resolve(toolName);
-  return callInfo(entry && entry.entry.executable !== false ? declarationOf(entry.entry as DeclaredTool) : undefined, args);
+  return callInfo(
+    entry && entry.entry.executable !== false ? declarationOf(entry.entry as DeclaredTool) : undefined,
+    args,
+  );
 }

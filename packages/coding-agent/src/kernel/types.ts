@@ -24,8 +24,8 @@ import type {
 } from "@keel/extension-sdk";
 import type { Result } from "neverthrow";
 import type { GateAnswer } from "../permissions/gate.js";
-import type { BuiltinTool } from "../tools/shared.js";
 import type { PermissionBehavior, RuleSource } from "../permissions/types.js";
+import type { BuiltinTool } from "../tools/shared.js";
 import type { TrustPreview } from "./trust-preview.js";
 
 /**

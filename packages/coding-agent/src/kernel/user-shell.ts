@@ -52,7 +52,8 @@ export async function runUserShell(
   if (!k.bash) return err({ type: "config", message: "This session has no Bash tool." });
   const toolCallId = `user-shell-${randomUUID()}`;
   const key = k.bash.args?.commands?.[0];
-  if (key === undefined) return err({ type: "config", message: "This session's shell tool names no command argument." });
+  if (key === undefined)
+    return err({ type: "config", message: "This session's shell tool names no command argument." });
   const args = { [key]: command };
   // The user's command is judged and shown as a call of the session's own shell tool.
   const tool = k.bash.name;

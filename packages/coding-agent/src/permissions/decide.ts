@@ -4,10 +4,10 @@
 import { homedir } from "node:os";
 import { resolveKeelHome } from "../config/paths.js";
 import { realpathOrResolved } from "../fs/paths.js";
+import { roleValues } from "../tools/declarations.js";
 import { judgeBash } from "./bash.js";
 import { judgeRead, judgeWrite, type PathContext } from "./pathcheck.js";
 import { resolvePath } from "./paths.js";
-import { roleValues } from "../tools/declarations.js";
 import {
   catalogRules,
   domainMatches,
@@ -229,5 +229,8 @@ function judgeNamedTool(tool: string, access: string | undefined, ctx: PathConte
     return deny(`plan mode: ${tool} may have side effects; only reading tools run while planning`);
   const allowed = find("allow");
   if (allowed) return allow(`${tool} is allowed by rule ${allowed.entry.rule}`, allowed.entry.rule);
-  return ask(access === undefined ? `${tool} declares no access and needs approval` : `${tool} needs approval`, [tool]);
+  return ask(
+    access === undefined ? `${tool} declares no access and needs approval` : `${tool} needs approval`,
+    [tool],
+  );
 }

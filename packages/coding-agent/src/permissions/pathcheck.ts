@@ -98,7 +98,7 @@ export function judgeRead(target: ResolvedPath, ctx: PathContext): Verdict {
   // Keel's home is never part of the workspace, also when keel was started in ~.
   if (isInKeelHome(target, ctx)) return ask(`reads ${what}, in Keel's home (credentials, sessions)`, []);
   if (isInside(target.real, ctx.workspace)) return allow(`reads inside the workspace`);
-  return ask(`reads ${what}, outside the workspace`, pathRules("Read", target, ctx));
+  return ask(`reads ${what}, outside the workspace`, pathRules("read", target, ctx));
 }
 
 export function judgeWrite(target: ResolvedPath, ctx: PathContext): Verdict {
@@ -127,5 +127,5 @@ export function judgeWrite(target: ResolvedPath, ctx: PathContext): Verdict {
   if (inside && ctx.mode === "acceptEdits")
     return allow("acceptEdits mode allows edits inside the workspace");
   const where = inside ? "" : ", outside the workspace";
-  return ask(`writes ${what}${where}`, pathRules("Edit", target, ctx));
+  return ask(`writes ${what}${where}`, pathRules("edit", target, ctx));
 }

@@ -45,6 +45,9 @@ const FAMILY_WORDS: Readonly<Record<string, RuleFamily>> = {
   Bash: "bash",
 };
 
+/** How a family's rules are written when Keel offers one to save ("always"). */
+export const RULE_WORD: Readonly<Record<RuleFamily, string>> = { read: "Read", edit: "Edit", bash: "Bash" };
+
 /** The family whose rules judge a tool of this access, if any. */
 export function familyOfAccess(access: string | undefined): RuleFamily | undefined {
   return access === "read" ? "read" : access === "write" ? "edit" : access === "exec" ? "bash" : undefined;

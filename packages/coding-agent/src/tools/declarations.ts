@@ -39,7 +39,10 @@ export function isJournaled(declaration: (ToolDeclaration & { sideEffects?: bool
   return declaration?.sideEffects === true;
 }
 
-export function callInfo(declaration: ToolDeclaration | undefined, args: Record<string, unknown>): ToolCallInfo {
+export function callInfo(
+  declaration: ToolDeclaration | undefined,
+  args: Record<string, unknown>,
+): ToolCallInfo {
   return {
     summary: summarizeToolCall(declaration, args),
     ...(declaration?.access ? { access: declaration.access } : {}),

@@ -1,14 +1,14 @@
 // Edit: exact-string replacements in a file the model has Read, applied in memory all or
 // nothing, written back atomically with the file's own line endings and BOM.
 import { readFile, stat } from "node:fs/promises";
-import { type Static, Type } from "@sinclair/typebox";
 import type { ToolPreview } from "@keel/extension-sdk";
+import { type Static, Type } from "@sinclair/typebox";
 import { structuredPatch } from "diff";
 import { writeFileAtomic } from "../fs/atomic-write.js";
 import { applyEdits, type Candidate, type EditFailure, type EditSpec } from "./edit-apply.js";
 import { looksBinary } from "./file-kind.js";
-import { type FileReadTracker, freshnessMessage, stampOf } from "./file-tracker.js";
 import { currentText } from "./file-preview.js";
+import { type FileReadTracker, freshnessMessage, stampOf } from "./file-tracker.js";
 import {
   type BuiltinTool,
   displayPath,
@@ -185,7 +185,8 @@ function editPreview(args: EditParams, cwd: string): ToolPreview {
   if ("problem" in current) return { format: "text", text: `No diff: ${current.problem}.`, path: shown };
   const edits = editsOf(args);
   if (typeof edits === "string") return { format: "text", text: edits, path: shown };
-  if (!current.exists) return { format: "text", text: `${shown} does not exist; Edit will fail.`, path: shown };
+  if (!current.exists)
+    return { format: "text", text: `${shown} does not exist; Edit will fail.`, path: shown };
   const lf = (t: string) => t.replace(/\r\n/g, "\n");
   const applied = applyEdits(
     current.text,

@@ -11,7 +11,10 @@ import { expandHome } from "../permissions/paths.js";
  * A built-in tool: the loop's tool plus the declaration every reader (permissions, the sandbox
  * policy, compaction, file history, approvals, front ends) goes by. One file per tool says it all.
  */
-export type BuiltinTool<TParams extends TSchema = TSchema, TDetails = unknown> = AgentTool<TParams, TDetails> &
+export type BuiltinTool<TParams extends TSchema = TSchema, TDetails = unknown> = AgentTool<
+  TParams,
+  TDetails
+> &
   ToolDeclarationFields<Static<TParams>>;
 
 /** Resolves a model-supplied path: absolute, `~/…`, or relative to the workspace. */

@@ -5,8 +5,8 @@ import { type Static, Type } from "@sinclair/typebox";
 import { writeFileAtomic } from "../fs/atomic-write.js";
 import { errnoCode } from "../fs/errno.js";
 import { unifiedDiff } from "./edit.js";
-import { type FileReadTracker, freshnessMessage, stampOf } from "./file-tracker.js";
 import { currentText } from "./file-preview.js";
+import { type FileReadTracker, freshnessMessage, stampOf } from "./file-tracker.js";
 import {
   type BuiltinTool,
   displayPath,
@@ -35,7 +35,9 @@ const writeParameters = Type.Object({
 
 export type WriteParams = Static<typeof writeParameters>;
 
-export function createWriteTool(options: WriteToolOptions): BuiltinTool<typeof writeParameters, WriteDetails> {
+export function createWriteTool(
+  options: WriteToolOptions,
+): BuiltinTool<typeof writeParameters, WriteDetails> {
   return {
     name: "Write",
     label: "Write",

@@ -9,9 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addPermissionRule } from "../../src/config/write.js";
 import { createToolPermission } from "../../src/kernel/permission.js";
 import type { ToolApprovalRequest } from "../../src/kernel/types.js";
-import { decide } from "./declared.js";
-import { builtinDeclaration, createPermissionGate } from "./declared.js";
 import type { PermissionRuleEntry } from "../../src/permissions/types.js";
+import { builtinDeclaration, createPermissionGate, decide } from "./declared.js";
 import { makePermissionFixture, type PermissionFixture } from "./fixture.js";
 
 let fx: PermissionFixture;

@@ -1,9 +1,9 @@
 // Rules for catalog entries name a group exactly: an allow rule for MCP server `docs` covers
 // `docs`'s tools and never those of a server whose name only starts like it (`docs__evil`).
 import { describe, expect, it } from "vitest";
-import { decide } from "./declared.js";
 import { mcpRuleMatches } from "../../src/permissions/rules.js";
 import type { PermissionMode } from "../../src/permissions/types.js";
+import { decide } from "./declared.js";
 
 const judge = (group: string, name: string, rule: string, mode: PermissionMode = "default") =>
   decide({

@@ -2,9 +2,10 @@
 // allow once / always / deny, or deny with words for the model), confirm, a picker list and a
 // one-line text input.
 import type { ToolApprovalRequest } from "@keel/coding-agent";
+import { summarizeToolCall } from "@keel/extension-sdk";
 import { Box, Text, useWindowSize } from "ink";
 import type { ReactElement } from "react";
-import { argsSummary, oneLine } from "../../format.js";
+import { oneLine, toolTitle } from "../../format.js";
 import { approvalChoices } from "../dialog-keys.js";
 import { previewLines, previewRows } from "../preview-window.js";
 import type { Dialog, PickOption } from "../store.js";
@@ -57,6 +58,11 @@ function Preview({ request, scroll }: { request: ToolApprovalRequest; scroll: nu
   );
 }
 
+/** The call as its tool summarises it (an extension's question: its arguments' default summary). */
+function callTitle(request: ToolApprovalRequest): string {
+  return toolTitle(request.toolName, request.summary ?? summarizeToolCall(undefined, request.args), 200);
+}
+
 /** Where "always" keeps the rule, in the dialog's words. */
 function alwaysLine(request: ToolApprovalRequest): string | undefined {
   if (request.alwaysRules.length === 0) return undefined;
@@ -78,7 +84,7 @@ function approvalBody(dialog: Extract<Dialog, { kind: "approval" }>) {
       ? `${request.toolName} ${request.preview.path}`
       : request.preview?.format === "command"
         ? `${request.toolName} command`
-        : `${request.toolName}(${argsSummary(request.toolName, request.args, 200)})`;
+        : callTitle(request);
   const title =
     request.kind === "extension"
       ? `${asker}${request.extensionId ?? "An extension"} asks: ${request.title ?? request.toolName}`
@@ -88,7 +94,7 @@ function approvalBody(dialog: Extract<Dialog, { kind: "approval" }>) {
     h(Text, { key: "t", bold: true, color: "yellow" }, title),
     request.preview
       ? h(Preview, { key: "p", request, scroll: dialog.scroll })
-      : h(Text, { key: "a" }, `${request.toolName}(${argsSummary(request.toolName, request.args, 200)})`),
+      : h(Text, { key: "a" }, callTitle(request)),
     h(Text, { key: "r", dimColor: true }, `Reason: ${oneLine(request.reason, 200)}`),
     always ? h(Text, { key: "s", dimColor: true }, always) : null,
     dialog.reason
