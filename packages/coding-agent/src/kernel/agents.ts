@@ -146,7 +146,7 @@ export class AgentSupervisor {
     // The child's tools: the parent's, narrowed by the allow / exclude lists.
     const { allow, exclude } = options.tools ?? {};
     // A bare name allows an entry only where it stands for that entry alone (as in permission
-    // rules): "Read" is the built-in, not another group's entry that borrows the name. Exclusion
+    // rules): a built-in's name is the built-in, not another group's entry that borrows it. Exclusion
     // by name is always honoured.
     const allowsEntry = (e: IndexedEntry) =>
       (allow === undefined || listed(allow, e.ref, e.group) || (e.bareName && listed(allow, e.name))) &&

@@ -5,7 +5,7 @@
 // Every permission claim is checked by effect: the file a tool would write is there or not.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type ExtensionTool, defineExtension, Type, textResult } from "@keel/extension-sdk";
+import { defineExtension, type ExtensionTool, Type, textResult } from "@keel/extension-sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   type CodingAgentEvent,
@@ -56,22 +56,27 @@ describe("a built-in tool added in one file", () => {
     ["plan", false],
     ["acceptEdits", true],
     ["bypassPermissions", true],
-  ] as const)("is judged as a write by its declaration: %s mode, headless → appended %s", async (mode, runs) => {
-    box = sandbox();
-    writeFileSync(join(box.workspace, "notes.txt"), "start\n");
-    const agent = await open(faux({ turns: [appendCall("notes.txt", "SENTINEL"), { text: "ok" }] }), {
-      permissionMode: mode,
-    });
-    await agent.prompt("append");
-    expect(read("notes.txt").includes("SENTINEL")).toBe(runs);
-    await agent.close();
-  });
+  ] as const)(
+    "is judged as a write by its declaration: %s mode, headless → appended %s",
+    async (mode, runs) => {
+      box = sandbox();
+      writeFileSync(join(box.workspace, "notes.txt"), "start\n");
+      const agent = await open(faux({ turns: [appendCall("notes.txt", "SENTINEL"), { text: "ok" }] }), {
+        permissionMode: mode,
+      });
+      await agent.prompt("append");
+      expect(read("notes.txt").includes("SENTINEL")).toBe(runs);
+      await agent.close();
+    },
+  );
 
   it("Edit rules reach its declared path; a write outside the workspace asks even in acceptEdits", async () => {
     box = sandbox();
     writeFileSync(join(box.workspace, "notes.txt"), "");
     const allowed = await open(
-      faux({ turns: [appendCall("notes.txt", "RULED"), appendCall("../outside.txt", "OUT"), { text: "ok" }] }),
+      faux({
+        turns: [appendCall("notes.txt", "RULED"), appendCall("../outside.txt", "OUT"), { text: "ok" }],
+      }),
       { rules: { allow: ["Edit(notes.txt)"] } },
     );
     await allowed.prompt("append");
@@ -160,7 +165,9 @@ describe("a built-in tool added in one file", () => {
 });
 
 /** An extension tool that proves it ran by writing `ran.txt`. */
-function extensionWith(tool: Omit<ExtensionTool, "execute" | "description" | "parameters"> & { parameters?: never }) {
+function extensionWith(
+  tool: Omit<ExtensionTool, "execute" | "description" | "parameters"> & { parameters?: never },
+) {
   return defineExtension({
     id: "third-party",
     tools: (t) => [
@@ -214,17 +221,24 @@ describe("a tool that declares nothing", () => {
   it("is asked about (and not run when denied) in default and acceptEdits; journaled when it runs", async () => {
     for (const mode of ["default", "acceptEdits"] as const) {
       const asked: ToolApprovalRequest[] = [];
-      const ran = await runs(undeclared, {}, {
-        permissionMode: mode,
-        ui: {
-          approve: async (request) => {
-            asked.push(request);
-            return { decision: "deny" };
+      const ran = await runs(
+        undeclared,
+        {},
+        {
+          permissionMode: mode,
+          ui: {
+            approve: async (request) => {
+              asked.push(request);
+              return { decision: "deny" };
+            },
           },
         },
-      });
+      );
       expect(ran, mode).toBe(false);
-      expect(asked.map((a) => a.toolName), mode).toEqual(["Thing"]);
+      expect(
+        asked.map((a) => a.toolName),
+        mode,
+      ).toEqual(["Thing"]);
     }
     box = sandbox();
     const agent = await open(
@@ -250,22 +264,36 @@ describe("rules reach a third-party tool by its declared access", () => {
 
   it("Read(…) rules judge a read tool's paths; reads outside the workspace ask", async () => {
     expect(await runs(reader, { target: "secret.txt" })).toBe(true);
-    expect(await runs(reader, { target: "secret.txt" }, { rules: { deny: ["Read(secret.txt)"] } })).toBe(false);
+    expect(await runs(reader, { target: "secret.txt" }, { rules: { deny: ["Read(secret.txt)"] } })).toBe(
+      false,
+    );
     expect(await runs(reader, { target: "/etc/hostname" })).toBe(false);
-    expect(await runs(reader, { target: "/etc/hostname" }, { rules: { allow: ["Read(/etc/**)"] } })).toBe(true);
+    expect(await runs(reader, { target: "/etc/hostname" }, { rules: { allow: ["Read(/etc/**)"] } })).toBe(
+      true,
+    );
     // A rule naming the tool itself joins the family's for its own paths.
-    expect(await runs(reader, { target: "secret.txt" }, { rules: { deny: ["Thing(secret.txt)"] } })).toBe(false);
+    expect(await runs(reader, { target: "secret.txt" }, { rules: { deny: ["Thing(secret.txt)"] } })).toBe(
+      false,
+    );
   });
 
   it("Bash(…) rules and the shell parser judge an exec tool's commands", async () => {
     expect(
-      await runs(shell, { cmd: "echo hi" }, { rules: { allow: ["Bash(echo:*)"] }, permissionMode: "default" }),
+      await runs(
+        shell,
+        { cmd: "echo hi" },
+        { rules: { allow: ["Bash(echo:*)"] }, permissionMode: "default" },
+      ),
     ).toBe(true);
     expect(
-      await runs(shell, { cmd: "rm -rf build" }, {
-        rules: { deny: ["Bash(rm:*)"] },
-        permissionMode: "bypassPermissions",
-      }),
+      await runs(
+        shell,
+        { cmd: "rm -rf build" },
+        {
+          rules: { deny: ["Bash(rm:*)"] },
+          permissionMode: "bypassPermissions",
+        },
+      ),
     ).toBe(false);
     // Dangerous whatever the mode: the parser's hard ask holds in bypass, headless it is denied.
     expect(await runs(shell, { cmd: "rm -rf /" }, { permissionMode: "bypassPermissions" })).toBe(false);
@@ -275,15 +303,23 @@ describe("rules reach a third-party tool by its declared access", () => {
   it("<Tool>(domain:…) rules judge a network tool's URLs (nothing is fetched: the tool only writes)", async () => {
     expect(await runs(fetcher, { target: "https://docs.example.com/a" })).toBe(false);
     expect(
-      await runs(fetcher, { target: "https://docs.example.com/a" }, {
-        rules: { allow: ["Thing(domain:*.example.com)"] },
-      }),
+      await runs(
+        fetcher,
+        { target: "https://docs.example.com/a" },
+        {
+          rules: { allow: ["Thing(domain:*.example.com)"] },
+        },
+      ),
     ).toBe(true);
     expect(
-      await runs(fetcher, { target: "https://evil.example.com/a" }, {
-        permissionMode: "bypassPermissions",
-        rules: { allow: ["Thing(domain:*.example.com)"], deny: ["Thing(domain:evil.example.com)"] },
-      }),
+      await runs(
+        fetcher,
+        { target: "https://evil.example.com/a" },
+        {
+          permissionMode: "bypassPermissions",
+          rules: { allow: ["Thing(domain:*.example.com)"], deny: ["Thing(domain:evil.example.com)"] },
+        },
+      ),
     ).toBe(false);
   });
 });
