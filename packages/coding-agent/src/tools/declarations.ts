@@ -22,8 +22,9 @@ export function declarationOf(
   return {
     ...(access ? { access } : {}),
     ...(tool.args ? { args: tool.args } : {}),
-    ...(tool.summary ? { summary: tool.summary.bind(tool) } : {}),
-    ...(tool.preview ? { preview: tool.preview.bind(tool) } : {}),
+    // A catalog entry's `summary` is its notice line (a string), not a call summary.
+    ...(typeof tool.summary === "function" ? { summary: tool.summary.bind(tool) } : {}),
+    ...(typeof tool.preview === "function" ? { preview: tool.preview.bind(tool) } : {}),
     ...(tool.sideEffects === true ? { sideEffects: true } : {}),
   };
 }
