@@ -11,7 +11,6 @@ import type {
   PermissionModeName,
   SessionChoice,
 } from "@keel/coding-agent";
-import { summarizeToolCall } from "@keel/extension-sdk";
 import { err, ok, type Result } from "neverthrow";
 import { refusalHint } from "../refusal-hint.js";
 import type { TuiKernel } from "../tui-kernel.js";
@@ -60,8 +59,7 @@ export class Controller {
     store.transcript.promptParts = kernel.promptParts;
     store.transcript.shellParts = kernel.shellNoticeParts;
     // The session in front now: a resumed history is shown as its tools describe their calls.
-    store.transcript.toolSummary = (name, args) =>
-      this.agent?.describeToolCall(name, args).summary ?? summarizeToolCall(undefined, args);
+    store.transcript.toolSummary = (name, args) => this.agent?.describeToolCall(name, args).summary ?? "";
   }
 
   get home(): string {

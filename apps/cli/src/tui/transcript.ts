@@ -2,7 +2,6 @@
 // are printed once, above the live area); only the streaming tail and running tools stay live.
 import type { AssistantMessage, Message } from "@keel/ai";
 import type { CodingAgentEvent } from "@keel/coding-agent";
-import { summarizeToolCall } from "@keel/extension-sdk";
 import { oneLine } from "../format.js";
 import { type BlockScan, scanBlocks } from "./markdown.js";
 
@@ -79,9 +78,11 @@ export class Transcript {
   /** A `!cmd` notice's parts, when a user message is one (the kernel's shellNoticeParts). */
   shellParts: (text: string) => { command: string; exitCode: string; output: string } | undefined = () =>
     undefined;
-  /** A call's one line for the history (the kernel's describeToolCall); the live ones come with tool_start. */
-  toolSummary: (toolName: string, args: Record<string, unknown>) => string = (_name, args) =>
-    summarizeToolCall(undefined, args);
+  /**
+   * A call's one line for the history; the live ones come with tool_start. The controller
+   * installs the session's describeToolCall; without one (tests) a call shows its name alone.
+   */
+  toolSummary: (toolName: string, args: Record<string, unknown>) => string = () => "";
   private nextId = 1;
   private stream: Stream | undefined;
   private tools: ToolItem[] = [];

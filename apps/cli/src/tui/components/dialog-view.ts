@@ -2,7 +2,6 @@
 // allow once / always / deny, or deny with words for the model), confirm, a picker list and a
 // one-line text input.
 import type { ToolApprovalRequest } from "@keel/coding-agent";
-import { summarizeToolCall } from "@keel/extension-sdk";
 import { Box, Text, useWindowSize } from "ink";
 import type { ReactElement } from "react";
 import { oneLine, toolTitle } from "../../format.js";
@@ -58,9 +57,9 @@ function Preview({ request, scroll }: { request: ToolApprovalRequest; scroll: nu
   );
 }
 
-/** The call as its tool summarises it (an extension's question: its arguments' default summary). */
+/** The call as the kernel summarises it (its tool's declaration; an extension's question, its arguments). */
 function callTitle(request: ToolApprovalRequest): string {
-  return toolTitle(request.toolName, request.summary ?? summarizeToolCall(undefined, request.args), 200);
+  return toolTitle(request.toolName, request.summary ?? "", 200);
 }
 
 /** Where "always" keeps the rule, in the dialog's words. */
