@@ -1,36 +1,16 @@
-// Short text for the screen and for listings: a tool call's one-line summary, its result hint, token
-// counts, cost and dates. Pure; the TUI and the subcommands share it.
-
-const ARG_KEYS: Record<string, string[]> = {
-  Bash: ["command"],
-  Read: ["path", "file_path"],
-  Write: ["path", "file_path"],
-  Edit: ["path", "file_path"],
-  LS: ["path"],
-  Glob: ["pattern"],
-  Grep: ["pattern"],
-};
+// Short text for the screen and for listings: a tool call's title, its result hint, token counts,
+// cost and dates. Pure; the TUI and the subcommands share it. What a call is summarised as comes
+// from its tool's declaration (the kernel's tool_start event, describeToolCall), never its name.
 
 export function oneLine(text: string, max: number): string {
   const line = text.replace(/\s+/g, " ").trim();
   return line.length <= max ? line : `${line.slice(0, Math.max(0, max - 1))}…`;
 }
 
-/** What goes inside `Name(…)`: the argument that says what the call does. */
-export function argsSummary(toolName: string, args: Record<string, unknown>, max = 80): string {
-  for (const key of ARG_KEYS[toolName] ?? []) {
-    const value = args[key];
-    if (typeof value === "string") return oneLine(value, max);
-  }
-  if (toolName === "UpdateTodos" && Array.isArray(args.todos)) return `${args.todos.length} items`;
-  const firstString = Object.values(args).find((v): v is string => typeof v === "string");
-  if (firstString !== undefined) return oneLine(firstString, max);
-  const json = JSON.stringify(args);
-  return json === "{}" ? "" : oneLine(json, max);
-}
-
-export function toolTitle(toolName: string, args: Record<string, unknown>): string {
-  return `${toolName}(${argsSummary(toolName, args)})`;
+/** `Name(summary)`, the summary on one line within `max`; `Name` alone when there is none. */
+export function toolTitle(toolName: string, summary: string, max = 80): string {
+  const line = oneLine(summary, max);
+  return line ? `${toolName}(${line})` : toolName;
 }
 
 /** "first line (+N lines)" — enough to tell what happened without the full output. */

@@ -18,8 +18,9 @@ const request = (patch: Partial<ToolApprovalRequest> = {}): ToolApprovalRequest 
 });
 
 describe("tool calls in the editor", () => {
-  it("takes a declared access and summary over what the name suggests", () => {
-    expect(toolKind({ toolName: "Bash", args: {} })).toBe("execute");
+  it("takes the kind from the declared access and the title from the summary; an undeclared tool is other", () => {
+    expect(toolKind({ toolName: "Bash", args: {}, access: "exec" })).toBe("execute");
+    expect(toolKind({ toolName: "Bash", args: {} })).toBe("other");
     expect(toolKind({ toolName: "mcp__db__query", args: {}, access: "read" })).toBe("read");
     expect(toolKind({ toolName: "Unknown", args: {} })).toBe("other");
     expect(toolTitle({ toolName: "Bash", args: { command: "npm   test\n--watch" } })).toBe(
@@ -40,6 +41,7 @@ describe("tool calls in the editor", () => {
   it("shows each edit as a diff and keeps it when the call ends; a failure says why", () => {
     const facts = {
       toolName: "Edit",
+      access: "write",
       args: {
         path: "/w/a.ts",
         edits: [
@@ -59,7 +61,10 @@ describe("tool calls in the editor", () => {
     ]);
     // A new file has no "before".
     expect(
-      callContent({ toolName: "Write", args: { path: "/nonexistent/n.txt", content: "x" } }, "/w"),
+      callContent(
+        { toolName: "Write", access: "write", args: { path: "/nonexistent/n.txt", content: "x" } },
+        "/w",
+      ),
     ).toEqual([{ type: "diff", path: "/nonexistent/n.txt", oldText: null, newText: "x" }]);
   });
 });

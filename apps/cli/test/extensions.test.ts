@@ -177,7 +177,7 @@ describe("keel install", () => {
       );
       writeFileSync(
         join(src, "index.js"),
-        `export default (keel) => keel.registerTool({ name: "Shout", description: "Shout text.", parameters: keel.Type.Object({ text: keel.Type.String() }), execute: async (args) => keel.textResult(args.text.toUpperCase()) });\n`,
+        `export default (keel) => keel.registerTool({ name: "Shout", description: "Shout text.", parameters: keel.Type.Object({ text: keel.Type.String() }), access: "none", execute: async (args) => keel.textResult(args.text.toUpperCase()) });\n`,
       );
       execFileSync("npm", ["pack", "--silent", "--pack-destination", src], { cwd: src });
       const tarball = join(src, "keel-ext-shout-1.2.3.tgz");

@@ -20,6 +20,7 @@ function delegateExtension(ws: Workspace): string {
     name: "Delegate",
     description: "Hand a task to a helper agent.",
     parameters: keel.Type.Object({ task: keel.Type.String() }),
+    access: "none",
     async execute(args, ctx) {
       const started = await ctx.runAgent({ prompt: args.task, title: "helper", agentId: "helper-1", tools: { allow: ["Read"] } });
       if (!started.ok) return keel.textResult(started.error.message);

@@ -117,6 +117,8 @@ describe("Transcript", () => {
       toolCallId: id,
       toolName: "Bash",
       args: { command: id },
+      summary: id,
+      access: "exec",
     });
     t.apply(start("a"));
     t.apply(start("b"));

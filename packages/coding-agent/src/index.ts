@@ -10,7 +10,6 @@ export { CatalogRegistry, EXECUTE_TOOL, SEARCH_TOOLS } from "./host/catalogs.js"
 export { extensionDataDir, userExtensionConfig } from "./host/cli-context.js";
 export { ExtensionHost, type ExtensionSource } from "./host/extension-host.js";
 export { diffInventory, type Inventory, noticeText } from "./host/inventory.js";
-export { approvalPreview } from "./kernel/approval-preview.js";
 export { createCodingAgent } from "./kernel/create.js";
 export { FILE_HISTORY_LIMITS, type FileHistoryLimits } from "./kernel/file-history.js";
 export { MAX_MENTION_BYTES, promptParts } from "./kernel/mentions.js";

@@ -45,6 +45,9 @@ export const ${binding} = defineExtension({
       name: "${toolName}",
       description: "Remember a short note for the rest of the session.",
       parameters: Type.Object({ note: Type.String({ minLength: 1 }) }),
+      // What a call may do: "none" touches nothing outside the session, so it runs unasked.
+      // Undeclared tools are asked about in every mode; see the SDK README on declaring tools.
+      access: "none",
       async execute(args, _ctx, runtime) {
         runtime.state.update((state) => ({ notes: [...state.notes, args.note] }));
         return textResult(\`Noted (\${runtime.state.get().notes.length} so far).\`);

@@ -64,14 +64,109 @@ export interface ToolCallContext<TDetails = unknown> {
   agent?: { agentId: string; title: string };
 }
 
-export interface ExtensionTool<TParams extends ToolParameters = TSchema, TDetails = unknown> {
+/**
+ * The most a tool call can do, which decides how the kernel judges and journals it:
+ * - "none": touches nothing outside the session (a todo list, a search of what is loaded).
+ * - "read": reads files (its `paths` / `patterns`, judged by `Read(…)` rules) or data it is
+ *   configured for, changing nothing.
+ * - "write": changes files (its `paths`, judged by `Edit(…)` / `Write(…)` rules) or remote state.
+ * - "exec": runs shell commands (its `commands`, judged by the shell parser and `Bash(…)` rules).
+ * - "network": fetches from the network without changing anything there (its `urls`, judged by
+ *   `<Tool>(domain:host)` rules; the kernel asks the first time for each host).
+ * A tool that declares nothing is treated as the most dangerous kind: asked about in every mode
+ * but bypassPermissions (refused in plan mode) and journaled before and after it runs.
+ */
+export type ToolAccess = "none" | "read" | "write" | "exec" | "network";
+
+/** The accesses, for validation and front ends. */
+export const TOOL_ACCESSES: readonly ToolAccess[] = ["none", "read", "write", "exec", "network"];
+
+/** Which arguments (top-level parameter names) carry what. */
+export interface ToolArgumentRoles {
+  /** Files or folders the call reads (access "read") or writes (access "write"). */
+  paths?: readonly string[];
+  /** Glob patterns resolved under the call's path (a read tool reaching out through its pattern). */
+  patterns?: readonly string[];
+  /** URLs the call fetches (access "network"): judged by `<Tool>(domain:host)` rules. */
+  urls?: readonly string[];
+  /** Shell command lines the call runs (access "exec"): judged by the shell parser and `Bash(…)` rules, run in the sandbox. */
+  commands?: readonly string[];
+}
+
+/** What an approval shows of a call before it runs. */
+export interface ToolPreview {
+  format: "command" | "diff" | "text";
+  text: string;
+  /** The file it is about, as shown to the user. */
+  path?: string;
+}
+
+/**
+ * How a tool describes itself to the kernel and every front end: the same fields on resident
+ * tools, executable catalog entries and the kernel's built-in tools. Permissions, the sandbox
+ * policy, compaction, file history, approvals, the TUI and print mode read these, never the name.
+ */
+export interface ToolDeclarationFields<Args = Record<string, unknown>> {
+  /** The most a call can do. Absent: undeclared, treated as the most dangerous kind (asked in every mode but bypass). */
+  access?: ToolAccess;
+  args?: ToolArgumentRoles;
+  /** One line saying what a call does (transcripts, compaction, ACP titles). Default: the first path, url or command argument, else the first string argument. */
+  summary?(args: Args): string;
+  /** What an approval shows before the call runs. Default: the arguments. */
+  preview?(args: Args, context: { cwd: string }): ToolPreview | undefined;
+}
+
+/** A declaration as the kernel keeps it, whatever the tool's argument types. */
+export type ToolDeclaration = ToolDeclarationFields<Record<string, unknown>>;
+
+const firstString = (args: Record<string, unknown>, keys: readonly string[] | undefined) => {
+  for (const key of keys ?? []) {
+    const value = args[key];
+    if (typeof value === "string" && value !== "") return value;
+  }
+  return undefined;
+};
+
+/**
+ * The one line a call is shown as: the tool's own `summary`, else its first path, url or command
+ * argument, else its first string argument, else its arguments as JSON ("" for none). A summary
+ * that throws or returns a non-string falls back to the default.
+ */
+export function summarizeToolCall(
+  declaration: ToolDeclaration | undefined,
+  args: Record<string, unknown>,
+): string {
+  if (declaration?.summary) {
+    try {
+      const own = declaration.summary(args);
+      if (typeof own === "string") return own;
+    } catch {
+      // A broken summary must not hide the call: the default says what it is.
+    }
+  }
+  const roles = declaration?.args;
+  const named =
+    firstString(args, roles?.paths) ?? firstString(args, roles?.urls) ?? firstString(args, roles?.commands);
+  if (named !== undefined) return named;
+  const first = Object.values(args).find((v): v is string => typeof v === "string");
+  if (first !== undefined) return first;
+  const json = JSON.stringify(args);
+  return json === undefined || json === "{}" ? "" : json;
+}
+
+export interface ExtensionTool<TParams extends ToolParameters = TSchema, TDetails = unknown>
+  extends ToolDeclarationFields<ArgsOf<TParams>> {
   name: string;
   label?: string;
   description: string;
   parameters: TParams;
   /** "parallel" (default) tools in one batch run concurrently; "sequential" ones alone, in order. */
   executionMode?: "parallel" | "sequential";
-  /** True when it changes the world; the kernel journals such calls (T1/T2) and asks permission. */
+  /**
+   * @deprecated Declare `access` instead (write, exec, network and undeclared tools are
+   * journaled; none and read are not). Still honoured as an override that can make a call
+   * journaled (`true`), never less: `false` changes nothing.
+   */
   sideEffects?: boolean;
   /**
    * "extension": the tool asks the user itself (through `approve`, by its own policy), so the
@@ -97,10 +192,13 @@ interface CatalogEntryBase {
   digest?: string;
 }
 
-/** A catalog entry the model runs through ExecuteTool. */
+/**
+ * A catalog entry the model runs through ExecuteTool. Its `summary` is the notice line (a
+ * string, above), so a call of it is shown by the default summary of its declared `args`.
+ */
 export interface ExecutableCatalogEntry<TParams extends ToolParameters = ToolParameters>
   extends CatalogEntryBase,
-    Omit<ExtensionTool<TParams>, "name" | "description" | "label"> {
+    Omit<ExtensionTool<TParams>, "name" | "description" | "label" | "summary"> {
   executable?: true;
 }
 

@@ -80,7 +80,8 @@ export interface PrefixRetention {
 export function prefixRetention(requests: readonly RecordedRequest[]): PrefixRetention {
   let kept = 0;
   let failure: string | undefined;
-  const same = (a: unknown, b: unknown) => JSON.stringify(stripCacheControl(a)) === JSON.stringify(stripCacheControl(b));
+  const same = (a: unknown, b: unknown) =>
+    JSON.stringify(stripCacheControl(a)) === JSON.stringify(stripCacheControl(b));
   for (let n = 0; n + 1 < requests.length; n++) {
     const a = JSON.parse(requests[n]!.raw) as Json;
     const b = JSON.parse(requests[n + 1]!.raw) as Json;
@@ -102,7 +103,10 @@ export function prefixRetention(requests: readonly RecordedRequest[]): PrefixRet
             : "the block the last cache marker was on moved"
       }`;
   }
-  return { retention: requests.length < 2 ? 1 : kept / (requests.length - 1), ...(failure ? { failure } : {}) };
+  return {
+    retention: requests.length < 2 ? 1 : kept / (requests.length - 1),
+    ...(failure ? { failure } : {}),
+  };
 }
 
 /** Throws, saying where, unless every request kept the prefix (see prefixRetention). */

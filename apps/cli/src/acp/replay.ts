@@ -11,7 +11,11 @@ const textOf = (content: readonly { type: string; text?: string }[]) =>
     .filter((t) => t !== "")
     .join("\n");
 
-export function replayUpdates(messages: readonly Message[], cwd: string): SessionUpdate[] {
+export function replayUpdates(
+  messages: readonly Message[],
+  cwd: string,
+  describe: (toolName: string, args: Record<string, unknown>) => { summary: string; access?: string },
+): SessionUpdate[] {
   const results = new Map<string, { text: string; isError: boolean }>();
   for (const m of messages)
     if (m.role === "toolResult") results.set(m.toolCallId, { text: textOf(m.content), isError: m.isError });
@@ -34,7 +38,11 @@ export function replayUpdates(messages: readonly Message[], cwd: string): Sessio
       else if (block.type === "text" && block.text !== "")
         updates.push({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: block.text } });
       else if (block.type === "toolCall") {
-        const facts = { toolName: block.name, args: block.arguments };
+        const facts = {
+          toolName: block.name,
+          args: block.arguments,
+          ...describe(block.name, block.arguments),
+        };
         const result = results.get(block.id);
         // The file as it is now is not what a Write replaced: a replayed Write shows its new text alone.
         const started = callContent(facts, cwd).map((c) =>

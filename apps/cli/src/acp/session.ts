@@ -183,7 +183,10 @@ export class AcpSession {
 
   /** session/load: the branch's conversation replayed, before the load answers. */
   replay(): Promise<void> {
-    for (const update of replayUpdates(this.#agent.messages(), this.#agent.cwd)) this.#send(update);
+    for (const update of replayUpdates(this.#agent.messages(), this.#agent.cwd, (name, args) =>
+      this.#agent.describeToolCall(name, args),
+    ))
+      this.#send(update);
     return this.flushed();
   }
 
@@ -192,7 +195,11 @@ export class AcpSession {
   }
 
   async #approve(request: ToolApprovalRequest): Promise<ApprovalAnswer> {
-    const facts: ToolCallFacts = { toolName: request.toolName, args: request.args };
+    const facts: ToolCallFacts = {
+      toolName: request.toolName,
+      args: request.args,
+      ...this.#agent.describeToolCall(request.toolName, request.args),
+    };
     // The gate asks before the call starts: the editor sees the call first, pending. A child
     // agent's calls are its own (their ids are named apart); an extension's question has no call.
     const id = request.toolCallId

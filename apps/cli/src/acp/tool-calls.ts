@@ -1,6 +1,7 @@
 // The one place Keel's tool calls become ACP tool calls: kind, title, locations and content
-// (diffs for file changes, a command's output). It reads what tool events carry; where a tool
-// declares its access and a summary, those win over what the tool's name suggests.
+// (diffs for file changes, a command's output), from what the tools declare: the kind from their
+// access, the title from their summary (tool events carry both; replays and approvals ask the
+// kernel's describeToolCall).
 import { readFileSync, statSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import type { ToolCallContent, ToolCallLocation, ToolKind } from "@agentclientprotocol/sdk";
@@ -9,9 +10,9 @@ import type { ToolCallContent, ToolCallLocation, ToolKind } from "@agentclientpr
 export interface ToolCallFacts {
   toolName: string;
   args: Record<string, unknown>;
-  /** A tool's declared access, once tools declare it ("none" | "read" | "write" | "exec" | "network"). */
+  /** The tool's declared access ("none" | "read" | "write" | "exec" | "network"); absent: undeclared. */
   access?: string;
-  /** A tool's own one-line summary of the call, once tools give one. */
+  /** The tool's one-line summary of the call. */
   summary?: string;
 }
 
@@ -22,21 +23,6 @@ const KIND_BY_ACCESS: Record<string, ToolKind> = {
   exec: "execute",
   network: "fetch",
   none: "other",
-};
-
-/** Until every tool declares its access: Keel's built-in tools and the core catalog pair. */
-const KIND_BY_NAME: Record<string, ToolKind> = {
-  Read: "read",
-  Write: "edit",
-  Edit: "edit",
-  Bash: "execute",
-  Glob: "search",
-  Grep: "search",
-  LS: "search",
-  SearchTools: "search",
-  WebFetch: "fetch",
-  WebSearch: "fetch",
-  UpdateTodos: "think",
 };
 
 /** A Write's "before" is shown only for files small enough to diff in an editor panel. */
@@ -51,9 +37,9 @@ function oneLine(text: string, max = 80): string {
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
+/** By the tool's declared access; an undeclared tool is "other". */
 export function toolKind(facts: ToolCallFacts): ToolKind {
-  if (facts.access !== undefined) return KIND_BY_ACCESS[facts.access] ?? "other";
-  return KIND_BY_NAME[facts.toolName] ?? "other";
+  return facts.access !== undefined ? (KIND_BY_ACCESS[facts.access] ?? "other") : "other";
 }
 
 /** The path a file tool works on, absolute, when it names one. */

@@ -166,6 +166,8 @@ export function eventLine(
         toolCallId: event.toolCallId,
         toolName: event.toolName,
         args: event.args,
+        summary: event.summary,
+        ...(event.access ? { access: event.access } : {}),
       };
     case "tool_update":
       return {

@@ -2,6 +2,7 @@
 // the json output and the stream-json input lines; the build writes it to dist/print.v1.schema.json
 // and the line types print mode emits are derived from it, so the code and the schema agree.
 // A change that breaks a script (a removed or renamed field, a new required one) is a new version.
+import { TOOL_ACCESSES } from "@keel/extension-sdk";
 import { type Static, type TProperties, Type } from "@sinclair/typebox";
 
 import { PRINT_SCHEMA_ID, PRINT_SCHEMA_VERSION } from "./version.js";
@@ -350,7 +351,21 @@ const EVENT_LINES = [
   eventLine("turn_end", { turn: Type.Integer() }, "A turn ended."),
   eventLine(
     "tool_start",
-    { toolCallId: Str, toolName: Str, args: Type.Record(Str, Type.Unknown()) },
+    {
+      toolCallId: Str,
+      toolName: Str,
+      args: Type.Record(Str, Type.Unknown()),
+      summary: Type.String({ description: "The call in one line, as its tool describes it." }),
+      access: Opt(
+        Type.Union(
+          TOOL_ACCESSES.map((a) => Type.Literal(a)),
+          {
+            description:
+              "What the tool declares it may do: none, read, write, exec or network. Absent: it declares nothing (treated as the most dangerous kind).",
+          },
+        ),
+      ),
+    },
     "A tool call starts.",
   ),
   eventLine(

@@ -52,6 +52,8 @@ export class Controller {
     this.files = new FileIndex(options.cwd);
     store.transcript.promptParts = kernel.promptParts;
     store.transcript.shellParts = kernel.shellNoticeParts;
+    // The session in front now: a resumed history is shown as its tools describe their calls.
+    store.transcript.toolSummary = (name, args) => this.agent?.describeToolCall(name, args).summary ?? "";
   }
 
   /** The agent's commands as they are now (read live from its registry, never copied). */

@@ -13,6 +13,8 @@ export interface ToolItem {
   toolCallId: string;
   name: string;
   args: Record<string, unknown>;
+  /** The call in one line, as its tool describes it. */
+  summary: string;
   state: "running" | "ok" | "error";
   output: string;
 }
@@ -76,6 +78,11 @@ export class Transcript {
   /** A `!cmd` notice's parts, when a user message is one (the kernel's shellNoticeParts). */
   shellParts: (text: string) => { command: string; exitCode: string; output: string } | undefined = () =>
     undefined;
+  /**
+   * A call's one line for the history; the live ones come with tool_start. The controller
+   * installs the session's describeToolCall; without one (tests) a call shows its name alone.
+   */
+  toolSummary: (toolName: string, args: Record<string, unknown>) => string = () => "";
   private nextId = 1;
   private stream: Stream | undefined;
   private tools: ToolItem[] = [];
@@ -108,6 +115,7 @@ export class Transcript {
         toolCallId: "",
         name: "!",
         args: { command: shell.command },
+        summary: shell.command,
         state: shell.exitCode === "0" ? "ok" : "error",
         output: shell.output,
       };
@@ -143,6 +151,7 @@ export class Transcript {
             toolCallId: block.id,
             name: block.name,
             args: block.arguments,
+            summary: this.toolSummary(block.name, block.arguments),
             state: result?.isError === false ? "ok" : "error",
             output: result?.text ?? "(no result)",
           };
@@ -260,6 +269,7 @@ export class Transcript {
           toolCallId: event.toolCallId,
           name: event.toolName,
           args: event.args,
+          summary: event.summary,
           state: "running",
           output: "",
         };

@@ -1,5 +1,7 @@
 // The structured summary that replaces compacted history, and the request that produces it.
 import type { Message } from "@keel/ai";
+import type { ToolDeclaration } from "@keel/extension-sdk";
+import { roleValues } from "../tools/declarations.js";
 
 export const SUMMARY_SYSTEM_PROMPT =
   "You summarize a coding session so another engineer can continue it without the transcript. " +
@@ -61,21 +63,23 @@ export function transcriptOf(messages: readonly Message[], clip = 2000): string 
   return lines.join("\n\n");
 }
 
-const READ_TOOLS = new Set(["Read", "Grep", "Glob", "LS"]);
-const WRITE_TOOLS = new Set(["Write", "Edit"]);
-
-/** Files read and modified, from the tool calls themselves (not from the model's memory). */
-export function fileActivity(messages: readonly Message[]): { read: string[]; modified: string[] } {
+/**
+ * Files read and modified, from the tool calls themselves (not from the model's memory): the
+ * `paths` each call's tool declares, read or written by its access.
+ */
+export function fileActivity(
+  messages: readonly Message[],
+  declarationOf: (toolName: string) => ToolDeclaration | undefined,
+): { read: string[]; modified: string[] } {
   const read = new Set<string>();
   const modified = new Set<string>();
   for (const m of messages) {
     if (m.role !== "assistant") continue;
     for (const c of m.content) {
       if (c.type !== "toolCall") continue;
-      const path = typeof c.arguments.path === "string" ? c.arguments.path : undefined;
-      if (!path) continue;
-      if (WRITE_TOOLS.has(c.name)) modified.add(path);
-      else if (READ_TOOLS.has(c.name)) read.add(path);
+      const declared = declarationOf(c.name);
+      const into = declared?.access === "write" ? modified : declared?.access === "read" ? read : undefined;
+      for (const path of into ? roleValues(c.arguments, declared?.args?.paths) : []) into!.add(path);
     }
   }
   for (const p of modified) read.delete(p);

@@ -1,10 +1,11 @@
 // The resident SearchTools / ExecuteTool pair, over a view of the catalogs: the whole registry for
 // the session, or the part a child agent was allowed. The view also tells the seams which entry
 // an ExecuteTool call targets, so permissions and the journal use the entry's own identity.
-import type { AgentTool, AgentToolResult, ToolExecutionContext } from "@keel/agent";
+import type { AgentToolResult, ToolExecutionContext } from "@keel/agent";
 import { validateToolArguments } from "@keel/ai";
 import type { ExecutableCatalogEntry, ToolCallContext } from "@keel/extension-sdk";
 import { Type } from "@sinclair/typebox";
+import type { DeclaredTool } from "../tools/declarations.js";
 import {
   type CatalogRegistry,
   EXECUTE_TOOL,
@@ -98,8 +99,8 @@ export class CatalogView {
     return { found: true, item, executable: item.entry.executable !== false, args: inner };
   }
 
-  residentTools(contextFor: ContextFactory): AgentTool[] {
-    const search: AgentTool = {
+  residentTools(contextFor: ContextFactory): DeclaredTool[] {
+    const search: DeclaredTool = {
       name: SEARCH_TOOLS,
       description:
         "Find on-demand tools (and other catalog entries) by name or purpose. Returns toolRefs and their argument schemas for ExecuteTool.",
@@ -107,6 +108,8 @@ export class CatalogView {
         query: Type.String({ description: "A tool name (exact names match first) or what you need it for" }),
         limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 25 })),
       }),
+      // It searches what the catalogs already list: nothing outside the session.
+      access: "none",
       execute: async (args, context) => {
         const { query, limit } = args as { query: string; limit?: number };
         // A group still settling that lists nothing yet (a server connecting for the first time)
@@ -137,7 +140,7 @@ export class CatalogView {
         };
       },
     };
-    const execute: AgentTool = {
+    const execute: DeclaredTool = {
       name: EXECUTE_TOOL,
       description: "Run an on-demand tool found with SearchTools (its toolRef, or its exact name).",
       parameters: Type.Object({
@@ -147,7 +150,7 @@ export class CatalogView {
         }),
       }),
       executionMode: "sequential",
-      sideEffects: true,
+      // No access of its own: each call is judged, journaled and shown as the entry it runs.
       execute: async (args, context) => {
         const admitted = this.admitted.has(context.toolCallId)
           ? { item: this.admitted.get(context.toolCallId) }

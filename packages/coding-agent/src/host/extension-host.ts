@@ -14,6 +14,7 @@ import {
 } from "@keel/extension-sdk";
 import type { CommandRegistry } from "../commands/registry.js";
 import { errnoMessage } from "../fs/errno.js";
+import { type DeclaredTool, declarationOf } from "../tools/declarations.js";
 import { CatalogView } from "./catalog-tools.js";
 import { CatalogRegistry, EXECUTE_TOOL, SEARCH_TOOLS } from "./catalogs.js";
 import { addExtensionCommand, extensionCommandRefusal, extensionRegistrant } from "./commands.js";
@@ -75,7 +76,7 @@ type HookFn = (event: unknown, runtime: unknown, context: { signal: AbortSignal 
 export interface HostView {
   readonly catalogs: CatalogView;
   /** Resident extension tools, then the catalog pair when any catalog exists. */
-  tools(): AgentTool[];
+  tools(): DeclaredTool[];
   notify(hook: HookName, event: object): Promise<void>;
   beforeAgentStart(prompt: string): Promise<{ ok: true; prompt: string } | { ok: false; reason: string }>;
   beforeModelCall(turn: number): Promise<string | undefined>;
@@ -317,8 +318,8 @@ export class ExtensionHost implements HostView {
   }
 
   /** Resident tools for the session's agent (no caller) or a child agent (its caller). */
-  toolsFor(caller: Caller = {}, view: CatalogView = this.catalogs): AgentTool[] {
-    const tools: AgentTool[] = [];
+  toolsFor(caller: Caller = {}, view: CatalogView = this.catalogs): DeclaredTool[] {
+    const tools: DeclaredTool[] = [];
     for (const a of this.active) {
       for (const tool of a.tools) {
         tools.push({
@@ -327,7 +328,8 @@ export class ExtensionHost implements HostView {
           description: tool.description,
           parameters: tool.parameters as AgentTool["parameters"],
           ...(tool.executionMode ? { executionMode: tool.executionMode } : {}),
-          ...(tool.sideEffects ? { sideEffects: tool.sideEffects } : {}),
+          // What it declares travels with it: the kernel judges, journals and shows it by that.
+          ...declarationOf(tool),
           execute: (args, context) =>
             tool.execute(
               args as never,
@@ -342,7 +344,7 @@ export class ExtensionHost implements HostView {
     return tools;
   }
 
-  tools(): AgentTool[] {
+  tools(): DeclaredTool[] {
     return this.toolsFor();
   }
 

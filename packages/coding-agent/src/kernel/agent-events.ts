@@ -5,13 +5,15 @@ import type { ImageContent, Message, TextContent } from "@keel/ai";
 import type { Diagnostic } from "@keel/extension-sdk";
 import type { Session } from "@keel/session";
 import type { HostView } from "../host/extension-host.js";
-import type { CodingAgentEvent } from "./types.js";
+import type { CodingAgentEvent, ToolCallInfo } from "./types.js";
 
 export interface EventBridgeContext {
   session(): Session;
   host(): HostView;
   emit(event: CodingAgentEvent): void;
   report(level: Diagnostic["level"], message: string): void;
+  /** A call's one line and declared access, from its tool's declaration. */
+  describeCall(toolName: string, args: Record<string, unknown>): ToolCallInfo;
   /** Takes known secrets out of a tool's streamed output and details (its final result is scrubbed in afterToolCall). */
   scrub?<T>(value: T): T;
 }
@@ -76,6 +78,7 @@ export function createAgentEventBridge(k: EventBridgeContext): (event: AgentEven
           toolCallId: event.toolCallId,
           toolName: event.toolName,
           args: event.args,
+          ...k.describeCall(event.toolName, event.args),
         });
         break;
       case "tool_execution_update":

@@ -168,7 +168,7 @@ export class AgentSupervisor {
     // The child's tools: the parent's, narrowed by the allow / exclude lists.
     const { allow, exclude } = options.tools ?? {};
     // A bare name allows an entry only where it stands for that entry alone (as in permission
-    // rules): "Read" is the built-in, not another group's entry that borrows the name. Exclusion
+    // rules): a built-in's name is the built-in, not another group's entry that borrows it. Exclusion
     // by name is always honoured.
     const allowsEntry = (e: IndexedEntry) =>
       (allow === undefined || listed(allow, e.ref, e.group) || (e.bareName && listed(allow, e.name))) &&
@@ -326,7 +326,7 @@ export class AgentSupervisor {
         activity({
           type: "tool_start",
           toolName: event.toolName,
-          summary: JSON.stringify(event.args).slice(0, 120),
+          summary: event.summary.slice(0, 120),
         });
       } else if (event.type === "tool_end") {
         activity({ type: "tool_end", toolName: event.toolName, isError: event.isError });

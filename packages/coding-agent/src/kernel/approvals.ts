@@ -1,7 +1,7 @@
 // Extensions' questions to the user (runtime.approve / the tool context's approve) through the
 // host's approval dialog: headless hosts answer "unsupported" at once, dontAsk denies, an abort
 // cancels, and every answer a person gives is journaled.
-import type { ApprovalDecision, ApprovalRequest } from "@keel/extension-sdk";
+import { type ApprovalDecision, type ApprovalRequest, summarizeToolCall } from "@keel/extension-sdk";
 import type { Caller } from "../host/runtime.js";
 import type { PermissionMode } from "../permissions/types.js";
 import type { ApprovalAnswer, HostUI } from "./types.js";
@@ -64,6 +64,7 @@ export function createExtensionApprover(options: {
           args: request.args ?? {},
           reason: request.message ?? request.title,
           title: request.title,
+          summary: summarizeToolCall(undefined, request.args ?? {}),
           ...(request.preview ? { preview: request.preview } : {}),
           ...(caller.agent ? { agent: { id: caller.agent.agentId, title: caller.agent.title } } : {}),
           alwaysRules: [],

@@ -23,6 +23,8 @@ import type { CompactionSettings } from "../compaction/policy.js";
 import { errnoMessage } from "../fs/errno.js";
 import type { ExtensionHost, HostView } from "../host/extension-host.js";
 import type { CommandSandbox } from "../sandbox/runtime.js";
+import { type DeclaredTool, declarationOf } from "../tools/declarations.js";
+import type { BuiltinTool } from "../tools/shared.js";
 import { approvalChanges, trustedApprovals, trustProject } from "../trust/store.js";
 import { changeLines } from "../trust/surface.js";
 import { createAgentEventBridge } from "./agent-events.js";
@@ -46,6 +48,7 @@ import {
   type ToolPermission,
 } from "./seams.js";
 import { requestedThinking, type ThinkingState, thinkingState } from "./thinking.js";
+import { describeCall } from "./tool-calls.js";
 import { sessionTree } from "./tree.js";
 import { previewTrust, type TrustPreview } from "./trust-preview.js";
 import type {
@@ -66,6 +69,7 @@ import type {
   RunSummary,
   SessionTreeNode,
   ShellRun,
+  ToolCallInfo,
 } from "./types.js";
 import { type UsageBreakdown, UsageLedger } from "./usage-ledger.js";
 import { runUserShell } from "./user-shell.js";
@@ -83,7 +87,7 @@ export interface KernelParts {
   model: Model;
   resolveModel: (ref: Model | string) => Result<{ model: Model; warning?: string }, CodingAgentError>;
   systemPrompt: string;
-  builtinTools: AgentTool[];
+  builtinTools: BuiltinTool[];
   streamOptions: StreamOptions;
   maxTurns?: number;
   compaction: CompactionSettings;
@@ -228,6 +232,7 @@ export class KernelAgent implements CodingAgent {
         host: () => this.host_,
         emit: (event) => this.emit(event),
         report: (level, message) => this.report(level, message),
+        describeCall: (toolName, args) => this.describeToolCall(toolName, args),
         ...(parts.sandbox ? { scrub: <T>(value: T) => parts.sandbox!.scrubber().scrub(value) } : {}),
       }),
     );
@@ -363,6 +368,10 @@ export class KernelAgent implements CodingAgent {
     return { systemPrompt: this.agent.config.systemPrompt ?? "", tools: this.agent.config.tools ?? [] };
   }
 
+  describeToolCall(toolName: string, args: Record<string, unknown>): ToolCallInfo {
+    return describeCall(this.agent.config.tools ?? [], this.host_?.catalogs, toolName, args);
+  }
+
   model(): Model {
     return this.model_;
   }
@@ -429,8 +438,15 @@ export class KernelAgent implements CodingAgent {
     return async (call) => {
       const outcome = await check(call);
       if (outcome.action === "block") {
-        const { toolCallId, toolName, args } = call;
-        this.denied({ toolCallId, toolName, args, reason: outcome.reason, by: outcome.by ?? "rule" });
+        const { toolCallId, toolName, args, declaration } = call;
+        this.denied({
+          toolCallId,
+          toolName,
+          args,
+          reason: outcome.reason,
+          by: outcome.by ?? "rule",
+          ...(declaration ? { declaration } : {}),
+        });
       }
       return outcome;
     };
@@ -492,7 +508,7 @@ export class KernelAgent implements CodingAgent {
     try {
       const ran = await runUserShell(
         {
-          bash: this.parts.builtinTools.find((t) => t.name === "Bash"),
+          bash: this.parts.builtinTools.find((t) => t.access === "exec" && t.args?.commands !== undefined),
           permission: this.parts.permission.check,
           session: this.session_,
           emit: (event) => this.emit(event),
@@ -683,8 +699,8 @@ export class KernelAgent implements CodingAgent {
 
   /**
    * Own model usage that did not come from the loop (an extension's one-off completion): the
-   * session's, and the run's when one goes on (a WebSearch through the provider's search is
-   * part of what the run cost).
+   * session's, and the run's when one goes on (a tool searching through the provider's own search
+   * is part of what the run cost).
    */
   addOwnUsage(usage: Usage): void {
     this.ledger.addOwn(usage);
@@ -835,6 +851,8 @@ export class KernelAgent implements CodingAgent {
       streamOptions: { ...this.parts.streamOptions, sessionId: this.session_.id },
       fixedTokens: this.fixed,
       reason,
+      declarationOf: (name) =>
+        declarationOf(this.agent.config.tools?.find((t) => t.name === name) as DeclaredTool | undefined),
       ...(instructions ? { instructions } : {}),
       signal: this.maintenance.signal,
       // The summary is asked at the end of the conversation as the model last saw it (same

@@ -12,6 +12,7 @@ import {
   type Tool,
   type Usage,
 } from "@keel/ai";
+import type { ToolDeclaration } from "@keel/extension-sdk";
 import type { Session } from "@keel/session";
 import { err, ok, type Result } from "neverthrow";
 import { type CompactionSettings, findCutIndex, keepBudget } from "../compaction/policy.js";
@@ -35,6 +36,8 @@ export interface CompactionInput {
   /** Tokens of system prompt + tool schemas, counted in every request. */
   fixedTokens: number;
   reason: CompactionReason;
+  /** What a tool in the history declares: its paths are the files read and modified. */
+  declarationOf: (toolName: string) => ToolDeclaration | undefined;
   instructions?: string;
   signal?: AbortSignal;
   /**
@@ -165,7 +168,7 @@ export async function runCompaction(
   if (!text)
     return err({ type: "model", message: "Compaction failed: the model returned an empty summary." });
 
-  const summary = withFileLists(text, fileActivity(summarized), previousSummary);
+  const summary = withFileLists(text, fileActivity(summarized, input.declarationOf), previousSummary);
   const firstKeptEntryId = folded.messageSources[cut] ?? null;
   const appended = await session.appendEntry({
     type: "compaction",

@@ -17,10 +17,11 @@ import { loadComposed } from "../loader/composed.js";
 import { loadExtensions } from "../loader/load-extensions.js";
 import { packagesDir } from "../loader/packages.js";
 import { expandHome } from "../permissions/paths.js";
+import { RULE_WORD } from "../permissions/rules.js";
 import { buildSystemPrompt } from "../prompt/system-prompt.js";
 import { CommandSandbox, sandboxNotice } from "../sandbox/runtime.js";
 import { resolveSandboxSettings } from "../sandbox/settings.js";
-import { BUILTIN_TOOL_NAMES, createBuiltinTools } from "../tools/builtin.js";
+import { createBuiltinTools } from "../tools/builtin.js";
 import { TRUSTED_ROOT_FILES } from "../trust/hash.js";
 import { findProjectRoot } from "../trust/root.js";
 import { checkTrust, type TrustCheck } from "../trust/store.js";
@@ -133,8 +134,8 @@ export async function createCodingAgent(
   const rules = [
     ...loaded.value.rules,
     ...extraDirs.flatMap((d) =>
-      (["Read", "Edit"] as const).map((tool) => ({
-        rule: `${tool}(/${d}/**)`,
+      ([RULE_WORD.read, RULE_WORD.edit] as const).map((word) => ({
+        rule: `${word}(/${d}/**)`,
         behavior: "allow" as const,
         source: "cli" as const,
       })),
@@ -213,6 +214,7 @@ export async function createCodingAgent(
     glob: { guard: permission.readGuard },
     ls: { guard: permission.readGuard },
   });
+  if (options.testing?.builtinTools) builtinTools.push(...options.testing.builtinTools(cwd));
 
   // What the vendor SDKs would print goes to the debug log (and `keel --debug`), never the terminal.
   const writeDebug = createDebugLog(home);
@@ -384,7 +386,7 @@ export async function createCodingAgent(
   const host: ExtensionHost = await ExtensionHost.start(
     {
       extensions: sources.filter((s) => s.explicit || enabled(s.definition.id)),
-      reservedTools: BUILTIN_TOOL_NAMES,
+      reservedTools: builtinTools.map((t) => t.name),
       commands: kernel.commands,
       required,
       ...(options.hookDeadlineMs !== undefined ? { hookDeadlineMs: options.hookDeadlineMs } : {}),

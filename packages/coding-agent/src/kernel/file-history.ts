@@ -1,11 +1,13 @@
-// The file versions behind code rewind: before Keel's Edit or Write changes a file (and after),
+// The file versions behind code rewind: before a write tool changes the files it declares (and after),
 // its content is kept in the session folder's `file-history/` (content-addressed, bounded) and
 // named in the T1/T2 entries; a restore plan folded from the journal writes them back.
 import { mkdirSync, readdirSync, readFileSync, statSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
+import type { ToolDeclaration } from "@keel/extension-sdk";
 import { writeFileAtomic } from "@keel/extension-sdk/node";
 import type { FileVersion, RestorePlan } from "@keel/session";
 import { errnoCode, errnoMessage } from "../fs/errno.js";
+import { roleValues } from "../tools/declarations.js";
 import { hashBytes } from "../tools/file-tracker.js";
 import { displayPath, resolvePath } from "../tools/shared.js";
 import type { FileChanges, FilesRestored } from "./types.js";
@@ -22,12 +24,12 @@ export const FILE_HISTORY_LIMITS: FileHistoryLimits = {
   maxStoreBytes: 512 * 1024 * 1024,
 };
 
-/** The tools whose changes Keel can undo: they name the one file they change. */
-const FILE_TOOLS = new Set(["Edit", "Write"]);
-
 export interface FileHistory {
-  /** The files a call changes, as they are now; undefined for calls Keel cannot undo. */
-  before(identity: string, args: Record<string, unknown>): FileVersion[] | undefined;
+  /**
+   * The files a call changes, as they are now: the `paths` a write tool declares. Undefined for
+   * calls Keel cannot undo (any other access, or a write tool that names no file).
+   */
+  before(declaration: ToolDeclaration | undefined, args: Record<string, unknown>): FileVersion[] | undefined;
   /** The same files as the call left them. */
   after(paths: readonly string[]): FileVersion[];
   /** What a plan would do, in display paths. */
@@ -100,16 +102,11 @@ export function createFileHistory(
   const shown = (path: string) => displayPath(cwd, path);
 
   return {
-    before(identity, args) {
-      if (!FILE_TOOLS.has(identity)) return undefined;
-      const given =
-        typeof args.path === "string"
-          ? args.path
-          : typeof args.file_path === "string"
-            ? args.file_path
-            : undefined;
-      if (given === undefined) return undefined;
-      return [keep(resolvePath(cwd, given))];
+    before(declaration, args) {
+      if (declaration?.access !== "write") return undefined;
+      const given = roleValues(args, declaration.args?.paths);
+      if (given.length === 0) return undefined;
+      return given.map((path) => keep(resolvePath(cwd, path)));
     },
     after(paths) {
       return paths.map(keep);

@@ -1,16 +1,18 @@
 // Bridges the permission gate to the kernel: the host's approval dialog, persistence of
 // "always allow" rules, and trust kept valid across the kernel's own writes to project config.
+import { summarizeToolCall, type ToolDeclaration } from "@keel/extension-sdk";
 import { err, ok, type Result } from "neverthrow";
 import type { ConfigError } from "../config/errors.js";
 import { addPermissionRule, configFileFor, removePermissionRule } from "../config/write.js";
 import { decide } from "../permissions/decide.js";
 import { createPermissionGate } from "../permissions/gate.js";
 import { readGuardFor } from "../permissions/read-scope.js";
+import { RULE_WORD } from "../permissions/rules.js";
 import type { GateSandbox } from "../permissions/sandboxed.js";
 import type { PermissionMode, PermissionRuleEntry } from "../permissions/types.js";
+import { previewOf } from "../tools/declarations.js";
 import type { WalkGuard } from "../tools/walk.js";
 import { writeKeepingTrust } from "../trust/store.js";
-import { approvalPreview } from "./approval-preview.js";
 import type { ToolPermission } from "./seams.js";
 import type { HostUI } from "./types.js";
 
@@ -68,6 +70,9 @@ export interface KernelPermission {
   readGuard(root: string): WalkGuard;
 }
 
+/** A read of one path, as any read tool's is judged (`Read(…)` rules, the workspace, the mode). */
+export const ONE_READ: ToolDeclaration = { access: "read", args: { paths: ["path"] } };
+
 /** Said to the model with a denial that stopped the run, so it waits instead of trying another way. */
 const STOPPED =
   " The user stopped the run to tell you what to do instead: do not try another way, wait for their next message.";
@@ -102,7 +107,11 @@ export function createToolPermission(options: ToolPermissionOptions): KernelPerm
               args: (request.args ?? {}) as Record<string, unknown>,
               reason: request.reason,
               ...(request.agent ? { agent: { id: request.agent.agentId, title: request.agent.title } } : {}),
-              ...previewOf(request.tool, request.args),
+              summary: summarizeToolCall(
+                request.declaration,
+                (request.args ?? {}) as Record<string, unknown>,
+              ),
+              ...previewFor(request.declaration, request.args),
               alwaysRules: request.suggestions,
               ...(request.suggestions.length > 0 && savesTo ? { alwaysSavesTo: savesTo } : {}),
             });
@@ -152,8 +161,8 @@ export function createToolPermission(options: ToolPermissionOptions): KernelPerm
     if (trustLost) options.report(trustLost);
     return written;
   }
-  const previewOf = (tool: string, args: unknown) => {
-    const preview = approvalPreview(tool, args, options.workspace);
+  const previewFor = (declaration: ToolDeclaration | undefined, args: unknown) => {
+    const preview = previewOf(declaration, args, options.cwd ?? options.workspace);
     return preview ? { preview } : {};
   };
   let grants: (() => void)[] = [];
@@ -162,7 +171,7 @@ export function createToolPermission(options: ToolPermissionOptions): KernelPerm
       tool: call.toolName,
       args: call.args,
       toolCallId: call.toolCallId,
-      sideEffects: call.sideEffects,
+      ...(call.declaration ? { declaration: call.declaration } : {}),
       approval: call.approval,
       ...(call.catalogEntry ? { catalogEntry: call.catalogEntry } : {}),
       ...(call.agent ? { agent: call.agent } : {}),
@@ -184,8 +193,9 @@ export function createToolPermission(options: ToolPermissionOptions): KernelPerm
     },
     deniedRead: async (path) => {
       const decision = await decide({
-        tool: "Read",
+        tool: RULE_WORD.read,
         args: { path },
+        declaration: ONE_READ,
         mode: gate.mode,
         rules: gate.rules(),
         workspace: options.workspace,

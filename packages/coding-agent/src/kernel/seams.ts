@@ -8,6 +8,7 @@
 //   never run (aborted before it started) gets its T2 when the loop finishes it.
 import type { AfterToolCall, AgentToolResult, BeforeToolCall, PrepareRequest } from "@keel/agent";
 import { charsPerToken, type Message, type Model, type UserMessage } from "@keel/ai";
+import type { ToolDeclaration } from "@keel/extension-sdk";
 import type { FileVersion, Session } from "@keel/session";
 import type { CompactionSettings } from "../compaction/policy.js";
 import { compactionLimit } from "../compaction/policy.js";
@@ -15,6 +16,7 @@ import { estimateTextTokens } from "../compaction/tokens.js";
 import { EXECUTE_TOOL, type IndexedEntry } from "../host/catalogs.js";
 import type { HostView } from "../host/extension-host.js";
 import { inventoryOf, noticeText, withToldKept } from "../host/inventory.js";
+import { type DeclaredTool, declarationOf, isJournaled } from "../tools/declarations.js";
 import { contentText } from "./agent-events.js";
 import { contextTokens } from "./context-size.js";
 import type { DenialInput } from "./denials.js";
@@ -27,7 +29,8 @@ export interface PermissionCall {
   toolName: string;
   toolCallId: string;
   args: Record<string, unknown>;
-  sideEffects: boolean;
+  /** What the tool or entry declares (access, argument roles, preview); absent: undeclared. */
+  declaration?: ToolDeclaration;
   /** Set for a catalog entry reached through ExecuteTool. */
   catalogEntry?: { group: string; name: string; bareName: boolean };
   /** "extension": the tool asks the user itself; the gate applies rules and modes only. */
@@ -136,7 +139,10 @@ export function createPrepareRequest(k: SeamContext): PrepareRequest {
  * The identity each admitted call runs under, and whether it wrote a T1 (only those get a T2).
  * Shared by the two tool seams of one kernel.
  */
-export type BegunOperations = Map<string, { identity: string; t1: boolean; files?: string[] }>;
+export type BegunOperations = Map<
+  string,
+  { identity: string; t1: boolean; files?: string[]; declaration?: ToolDeclaration }
+>;
 
 export function createBeforeToolCall(k: SeamContext, begun: BegunOperations): BeforeToolCall {
   return async (call, info) => {
@@ -144,7 +150,7 @@ export function createBeforeToolCall(k: SeamContext, begun: BegunOperations): Be
     if (stopping) return { action: "block", reason: stopping };
     const host = k.host();
     let identity = call.name;
-    let sideEffects = info.tool.sideEffects ?? false;
+    let declaration = declarationOf(info.tool as DeclaredTool);
     let approval = host.approvalOf(call.name);
     let args = call.arguments;
     let catalogEntry: PermissionCall["catalogEntry"];
@@ -160,7 +166,7 @@ export function createBeforeToolCall(k: SeamContext, begun: BegunOperations): Be
         host.catalogs.admit(call.id, target.found ? target.item : undefined);
         return { action: "continue" };
       }
-      const entry = target.item.entry as {
+      const entry = target.item.entry as ToolDeclaration & {
         sideEffects?: boolean;
         approval?: "kernel" | "extension";
         redact?: (args: Record<string, unknown>) => Record<string, unknown>;
@@ -168,7 +174,7 @@ export function createBeforeToolCall(k: SeamContext, begun: BegunOperations): Be
       item = target.item;
       identity = target.item.ref;
       redact = entry.redact?.bind(entry);
-      sideEffects = entry.sideEffects ?? false;
+      declaration = declarationOf(entry);
       approval = entry.approval ?? "kernel";
       args = target.args;
       catalogEntry = { group: target.item.group, name: target.item.name, bareName: target.item.bareName };
@@ -182,7 +188,14 @@ export function createBeforeToolCall(k: SeamContext, begun: BegunOperations): Be
       ...(k.agent ? { agent: k.agent } : {}),
     });
     if (policy.action === "block") {
-      k.denied({ toolCallId: call.id, toolName: identity, args, reason: policy.reason, by: "policy" });
+      k.denied({
+        toolCallId: call.id,
+        toolName: identity,
+        args,
+        reason: policy.reason,
+        by: "policy",
+        ...(declaration ? { declaration } : {}),
+      });
       return policy;
     }
     // The gate judges what will actually run: the arguments after every rewrite.
@@ -190,7 +203,7 @@ export function createBeforeToolCall(k: SeamContext, begun: BegunOperations): Be
       toolName: identity,
       toolCallId: call.id,
       args: policy.args,
-      sideEffects,
+      ...(declaration ? { declaration } : {}),
       approval,
       ...(catalogEntry ? { catalogEntry } : {}),
       ...(k.agent ? { agent: k.agent } : {}),
@@ -203,8 +216,9 @@ export function createBeforeToolCall(k: SeamContext, begun: BegunOperations): Be
     // run, so nothing of it is journaled.
     if (info.signal.aborted) return { action: "block", reason: NOT_STARTED };
     const runArgs = via ? { ...call.arguments, arguments: policy.args } : policy.args;
-    // Keel's own file tools: the files as they are now, so a rewind can put them back.
-    const files = sideEffects && !via ? k.files?.before(identity, policy.args) : undefined;
+    // What a write tool declares it changes: the files as they are now, so a rewind can put them back.
+    const sideEffects = isJournaled(declaration);
+    const files = sideEffects ? k.files?.before(declaration, policy.args) : undefined;
     if (sideEffects) {
       // What T1 keeps of the arguments: the entry's redact() for secrets; one that throws blocks
       // the call rather than journaling what it was meant to hide.
@@ -237,6 +251,7 @@ export function createBeforeToolCall(k: SeamContext, begun: BegunOperations): Be
     begun.set(call.id, {
       identity,
       t1: sideEffects,
+      ...(declaration ? { declaration } : {}),
       ...(files ? { files: files.map((f) => f.path) } : {}),
     });
     // ExecuteTool runs the entry judged here, not whatever its toolRef resolves to by then.
@@ -273,6 +288,7 @@ export function createAfterToolCall(k: SeamContext, begun: BegunOperations): Aft
         args: inner,
         reason: denial.reason,
         by: "policy",
+        ...(begin?.declaration ? { declaration: begin.declaration } : {}),
       });
     if (begin?.t1) {
       // The files as the tool left them: the versions a code rewind can move forward to again.

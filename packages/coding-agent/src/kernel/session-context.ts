@@ -3,9 +3,11 @@
 // Read deny rules of the loaded configuration.
 import { homedir } from "node:os";
 import { decide } from "../permissions/decide.js";
+import { RULE_WORD } from "../permissions/rules.js";
 import type { PermissionRuleEntry } from "../permissions/types.js";
 import { type ContextFile, loadContextFiles } from "../prompt/context-files.js";
 import { trustStatus } from "../trust/store.js";
+import { ONE_READ } from "./permission.js";
 
 export function sessionContextFiles(options: {
   cwd: string;
@@ -25,8 +27,9 @@ export function sessionContextFiles(options: {
     // Only rules deny in this mode, which is the question: does a Read deny rule cover it?
     denied: async (path) => {
       const decision = await decide({
-        tool: "Read",
+        tool: RULE_WORD.read,
         args: { path },
+        declaration: ONE_READ,
         mode: "bypassPermissions",
         rules,
         workspace: projectRoot,

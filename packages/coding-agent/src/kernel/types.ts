@@ -21,10 +21,13 @@ import type {
   ExtensionUI,
   MentionCompletion,
   RunStopReason,
+  ToolAccess,
+  ToolPreview,
 } from "@keel/extension-sdk";
 import type { Result } from "neverthrow";
 import type { GateAnswer } from "../permissions/gate.js";
 import type { PermissionBehavior, RuleSource } from "../permissions/types.js";
+import type { BuiltinTool } from "../tools/shared.js";
 import type { TextFileAccess } from "../tools/text-files.js";
 import type { TrustPreview } from "./trust-preview.js";
 
@@ -43,11 +46,20 @@ export type ApprovalAnswer =
 
 export type PermissionModeName = "default" | "acceptEdits" | "plan" | "dontAsk" | "bypassPermissions";
 
-/** What an approval dialog may show of what is about to happen. */
+/** What a front end shows of a tool call: its one line, and what it may do (absent: undeclared). */
+export interface ToolCallInfo {
+  summary: string;
+  access?: ToolAccess;
+}
+
+/**
+ * What an approval dialog may show of what is about to happen: a tool's declared preview
+ * (`ToolPreview`), or what an extension's question shows (which may also be JSON).
+ */
 export interface ApprovalPreview {
-  format: "text" | "diff" | "json" | "command";
+  format: ToolPreview["format"] | "json";
   text: string;
-  /** The file a diff is about. */
+  /** The file it is about. */
   path?: string;
 }
 
@@ -68,6 +80,8 @@ export interface ToolApprovalRequest {
   extensionId?: string;
   /** A title an extension gave its question. */
   title?: string;
+  /** The call in one line, as the tool summarises it (kind "tool"). */
+  summary?: string;
   preview?: ApprovalPreview;
   /**
    * The rules "always" may save, narrowest first; the dialog may let the user pick one and sends
@@ -194,6 +208,12 @@ export interface CodingAgentOptions {
    */
   testing?: {
     forceParserAllow?: boolean;
+    /**
+     * More built-in tools, made for the session's working folder as `createBuiltinTools` makes
+     * its own: a test stands one in for a new file in `src/tools/` (its declaration is all the
+     * kernel and front ends go by).
+     */
+    builtinTools?: (cwd: string) => BuiltinTool[];
     lookup?: (host: string) => Promise<{ address: string; family: number }>;
   };
 }
@@ -321,7 +341,18 @@ export type CodingAgentEvent =
   | { type: "message_start"; message: Message }
   | { type: "message_update"; message: Message; event: AssistantMessageEvent }
   | { type: "message_end"; message: Message }
-  | { type: "tool_start"; toolCallId: string; toolName: string; args: Record<string, unknown> }
+  /**
+   * A tool call starts: `summary` is its one line as the tool describes it, `access` what it
+   * may do as declared (absent: undeclared).
+   */
+  | {
+      type: "tool_start";
+      toolCallId: string;
+      toolName: string;
+      args: Record<string, unknown>;
+      summary: string;
+      access?: ToolAccess;
+    }
   /** A tool's progress: what it has so far (`text`), and its structured details when it gives any. */
   | { type: "tool_update"; toolCallId: string; toolName: string; text: string; details?: unknown }
   | {
@@ -446,6 +477,12 @@ export interface CodingAgent {
   model(): Model;
   /** Names of the tools the model is offered, in order (fixed for the session). */
   toolNames(): string[];
+  /**
+   * What a call of `toolName` (a resident tool or a catalog entry's `group:name`) is shown as:
+   * its one-line summary and declared access, from the tool's own declaration. For calls a host
+   * did not see start (a resumed session's history).
+   */
+  describeToolCall(toolName: string, args: Record<string, unknown>): ToolCallInfo;
   /**
    * Switches the model for the next request (journaled). Refused, with nothing changed, when the
    * model's provider has no API key in the environment or the options.

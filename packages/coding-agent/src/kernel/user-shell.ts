@@ -3,15 +3,16 @@
 // and lands in the journal as a notice the model reads with the next prompt (not as a prompt:
 // /rewind counts only what the user asked the model).
 import { randomUUID } from "node:crypto";
-import type { AgentTool } from "@keel/agent";
 import type { Session } from "@keel/session";
 import { err, ok, type Result } from "neverthrow";
+import { callInfo, type DeclaredTool, declarationOf } from "../tools/declarations.js";
 import { contentText } from "./agent-events.js";
 import type { ToolPermission } from "./seams.js";
 import type { CodingAgentError, CodingAgentEvent, ShellRun } from "./types.js";
 
 export interface UserShellContext {
-  bash: AgentTool | undefined;
+  /** The built-in tool that runs shell commands (access "exec"), which `!cmd` runs through. */
+  bash: DeclaredTool | undefined;
   permission: ToolPermission;
   session: Session;
   emit(event: CodingAgentEvent): void;
@@ -50,17 +51,23 @@ export async function runUserShell(
 ): Promise<Result<ShellRun, CodingAgentError>> {
   if (!k.bash) return err({ type: "config", message: "This session has no Bash tool." });
   const toolCallId = `user-shell-${randomUUID()}`;
-  const args = { command };
+  const key = k.bash.args?.commands?.[0];
+  if (key === undefined)
+    return err({ type: "config", message: "This session's shell tool names no command argument." });
+  const args = { [key]: command };
+  // The user's command is judged and shown as a call of the session's own shell tool.
+  const tool = k.bash.name;
+  const declaration = declarationOf(k.bash);
   const permitted = await k.permission({
-    toolName: "Bash",
+    toolName: tool,
     toolCallId,
     args,
-    sideEffects: true,
+    ...(declaration ? { declaration } : {}),
     approval: "kernel",
   });
   if (permitted.action === "block")
     return err({ type: "extension", message: `Not run: ${permitted.reason}` });
-  k.emit({ type: "tool_start", toolCallId, toolName: "Bash", args });
+  k.emit({ type: "tool_start", toolCallId, toolName: tool, args, ...callInfo(declaration, args) });
   const scrub = k.scrub ?? ((text: string) => text);
   const result = await k.bash.execute(args, {
     signal: k.signal,
@@ -69,7 +76,7 @@ export async function runUserShell(
       k.emit({
         type: "tool_update",
         toolCallId,
-        toolName: "Bash",
+        toolName: tool,
         text: scrub(contentText(partial.content)),
       }),
   });
@@ -78,7 +85,7 @@ export async function runUserShell(
   k.emit({
     type: "tool_end",
     toolCallId,
-    toolName: "Bash",
+    toolName: tool,
     isError: result.isError === true,
     text: output,
     ...(result.details !== undefined ? { details: result.details } : {}),

@@ -6,7 +6,7 @@ import { indexHook } from "./git-hooks.js";
 import { discover, gitEnvironmentRisk, gitRepositoryRisk } from "./git-repo.js";
 import { isProtectedWrite, type PathContext } from "./pathcheck.js";
 import { expandHome, isInside, resolveShellPath, statQuiet } from "./paths.js";
-import { rulesFor } from "./rules.js";
+import { RULE_WORD, rulesFor } from "./rules.js";
 import { classifyReadOnly, dangerReason, type PathFacts, type ReadOnlyVerdict } from "./shell/classify.js";
 import { argvEvaluation, type Evaluation } from "./shell/evaluation.js";
 import { gitConfigWrite, type IndexRefresh } from "./shell/git.js";
@@ -119,7 +119,7 @@ function wildcard(w: string): RegExp {
 }
 
 function findRule(ctx: BashContext, behavior: PermissionBehavior, layers: string[][], exactOnly = false) {
-  for (const rule of rulesFor(ctx.rules, behavior, "bash")) {
+  for (const rule of rulesFor(ctx.rules, behavior, "bash", ctx.tool)) {
     if (layers.some((argv) => bashRuleMatches(rule.specifier, argv, exactOnly))) return rule.entry.rule;
   }
   return undefined;
@@ -293,7 +293,10 @@ function judgeCommand(cmd: ShellCommand, ctx: BashContext, depth: number, append
     if (ctx.mode === "plan") return [...out, deny(`plan mode: \`${full}\` ${danger}`)];
     const exact = findRule(ctx, "allow", [all[0]!], true);
     if (exact) return [...out, allow(`\`${full}\` is allowed by rule ${exact}`, exact)];
-    return [...out, ask(`\`${full}\` is never allowed automatically: ${danger}`, [`Bash(${full})`], true)];
+    return [
+      ...out,
+      ask(`\`${full}\` is never allowed automatically: ${danger}`, [`${RULE_WORD.bash}(${full})`], true),
+    ];
   }
 
   // Why it cannot count as a read, as a phrase after the command (`x` sets PATH, …).

@@ -1,27 +1,26 @@
 // decide(): the permission decision for one tool call, a function of its inputs and the filesystem.
+// A call is judged by what its tool declares (access, which arguments are paths, commands, URLs),
+// never by its name: a tool that declares nothing is the most dangerous kind.
 import { homedir } from "node:os";
 import { resolveKeelHome } from "../config/paths.js";
 import { realpathOrResolved } from "../fs/paths.js";
+import { roleValues } from "../tools/declarations.js";
 import { judgeBash } from "./bash.js";
 import { judgeRead, judgeWrite, type PathContext } from "./pathcheck.js";
 import { resolvePath } from "./paths.js";
-import { catalogRules, domainMatches, familyOf, normalizeDomain, rulesFor } from "./rules.js";
+import {
+  catalogRules,
+  domainMatches,
+  domainRules,
+  familyOfAccess,
+  normalizeDomain,
+  toolRules,
+} from "./rules.js";
 import { confineVerdicts } from "./sandboxed.js";
 import { loadShellParser } from "./shell/parser.js";
 import { coveringRules, exactCommandRule } from "./suggest.js";
 import type { PermissionDecision, PermissionRequest } from "./types.js";
 import { allow, ask, combine, deny, type Verdict } from "./verdict.js";
-
-function stringArg(args: unknown, ...keys: string[]): string | undefined {
-  if (typeof args !== "object" || args === null) return undefined;
-  for (const key of keys) {
-    const v = (args as Record<string, unknown>)[key];
-    if (typeof v === "string" && v.length > 0) return v;
-  }
-  return undefined;
-}
-
-const PATH_KEYS = ["path", "file_path", "filePath", "notebook_path"];
 
 /** The resolved paths and rules every judgement works from. */
 export function pathContext(
@@ -56,7 +55,9 @@ async function withAlwaysRules(
   ctx: PathContext,
   cwd: string,
 ): Promise<PermissionDecision> {
-  const command = familyOf(request.tool) === "bash" ? stringArg(request.args, "command") : undefined;
+  const declared = request.declaration;
+  const command =
+    declared?.access === "exec" ? roleValues(request.args, declared.args?.commands)[0] : undefined;
   const exact = command === undefined ? undefined : exactCommandRule(command);
   const candidates = [...(exact ? [exact] : []), ...(decision.suggestions ?? [])];
   const covering = await coveringRules(candidates, async (rule) => {
@@ -75,58 +76,82 @@ function defaultShellEnv(): Record<string, string | undefined> {
 }
 
 async function verdictsFor(request: PermissionRequest, ctx: PathContext, cwd: string): Promise<Verdict[]> {
-  const { tool, args } = request;
+  const { tool } = request;
   if (request.catalogEntry) return [judgeCatalogEntry(tool, request.catalogEntry, request, ctx)];
-  if (request.approval === "extension")
-    return [extensionApproves(judgeNamedTool(tool, request.sideEffects, ctx), ctx)];
-  switch (familyOf(tool)) {
-    case "bash": {
-      const command = stringArg(args, "command");
-      if (command === undefined) return [ask("Bash was called without a command", [], true)];
-      const judged = request.forceParserAllow
-        ? [allow("the shell parser's verdicts are forced to allow (a test switch)")]
-        : judgeBash(await loadShellParser(), command, ctx, {
-            cwd,
-            env: request.shellEnv ?? defaultShellEnv(),
-          });
-      return request.sandbox ? confineVerdicts(judged, request.sandbox, request.mode) : judged;
-    }
-    case "edit": {
-      const path = stringArg(args, ...PATH_KEYS);
-      if (path === undefined) return [ask(`${tool} was called without a path`, [], true)];
-      return [judgeWrite(resolvePath(path, cwd, ctx.home), ctx)];
-    }
-    case "read": {
-      const base = stringArg(args, ...PATH_KEYS) ?? ".";
-      const verdicts = [judgeRead(resolvePath(base, cwd, ctx.home), ctx)];
-      // Glob("../../etc/*") reaches outside through its pattern, not its path.
-      const pattern = stringArg(args, "pattern");
-      if (tool === "Glob" && pattern !== undefined) {
-        const literal = pattern
-          .split("/")
-          .filter((_, i, segs) => !segs.slice(0, i + 1).some((s) => /[*?[{]/.test(s)));
-        const root = resolvePath(base, cwd, ctx.home).lexical;
-        if (literal.length > 0)
-          verdicts.push(judgeRead(resolvePath(literal.join("/") || "/", root, ctx.home), ctx));
-      }
-      return verdicts;
-    }
-    case "webfetch":
-      return [judgeWebFetch(stringArg(args, "url"), ctx)];
-    default:
-      return [judgeNamedTool(tool, request.sideEffects, ctx)];
-  }
+  const verdicts = await judgeDeclared(request, ctx, cwd);
+  return request.approval === "extension" ? verdicts.map((v) => extensionApproves(v, ctx)) : verdicts;
 }
 
-function judgeWebFetch(url: string | undefined, ctx: PathContext): Verdict {
+/**
+ * By access: a read tool's paths and patterns under `Read(…)` rules, a write tool's paths under
+ * `Edit(…)`, an exec tool's commands through the shell parser and `Bash(…)` (confined by the
+ * sandbox), a network tool's URLs under `<Tool>(domain:…)`. A tool whose access names no
+ * argument of that kind, and an undeclared one, is judged by the rules naming it.
+ */
+async function judgeDeclared(request: PermissionRequest, ctx: PathContext, cwd: string): Promise<Verdict[]> {
+  const { tool, args } = request;
+  const access = request.declaration?.access;
+  const roles = request.declaration?.args;
+  const family = familyOfAccess(access);
+  const own: PathContext = family ? { ...ctx, tool: { name: tool, family } } : ctx;
+  if (access === "exec" && roles?.commands) {
+    const commands = roleValues(args, roles.commands);
+    if (commands.length === 0) return [ask(`${tool} was called without a command`, [], true)];
+    const judged: Verdict[] = [];
+    for (const command of commands)
+      judged.push(
+        ...(request.forceParserAllow
+          ? [allow("the shell parser's verdicts are forced to allow (a test switch)")]
+          : judgeBash(await loadShellParser(), command, own, {
+              cwd,
+              env: request.shellEnv ?? defaultShellEnv(),
+            })),
+      );
+    return request.sandbox ? confineVerdicts(judged, request.sandbox, request.mode) : judged;
+  }
+  if (access === "write" && roles?.paths) {
+    const paths = roleValues(args, roles.paths);
+    if (paths.length === 0) return [ask(`${tool} was called without a path`, [], true)];
+    return paths.map((path) => judgeWrite(resolvePath(path, cwd, ctx.home), own));
+  }
+  if (access === "read" && (roles?.paths || roles?.patterns)) return judgeReads(request, own, cwd);
+  if (access === "network" && roles?.urls) {
+    const urls = roleValues(args, roles.urls);
+    if (urls.length === 0) return [ask(`${tool} was called without a valid URL`, [], true)];
+    return urls.map((url) => judgeFetch(tool, url, ctx));
+  }
+  return [judgeNamedTool(tool, access, ctx)];
+}
+
+/** Every path a read tool names (the working folder when it names none), and what its patterns reach. */
+function judgeReads(request: PermissionRequest, ctx: PathContext, cwd: string): Verdict[] {
+  const roles = request.declaration?.args;
+  const given = roleValues(request.args, roles?.paths);
+  const bases = given.length > 0 ? given : ["."];
+  const verdicts = bases.map((base) => judgeRead(resolvePath(base, cwd, ctx.home), ctx));
+  // A pattern's literal leading folders are a path it reads ("../../etc/*" reaches outside).
+  for (const pattern of roleValues(request.args, roles?.patterns)) {
+    const literal = pattern
+      .split("/")
+      .filter((_, i, segs) => !segs.slice(0, i + 1).some((s) => /[*?[{]/.test(s)));
+    if (literal.length === 0) continue;
+    for (const base of bases) {
+      const root = resolvePath(base, cwd, ctx.home).lexical;
+      verdicts.push(judgeRead(resolvePath(literal.join("/") || "/", root, ctx.home), ctx));
+    }
+  }
+  return verdicts;
+}
+
+function judgeFetch(tool: string, url: string, ctx: PathContext): Verdict {
   let host: string;
   try {
-    host = normalizeDomain(new URL(url ?? "").hostname);
+    host = normalizeDomain(new URL(url).hostname);
   } catch {
-    return ask(`WebFetch was called without a valid URL`, [], true);
+    return ask(`${tool} was called without a valid URL`, [], true);
   }
   const find = (b: "allow" | "ask" | "deny") =>
-    rulesFor(ctx.rules, b, "webfetch").find((r) => domainMatches(r.specifier, host));
+    domainRules(ctx.rules, b, tool).find((r) => domainMatches(r.specifier, host));
   const denied = find("deny");
   if (denied) return deny(`fetching ${host} is denied by rule ${denied.entry.rule}`, denied.entry.rule);
   const asked = find("ask");
@@ -137,7 +162,15 @@ function judgeWebFetch(url: string | undefined, ctx: PathContext): Verdict {
     };
   const allowed = find("allow");
   if (allowed) return allow(`fetching ${host} is allowed by rule ${allowed.entry.rule}`, allowed.entry.rule);
-  return ask(`fetches ${host}`, [`WebFetch(domain:${host})`]);
+  return ask(`fetches ${host}`, [`${tool}(domain:${host})`]);
+}
+
+/**
+ * Whether a tool's access alone lets it run: it changes nothing (none, read, network that names
+ * no URL argument). Write, exec and undeclared tools are asked about.
+ */
+function runsFreely(access: string | undefined): boolean {
+  return access === "none" || access === "read" || access === "network";
 }
 
 /**
@@ -161,7 +194,7 @@ function judgeCatalogEntry(
   if (denied) return deny(`${identity} is denied by rule ${denied.rule}`, denied.rule);
   const asked = find("ask");
   if (asked) return { ...ask(`rule ${asked.rule} asks before ${identity}`, [], true), rule: asked.rule };
-  if (request.sideEffects === false) return allow(`${identity} has no side effects`);
+  if (runsFreely(request.declaration?.access)) return allow(`${identity} has no side effects`);
   if (ctx.mode === "plan")
     return deny(`plan mode: ${identity} may have side effects; only reading tools run while planning`);
   const allowed = find("allow");
@@ -179,19 +212,25 @@ function extensionApproves(verdict: Verdict, ctx: PathContext): Verdict {
   return allow(`${verdict.reason}; the tool asks the user itself`);
 }
 
-/** MCP and extension tools: by name. Tools declared free of side effects run in every mode. */
-function judgeNamedTool(tool: string, sideEffects: boolean | undefined, ctx: PathContext): Verdict {
-  const family = familyOf(tool);
-  const find = (b: "allow" | "ask" | "deny") => rulesFor(ctx.rules, b, family, tool)[0];
+/**
+ * A tool judged by the rules naming it: deny, then ask, win; a tool that changes nothing runs in
+ * every mode; anything else (write or exec with no argument to judge, undeclared) is refused in
+ * plan mode and asked about unless an allow rule names it.
+ */
+function judgeNamedTool(tool: string, access: string | undefined, ctx: PathContext): Verdict {
+  const find = (b: "allow" | "ask" | "deny") => toolRules(ctx.rules, b, tool)[0];
   const denied = find("deny");
   if (denied) return deny(`${tool} is denied by rule ${denied.entry.rule}`, denied.entry.rule);
   const asked = find("ask");
   if (asked)
     return { ...ask(`rule ${asked.entry.rule} asks before ${tool}`, [], true), rule: asked.entry.rule };
-  if (sideEffects === false) return allow(`${tool} has no side effects`);
+  if (runsFreely(access)) return allow(`${tool} has no side effects`);
   if (ctx.mode === "plan")
     return deny(`plan mode: ${tool} may have side effects; only reading tools run while planning`);
   const allowed = find("allow");
   if (allowed) return allow(`${tool} is allowed by rule ${allowed.entry.rule}`, allowed.entry.rule);
-  return ask(`${tool} needs approval`, [tool]);
+  return ask(
+    access === undefined ? `${tool} declares no access and needs approval` : `${tool} needs approval`,
+    [tool],
+  );
 }

@@ -1,7 +1,7 @@
 // The approval flow the kernel runs from beforeToolCall: decide, ask a human if needed, remember "always".
+import type { ToolDeclaration } from "@keel/extension-sdk";
 import type { Result } from "neverthrow";
 import { decide } from "./decide.js";
-import { familyOf } from "./rules.js";
 import type { GateSandbox } from "./sandboxed.js";
 import type {
   PermissionDecision,
@@ -30,14 +30,16 @@ export interface ApprovalRequest {
   suggestions: string[];
   /** Passed through from the call: the child agent asking, for the dialog to name. */
   agent?: { agentId: string; title: string };
+  /** Passed through from the call: what the tool declares (its preview, for the dialog). */
+  declaration?: ToolDeclaration;
 }
 
 export interface ToolCallToCheck {
   tool: string;
   args: unknown;
   toolCallId?: string;
-  /** As declared by the tool (AgentTool.sideEffects); used for tools the checker does not know. */
-  sideEffects?: boolean;
+  /** What the tool declares (access, argument roles, preview); absent: undeclared, the most dangerous kind. */
+  declaration?: ToolDeclaration;
   catalogEntry?: PermissionRequest["catalogEntry"];
   approval?: PermissionRequest["approval"];
   agent?: { agentId: string; title: string };
@@ -105,6 +107,9 @@ const SCOPE_SOURCE: Record<PersistScope | "session", RuleSource> = {
   session: "session",
 };
 
+const runsCommands = (declaration: ToolDeclaration | undefined) =>
+  declaration?.access === "exec" && declaration.args?.commands !== undefined;
+
 export function createPermissionGate(options: PermissionGateOptions): PermissionGate {
   let mode = options.mode;
   const rules: PermissionRuleEntry[] = [...options.rules];
@@ -120,10 +125,11 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
       ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
       userHome: options.userHome,
       keelHome: options.keelHome,
-      sideEffects: call.sideEffects,
+      ...(call.declaration ? { declaration: call.declaration } : {}),
       ...(call.catalogEntry ? { catalogEntry: call.catalogEntry } : {}),
       ...(call.approval ? { approval: call.approval } : {}),
-      ...(options.sandbox && familyOf(call.tool) === "bash" && !call.catalogEntry
+      // The commands an exec tool declares run in the sandbox: what it confines changes the verdict.
+      ...(options.sandbox && runsCommands(call.declaration) && !call.catalogEntry
         ? { sandbox: await options.sandbox(mode) }
         : {}),
       ...(options.forceParserAllow ? { forceParserAllow: true } : {}),
@@ -148,6 +154,7 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
         reason: decision.reason,
         suggestions: decision.suggestions ?? [],
         ...(call.agent ? { agent: call.agent } : {}),
+        ...(call.declaration ? { declaration: call.declaration } : {}),
       });
     } catch {
       // Fail closed: a broken prompt must not turn into an approval.

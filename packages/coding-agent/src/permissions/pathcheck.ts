@@ -9,7 +9,7 @@ import {
   workspaceRelative,
 } from "./paths.js";
 import { HOME_PROTECTED, WORKSPACE_PROTECTED_FOR_TOOLS } from "./protected-paths.js";
-import { rulesFor } from "./rules.js";
+import { type JudgedTool, rulesFor } from "./rules.js";
 import { pathRules } from "./suggest.js";
 import type { PermissionMode, PermissionRuleEntry } from "./types.js";
 import { allow, ask, deny, type Verdict } from "./verdict.js";
@@ -27,6 +27,8 @@ export interface PathContext {
    * and one command can name hundreds of paths once its globs are expanded).
    */
   patterns?: Map<string, PathPattern>;
+  /** The tool being judged, within its family: rules naming it (`Glob(src/**)`) join the family's. */
+  tool?: JudgedTool;
 }
 
 const protectedBases = new Map<string, string[]>();
@@ -68,7 +70,7 @@ function matching(
   family: "read" | "edit",
   target: ResolvedPath,
 ) {
-  return rulesFor(ctx.rules, behavior, family).find(
+  return rulesFor(ctx.rules, behavior, family, ctx.tool).find(
     (r) =>
       r.specifier === undefined ||
       patternMatches(compiled(ctx, r.specifier), target, behavior === "allow" ? "allow" : "deny"),
@@ -96,7 +98,7 @@ export function judgeRead(target: ResolvedPath, ctx: PathContext): Verdict {
   // Keel's home is never part of the workspace, also when keel was started in ~.
   if (isInKeelHome(target, ctx)) return ask(`reads ${what}, in Keel's home (credentials, sessions)`, []);
   if (isInside(target.real, ctx.workspace)) return allow(`reads inside the workspace`);
-  return ask(`reads ${what}, outside the workspace`, pathRules("Read", target, ctx));
+  return ask(`reads ${what}, outside the workspace`, pathRules("read", target, ctx));
 }
 
 export function judgeWrite(target: ResolvedPath, ctx: PathContext): Verdict {
@@ -125,5 +127,5 @@ export function judgeWrite(target: ResolvedPath, ctx: PathContext): Verdict {
   if (inside && ctx.mode === "acceptEdits")
     return allow("acceptEdits mode allows edits inside the workspace");
   const where = inside ? "" : ", outside the workspace";
-  return ask(`writes ${what}${where}`, pathRules("Edit", target, ctx));
+  return ask(`writes ${what}${where}`, pathRules("edit", target, ctx));
 }

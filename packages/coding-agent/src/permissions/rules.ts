@@ -20,24 +20,43 @@ export function parseRule(rule: string): ParsedRule | undefined {
 export function checkRule(rule: string): string | undefined {
   const parsed = parseRule(rule);
   if (!parsed) return `"${rule}" is not a permission rule (expected Tool or Tool(specifier))`;
-  if (parsed.tool === "WebFetch" && parsed.specifier && !parsed.specifier.startsWith("domain:")) {
-    return `"${rule}": WebFetch rules take domain:<host>`;
+  if (parsed.specifier?.startsWith("domain:") && parsed.specifier.slice("domain:".length).trim() === "") {
+    return `"${rule}": domain: needs a host, e.g. ${parsed.tool}(domain:example.com)`;
   }
   return undefined;
 }
 
-export const EDIT_TOOLS: ReadonlySet<string> = new Set(["Edit", "Write", "MultiEdit", "NotebookEdit"]);
-export const READ_TOOLS: ReadonlySet<string> = new Set(["Read", "Glob", "Grep", "LS"]);
+/**
+ * The families of rules, by what a tool does (its declared access): `Read(…)` judges every read
+ * tool's paths, `Edit(…)` / `Write(…)` every write tool's, `Bash(…)` every exec tool's commands.
+ */
+export type RuleFamily = "bash" | "edit" | "read";
 
-export type ToolFamily = "bash" | "edit" | "read" | "webfetch" | "mcp" | "other";
+/**
+ * Rule words that stand for a family rather than one tool — permission vocabulary, as in Claude
+ * Code's settings (whose `MultiEdit` and `NotebookEdit` rules keep their meaning when imported).
+ */
+const FAMILY_WORDS: Readonly<Record<string, RuleFamily>> = {
+  Read: "read",
+  Edit: "edit",
+  Write: "edit",
+  MultiEdit: "edit",
+  NotebookEdit: "edit",
+  Bash: "bash",
+};
 
-export function familyOf(tool: string): ToolFamily {
-  if (tool === "Bash") return "bash";
-  if (EDIT_TOOLS.has(tool)) return "edit";
-  if (READ_TOOLS.has(tool)) return "read";
-  if (tool === "WebFetch") return "webfetch";
-  if (tool.startsWith("mcp__")) return "mcp";
-  return "other";
+/** How a family's rules are written when Keel offers one to save ("always"). */
+export const RULE_WORD: Readonly<Record<RuleFamily, string>> = { read: "Read", edit: "Edit", bash: "Bash" };
+
+/** The family whose rules judge a tool of this access, if any. */
+export function familyOfAccess(access: string | undefined): RuleFamily | undefined {
+  return access === "read" ? "read" : access === "write" ? "edit" : access === "exec" ? "bash" : undefined;
+}
+
+/** A tool being judged within its own family: rules naming it join the family's (`Glob(src/**)`). */
+export interface JudgedTool {
+  name: string;
+  family: RuleFamily;
 }
 
 export interface FamilyRule {
@@ -46,28 +65,62 @@ export interface FamilyRule {
 }
 
 /**
- * The rules that apply to a family, by behavior. Edit and Write rules cover every editing tool;
- * a Read rule covers every reading tool (Read, Glob, Grep, LS), as in Claude Code.
+ * The rules that judge `family`, by behavior: those written with the family's word, and, when
+ * `tool` is judged within that family, those naming it. A tool's rules never judge another
+ * family's checks (`Bash(rm:*)` is not a path rule for the files a command reads).
  */
 export function rulesFor(
   rules: readonly PermissionRuleEntry[],
   behavior: PermissionBehavior,
-  family: ToolFamily,
-  tool?: string,
+  family: RuleFamily,
+  tool?: JudgedTool,
 ): FamilyRule[] {
   const out: FamilyRule[] = [];
   for (const entry of rules) {
     if (entry.behavior !== behavior) continue;
     const parsed = parseRule(entry.rule);
     if (!parsed) continue;
-    const fam = familyOf(parsed.tool);
-    if (family === "edit" || family === "read") {
-      if (fam === family) out.push({ entry, specifier: parsed.specifier });
-    } else if (family === "mcp" && tool) {
-      if (!parsed.specifier && mcpRuleMatches(parsed.tool, tool)) out.push({ entry });
-    } else if (family === "other" && tool) {
-      if (parsed.tool === tool) out.push({ entry, specifier: parsed.specifier });
-    } else if (fam === family) out.push({ entry, specifier: parsed.specifier });
+    const own = tool !== undefined && tool.family === family && parsed.tool === tool.name;
+    if (FAMILY_WORDS[parsed.tool] === family || own) out.push({ entry, specifier: parsed.specifier });
+  }
+  return out;
+}
+
+/**
+ * Rules naming one tool as a whole, by behavior: `Tool`, and for deny and ask also `Tool(…)`
+ * whatever the specifier (a narrower rule the tool cannot apply must not let it slip through);
+ * `mcp__server` rules cover that server's tools.
+ */
+export function toolRules(
+  rules: readonly PermissionRuleEntry[],
+  behavior: PermissionBehavior,
+  tool: string,
+): FamilyRule[] {
+  const out: FamilyRule[] = [];
+  for (const entry of rules) {
+    if (entry.behavior !== behavior) continue;
+    const parsed = parseRule(entry.rule);
+    if (!parsed) continue;
+    if (parsed.tool === tool) {
+      if (behavior !== "allow" || parsed.specifier === undefined)
+        out.push({ entry, specifier: parsed.specifier });
+    } else if (!parsed.specifier && tool.startsWith("mcp__") && mcpRuleMatches(parsed.tool, tool))
+      out.push({ entry });
+  }
+  return out;
+}
+
+/** Rules naming a tool with a `domain:` specifier (or none): what judges a network tool's URLs. */
+export function domainRules(
+  rules: readonly PermissionRuleEntry[],
+  behavior: PermissionBehavior,
+  tool: string,
+): FamilyRule[] {
+  const out: FamilyRule[] = [];
+  for (const entry of rules) {
+    if (entry.behavior !== behavior) continue;
+    const parsed = parseRule(entry.rule);
+    if (parsed?.tool === tool) out.push({ entry, specifier: parsed.specifier });
   }
   return out;
 }
@@ -108,7 +161,7 @@ export function normalizeDomain(host: string): string {
   return (domainToASCII(trimmed) || trimmed).toLowerCase();
 }
 
-/** `WebFetch(domain:example.com)` covers example.com; `domain:*.example.com` its subdomains. */
+/** `<Tool>(domain:example.com)` covers example.com; `domain:*.example.com` its subdomains. */
 export function domainMatches(specifier: string | undefined, host: string): boolean {
   if (specifier === undefined) return true;
   if (!specifier.startsWith("domain:")) return false;

@@ -75,7 +75,8 @@ export function initialState(
 
 export function guardsOf(ctx: PathContext): BashContext["guarded"] {
   const any = (family: "bash" | "read" | "edit") =>
-    rulesFor(ctx.rules, "deny", family).length > 0 || rulesFor(ctx.rules, "ask", family).length > 0;
+    rulesFor(ctx.rules, "deny", family, ctx.tool).length > 0 ||
+    rulesFor(ctx.rules, "ask", family, ctx.tool).length > 0;
   return { bash: any("bash"), read: any("read"), edit: any("edit") };
 }
 

@@ -4,7 +4,7 @@
 import { dirname } from "node:path";
 import type { PathContext } from "./pathcheck.js";
 import { isInside, type ResolvedPath, workspaceRelative } from "./paths.js";
-import { rulesFor } from "./rules.js";
+import { RULE_WORD, rulesFor } from "./rules.js";
 import type { ShellWord } from "./shell/parser.js";
 import type { PermissionRuleEntry } from "./types.js";
 import { allow, type Verdict } from "./verdict.js";
@@ -13,7 +13,7 @@ import { allow, type Verdict } from "./verdict.js";
 const MAX_PREFIX_WORDS = 3;
 
 /** A word a prefix rule can spell: rules split on whitespace and read `*` as a wildcard. */
-const RULE_WORD = /^[^\s*]+$/;
+const PLAIN_WORD = /^[^\s*]+$/;
 
 /**
  * Prefix rules for one simple command, narrowest first: `rm -f x` → `Bash(rm -f x:*)`,
@@ -23,13 +23,13 @@ const RULE_WORD = /^[^\s*]+$/;
 export function commandPrefixRules(ws: readonly ShellWord[]): string[] {
   const usable: string[] = [];
   for (const w of ws) {
-    if (!w.static || !RULE_WORD.test(w.value)) break;
+    if (!w.static || !PLAIN_WORD.test(w.value)) break;
     usable.push(w.value);
   }
   const shortest = ws.length === 1 ? 1 : 2;
   const out: string[] = [];
   for (let k = Math.min(usable.length, MAX_PREFIX_WORDS); k >= shortest; k--) {
-    out.push(`Bash(${usable.slice(0, k).join(" ")}:*)`);
+    out.push(`${RULE_WORD.bash}(${usable.slice(0, k).join(" ")}:*)`);
   }
   return out;
 }
@@ -38,7 +38,7 @@ export function commandPrefixRules(ws: readonly ShellWord[]): string[] {
 export function exactCommandRule(command: string): string | undefined {
   const text = command.trim();
   if (text === "" || isPrefixSpecifier(text)) return undefined;
-  return `Bash(${text})`;
+  return `${RULE_WORD.bash}(${text})`;
 }
 
 function isPrefixSpecifier(specifier: string): boolean {
@@ -71,7 +71,8 @@ export function applyExactCommandRule(
  * workspace root, the home directory or `/` (`Edit(**)` for README.md is acceptEdits mode, not
  * an answer to one edit). Written as the user would: workspace-relative, `~/…` or absolute.
  */
-export function pathRules(tool: "Read" | "Edit", target: ResolvedPath, ctx: PathContext): string[] {
+export function pathRules(family: "read" | "edit", target: ResolvedPath, ctx: PathContext): string[] {
+  const tool = RULE_WORD[family];
   // A rule naming a directory covers everything in it: never the root, the home or the workspace.
   const tooBroad = (dir: string) => dir === ctx.workspace || dir === ctx.home || dir === dirname(dir);
   if (tooBroad(target.real)) return [];

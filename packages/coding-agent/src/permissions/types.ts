@@ -1,4 +1,5 @@
 // The vocabulary of permissions: modes, rules with their source, requests and decisions.
+import type { ToolDeclaration } from "@keel/extension-sdk";
 import type { PERMISSION_MODES } from "../config/schema.js";
 import type { GateSandbox } from "./sandboxed.js";
 
@@ -55,10 +56,11 @@ export interface PermissionRequest {
   /** The Keel home (trust.json, user config): writes there always ask. Default `$KEEL_HOME` or ~/.keel. */
   keelHome?: string;
   /**
-   * For tools the permission layer does not know (extension tools): false = no side effects,
-   * allowed in every mode. Unknown tools with side effects (or undeclared) ask.
+   * What the tool declares: its access and which arguments are paths, patterns, commands or
+   * URLs. Absent (or without access): undeclared, the most dangerous kind — asked about in
+   * every mode but bypassPermissions, refused in plan mode.
    */
-  sideEffects?: boolean;
+  declaration?: Pick<ToolDeclaration, "access" | "args">;
   /**
    * Set when the call runs a catalog entry (through ExecuteTool): it is judged as its own
    * identity `group:name`, never as the built-in tool a bare name might spell.

@@ -10,7 +10,7 @@ import {
   patternMatches,
   realpathLoose,
 } from "../permissions/paths.js";
-import { parseRule, READ_TOOLS } from "../permissions/rules.js";
+import { rulesFor } from "../permissions/rules.js";
 import type { PermissionRuleEntry } from "../permissions/types.js";
 
 export const WALK_LIMIT = 20_000;
@@ -28,12 +28,11 @@ export function readDenials(
 ): ReadDenials {
   const paths = new Set<string>();
   const incomplete: string[] = [];
-  for (const entry of rules) {
-    if (entry.behavior !== "deny") continue;
-    const parsed = parseRule(entry.rule);
+  // `Read(…)` rules, which judge every read: a rule naming one tool is that tool's alone.
+  for (const { entry, specifier } of rulesFor(rules, "deny", "read")) {
     // A bare `Read` denies every read: nothing narrower to hide, the gate alone answers it.
-    if (!parsed?.specifier || !READ_TOOLS.has(parsed.tool)) continue;
-    const spec = parsed.specifier.startsWith("//") ? parsed.specifier.slice(1) : parsed.specifier;
+    if (!specifier) continue;
+    const spec = specifier.startsWith("//") ? specifier.slice(1) : specifier;
     const absolute = normalize(resolve(workspace, expandHome(spec, home)));
     const segments = absolute.split(sep);
     const firstGlob = segments.findIndex(hasGlob);
@@ -42,7 +41,7 @@ export function readDenials(
       continue;
     }
     const literal = segments.slice(0, firstGlob).join(sep) || sep;
-    const pattern = compilePathPattern(parsed.specifier, workspace, home);
+    const pattern = compilePathPattern(specifier, workspace, home);
     let seen = 0;
     const walk = (dir: string): void => {
       let names: string[];

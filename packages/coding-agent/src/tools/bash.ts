@@ -3,7 +3,7 @@
 import { spawn } from "node:child_process";
 import { accessSync, constants, realpathSync, statSync } from "node:fs";
 import { delimiter, join } from "node:path";
-import type { AgentTool, AgentToolResult } from "@keel/agent";
+import type { AgentToolResult } from "@keel/agent";
 import { type Static, Type } from "@sinclair/typebox";
 import { errnoMessage } from "../fs/errno.js";
 import type { CommandSandbox, ConfinedSpawn } from "../sandbox/runtime.js";
@@ -18,7 +18,7 @@ import {
   startTicks,
   treeAlive,
 } from "./process-tree.js";
-import { errorResult, formatBytes } from "./shared.js";
+import { type BuiltinTool, errorResult, formatBytes } from "./shared.js";
 
 export interface BashToolOptions {
   cwd: string;
@@ -106,7 +106,7 @@ function isExecutable(path: string): boolean {
   }
 }
 
-export function createBashTool(options: BashToolOptions): AgentTool<typeof bashParameters, BashDetails> {
+export function createBashTool(options: BashToolOptions): BuiltinTool<typeof bashParameters, BashDetails> {
   const settings = { ...DEFAULTS, ...withoutUndefined(options) };
   const shell = options.shell ?? defaultShell();
   const baseEnv = { ...process.env, ...options.env };
@@ -121,7 +121,10 @@ export function createBashTool(options: BashToolOptions): AgentTool<typeof bashP
       `Timeout ${settings.defaultTimeoutSeconds} s by default. Processes left in the background are killed when it ends.`,
     parameters: bashParameters,
     executionMode: "sequential",
-    sideEffects: true,
+    access: "exec",
+    args: { commands: ["command"] },
+    summary: (args) => args.command,
+    preview: (args) => ({ format: "command", text: args.command }),
     async execute(args, { signal, onUpdate }): Promise<AgentToolResult<BashDetails>> {
       if (signal.aborted) return errorResult("Command was aborted before it started.");
       try {

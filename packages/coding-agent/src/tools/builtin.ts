@@ -1,5 +1,4 @@
 // The built-in tool set, wired to one workspace and one shared FileReadTracker.
-import type { AgentTool } from "@keel/agent";
 import { type BashToolOptions, createBashTool } from "./bash.js";
 import { createEditTool } from "./edit.js";
 import { FileReadTracker } from "./file-tracker.js";
@@ -7,6 +6,7 @@ import { createGlobTool, type GlobToolOptions } from "./glob.js";
 import { createGrepTool, type GrepToolOptions } from "./grep.js";
 import { createLsTool, type LsToolOptions } from "./ls.js";
 import { createReadTool } from "./read.js";
+import type { BuiltinTool } from "./shared.js";
 import type { TextFileAccess } from "./text-files.js";
 import { createWriteTool } from "./write.js";
 
@@ -26,7 +26,7 @@ export interface BuiltinToolsOptions {
 export const BUILTIN_TOOL_NAMES = ["Read", "Write", "Edit", "Bash", "Glob", "Grep", "LS"] as const;
 export type BuiltinToolName = (typeof BUILTIN_TOOL_NAMES)[number];
 
-export function createBuiltinTools(options: BuiltinToolsOptions): AgentTool[] {
+export function createBuiltinTools(options: BuiltinToolsOptions): BuiltinTool[] {
   const { cwd } = options;
   const tracker = options.tracker ?? new FileReadTracker();
   const textFiles = options.textFiles ? { textFiles: options.textFiles } : {};

@@ -1,14 +1,22 @@
 // Edit: exact-string replacements in a file the model has Read, applied in memory all or
 // nothing, written back atomically with the file's own line endings and BOM.
+
 import { stat } from "node:fs/promises";
-import type { AgentTool } from "@keel/agent";
-import { writeFileAtomic } from "@keel/extension-sdk/node";
+import type { ToolPreview } from "@keel/extension-sdk";
 import { type Static, Type } from "@sinclair/typebox";
 import { structuredPatch } from "diff";
 import { applyEdits, type Candidate, type EditFailure, type EditSpec } from "./edit-apply.js";
 import { looksBinary } from "./file-kind.js";
+import { currentText } from "./file-preview.js";
 import { type FileReadTracker, freshnessMessage, stampOf } from "./file-tracker.js";
-import { displayPath, errorResult, fsErrorMessage, resolvePath, textResult } from "./shared.js";
+import {
+  type BuiltinTool,
+  displayPath,
+  errorResult,
+  fsErrorMessage,
+  resolvePath,
+  textResult,
+} from "./shared.js";
 import { readTextBytes, type TextFileAccess, writeTextBytes } from "./text-files.js";
 
 export interface EditToolOptions {
@@ -49,7 +57,7 @@ export type EditParams = Static<typeof editParameters>;
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 const CANDIDATE_PREVIEW_LINES = 20;
 
-export function createEditTool(options: EditToolOptions): AgentTool<typeof editParameters, EditDetails> {
+export function createEditTool(options: EditToolOptions): BuiltinTool<typeof editParameters, EditDetails> {
   return {
     name: "Edit",
     label: "Edit",
@@ -58,7 +66,10 @@ export function createEditTool(options: EditToolOptions): AgentTool<typeof editP
       "old_string/new_string. old_string must match the file exactly (no line-number prefix) and be unique unless replace_all.",
     parameters: editParameters,
     executionMode: "sequential",
-    sideEffects: true,
+    access: "write",
+    args: { paths: ["path"] },
+    summary: (args) => args.path,
+    preview: (args, { cwd }) => editPreview(args, cwd),
     async execute(args) {
       const path = resolvePath(options.cwd, args.path);
       const shown = displayPath(options.cwd, path);
@@ -169,6 +180,30 @@ function describeCandidates(candidates: Candidate[], after: string): string {
     return `Closest match, ${range}${after} (${why}):\n${shownLines.join("\n")}`;
   });
   return `${blocks.join("\n")}\nCopy the text exactly as it is in the file (without the line-number prefix) and retry.`;
+}
+
+/** Edit's approval preview: the diff its edits would make to the file as it is now, or why there is none. */
+function editPreview(args: EditParams, cwd: string): ToolPreview {
+  const path = resolvePath(cwd, args.path);
+  const shown = displayPath(cwd, path);
+  const current = currentText(path);
+  if ("problem" in current) return { format: "text", text: `No diff: ${current.problem}.`, path: shown };
+  const edits = editsOf(args);
+  if (typeof edits === "string") return { format: "text", text: edits, path: shown };
+  if (!current.exists)
+    return { format: "text", text: `${shown} does not exist; Edit will fail.`, path: shown };
+  const lf = (t: string) => t.replace(/\r\n/g, "\n");
+  const applied = applyEdits(
+    current.text,
+    edits.map((e) => ({ ...e, old_string: lf(e.old_string), new_string: lf(e.new_string) })),
+  );
+  if (applied.isErr())
+    return {
+      format: "text",
+      text: `This edit does not apply to ${shown} as it is now (Edit will say why and change nothing).`,
+      path: shown,
+    };
+  return { format: "diff", text: unifiedDiff(shown, current.text, applied.value.text).diff, path: shown };
 }
 
 export function unifiedDiff(

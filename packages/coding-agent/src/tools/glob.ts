@@ -1,11 +1,12 @@
 // Glob: files matching a glob pattern, .gitignore-aware, newest first, capped.
 import { stat } from "node:fs/promises";
 import { isAbsolute, join } from "node:path";
-import type { AgentTool, AgentToolResult } from "@keel/agent";
+import type { AgentToolResult } from "@keel/agent";
 import { type Static, Type } from "@sinclair/typebox";
 import picomatch from "picomatch";
 import {
   abortedResult,
+  type BuiltinTool,
   displayPath,
   errorResult,
   fsErrorMessage,
@@ -43,7 +44,7 @@ export const targetsGit = (pattern: string) => /(^|\/)\.git(\/|$)/.test(pattern)
 
 const STAT_BATCH = 64;
 
-export function createGlobTool(options: GlobToolOptions): AgentTool<typeof globParameters, GlobDetails> {
+export function createGlobTool(options: GlobToolOptions): BuiltinTool<typeof globParameters, GlobDetails> {
   const maxResults = options.maxResults ?? 1000;
   const maxEntries = options.maxEntries ?? 200_000;
   return {
@@ -53,7 +54,10 @@ export function createGlobTool(options: GlobToolOptions): AgentTool<typeof globP
       "Find files by glob pattern (e.g. **/*.ts), skipping .gitignored files. Returns paths, newest first.",
     parameters: globParameters,
     executionMode: "parallel",
-    sideEffects: false,
+    // Glob("../../etc/*") reaches outside through its pattern, not its path: both are judged.
+    access: "read",
+    args: { paths: ["path"], patterns: ["pattern"] },
+    summary: (args) => (args.path === undefined ? args.pattern : `${args.pattern} in ${args.path}`),
     async execute(args, { signal }): Promise<AgentToolResult<GlobDetails>> {
       // Walk only from the pattern's literal prefix: `src/**/*.ts` need not visit `docs/`.
       const scan = picomatch.scan(args.pattern);

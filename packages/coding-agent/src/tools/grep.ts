@@ -1,7 +1,7 @@
 // Grep: a JS regex over the workspace's files, .gitignore-aware, binary files skipped,
 // bounded in files, bytes and output so one call stays fast and small.
 import { stat } from "node:fs/promises";
-import type { AgentTool, AgentToolResult } from "@keel/agent";
+import type { AgentToolResult } from "@keel/agent";
 import { type Static, Type } from "@sinclair/typebox";
 import picomatch from "picomatch";
 import { errnoMessage } from "../fs/errno.js";
@@ -9,6 +9,7 @@ import { targetsGit, targetsNodeModules } from "./glob.js";
 import { SCAN_CHUNK_BYTES, type ScanMode, type ScanResult, scanFile } from "./grep-scan.js";
 import {
   abortedResult,
+  type BuiltinTool,
   displayPath,
   errorResult,
   formatBytes,
@@ -83,7 +84,7 @@ export function compilePattern(pattern: string, ignoreCase: boolean): RegExp | s
   }
 }
 
-export function createGrepTool(options: GrepToolOptions): AgentTool<typeof grepParameters, GrepDetails> {
+export function createGrepTool(options: GrepToolOptions): BuiltinTool<typeof grepParameters, GrepDetails> {
   const limits = {
     maxFiles: options.maxFiles ?? DEFAULTS.maxFiles,
     maxTotalBytes: options.maxTotalBytes ?? DEFAULTS.maxTotalBytes,
@@ -100,7 +101,10 @@ export function createGrepTool(options: GrepToolOptions): AgentTool<typeof grepP
       "output_mode: files_with_matches (default, newest first), content (file:line:text), or count.",
     parameters: grepParameters,
     executionMode: "parallel",
-    sideEffects: false,
+    // The pattern is a regular expression over file contents, not a path: only `path` is judged.
+    access: "read",
+    args: { paths: ["path"] },
+    summary: (args) => (args.path === undefined ? args.pattern : `${args.pattern} in ${args.path}`),
     async execute(args, { signal }): Promise<AgentToolResult<GrepDetails>> {
       const mode: ScanMode = args.output_mode ?? "files_with_matches";
       const regex = compilePattern(args.pattern, args["-i"] === true);

@@ -13,6 +13,13 @@ export {
   type BuiltinToolsOptions,
   createBuiltinTools,
 } from "./builtin.js";
+export {
+  callInfo,
+  type DeclaredTool,
+  declarationOf,
+  isJournaled,
+  previewOf,
+} from "./declarations.js";
 export { createEditTool, type EditDetails, type EditParams, type EditToolOptions } from "./edit.js";
 export { type ImageMimeType, imageMimeTypeForPath, looksBinary, sniffImageMimeType } from "./file-kind.js";
 export { FileReadTracker, type FileStamp, type FreshnessError, hashBytes, stampOf } from "./file-tracker.js";
@@ -27,5 +34,6 @@ export {
   type ReadParams,
   type ReadToolOptions,
 } from "./read.js";
+export type { BuiltinTool } from "./shared.js";
 export type { GuardedEntry, WalkGuard } from "./walk.js";
 export { createWriteTool, type WriteDetails, type WriteParams, type WriteToolOptions } from "./write.js";

@@ -1,11 +1,12 @@
 // LS: a compact, .gitignore-aware tree of a directory, breadth-first so that a capped
 // listing still shows every top-level entry.
 import { stat } from "node:fs/promises";
-import type { AgentTool, AgentToolResult } from "@keel/agent";
+import type { AgentToolResult } from "@keel/agent";
 import { type Static, Type } from "@sinclair/typebox";
 import picomatch from "picomatch";
 import {
   abortedResult,
+  type BuiltinTool,
   displayPath,
   errorResult,
   fsErrorMessage,
@@ -33,7 +34,7 @@ const lsParameters = Type.Object({
 
 export type LsParams = Static<typeof lsParameters>;
 
-export function createLsTool(options: LsToolOptions): AgentTool<typeof lsParameters, LsDetails> {
+export function createLsTool(options: LsToolOptions): BuiltinTool<typeof lsParameters, LsDetails> {
   const maxEntries = options.maxEntries ?? 500;
   return {
     name: "LS",
@@ -41,7 +42,9 @@ export function createLsTool(options: LsToolOptions): AgentTool<typeof lsParamet
     description: "List a directory as a tree (directories end in /), skipping .gitignored entries.",
     parameters: lsParameters,
     executionMode: "parallel",
-    sideEffects: false,
+    access: "read",
+    args: { paths: ["path"] },
+    summary: (args) => args.path ?? ".",
     async execute(args, { signal }): Promise<AgentToolResult<LsDetails>> {
       const root = resolvePath(options.cwd, args.path ?? ".");
       const shownRoot = displayPath(options.cwd, root);

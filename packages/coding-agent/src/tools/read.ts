@@ -1,11 +1,19 @@
 // Read: a file as numbered text lines (paged), or as an image; records what was seen in the
 // FileReadTracker so Edit and Write can detect stale views.
 import { readFile, stat } from "node:fs/promises";
-import type { AgentTool, AgentToolResult } from "@keel/agent";
+import type { AgentToolResult } from "@keel/agent";
 import { type Static, Type } from "@sinclair/typebox";
 import { looksBinary, sniffImageMimeType } from "./file-kind.js";
 import { type FileReadTracker, stampOf } from "./file-tracker.js";
-import { displayPath, errorResult, formatBytes, fsErrorMessage, resolvePath, textResult } from "./shared.js";
+import {
+  type BuiltinTool,
+  displayPath,
+  errorResult,
+  formatBytes,
+  fsErrorMessage,
+  resolvePath,
+  textResult,
+} from "./shared.js";
 import type { TextFileAccess } from "./text-files.js";
 
 export const READ_LIMITS = {
@@ -40,7 +48,7 @@ const readParameters = Type.Object({
 
 export type ReadParams = Static<typeof readParameters>;
 
-export function createReadTool(options: ReadToolOptions): AgentTool<typeof readParameters, ReadDetails> {
+export function createReadTool(options: ReadToolOptions): BuiltinTool<typeof readParameters, ReadDetails> {
   return {
     name: "Read",
     label: "Read",
@@ -49,7 +57,8 @@ export function createReadTool(options: ReadToolOptions): AgentTool<typeof readP
       "Images (png, jpg, gif, webp) come back as images. Read a file before you Edit or overwrite it.",
     parameters: readParameters,
     executionMode: "parallel",
-    sideEffects: false,
+    access: "read",
+    args: { paths: ["path"] },
     async execute(args): Promise<AgentToolResult<ReadDetails>> {
       const path = resolvePath(options.cwd, args.path);
       const shown = displayPath(options.cwd, path);

@@ -1,9 +1,21 @@
 // Helpers every built-in tool shares: path resolution against the workspace and the
 // shape of text / error results (JSON-safe, never thrown).
 import { isAbsolute, relative, resolve, sep } from "node:path";
-import type { AgentToolResult } from "@keel/agent";
+import type { AgentTool, AgentToolResult } from "@keel/agent";
+import type { ToolDeclarationFields } from "@keel/extension-sdk";
+import type { Static, TSchema } from "@sinclair/typebox";
 import { errnoCode, errnoMessage } from "../fs/errno.js";
 import { expandHome } from "../permissions/paths.js";
+
+/**
+ * A built-in tool: the loop's tool plus the declaration every reader (permissions, the sandbox
+ * policy, compaction, file history, approvals, front ends) goes by. One file per tool says it all.
+ */
+export type BuiltinTool<TParams extends TSchema = TSchema, TDetails = unknown> = AgentTool<
+  TParams,
+  TDetails
+> &
+  ToolDeclarationFields<Static<TParams>>;
 
 /** Resolves a model-supplied path: absolute, `~/…`, or relative to the workspace. */
 export function resolvePath(cwd: string, path: string): string {

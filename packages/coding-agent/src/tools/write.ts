@@ -1,12 +1,20 @@
 // Write: creates or replaces a whole file atomically; an existing file must have been Read
 // (and be unchanged since) so the model never overwrites content it has not seen.
+
 import { stat } from "node:fs/promises";
-import type { AgentTool } from "@keel/agent";
-import { writeFileAtomic } from "@keel/extension-sdk/node";
 import { type Static, Type } from "@sinclair/typebox";
 import { errnoCode } from "../fs/errno.js";
+import { unifiedDiff } from "./edit.js";
+import { currentText } from "./file-preview.js";
 import { type FileReadTracker, freshnessMessage, stampOf } from "./file-tracker.js";
-import { displayPath, errorResult, fsErrorMessage, resolvePath, textResult } from "./shared.js";
+import {
+  type BuiltinTool,
+  displayPath,
+  errorResult,
+  fsErrorMessage,
+  resolvePath,
+  textResult,
+} from "./shared.js";
 import { readTextBytes, type TextFileAccess, writeTextBytes } from "./text-files.js";
 
 export interface WriteToolOptions {
@@ -30,7 +38,9 @@ const writeParameters = Type.Object({
 
 export type WriteParams = Static<typeof writeParameters>;
 
-export function createWriteTool(options: WriteToolOptions): AgentTool<typeof writeParameters, WriteDetails> {
+export function createWriteTool(
+  options: WriteToolOptions,
+): BuiltinTool<typeof writeParameters, WriteDetails> {
   return {
     name: "Write",
     label: "Write",
@@ -38,7 +48,18 @@ export function createWriteTool(options: WriteToolOptions): AgentTool<typeof wri
       "Create a file, or replace one you have Read, with the given content (parent directories are created). Prefer Edit for changes to existing files.",
     parameters: writeParameters,
     executionMode: "sequential",
-    sideEffects: true,
+    access: "write",
+    args: { paths: ["path"] },
+    summary: (args) => args.path,
+    // The diff it would make against the file as it is now.
+    preview(args, { cwd }) {
+      const shown = displayPath(cwd, resolvePath(cwd, args.path));
+      const current = currentText(resolvePath(cwd, args.path));
+      if ("problem" in current) return { format: "text", text: `No diff: ${current.problem}.`, path: shown };
+      const { diff } = unifiedDiff(shown, current.text, args.content.replace(/\r\n/g, "\n"));
+      const header = current.exists ? "" : `(new file, ${args.content.split("\n").length} lines)\n`;
+      return { format: "diff", text: header + diff, path: shown };
+    },
     async execute(args) {
       const path = resolvePath(options.cwd, args.path);
       const shown = displayPath(options.cwd, path);

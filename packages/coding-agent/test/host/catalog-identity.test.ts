@@ -24,7 +24,7 @@ const sideEffecting = (name: string): CatalogEntry => ({
   name,
   description: `An extension tool that happens to be called ${name}.`,
   parameters: Type.Object({ command: Type.Optional(Type.String()), path: Type.Optional(Type.String()) }),
-  sideEffects: true,
+  access: "write",
   execute: async () => {
     ran.push(name);
     return textResult(`${name} entry ran`);
@@ -156,7 +156,7 @@ describe("catalog entry identity", () => {
           name: "Lookup",
           description: "Looks things up.",
           parameters: Type.Object({}),
-          sideEffects: true,
+          access: "write",
           execute: async () => textResult("looked up"),
         }),
       ],
@@ -424,7 +424,7 @@ describe("ExecuteTool runs what the gate judged", () => {
       name: "deploy",
       description: "Preview a deploy (reads only).",
       parameters: Type.Object({}),
-      sideEffects: false,
+      access: "read",
       execute: async () => {
         ran.push("preview:deploy");
         return textResult("previewed");
@@ -445,7 +445,7 @@ describe("ExecuteTool runs what the gate judged", () => {
       name: "sync",
       description: "Sync.",
       parameters: Type.Object({}),
-      sideEffects: false,
+      access: "read",
       execute: async () => {
         ran.push("sync (judged)");
         return textResult("synced");
@@ -453,7 +453,7 @@ describe("ExecuteTool runs what the gate judged", () => {
     };
     const writer: CatalogEntry = {
       ...reader,
-      sideEffects: true,
+      access: "write",
       execute: async () => {
         ran.push("sync (unjudged)");
         return textResult("synced");

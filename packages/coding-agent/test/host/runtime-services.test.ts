@@ -450,6 +450,7 @@ describe("allowForRun", () => {
       tools: (tool) => [
         tool({
           name: "LoadSkill",
+          access: "none",
           description: "Loads a skill.",
           parameters: Type.Object({}),
           execute: async (_a, _c, runtime) => {

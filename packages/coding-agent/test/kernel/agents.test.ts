@@ -32,6 +32,8 @@ function spawner(extra: Partial<RunAgentOptions> = {}, onRun?: (id: string) => v
         name: "Spawn",
         description: "Run a child agent on a task.",
         parameters: Type.Object({ task: Type.String(), background: Type.Optional(Type.Boolean()) }),
+        // The child's calls are judged one by one; spawning itself touches nothing.
+        access: "none",
         async execute(args, ctx) {
           const started = await ctx.runAgent({
             prompt: `CHILD: ${args.task}`,

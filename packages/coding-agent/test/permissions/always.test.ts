@@ -9,9 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addPermissionRule } from "../../src/config/write.js";
 import { createToolPermission } from "../../src/kernel/permission.js";
 import type { ToolApprovalRequest } from "../../src/kernel/types.js";
-import { decide } from "../../src/permissions/decide.js";
-import { createPermissionGate } from "../../src/permissions/gate.js";
 import type { PermissionRuleEntry } from "../../src/permissions/types.js";
+import { builtinDeclaration, createPermissionGate, decide } from "./declared.js";
 import { makePermissionFixture, type PermissionFixture } from "./fixture.js";
 
 let fx: PermissionFixture;
@@ -223,7 +222,7 @@ describe("where the kernel saves 'always'", () => {
     toolName: "Bash",
     toolCallId: "t1",
     args: { command },
-    sideEffects: true,
+    declaration: builtinDeclaration("Bash"),
     approval: "kernel" as const,
   });
 

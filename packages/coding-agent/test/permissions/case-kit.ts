@@ -1,5 +1,6 @@
 // The vocabulary of the permission matrix's cases: what a case says, the expected behavior per
 // mode, and the payload effects the end-to-end run looks for (cases.ts and cases-code.ts use it).
+import type { ToolDeclaration } from "@keel/extension-sdk";
 import type { PermissionBehavior, PermissionMode } from "../../src/permissions/types.js";
 
 export type Expect = Record<PermissionMode, PermissionBehavior>;
@@ -66,7 +67,8 @@ export interface Case {
   allow?: string[];
   ask?: string[];
   deny?: string[];
-  sideEffects?: boolean;
+  /** What the tool declares, for tools that are not built-in (built-ins bring their own). */
+  declaration?: ToolDeclaration;
   /** Another workspace of the fixture instead of the clean one (see fixture.ts). */
   workspace?: "hostile" | "hooked" | "hookspath";
   /** Where the agent runs, relative to the workspace (the project root stays the workspace). */

@@ -1,9 +1,9 @@
 // Rules for catalog entries name a group exactly: an allow rule for MCP server `docs` covers
 // `docs`'s tools and never those of a server whose name only starts like it (`docs__evil`).
 import { describe, expect, it } from "vitest";
-import { decide } from "../../src/permissions/decide.js";
 import { mcpRuleMatches } from "../../src/permissions/rules.js";
 import type { PermissionMode } from "../../src/permissions/types.js";
+import { decide } from "./declared.js";
 
 const judge = (group: string, name: string, rule: string, mode: PermissionMode = "default") =>
   decide({
@@ -13,7 +13,7 @@ const judge = (group: string, name: string, rule: string, mode: PermissionMode =
     rules: [{ rule, behavior: "allow", source: "user" }],
     workspace: process.cwd(),
     catalogEntry: { group, name, bareName: true },
-    sideEffects: true,
+    declaration: { access: "write" },
   });
 
 describe("server-wide rules for catalog entries", () => {

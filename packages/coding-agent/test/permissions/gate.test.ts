@@ -4,11 +4,8 @@ import { join } from "node:path";
 import { err, ok } from "neverthrow";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addPermissionRule } from "../../src/config/write.js";
-import {
-  type ApprovalRequest,
-  createPermissionGate,
-  type PermissionGateOptions,
-} from "../../src/permissions/gate.js";
+import type { ApprovalRequest, PermissionGateOptions } from "../../src/permissions/gate.js";
+import { createPermissionGate } from "./declared.js";
 import { makePermissionFixture, type PermissionFixture } from "./fixture.js";
 
 let fx: PermissionFixture;

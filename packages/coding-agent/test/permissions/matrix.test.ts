@@ -2,9 +2,9 @@
 // the expected behavior and why. e2e.test.ts runs the cases that name an effect through the kernel.
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { decide } from "../../src/permissions/decide.js";
 import type { PermissionMode, PermissionRuleEntry } from "../../src/permissions/types.js";
 import { CASES, type Case, MODES } from "./cases.js";
+import { decide } from "./declared.js";
 import { makePermissionFixture, type PermissionFixture } from "./fixture.js";
 
 let fx: PermissionFixture;
@@ -32,7 +32,7 @@ function judge(c: Case, mode: PermissionMode) {
     ...(c.cwd ? { cwd: join(workspace, c.cwd) } : {}),
     userHome: fx.home,
     keelHome: fx.keelHome,
-    ...(c.sideEffects !== undefined ? { sideEffects: c.sideEffects } : {}),
+    ...(c.declaration ? { declaration: c.declaration } : {}),
   });
 }
 

@@ -5,7 +5,6 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync }
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { decide } from "../../src/permissions/decide.js";
 import { indexHook } from "../../src/permissions/git-hooks.js";
 import { configRisk } from "../../src/permissions/git-repo.js";
 import { expandGlob, GLOB_LIMITS } from "../../src/permissions/glob-expand.js";
@@ -14,6 +13,7 @@ import { optionTable, scanOptions } from "../../src/permissions/shell/options.js
 import type { ShellWord } from "../../src/permissions/shell/parser.js";
 import { NOT_READERS, READERS } from "../../src/permissions/shell/readers.js";
 import { checkAwkProgram, checkSedScript } from "../../src/permissions/shell/scripts.js";
+import { decide } from "./declared.js";
 import { makePermissionFixture, type PermissionFixture } from "./fixture.js";
 
 const w = (value: string): ShellWord => ({ value, static: true, raw: value, tilde: false });

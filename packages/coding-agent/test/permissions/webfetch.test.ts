@@ -1,13 +1,18 @@
-// WebFetch and WebSearch under the permission gate, as the web-search extension's tools reach it:
+// WebFetch and WebSearch under the permission gate, as the web-search extension declares them
+// (network; WebFetch's `url` argument a URL), so by declaration and not by name:
 // Claude Code's domain matching (`*.x` covers subdomains, not the apex), the first fetch of a
 // domain asks in default mode, "always" saves that one domain, headless asks become denials,
 // and a host written differently (trailing dot, upper case, IDN) cannot slip past a rule.
+import type { ToolDeclaration } from "@keel/extension-sdk";
 import { ok } from "neverthrow";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decide } from "../../src/permissions/decide.js";
 import { type ApprovalRequest, createPermissionGate, type GateAnswer } from "../../src/permissions/gate.js";
 import type { PermissionMode, PermissionRuleEntry } from "../../src/permissions/types.js";
 import { makePermissionFixture, type PermissionFixture } from "./fixture.js";
+
+/** web-search's WebFetch, as it declares itself: the kernel knows it only by this. */
+const FETCH: ToolDeclaration = { access: "network", args: { urls: ["url"] } };
 
 let fx: PermissionFixture;
 beforeAll(() => {
@@ -29,7 +34,7 @@ const judge = (url: string, r: Parameters<typeof rules>[0] = {}, mode: Permissio
     workspace: fx.workspace,
     userHome: fx.home,
     keelHome: fx.keelHome,
-    sideEffects: false,
+    declaration: FETCH,
   });
 
 describe("WebFetch domain rules", () => {
@@ -120,7 +125,7 @@ describe("WebSearch rules", () => {
       workspace: fx.workspace,
       userHome: fx.home,
       keelHome: fx.keelHome,
-      sideEffects: false,
+      declaration: { access: "network" },
     });
 
   it("runs without asking (it reads only), unless a rule says otherwise", async () => {
@@ -156,7 +161,7 @@ describe("the gate: asking once per domain, always saving that domain", () => {
     });
     return { g, asked, saved };
   }
-  const call = (url: string) => ({ tool: "WebFetch", args: { url }, sideEffects: false });
+  const call = (url: string) => ({ tool: "WebFetch", args: { url }, declaration: FETCH });
 
   it("'always' saves the narrow domain rule project-locally and does not ask again for it", async () => {
     const { g, asked, saved } = gate({ decision: "allow_always" });

@@ -40,11 +40,12 @@ const runner = defineExtension({
         };
       },
     }),
-    // Declared free of side effects, so plan mode lets the call through and only exec can refuse.
+    // Declared as only reading, so plan mode lets the call through and only exec can refuse.
     tool({
       name: "Probe",
       description: "runs a read-only check",
       parameters: Type.Object({}),
+      access: "read",
       async execute(_args, ctx) {
         const outcome = await ctx.exec("ls", []);
         outcomes.push(outcome);

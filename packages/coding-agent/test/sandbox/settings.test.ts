@@ -4,12 +4,12 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { decide } from "../../src/permissions/decide.js";
 import { confineVerdicts } from "../../src/permissions/sandboxed.js";
 import type { PermissionMode } from "../../src/permissions/types.js";
 import { allow, ask, deny } from "../../src/permissions/verdict.js";
 import { commandEnvironment, isSecretVariable } from "../../src/sandbox/env.js";
 import { DEFAULT_SANDBOX_SETTINGS, resolveSandboxSettings } from "../../src/sandbox/settings.js";
+import { decide } from "../permissions/declared.js";
 
 describe("sandbox settings", () => {
   it("default: on, nothing auto-allowed, no domains, the sandbox kept in bypassPermissions", () => {

@@ -13,18 +13,18 @@ describe("createBuiltinTools", () => {
   });
   afterEach(() => cleanup());
 
-  it("returns the seven tools with the declared modes", () => {
+  it("returns the seven tools with their declared modes, access and argument roles", () => {
     const tools = createBuiltinTools({ cwd: dir });
     expect(tools.map((t) => t.name)).toEqual([...BUILTIN_TOOL_NAMES]);
-    const mode = Object.fromEntries(tools.map((t) => [t.name, [t.executionMode, t.sideEffects]]));
+    const mode = Object.fromEntries(tools.map((t) => [t.name, [t.executionMode, t.access, t.args]]));
     expect(mode).toEqual({
-      Read: ["parallel", false],
-      Write: ["sequential", true],
-      Edit: ["sequential", true],
-      Bash: ["sequential", true],
-      Glob: ["parallel", false],
-      Grep: ["parallel", false],
-      LS: ["parallel", false],
+      Read: ["parallel", "read", { paths: ["path"] }],
+      Write: ["sequential", "write", { paths: ["path"] }],
+      Edit: ["sequential", "write", { paths: ["path"] }],
+      Bash: ["sequential", "exec", { commands: ["command"] }],
+      Glob: ["parallel", "read", { paths: ["path"], patterns: ["pattern"] }],
+      Grep: ["parallel", "read", { paths: ["path"] }],
+      LS: ["parallel", "read", { paths: ["path"] }],
     });
   });
 

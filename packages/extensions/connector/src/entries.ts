@@ -91,8 +91,9 @@ export function actionEntry(
     description: `${action.description} (${connector.label}; ${action.effect})`,
     summary: action.summary ?? firstSentence(action.description),
     parameters: action.parameters,
-    // Reads change nothing: no T1/T2, and plan mode keeps them. Everything else is journaled.
-    sideEffects: action.effect !== "read",
+    // Reads change nothing: no T1/T2, and plan mode keeps them. Everything else changes the
+    // service's state: journaled, and asked about by the connector's own policy.
+    access: action.effect === "read" ? "read" : "write",
     approval: "extension",
     // Writes to one service run one at a time, in the order the model asked for them.
     executionMode: action.effect === "read" ? "parallel" : "sequential",

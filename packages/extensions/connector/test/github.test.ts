@@ -50,8 +50,8 @@ describe("github actions", () => {
     const byName = Object.fromEntries(entries.map((e) => [e.name, e]));
     expect(byName.github__merge_pull_request!.description).toContain("destructive");
     expect(byName.github__close_issue!.description).toContain("destructive");
-    expect(byName.github__list_issues!.sideEffects).toBe(false);
-    expect(byName.github__create_issue!.sideEffects).toBe(true);
+    expect(byName.github__list_issues!.access).toBe("read");
+    expect(byName.github__create_issue!.access).toBe("write");
     expect(entries.every((e) => e.approval === "extension")).toBe(true);
   });
 

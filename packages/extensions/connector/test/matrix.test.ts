@@ -29,6 +29,8 @@ const delegator = defineExtension({
       name: "Delegate",
       description: "Run a child agent on a task.",
       parameters: Type.Object({ task: Type.String() }),
+      // Spawning touches nothing: the child's calls are judged (and asked) one by one.
+      access: "none",
       async execute(args, context) {
         const started = await context.runAgent({
           prompt: args.task,

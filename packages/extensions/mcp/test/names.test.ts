@@ -1,7 +1,7 @@
 // Names the model and permission rules see, and the side-effect class annotations give a tool.
 import { describe, expect, it } from "vitest";
 import { MAX_NAME_LENGTH, sanitize, serverNamer, toolNamer } from "../src/catalog/names.js";
-import { hasSideEffects } from "../src/catalog/side-effects.js";
+import { accessOf } from "../src/catalog/side-effects.js";
 
 describe("names", () => {
   it("sanitises to letters, digits, _ and -", () => {
@@ -60,15 +60,22 @@ describe("server parts", () => {
   });
 });
 
-describe("side effects from annotations", () => {
+describe("access from annotations", () => {
   it("lifts the ask only for readOnlyHint under a trusting policy, never for contradictions", () => {
-    expect(hasSideEffects({}, "trust")).toBe(true);
-    expect(hasSideEffects({ annotations: { readOnlyHint: true } }, "trust")).toBe(false);
-    expect(hasSideEffects({ annotations: { readOnlyHint: true } }, "ignore")).toBe(true);
-    expect(hasSideEffects({ annotations: { readOnlyHint: true, destructiveHint: true } }, "trust")).toBe(
-      true,
-    );
-    expect(hasSideEffects({ annotations: { readOnlyHint: false } }, "trust")).toBe(true);
-    expect(hasSideEffects({ annotations: { destructiveHint: false } }, "trust")).toBe(true);
+    expect(accessOf({}, "trust")).toBe("write");
+    expect(accessOf({ annotations: { readOnlyHint: true } }, "trust")).toBe("read");
+    expect(accessOf({ annotations: { readOnlyHint: true } }, "ignore")).toBe("write");
+    expect(accessOf({ annotations: { readOnlyHint: true, destructiveHint: true } }, "trust")).toBe("write");
+    expect(accessOf({ annotations: { readOnlyHint: false } }, "trust")).toBe("write");
+    expect(accessOf({ annotations: { destructiveHint: false } }, "trust")).toBe("write");
+  });
+
+  it("a read-only tool that reaches an open world is network, never looser than its hints", () => {
+    expect(accessOf({ annotations: { readOnlyHint: true, openWorldHint: true } }, "trust")).toBe("network");
+    expect(accessOf({ annotations: { readOnlyHint: true, openWorldHint: false } }, "trust")).toBe("read");
+    expect(accessOf({ annotations: { openWorldHint: true } }, "trust")).toBe("write");
+    expect(
+      accessOf({ annotations: { readOnlyHint: true, openWorldHint: true, destructiveHint: true } }, "trust"),
+    ).toBe("write");
   });
 });

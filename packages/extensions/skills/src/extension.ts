@@ -142,6 +142,10 @@ export const skillsExtension = defineExtension({
       label: "Skill",
       description: SKILL_TOOL_DESCRIPTION,
       parameters: skillToolParameters,
+      // Reads the skill's own files, contained to its folder by the tool (its path is relative to
+      // that folder, not the workspace, so it is not declared as a path for the gate to judge).
+      access: "read",
+      summary: (args) => (args.path ? `${args.skill}: ${args.path}` : args.skill),
       execute: (args, _ctx, runtime) => runSkillTool(args, runtime.instance, runtime),
     }),
   ],

@@ -41,6 +41,9 @@ export const subagentExtension = defineExtension({
       label: "Agent",
       description: SPAWN_DESCRIPTION,
       parameters: SpawnParams,
+      // The child's own tool calls are judged one by one under this session's permissions.
+      access: "none",
+      summary: (args) => args.description,
       execute: (args, ctx, runtime) => spawnAgent(args, ctx, runtime),
     }),
     tool({
@@ -48,6 +51,8 @@ export const subagentExtension = defineExtension({
       label: "Agent result",
       description: GET_RESULT_DESCRIPTION,
       parameters: GetResultParams,
+      access: "none",
+      summary: (args) => args.agent_id,
       execute: (args, ctx, runtime) => getAgentResult(args, ctx, runtime),
     }),
   ],

@@ -40,6 +40,9 @@ export const todoExtension = defineExtension({
       }),
       // One list, full replacement: two updates in one batch must apply in call order.
       executionMode: "sequential",
+      // The list lives in session state: nothing outside the session changes.
+      access: "none",
+      summary: (args) => `${args.todos.length} items`,
       async execute(args, _ctx, runtime) {
         const checked = validateTodos(args.todos);
         if (checked.isErr())

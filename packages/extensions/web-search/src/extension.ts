@@ -219,7 +219,10 @@ export function createWebSearchExtension(options: WebSearchOptions = {}) {
             Type.Integer({ minimum: 0, description: "Byte offset to start at, to read on after a cut" }),
           ),
         }),
-        sideEffects: false,
+        // Fetches only: the URL is judged by WebFetch(domain:…) rules (the kernel asks the first
+        // time for each host); the fetcher's own policy refuses private and metadata addresses.
+        access: "network",
+        args: { urls: ["url"] },
         async execute(args, ctx, rt: Runtime) {
           const format = args.format ?? "markdown";
           const fetched = await rt.instance.fetcher.fetch(args.url, format, ctx.signal);
@@ -281,7 +284,10 @@ export function createWebSearchExtension(options: WebSearchOptions = {}) {
             Type.Boolean({ description: "Also return the provider's short answer" }),
           ),
         }),
-        sideEffects: false,
+        // Sends the query to the configured search provider and changes nothing: no URL of the
+        // model's to judge, so it runs unless a rule naming WebSearch says otherwise.
+        access: "network",
+        summary: (args) => args.query,
         async execute(args, ctx, rt: Runtime) {
           const search = rt.instance.search;
           if (!search.ok)

@@ -4,7 +4,7 @@
 import type { ToolApprovalRequest } from "@keel/coding-agent";
 import { Box, Text, useWindowSize } from "ink";
 import type { ReactElement } from "react";
-import { argsSummary, oneLine } from "../../format.js";
+import { oneLine, toolTitle } from "../../format.js";
 import { approvalChoices } from "../dialog-keys.js";
 import { previewLines, previewRows } from "../preview-window.js";
 import type { Dialog, PickOption } from "../store.js";
@@ -57,6 +57,11 @@ function Preview({ request, scroll }: { request: ToolApprovalRequest; scroll: nu
   );
 }
 
+/** The call as the kernel summarises it (its tool's declaration; an extension's question, its arguments). */
+function callTitle(request: ToolApprovalRequest): string {
+  return toolTitle(request.toolName, request.summary ?? "", 200);
+}
+
 /** Where "always" keeps the rule, in the dialog's words. */
 function alwaysLine(request: ToolApprovalRequest): string | undefined {
   if (request.alwaysRules.length === 0) return undefined;
@@ -78,7 +83,7 @@ function approvalBody(dialog: Extract<Dialog, { kind: "approval" }>) {
       ? `${request.toolName} ${request.preview.path}`
       : request.preview?.format === "command"
         ? `${request.toolName} command`
-        : `${request.toolName}(${argsSummary(request.toolName, request.args, 200)})`;
+        : callTitle(request);
   const title =
     request.kind === "extension"
       ? `${asker}${request.extensionId ?? "An extension"} asks: ${request.title ?? request.toolName}`
@@ -88,7 +93,7 @@ function approvalBody(dialog: Extract<Dialog, { kind: "approval" }>) {
     h(Text, { key: "t", bold: true, color: "yellow" }, title),
     request.preview
       ? h(Preview, { key: "p", request, scroll: dialog.scroll })
-      : h(Text, { key: "a" }, `${request.toolName}(${argsSummary(request.toolName, request.args, 200)})`),
+      : h(Text, { key: "a" }, callTitle(request)),
     h(Text, { key: "r", dimColor: true }, `Reason: ${oneLine(request.reason, 200)}`),
     always ? h(Text, { key: "s", dimColor: true }, always) : null,
     dialog.reason

@@ -12,7 +12,7 @@ export function OutputPanel({ tool }: { tool: ToolItem }): ReactElement | null {
   return h(
     Box,
     { flexDirection: "column", borderStyle: "single", borderColor: "gray", paddingX: 1, marginTop: 1 },
-    h(Text, { bold: true, wrap: "truncate-end" }, `${toolTitle(tool.name, tool.args)}  (ctrl+o to hide)`),
+    h(Text, { bold: true, wrap: "truncate-end" }, `${toolTitle(tool.name, tool.summary)}  (ctrl+o to hide)`),
     hidden > 0 ? h(Text, { dimColor: true }, `… ${hidden} earlier lines`) : null,
     h(Text, null, lines.join("\n")),
   );

@@ -1,7 +1,7 @@
 // One line per tool call: a glyph for its state, Name(args), and a short hint of the result.
 import { Text } from "ink";
 import type { ReactElement } from "react";
-import { argsSummary, resultHint } from "../../format.js";
+import { oneLine, resultHint } from "../../format.js";
 import type { ToolItem } from "../transcript.js";
 import { h } from "./h.js";
 
@@ -9,7 +9,7 @@ const GLYPH = { running: ["●", "yellow"], ok: ["✓", "green"], error: ["✗",
 
 export function ToolLine({ item }: { item: ToolItem }): ReactElement | null {
   const [glyph, color] = GLYPH[item.state];
-  const args = argsSummary(item.name, item.args);
+  const args = oneLine(item.summary, 80);
   const hint =
     item.state === "running"
       ? item.output

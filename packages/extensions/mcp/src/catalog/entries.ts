@@ -8,7 +8,7 @@ import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { type ServerSpec, toolAllowed } from "../config/servers.js";
 import type { ServerInventory } from "./known.js";
 import type { Namer } from "./names.js";
-import { hasSideEffects } from "./side-effects.js";
+import { accessOf } from "./side-effects.js";
 
 /** Longer descriptions are cut (SearchTools shows them whole otherwise). */
 const MAX_DESCRIPTION = 4000;
@@ -69,7 +69,7 @@ export function inventoryEntries(
     name: names.get(tool.name)!,
     description: describe(tool),
     parameters: tool.inputSchema as JsonSchema,
-    sideEffects: hasSideEffects(tool, spec.readOnlyHints),
+    access: accessOf(tool, spec.readOnlyHints),
     execute: (args, call) => runner.callTool(tool, args as Record<string, unknown>, call),
   }));
   if (!inventory.resources) return entries;
@@ -79,7 +79,7 @@ export function inventoryEntries(
       name: namer.claim("\u0000list_resources", "list_resources"),
       description: `List the resources MCP server "${server}" offers (URIs, names, types) and its URI templates.`,
       parameters: LIST_RESOURCES,
-      sideEffects: false,
+      access: "read",
       execute: (input, call) => {
         const cursor = (input as { cursor?: unknown }).cursor;
         return runner.listResources(typeof cursor === "string" ? cursor : undefined, call);
@@ -89,7 +89,7 @@ export function inventoryEntries(
       name: namer.claim("\u0000read_resource", "read_resource"),
       description: `Read a resource of MCP server "${server}" by URI.`,
       parameters: READ_RESOURCE,
-      sideEffects: false,
+      access: "read",
       execute: (input, call) => runner.readResource(String((input as { uri?: unknown }).uri), call),
     },
   );

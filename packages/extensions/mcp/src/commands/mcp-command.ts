@@ -1,7 +1,7 @@
 // `/mcp`: the servers with their status, tool counts, last error and log; `/mcp reconnect`,
 // `/mcp login`, `/mcp logout` and `/mcp tools` for one server.
 import type { CommandResult } from "@keel/extension-sdk";
-import { hasSideEffects } from "../catalog/side-effects.js";
+import { accessOf } from "../catalog/side-effects.js";
 import type { McpManager, ServerHandle } from "../manager.js";
 import { statusReport } from "../status.js";
 
@@ -64,7 +64,7 @@ export async function runMcpCommand(
       const names = server.namer.assign(tools.map((t) => t.name));
       const lines = tools.map(
         (t) =>
-          `${names.get(t.name)}${hasSideEffects(t, server.spec.readOnlyHints) ? "" : "  (read-only)"}${t.description ? ` — ${t.description.split("\n")[0]}` : ""}`,
+          `${names.get(t.name)}${accessOf(t, server.spec.readOnlyHints) === "write" ? "" : "  (read-only)"}${t.description ? ` — ${t.description.split("\n")[0]}` : ""}`,
       );
       return { message: lines.length > 0 ? lines.join("\n") : `${server.spec.name} offers no tools (now).` };
     }
