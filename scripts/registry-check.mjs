@@ -277,9 +277,11 @@ try {
   // A third-party extension: npm create, test, publish, keel install, load, keel update.
   t = Date.now();
   const author = folder("author");
+  // npm create installs the create package under <cache>/_npx and reuses an install of the same
+  // version from an earlier run (every build here is 0.1.0), so it gets a cache of its own.
   run("npm", ["create", "@keel/extension", "keel-hello"], {
     cwd: author.dir,
-    env: userEnv(author.home, { npm_config_yes: "true" }),
+    env: userEnv(author.home, { npm_config_yes: "true", npm_config_cache: join(author.dir, "npm-cache") }),
   });
   const ext = join(author.dir, "keel-hello");
   run("npm", ["install"], { cwd: ext, env: userEnv(author.home) });

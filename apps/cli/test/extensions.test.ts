@@ -105,6 +105,7 @@ export default (keel: KeelAPI): void => {
     name: "Shout",
     description: "Shouts.",
     parameters: keel.Type.Object({}),
+    access: "none",
     execute: async () => keel.textResult(reply.word),
   });
 };
@@ -145,7 +146,7 @@ export default (keel: KeelAPI): void => {
       join(dir, "index.ts"),
       `import { Mode } from "./names.js";
 export default (keel: { registerTool(tool: object): void; Type: { Object(p: object): object }; textResult(t: string): object }) => {
-  keel.registerTool({ name: "Mode", description: "The mode.", parameters: keel.Type.Object({}), execute: async () => keel.textResult(Mode.Loud) });
+  keel.registerTool({ name: "Mode", description: "The mode.", parameters: keel.Type.Object({}), access: "none", execute: async () => keel.textResult(Mode.Loud) });
 };
 `,
     );
