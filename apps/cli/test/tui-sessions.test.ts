@@ -280,8 +280,11 @@ describe("keel TUI sessions and screen", () => {
     // A slow reply keeps the first session locked by a print-mode keel while the TUI tries it.
     const slow = { turns: [], fallback: { text: "slow ".repeat(400), chunkSize: 5, delayMs: 20 } };
     server.setScenario(slow);
+    // The holder has the session locked once its own request arrives (the two runs above made
+    // requests already: counting from zero let the TUI start before the lock on a busy machine).
+    const before = server.requests.length;
     const holder = startKeel(["-p", "--model", MODEL, "--cwd", ws.repo, "-r", id, "go on"], { server, ws });
-    await until(() => server.requests.length > 0, "the holder's request");
+    await until(() => server.requests.length > before, "the holder's request");
     const t = start({ args: `-r ${id}`, scenario: slow });
     expect(await t.exitCode()).not.toBe("0");
     const screen = t.screen(true).replace(/\s+/g, " ");
