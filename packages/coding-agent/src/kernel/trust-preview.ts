@@ -5,6 +5,7 @@
 import { lstatSync, readdirSync, readlinkSync, statSync } from "node:fs";
 import { dirname, extname, join, relative, resolve } from "node:path";
 import { readFileBounded } from "@keel/extension-sdk/node";
+import { commandRoots, discoverCommandFiles } from "../commands/files/discover.js";
 import { translateClaudeSettings } from "../config/claude-settings.js";
 import { configPaths, displayPath } from "../config/paths.js";
 import { parseJsonText } from "../config/read.js";
@@ -46,7 +47,7 @@ export interface TrustPreview {
   extensionSettings: { file: string; id: string; setting: string }[];
   /** Servers .mcp.json declares: what each one runs or connects to. */
   mcpServers: { name: string; runs: string }[];
-  /** Skills and agent definitions (instructions the model may load), one entry each. */
+  /** Skills and agent definitions (instructions the model may load) and command files, one entry each. */
   skillsAndAgents: string[];
   /** AGENTS.md / CLAUDE.md the system prompt would include, from the root down to the cwd. */
   contextFiles: string[];
@@ -137,6 +138,22 @@ export function previewTrust(options: { projectRoot: string; cwd: string; home: 
       if (!name.startsWith(".")) preview.skillsAndAgents.push(`${dir}/${name}`);
     }
   }
+  // Command files, with the rules their allowed-tools would let run without asking.
+  const commands = discoverCommandFiles(
+    commandRoots({
+      projectRoot: root,
+      trusted: true,
+      keelHome: options.home,
+      userHome: "",
+      claudeUserFiles: false,
+    }).filter((r) => r.scope === "project"),
+    root,
+  );
+  for (const file of commands.files)
+    preview.skillsAndAgents.push(
+      `${file.shown}${file.allowedTools.length > 0 ? ` (allowed-tools, run without asking when used: ${file.allowedTools.join(", ")})` : ""}`,
+    );
+  preview.problems.push(...commands.problems);
 
   for (const dir of dirsFromRoot(root, options.cwd)) {
     for (const name of CONTEXT_NAMES) {
