@@ -71,6 +71,12 @@ describe("Claude Code custom commands in print mode", () => {
     expect(before.stderr).toContain("Unknown command /review.");
     expect(server.requests).toHaveLength(0);
 
+    // What trusting would let the command files do is shown before the user decides.
+    const preview = await keel("-p", "/trust");
+    expect(preview.stdout).toContain(
+      ".claude/commands/stamp.md (allowed-tools, run without asking when used: Bash(node scripts/stamp.mjs:*))",
+    );
+    expect(preview.stdout).toContain(".claude/commands/frontend/component.md");
     trust(ws);
     const ran = await keel("-p", "/review src/a.ts fast");
     expect(ran.code, ran.stderr).toBe(0);

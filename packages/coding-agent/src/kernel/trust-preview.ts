@@ -47,8 +47,10 @@ export interface TrustPreview {
   extensionSettings: { file: string; id: string; setting: string }[];
   /** Servers .mcp.json declares: what each one runs or connects to. */
   mcpServers: { name: string; runs: string }[];
-  /** Skills and agent definitions (instructions the model may load) and command files, one entry each. */
+  /** Skills and agent definitions (instructions the model may load), one entry each. */
   skillsAndAgents: string[];
+  /** Command files (`/name` prompts), each with the rules its allowed-tools let run without asking. */
+  commands: string[];
   /** AGENTS.md / CLAUDE.md the system prompt would include, from the root down to the cwd. */
   contextFiles: string[];
   /** What each loaded extension says it would read or run from the project (its trustPreview). */
@@ -85,6 +87,7 @@ export function previewTrust(options: { projectRoot: string; cwd: string; home: 
     extensionSettings: [],
     mcpServers: [],
     skillsAndAgents: [],
+    commands: [],
     contextFiles: [],
     problems: [],
   };
@@ -150,7 +153,7 @@ export function previewTrust(options: { projectRoot: string; cwd: string; home: 
     root,
   );
   for (const file of commands.files)
-    preview.skillsAndAgents.push(
+    preview.commands.push(
       `${file.shown}${file.allowedTools.length > 0 ? ` (allowed-tools, run without asking when used: ${file.allowedTools.join(", ")})` : ""}`,
     );
   preview.problems.push(...commands.problems);
@@ -402,6 +405,10 @@ export function formatTrustPreview(preview: TrustPreview): string {
     preview.mcpServers.map((s) => `${s.name}: ${s.runs}`),
   );
   section("Skills and agents (instructions the model may load)", preview.skillsAndAgents);
+  section(
+    "Command files (prompts for /name; their allowed-tools run without asking when used)",
+    preview.commands,
+  );
   section("Context files (instructions for the model)", preview.contextFiles);
   for (const e of preview.fromExtensions ?? []) section(`${e.extensionId} (extension)`, e.lines);
   if (preview.problems.length > 0) section("Could not be checked", preview.problems);
