@@ -3,8 +3,9 @@
 // command's prompt carrying its model and allowed-tools as options for that one run.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import type { Diagnostic } from "@keel/extension-sdk";
 import { afterEach, describe, expect, it } from "vitest";
-import { createCodingAgent, type Diagnostic } from "../../src/index.js";
+import { createCodingAgent } from "../../src/index.js";
 import { fauxProvider, kernelFixture } from "../../src/testing.js";
 
 const fixtures: ReturnType<typeof kernelFixture>[] = [];
