@@ -22,6 +22,7 @@ import { CommandRegistry } from "../commands/registry.js";
 import type { CompactionSettings } from "../compaction/policy.js";
 import { errnoMessage } from "../fs/errno.js";
 import type { ExtensionHost, HostView } from "../host/extension-host.js";
+import { checkRule } from "../permissions/rules.js";
 import type { CommandSandbox } from "../sandbox/runtime.js";
 import { type DeclaredTool, declarationOf } from "../tools/declarations.js";
 import type { BuiltinTool } from "../tools/shared.js";
@@ -667,12 +668,14 @@ export class KernelAgent implements CodingAgent {
 
     // This prompt's own model and allow rules (a command file's), for this run only.
     const restoreModel = this.modelForRun(input?.model);
-    if (input?.allow && input.allow.length > 0) {
-      this.parts.permission.allowForRun(input.allow);
-      this.report(
-        "info",
-        `Allowed until this run ends (the command's allowed-tools): ${input.allow.join(", ")}`,
-      );
+    const allow = (input?.allow ?? []).filter((rule) => {
+      const problem = checkRule(rule);
+      if (problem) this.report("warning", `${problem}; not allowed for this run`);
+      return problem === undefined;
+    });
+    if (allow.length > 0) {
+      this.parts.permission.allowForRun(allow);
+      this.report("info", `Allowed until this run ends (the command's allowed-tools): ${allow.join(", ")}`);
     }
     let run: RunResult;
     try {
@@ -691,7 +694,7 @@ export class KernelAgent implements CodingAgent {
       }
     } finally {
       restoreModel();
-      if (input?.allow && input.allow.length > 0) this.parts.permission.endRun();
+      if (allow.length > 0) this.parts.permission.endRun();
     }
     if (this.runAbort === aborter) this.runAbort = undefined;
     await this.session_.sync();
