@@ -1,7 +1,8 @@
 // `!cmd`: a shell command the user runs from the prompt. It goes through the same permission
 // gate as the model's Bash calls (so it may ask), runs in the Bash tool, shows as a tool call,
 // and lands in the journal as a notice the model reads with the next prompt (not as a prompt:
-// /rewind counts only what the user asked the model).
+// /rewind counts only what the user asked the model). A command file's `` !`cmd` `` lines take the
+// same call (runShellCall), their output going into the command's prompt instead.
 import { randomUUID } from "node:crypto";
 import type { Session } from "@keel/session";
 import { err, ok, type Result } from "neverthrow";
