@@ -20,11 +20,21 @@ export interface CommandResult {
   message?: string;
   /** Sent to the agent as a prompt. */
   prompt?: string;
+  /** How that prompt runs (a command file's front matter); front ends pass it on with the prompt. */
+  promptOptions?: PromptOptions;
   /**
    * The command failed (bad arguments, nothing to do it with): shown as an error; print mode
    * exits 2 with it. A command that throws counts as failed too.
    */
   error?: string;
+}
+
+/** One prompt's own settings, for that run only. */
+export interface PromptOptions {
+  /** The model it runs on (`provider/id` or a known alias); an unknown one is a warning, and the session's model runs it. */
+  model?: string;
+  /** Permission rules allowed until that run ends (a command file's `allowed-tools`). */
+  allow?: string[];
 }
 
 export interface CommandRunContext {

@@ -16,6 +16,7 @@ import {
   type CodingAgentOptions,
   createCodingAgent,
   formatTrustPreview,
+  type PromptOptions,
   parseCommandLine,
   type TextFileAccess,
   type ToolApprovalRequest,
@@ -277,7 +278,7 @@ export class AcpSession {
         await this.flushed();
         return { stopReason: "end_turn" };
       }
-      input = { text: ran };
+      input = { text: ran.text, ...ran.options };
     }
     const result = await this.#agent.prompt(input);
     await this.flushed();
@@ -298,7 +299,7 @@ export class AcpSession {
   }
 
   /** A slash command: its message in the editor; a prompt it makes is returned to run. */
-  async #command(name: string, args: string): Promise<string | undefined> {
+  async #command(name: string, args: string): Promise<{ text: string; options?: PromptOptions } | undefined> {
     const mode = this.#agent.permissionMode();
     const done = await this.#agent.commands.run(args ? `/${name} ${args}` : `/${name}`);
     if (done.isErr()) {
@@ -313,7 +314,12 @@ export class AcpSession {
       sessionUpdate: "available_commands_update",
       availableCommands: availableCommands(this.#agent),
     });
-    return done.value.prompt;
+    return done.value.prompt !== undefined
+      ? {
+          text: done.value.prompt,
+          ...(done.value.promptOptions ? { options: done.value.promptOptions } : {}),
+        }
+      : undefined;
   }
 
   /** /trust: what the project could do, then the editor's yes (as the terminal asks), then a reload. */

@@ -8,6 +8,7 @@ import {
   type CodingAgentOptions,
   createCodingAgent,
   killAllCommandTrees,
+  type PromptInput,
   parseCommandLine,
 } from "@keel/coding-agent";
 import type { OutputFormat } from "../args.js";
@@ -156,16 +157,16 @@ async function runCommand(
   agent: CodingAgent,
   run: PrintRun,
   prompt: string,
-): Promise<{ code: number } | { prompt: string }> {
+): Promise<{ code: number } | { prompt: PromptInput }> {
   const slash = parseCommandLine(prompt);
-  if (!slash) return { prompt };
+  if (!slash) return { prompt: { text: prompt } };
   const { name } = slash;
   const done = await agent.commands.run(prompt);
   if (done.isErr()) {
     run.output.note(done.error.message);
     return { code: EXIT.usage };
   }
-  if (done.value.prompt) return { prompt: done.value.prompt };
+  if (done.value.prompt) return { prompt: { text: done.value.prompt, ...done.value.promptOptions } };
   if (run.format === "text") run.output.text(done.value.message ?? "");
   else run.output.json(commandLine(printedSessionId(agent), name, done.value.message ?? ""));
   return { code: EXIT.ok };
@@ -262,7 +263,7 @@ async function waitForChildren(
 async function runPrompt(
   agent: CodingAgent,
   run: PrintRun,
-  prompt: string,
+  prompt: PromptInput,
   signal: () => StopSignal | undefined,
   ends: RunEnds,
   waitChildren: boolean,

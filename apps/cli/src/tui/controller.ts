@@ -9,6 +9,7 @@ import type {
   CodingAgentOptions,
   HostUI,
   PermissionModeName,
+  PromptOptions,
   SessionChoice,
 } from "@keel/coding-agent";
 import { err, ok, type Result } from "neverthrow";
@@ -418,15 +419,16 @@ export class Controller {
       this.store.note("dim", "The output is in the conversation: the model sees it with your next prompt.");
   }
 
-  run(prompt: string): Promise<void> {
-    const run = this.runPrompt(prompt).finally(() => {
+  /** `options`: a command's own settings for this prompt (its model, its allowed-tools). */
+  run(prompt: string, options?: PromptOptions): Promise<void> {
+    const run = this.runPrompt(prompt, options).finally(() => {
       if (this.current === run) this.current = undefined;
     });
     this.current = run;
     return run;
   }
 
-  private async runPrompt(prompt: string): Promise<void> {
+  private async runPrompt(prompt: string, options?: PromptOptions): Promise<void> {
     const agent = this.agent;
     if (!agent) return;
     this.interruptedRun = false;
@@ -435,7 +437,7 @@ export class Controller {
     // Images pasted into this prompt go with it while their markers are still in the text.
     const images = this.store.images.filter((p) => prompt.includes(p.marker)).map((p) => p.image);
     this.store.images = [];
-    const result = await agent.prompt(images.length > 0 ? { text: prompt, images } : prompt);
+    const result = await agent.prompt({ text: prompt, ...(images.length > 0 ? { images } : {}), ...options });
     if (agent !== this.agent) return;
     this.store.running = false;
     if (result.isErr()) {

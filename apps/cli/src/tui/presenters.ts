@@ -220,11 +220,11 @@ export async function showOutcome(
 ): Promise<void> {
   c.refresh();
   if (result.isErr()) return c.store.note("error", result.error.message);
-  const { message, prompt } = result.value;
+  const { message, prompt, promptOptions } = result.value;
   if (message && !options.quiet)
     c.store.note("info", options.suffix ? `${message}\n\n${options.suffix}` : message);
   else c.store.publish();
-  if (prompt) await c.run(prompt);
+  if (prompt) await c.run(prompt, promptOptions);
 }
 
 type Presenter = (c: Controller, args: string, headless: HeadlessRun) => Promise<void>;

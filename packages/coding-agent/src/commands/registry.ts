@@ -142,6 +142,9 @@ export class CommandRegistry implements AgentCommands {
     return ok({
       ...(result?.message !== undefined ? { message: result.message } : {}),
       ...(result?.prompt !== undefined ? { prompt: result.prompt } : {}),
+      ...(result?.prompt !== undefined && result.promptOptions !== undefined
+        ? { promptOptions: result.promptOptions }
+        : {}),
     });
   }
 

@@ -22,6 +22,7 @@ import { CommandRegistry } from "../commands/registry.js";
 import type { CompactionSettings } from "../compaction/policy.js";
 import { errnoMessage } from "../fs/errno.js";
 import type { ExtensionHost, HostView } from "../host/extension-host.js";
+import { checkRule } from "../permissions/rules.js";
 import type { CommandSandbox } from "../sandbox/runtime.js";
 import { type DeclaredTool, declarationOf } from "../tools/declarations.js";
 import type { BuiltinTool } from "../tools/shared.js";
@@ -72,7 +73,7 @@ import type {
   ToolCallInfo,
 } from "./types.js";
 import { type UsageBreakdown, UsageLedger } from "./usage-ledger.js";
-import { runUserShell } from "./user-shell.js";
+import { runShellCall, runUserShell } from "./user-shell.js";
 
 /** How long close() waits for an aborted run to journal its end. */
 const RUN_END_WAIT_MS = 150;
@@ -527,6 +528,75 @@ export class KernelAgent implements CodingAgent {
   }
 
   /**
+   * A command file's `` !`cmd` `` line: judged, sandboxed and shown like the user's `!cmd`, its
+   * output returned for the prompt instead of journaled; `allow` (the file's allowed-tools) holds
+   * for this call only.
+   */
+  async runCommandShell(
+    command: string,
+    allow: readonly string[],
+    signal: AbortSignal,
+  ): Promise<Result<string, CodingAgentError>> {
+    if (this.closed) return err({ type: "closed", message: "This agent is closed." });
+    if (this.agent.isRunning || this.inRun || this.shell)
+      return err({
+        type: "busy",
+        message: "Wait for the run to end (or press Esc) before running a command.",
+      });
+    const shell = new AbortController();
+    this.shell = shell;
+    const stop = () => shell.abort();
+    signal.addEventListener("abort", stop, { once: true });
+    // No run is going on (checked above), so the grant ends with this call and nothing else's.
+    if (allow.length > 0) this.parts.permission.allowForRun(allow);
+    try {
+      const ran = await runShellCall(
+        {
+          bash: this.parts.builtinTools.find((t) => t.access === "exec" && t.args?.commands !== undefined),
+          permission: this.parts.permission.check,
+          emit: (event) => this.emit(event),
+          signal: shell.signal,
+          ...(this.parts.sandbox
+            ? { scrub: (text: string) => this.parts.sandbox!.scrubber().text(text) }
+            : {}),
+        },
+        command,
+      );
+      return ran.map((r) => r.output);
+    } finally {
+      if (allow.length > 0) this.parts.permission.endRun();
+      signal.removeEventListener("abort", stop);
+      this.shell = undefined;
+    }
+  }
+
+  /**
+   * The model one prompt asked for (a command file's `model`), put in place for its run; returns
+   * what puts the session's back. Not journaled: the session stays on its model.
+   */
+  private modelForRun(ref: string | undefined): () => void {
+    if (ref === undefined) return () => {};
+    const chosen = this.parts.resolveModel(ref);
+    const model = chosen.isOk() ? chosen.value.model : undefined;
+    if (!model || !hasKey(model, this.parts.streamOptions)) {
+      const why = chosen.isErr() ? chosen.error.message : `${modelRef(model!)} has no API key`;
+      this.report(
+        "warning",
+        `This prompt asked for the model "${ref}", which Keel cannot use (${why}); it runs on ${modelRef(this.model_)}.`,
+      );
+      return () => {};
+    }
+    const session = this.model_;
+    if (model === session) return () => {};
+    this.model_ = model;
+    this.agent.configure({ model, streamOptions: this.requestOptions(this.session_.id) });
+    return () => {
+      this.model_ = session;
+      this.agent.configure({ model: session, streamOptions: this.requestOptions(this.session_.id) });
+    };
+  }
+
+  /**
    * A run from `text`, or (null) from the history as it is — how a run starts that a notice woke
    * (a background agent finished while the session was idle).
    */
@@ -596,16 +666,35 @@ export class KernelAgent implements CodingAgent {
     this.stoppedByDenial = false;
     this.runDenials = [];
 
-    const first = await this.agent.prompt(message === undefined ? [] : [message], { signal: aborter.signal });
-    if (first.isErr()) return err({ type: "busy", message: first.error.message });
-    let run: RunResult = first.value;
-    if (run.stopReason === "context_overflow") {
-      // Overflow: compact, then retry the run once from the compacted history.
-      const compacted = await this.compactWith("overflow");
-      if (compacted.isOk()) {
-        const retry = await this.agent.prompt([], { signal: aborter.signal });
-        if (retry.isOk()) run = mergeRuns(run, retry.value);
+    // This prompt's own model and allow rules (a command file's), for this run only.
+    const restoreModel = this.modelForRun(input?.model);
+    const allow = (input?.allow ?? []).filter((rule) => {
+      const problem = checkRule(rule);
+      if (problem) this.report("warning", `${problem}; not allowed for this run`);
+      return problem === undefined;
+    });
+    if (allow.length > 0) {
+      this.parts.permission.allowForRun(allow);
+      this.report("info", `Allowed until this run ends (the command's allowed-tools): ${allow.join(", ")}`);
+    }
+    let run: RunResult;
+    try {
+      const first = await this.agent.prompt(message === undefined ? [] : [message], {
+        signal: aborter.signal,
+      });
+      if (first.isErr()) return err({ type: "busy", message: first.error.message });
+      run = first.value;
+      if (run.stopReason === "context_overflow") {
+        // Overflow: compact, then retry the run once from the compacted history.
+        const compacted = await this.compactWith("overflow");
+        if (compacted.isOk()) {
+          const retry = await this.agent.prompt([], { signal: aborter.signal });
+          if (retry.isOk()) run = mergeRuns(run, retry.value);
+        }
       }
+    } finally {
+      restoreModel();
+      if (allow.length > 0) this.parts.permission.endRun();
     }
     if (this.runAbort === aborter) this.runAbort = undefined;
     await this.session_.sync();

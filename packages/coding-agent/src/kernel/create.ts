@@ -6,6 +6,8 @@ import { dirname, join, resolve } from "node:path";
 import { preconnect, type StreamOptions, type ThinkingLevel } from "@keel/ai";
 import type { Diagnostic } from "@keel/extension-sdk";
 import { err, ok, type Result } from "neverthrow";
+import { commandRoots, discoverCommandFiles } from "../commands/files/discover.js";
+import { registerCommandFiles } from "../commands/files/register.js";
 import { DEFAULT_COMPACTION } from "../compaction/policy.js";
 import { loadConfig } from "../config/load.js";
 import { mergeLayers } from "../config/merge.js";
@@ -401,6 +403,24 @@ export async function createCodingAgent(
     services,
   );
   started = host;
+  // Command files last: Keel's commands, the front end's and extensions' keep their names.
+  registerCommandFiles(
+    {
+      commands: kernel.commands,
+      runShell: (command, allow, signal) => kernel.runCommandShell(command, allow, signal),
+      report: (level, message) => kernel.report(level, message),
+    },
+    discoverCommandFiles(
+      commandRoots({
+        projectRoot,
+        trusted,
+        keelHome: home,
+        userHome,
+        claudeUserFiles: config.claude?.userFiles !== false,
+      }),
+      projectRoot,
+    ),
+  );
 
   const requiredFailures = host.failures.filter((f) => f.required);
   if (requiredFailures.length > 0) {

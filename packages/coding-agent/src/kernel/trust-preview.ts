@@ -5,6 +5,7 @@
 import { lstatSync, readdirSync, readlinkSync, statSync } from "node:fs";
 import { dirname, extname, join, relative, resolve } from "node:path";
 import { readFileBounded } from "@keel/extension-sdk/node";
+import { commandRoots, discoverCommandFiles } from "../commands/files/discover.js";
 import { translateClaudeSettings } from "../config/claude-settings.js";
 import { configPaths, displayPath } from "../config/paths.js";
 import { parseJsonText } from "../config/read.js";
@@ -48,6 +49,8 @@ export interface TrustPreview {
   mcpServers: { name: string; runs: string }[];
   /** Skills and agent definitions (instructions the model may load), one entry each. */
   skillsAndAgents: string[];
+  /** Command files (`/name` prompts), each with the rules its allowed-tools let run without asking. */
+  commands: string[];
   /** AGENTS.md / CLAUDE.md the system prompt would include, from the root down to the cwd. */
   contextFiles: string[];
   /** What each loaded extension says it would read or run from the project (its trustPreview). */
@@ -84,6 +87,7 @@ export function previewTrust(options: { projectRoot: string; cwd: string; home: 
     extensionSettings: [],
     mcpServers: [],
     skillsAndAgents: [],
+    commands: [],
     contextFiles: [],
     problems: [],
   };
@@ -137,6 +141,22 @@ export function previewTrust(options: { projectRoot: string; cwd: string; home: 
       if (!name.startsWith(".")) preview.skillsAndAgents.push(`${dir}/${name}`);
     }
   }
+  // Command files, with the rules their allowed-tools would let run without asking.
+  const commands = discoverCommandFiles(
+    commandRoots({
+      projectRoot: root,
+      trusted: true,
+      keelHome: options.home,
+      userHome: "",
+      claudeUserFiles: false,
+    }).filter((r) => r.scope === "project"),
+    root,
+  );
+  for (const file of commands.files)
+    preview.commands.push(
+      `${file.shown}${file.allowedTools.length > 0 ? ` (allowed-tools, run without asking when used: ${file.allowedTools.join(", ")})` : ""}`,
+    );
+  preview.problems.push(...commands.problems);
 
   for (const dir of dirsFromRoot(root, options.cwd)) {
     for (const name of CONTEXT_NAMES) {
@@ -385,6 +405,10 @@ export function formatTrustPreview(preview: TrustPreview): string {
     preview.mcpServers.map((s) => `${s.name}: ${s.runs}`),
   );
   section("Skills and agents (instructions the model may load)", preview.skillsAndAgents);
+  section(
+    "Command files (prompts for /name; their allowed-tools run without asking when used)",
+    preview.commands,
+  );
   section("Context files (instructions for the model)", preview.contextFiles);
   for (const e of preview.fromExtensions ?? []) section(`${e.extensionId} (extension)`, e.lines);
   if (preview.problems.length > 0) section("Could not be checked", preview.problems);

@@ -20,6 +20,7 @@ import type {
   ExtensionDefinition,
   ExtensionUI,
   MentionCompletion,
+  PromptOptions,
   RunStopReason,
   ToolAccess,
   ToolPreview,
@@ -329,6 +330,10 @@ export interface ShellRun {
 export interface PromptInput {
   text: string;
   images?: ImageContent[];
+  /** This run only: the model it runs on (unknown: a warning, and the session's model runs it). */
+  model?: string;
+  /** This run only: permission rules allowed until it ends (a command file's `allowed-tools`). */
+  allow?: readonly string[];
 }
 
 export type CompactionReason = "threshold" | "overflow" | "manual";
@@ -428,12 +433,14 @@ export interface MentionCompletionInfo extends MentionCompletion {
   source: string;
 }
 
-export type { CommandInfo } from "@keel/extension-sdk";
+export type { CommandInfo, PromptOptions } from "@keel/extension-sdk";
 
 /** What a command that ran gave: something to show and/or a prompt to send next. */
 export interface CommandOutcome {
   message?: string;
   prompt?: string;
+  /** How the prompt runs: pass it on with it (`agent.prompt({ text: prompt, ...promptOptions })`). */
+  promptOptions?: PromptOptions;
 }
 
 /**

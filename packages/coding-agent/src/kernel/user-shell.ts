@@ -1,7 +1,8 @@
 // `!cmd`: a shell command the user runs from the prompt. It goes through the same permission
 // gate as the model's Bash calls (so it may ask), runs in the Bash tool, shows as a tool call,
 // and lands in the journal as a notice the model reads with the next prompt (not as a prompt:
-// /rewind counts only what the user asked the model).
+// /rewind counts only what the user asked the model). A command file's `` !`cmd` `` lines take the
+// same call (runShellCall), their output going into the command's prompt instead.
 import { randomUUID } from "node:crypto";
 import type { Session } from "@keel/session";
 import { err, ok, type Result } from "neverthrow";
@@ -49,6 +50,30 @@ export async function runUserShell(
   k: UserShellContext,
   command: string,
 ): Promise<Result<ShellRun, CodingAgentError>> {
+  const ran = await runShellCall(k, command);
+  if (ran.isErr()) return err(ran.error);
+  const { exitCode, output } = ran.value;
+  const journaled = await k.session.appendEntry({
+    type: "notice",
+    source: USER_SHELL_SOURCE,
+    message: { role: "user", content: shellNoticeText(command, exitCode, output), timestamp: Date.now() },
+  });
+  if (journaled.isErr())
+    return err({
+      type: "session",
+      message: `The command ran, but journaling its output failed: ${journaled.error.message}`,
+    });
+  return ok({ command, exitCode, output });
+}
+
+/**
+ * One command the user caused (their `!cmd`, a command file's `` !`cmd` `` line): judged by the
+ * gate as a call of the session's shell tool, run by it (in its sandbox), shown as a tool call.
+ */
+export async function runShellCall(
+  k: Omit<UserShellContext, "session">,
+  command: string,
+): Promise<Result<{ exitCode: number | null; output: string }, CodingAgentError>> {
   if (!k.bash) return err({ type: "config", message: "This session has no Bash tool." });
   const toolCallId = `user-shell-${randomUUID()}`;
   const key = k.bash.args?.commands?.[0];
@@ -90,15 +115,5 @@ export async function runUserShell(
     text: output,
     ...(result.details !== undefined ? { details: result.details } : {}),
   });
-  const journaled = await k.session.appendEntry({
-    type: "notice",
-    source: USER_SHELL_SOURCE,
-    message: { role: "user", content: shellNoticeText(command, exitCode, output), timestamp: Date.now() },
-  });
-  if (journaled.isErr())
-    return err({
-      type: "session",
-      message: `The command ran, but journaling its output failed: ${journaled.error.message}`,
-    });
-  return ok({ command, exitCode, output });
+  return ok({ exitCode, output });
 }

@@ -1,12 +1,13 @@
 // What trusting a project lets run or widen automatically, as data the trust store records and
 // /trust compares: hook commands, MCP server definitions (headers and env included), declared
-// extensions and packages, env, the permission mode and allow rules, extra folders, providers, and
+// extensions and packages, env, the permission mode and allow rules, command files' allowed-tools, extra folders, providers, and
 // any config key not known to be inert — from .keel/ and from Claude Code's .claude/settings*.json. Content — context files, skill text, the scripts hooks call, extension
 // code — is not in it: editing content never asks for trust again. Reads bytes, runs nothing.
 import { createHash } from "node:crypto";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { readFileBounded } from "@keel/extension-sdk/node";
+import { commandRoots, discoverCommandFiles } from "../commands/files/discover.js";
 import { translateClaudeSettings } from "../config/claude-settings.js";
 import { configPaths } from "../config/paths.js";
 import { parseJsonText } from "../config/read.js";
@@ -145,6 +146,20 @@ export function projectSurface(root: string, keelHome: string): Surface {
     for (const [name, server] of Object.entries(servers))
       out[`.mcp.json server ${name}`] = canonicalJson(server);
   else if (mcp.value && servers !== undefined) out[".mcp.json mcpServers"] = canonicalJson(servers);
+  // A command file's allowed-tools run without asking when the user types its command.
+  const roots = commandRoots({
+    projectRoot: root,
+    trusted: true,
+    keelHome,
+    userHome: "",
+    claudeUserFiles: false,
+  });
+  for (const file of discoverCommandFiles(
+    roots.filter((r) => r.scope === "project"),
+    root,
+  ).files)
+    if (file.allowedTools.length > 0)
+      out[`command ${file.shown} allowed-tools`] = canonicalJson(file.allowedTools);
   let names: string[] = [];
   try {
     names = readdirSync(join(root, ".keel", "extensions"));
