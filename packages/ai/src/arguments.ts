@@ -1,5 +1,6 @@
 // Tool arguments as they stream: parsed leniently while they grow (the partial keeps its last
 // good value), exactly when they end (damage is reported, never guessed around).
+import { err, ok, type Result } from "neverthrow";
 import { parse as parsePartialJson } from "partial-json";
 
 /**
@@ -16,16 +17,20 @@ export function parseStreamingArguments(raw: string): Record<string, unknown> | 
   }
 }
 
-export function parseFinalArguments(
-  raw: string,
-): { ok: true; value: Record<string, unknown> } | { ok: false; message: string } {
-  if (raw.trim() === "") return { ok: true, value: {} };
+export interface ArgumentsError {
+  type: "invalid_arguments";
+  message: string;
+}
+
+/** The finished arguments, or why they are not a JSON object. */
+export function parseFinalArguments(raw: string): Result<Record<string, unknown>, ArgumentsError> {
+  if (raw.trim() === "") return ok({});
+  const invalid = (message: string) => err<never, ArgumentsError>({ type: "invalid_arguments", message });
   try {
     const value: unknown = JSON.parse(raw);
-    if (!isRecord(value)) return { ok: false, message: "arguments must be a JSON object" };
-    return { ok: true, value };
+    return isRecord(value) ? ok(value) : invalid("arguments must be a JSON object");
   } catch (e) {
-    return { ok: false, message: e instanceof Error ? e.message : String(e) };
+    return invalid(e instanceof Error ? e.message : String(e));
   }
 }
 

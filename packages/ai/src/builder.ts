@@ -320,7 +320,7 @@ export class MessageBuilder implements ChunkSink {
     } else if (content.type === "serverTool") {
       // The input streamed as JSON text; a call whose input does not parse keeps what it had.
       const parsed = b.args.trim() === "" ? undefined : parseFinalArguments(b.args);
-      if (parsed?.ok) {
+      if (parsed?.isOk()) {
         content.input = parsed.value;
         content.raw = { ...content.raw, input: parsed.value };
       }
@@ -328,10 +328,10 @@ export class MessageBuilder implements ChunkSink {
       const parsed = parseFinalArguments(b.args);
       // Damaged arguments spoil this call only: it ends with no arguments and says why, and
       // the rest of the message (its other calls) stands. The loop answers it with an error.
-      if (parsed.ok) content.arguments = parsed.value;
+      if (parsed.isOk()) content.arguments = parsed.value;
       else {
         content.arguments = {};
-        content.argumentsError = `${parsed.message}; the arguments began: ${excerpt(b.args)}`;
+        content.argumentsError = `${parsed.error.message}; the arguments began: ${excerpt(b.args)}`;
       }
       const toolCall: ToolCall = { ...content };
       this.emit({ type: "toolcall_end", contentIndex: b.index, toolCall, partial: this.message });

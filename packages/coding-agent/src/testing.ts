@@ -13,7 +13,12 @@ import { createCodingAgent } from "./kernel/create.js";
 import type { CodingAgent, CodingAgentEvent, CodingAgentOptions } from "./kernel/types.js";
 import { trustProject } from "./trust/store.js";
 
-export { assertPrefixRetained, type PrefixRetention, prefixRetention } from "@keel/testing";
+export {
+  assertPrefixRetained,
+  type PrefixRetention,
+  type PrefixRetentionOptions,
+  prefixRetention,
+} from "@keel/testing";
 
 export interface KernelFixture {
   /** The temporary folder holding everything below; removed by cleanup(). */
@@ -55,7 +60,8 @@ export function kernelFixture(options: { git?: boolean; name?: string } = {}): K
       const done = trustProject(workspace, { home: keelHome });
       if (done.isErr()) throw new Error(done.error.message);
     },
-    cleanup: () => rmSync(root, { recursive: true, force: true }),
+    // Retries: a server a test started may still be writing inside the tree as it goes.
+    cleanup: () => rmSync(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 }),
   };
 }
 

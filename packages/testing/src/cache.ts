@@ -70,16 +70,47 @@ export interface PrefixRetention {
   failure?: string;
 }
 
+export interface PrefixRetentionOptions {
+  /**
+   * How many history markers each request must carry, [least, most] (Keel's requests: one on the
+   * last kept message, a second on the previous request's last message). Default: not checked.
+   */
+  historyMarkers?: readonly [number, number];
+}
+
+/** Why request `n`'s history markers are wrong, or undefined. */
+function markerFault(
+  request: RecordedRequest,
+  n: number,
+  options: PrefixRetentionOptions,
+): string | undefined {
+  const marks = historyBreakpoints(request);
+  const messages = ((JSON.parse(request.raw) as Json).messages ?? []) as Json[];
+  const [least, most] = options.historyMarkers ?? [0, Number.POSITIVE_INFINITY];
+  if (marks.length < least || marks.length > most)
+    return `request ${n} carries ${marks.length} history markers (expected ${least} to ${most})`;
+  const onReminder = marks.find((mark) => isSystemReminder(messages[mark.message]));
+  if (onReminder) return `request ${n} has a cache marker on its one-request reminder (never read back)`;
+  return undefined;
+}
+
 /**
  * The cache-first invariant over consecutive requests of one branch, as the provider's cache sees
  * it: each request (minus a trailing one-request reminder) must be an exact prefix of the next,
  * system prompt and tools included, with the cache markers stripped; and the previous request's
  * last history marker must sit on a block the next request holds at the same position with the
- * same content (else the cached entry it wrote is never read). The one check every package uses.
+ * same content (else the cached entry it wrote is never read), never on the one-request reminder.
+ * The one check every package uses.
  */
-export function prefixRetention(requests: readonly RecordedRequest[]): PrefixRetention {
+export function prefixRetention(
+  requests: readonly RecordedRequest[],
+  options: PrefixRetentionOptions = {},
+): PrefixRetention {
   let kept = 0;
   let failure: string | undefined;
+  requests.forEach((request, n) => {
+    failure ??= markerFault(request, n, options);
+  });
   const same = (a: unknown, b: unknown) =>
     JSON.stringify(stripCacheControl(a)) === JSON.stringify(stripCacheControl(b));
   for (let n = 0; n + 1 < requests.length; n++) {
@@ -110,7 +141,10 @@ export function prefixRetention(requests: readonly RecordedRequest[]): PrefixRet
 }
 
 /** Throws, saying where, unless every request kept the prefix (see prefixRetention). */
-export function assertPrefixRetained(requests: readonly RecordedRequest[]): void {
-  const { failure } = prefixRetention(requests);
+export function assertPrefixRetained(
+  requests: readonly RecordedRequest[],
+  options: PrefixRetentionOptions = {},
+): void {
+  const { failure } = prefixRetention(requests, options);
   if (failure !== undefined) throw new Error(`prompt-cache prefix broken: ${failure}`);
 }

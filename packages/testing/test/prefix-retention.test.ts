@@ -74,7 +74,23 @@ describe("prefixRetention", () => {
     const r1 = request(1, { system, tools, messages: [user("hi"), assistant("hello"), user("more", true)] });
     expect(prefixRetention([r0, r1])).toEqual({
       retention: 0,
-      failure: "request 0 → 1: the block the last cache marker was on moved",
+      failure: "request 0 has a cache marker on its one-request reminder (never read back)",
     });
+    // A marker on a block the next request rewrote, elsewhere than on the reminder.
+    const r2 = request(0, { system, tools, messages: [user("hi", true), assistant("hello")] });
+    const r3 = request(1, { system, tools, messages: [user("hi"), assistant("hello"), user("more", true)] });
+    expect(prefixRetention([r2, { ...r3, raw: r3.raw.replace('"hi"', '"hi!"') }]).failure).toMatch(
+      /history changed at message 0/,
+    );
+  });
+
+  it("checks how many history markers each request carries, when asked", () => {
+    const none = request(0, { system, tools, messages: [user("hi")] });
+    const one = request(1, { system, tools, messages: [user("hi"), assistant("a"), user("b", true)] });
+    expect(prefixRetention([none, one])).toEqual({ retention: 1 });
+    expect(prefixRetention([none, one], { historyMarkers: [1, 2] }).failure).toBe(
+      "request 0 carries 0 history markers (expected 1 to 2)",
+    );
+    expect(prefixRetention([one], { historyMarkers: [1, 2] })).toEqual({ retention: 1 });
   });
 });

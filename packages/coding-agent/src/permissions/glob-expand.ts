@@ -3,14 +3,21 @@
 // instead of the pattern. Bounded: a pattern that reaches too far is reported as such.
 import { readdirSync } from "node:fs";
 import { isAbsolute } from "node:path";
+import { err, ok, type Result } from "neverthrow";
 import { statQuiet } from "./paths.js";
 
 export const GLOB_LIMITS = { matches: 1000, entries: 20_000 } as const;
 
-export type Expansion = { ok: true; matches: string[] } | { ok: false; reason: string };
+/** Why a pattern was not expanded: the checker then judges the command unjudgeable. */
+export interface GlobError {
+  type: "unexpandable_glob";
+  message: string;
+}
+
+const unexpandable = (message: string) => err<never, GlobError>({ type: "unexpandable_glob", message });
 
 /** `pattern` escapes literal characters with `\` (as ShellWord.glob does). `[]` with no match stays. */
-export function expandGlob(pattern: string, cwd: string): Expansion {
+export function expandGlob(pattern: string, cwd: string): Result<string[], GlobError> {
   const absolute = isAbsolute(pattern);
   const segments = pattern.split("/").filter((s, i) => s !== "" || (i === 0 && absolute));
   let bases: string[] = [absolute ? "/" : ""];
@@ -25,10 +32,7 @@ export function expandGlob(pattern: string, cwd: string): Expansion {
     }
     const matcher = segmentRegExp(segment);
     if (!matcher)
-      return {
-        ok: false,
-        reason: `the pattern ${pattern} uses a character class the checker does not expand`,
-      };
+      return unexpandable(`the pattern ${pattern} uses a character class the checker does not expand`);
     // Old bash lets `.*` match `.` and `..`; assume it does, so `..` is judged.
     const dots = segment.startsWith(".") ? [".", ".."] : [];
     const next: string[] = [];
@@ -43,10 +47,7 @@ export function expandGlob(pattern: string, cwd: string): Expansion {
       }
       entries += names.length;
       if (entries > GLOB_LIMITS.entries)
-        return {
-          ok: false,
-          reason: `the pattern ${pattern} reaches more than ${GLOB_LIMITS.entries} entries`,
-        };
+        return unexpandable(`the pattern ${pattern} reaches more than ${GLOB_LIMITS.entries} entries`);
       for (const name of [...dots, ...names]) {
         if (!matcher.test(name)) continue;
         const path = base === "" ? name : base === "/" ? `/${name}` : `${base}/${name}`;
@@ -55,12 +56,12 @@ export function expandGlob(pattern: string, cwd: string): Expansion {
         next.push(path);
       }
       if (next.length > GLOB_LIMITS.matches)
-        return { ok: false, reason: `the pattern ${pattern} matches more than ${GLOB_LIMITS.matches} paths` };
+        return unexpandable(`the pattern ${pattern} matches more than ${GLOB_LIMITS.matches} paths`);
     }
     bases = next.sort();
-    if (bases.length === 0) return { ok: true, matches: [] };
+    if (bases.length === 0) return ok([]);
   }
-  return { ok: true, matches: bases };
+  return ok(bases);
 }
 
 function hasMagic(segment: string): boolean {

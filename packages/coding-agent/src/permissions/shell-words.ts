@@ -96,8 +96,8 @@ function expandOne(w: ShellWord, ctx: BashContext): string[] | string {
   const all = new Set<string>();
   for (const cwd of cwds) {
     const expansion = expandGlob(pattern, cwd);
-    if (!expansion.ok) return expansion.reason;
-    for (const m of expansion.matches) all.add(m);
+    if (expansion.isErr()) return expansion.error.message;
+    for (const m of expansion.value) all.add(m);
   }
   return [...all];
 }

@@ -66,7 +66,10 @@ describe("children under the parent's rules", () => {
 describe("limits", () => {
   it("a definition's maxTurns stops a child at that many turns, with its work so far", async () => {
     box = sandbox();
-    box.write("home/agents/looper.md", "---\ndescription: Lists forever.\nmaxTurns: 2\n---\nKeep listing.");
+    box.write(
+      "home/.keel/agents/looper.md",
+      "---\ndescription: Lists forever.\nmaxTurns: 2\n---\nKeep listing.",
+    );
     const { scenario } = routed(
       [
         { toolCalls: [spawn({ description: "loop", prompt: `${CHILD} loop`, agent: "looper" })] },

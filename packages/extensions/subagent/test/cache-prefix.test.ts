@@ -6,17 +6,14 @@
 // request's history breakpoint is on a block the next request has at the same position.
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { assertPrefixRetained } from "@keel/coding-agent/testing";
 import { todoExtension } from "@keel/ext-todo";
 import {
-  type CacheBreakpoint,
-  cacheLines,
-  historyBreakpoints,
   isSystemReminder,
   type MockServer,
   type RecordedRequest,
   type ScenarioTurn,
   startMockServer,
-  stripCacheControl,
 } from "@keel/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { subagentExtension } from "../src/index.js";
@@ -44,49 +41,6 @@ beforeAll(async () => {
 afterAll(() => server.close());
 afterEach(() => box?.cleanup());
 
-/** System and tools, then one line per message; the trailing reminder dropped when asked. */
-function canonical(request: RecordedRequest, dropReminder: boolean): string {
-  return cacheLines(request, { dropReminder }).join("\n");
-}
-
-/**
- * Where the history breakpoint is in the raw request: the marker on its last kept message (a
- * second one, on the previous request's last message, keeps that within the lookback).
- */
-function breakpoint(request: RecordedRequest): CacheBreakpoint {
-  const found = historyBreakpoints(request);
-  expect(found.length, "one or two history breakpoints per request").toBeGreaterThanOrEqual(1);
-  expect(found.length).toBeLessThanOrEqual(2);
-  return found.at(-1)!;
-}
-
-/** Retention over consecutive requests: the share of them whose bytes the next one keeps. */
-function retention(requests: RecordedRequest[]): number {
-  let kept = 0;
-  for (let n = 0; n + 1 < requests.length; n++) {
-    const current = canonical(requests[n]!, true);
-    const next = canonical(requests[n + 1]!, false);
-    if (!next.startsWith(current)) {
-      const a = current.split("\n");
-      const b = next.split("\n");
-      const i = a.findIndex((line, k) => line !== b[k]);
-      expect.fail(
-        `request ${n} is not a prefix of ${n + 1} at line ${i}:\n${a[i]?.slice(0, 400)}\n!==\n${b[i]?.slice(0, 400)}`,
-      );
-    }
-    const mark = breakpoint(requests[n]!);
-    const nextMessages = (JSON.parse(requests[n + 1]!.raw) as Json).messages as { content: Json[] }[];
-    const same = nextMessages[mark.message]?.content?.[mark.block];
-    expect(same, `request ${n + 1} lacks block ${mark.message}.${mark.block}`).toBeDefined();
-    expect(stripCacheControl(same)).toEqual(stripCacheControl(mark.value));
-    expect(isSystemReminder(((JSON.parse(requests[n]!.raw) as Json).messages as Json[])[mark.message])).toBe(
-      false,
-    );
-    kept++;
-  }
-  return kept / (requests.length - 1);
-}
-
 const todos = (n: number) => [
   { id: "1", content: `Step ${n}`, status: "in_progress" },
   { id: "2", content: "Wrap up", status: "pending" },
@@ -97,7 +51,7 @@ describe("the parent's cached prefix", () => {
     box = sandbox();
     const helper = join(box.home, "agents", "helper.md");
     const define = (description: string) => {
-      box.write("home/agents/helper.md", `---\ndescription: ${description}\n---\nHelp.`);
+      box.write("home/.keel/agents/helper.md", `---\ndescription: ${description}\n---\nHelp.`);
     };
     let beta = "";
     let p = 0;
@@ -160,7 +114,10 @@ describe("the parent's cached prefix", () => {
     expect(requests).toHaveLength(9);
     expect(ends.at(-1)).toBe("Gamma is in.");
 
-    expect(retention(requests)).toBe(1);
+    // Every parent request (its one-request reminder aside) a prefix of the next, its history
+    // breakpoint kept; one or two history markers each (the second, on the previous request's last
+    // message, keeps that within the lookback), never on the reminder.
+    assertPrefixRetained(requests, { historyMarkers: [1, 2] });
 
     // What changed reached the model by appending only: the list, then Added / Updated / Removed.
     const all = userTexts(requests.at(-1)!);

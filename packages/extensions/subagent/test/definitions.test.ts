@@ -109,7 +109,7 @@ describe("AgentFiles", () => {
 
   it("lets a project replace the user's agent and the user's replace a built-in; an untrusted project is not read", () => {
     box = sandbox();
-    const user = box.write("home/agents/.keep", "");
+    const user = box.write("home/.keel/agents/.keep", "");
     const claude = box.write("repo/.claude/agents/.keep", "");
     const project = box.write("repo/.keel/agents/.keep", "");
     write(join(user, ".."), "explore.md", "the user's explorer");
@@ -135,7 +135,7 @@ describe("AgentFiles", () => {
 
   it("reads the user's folder again when it changes, a project's only at session start", () => {
     box = sandbox();
-    const userDir = join(box.write("home/agents/.keep", ""), "..");
+    const userDir = join(box.write("home/.keel/agents/.keep", ""), "..");
     const projectDir = join(box.write("repo/.keel/agents/.keep", ""), "..");
     const files = new AgentFiles(
       agentFolders({ cwd: box.workspace, projectRoot: box.workspace, keelHome: box.home, trusted: true }),
@@ -162,7 +162,7 @@ describe("trustPreview", () => {
     box.write("repo/.keel/agents/reviewer.md", KEEL_REVIEWER);
     box.write("repo/.claude/agents/auditor.md", CLAUDE_AUDITOR);
     box.write("repo/.keel/agents/broken.md", "---\nname: broken\n---\n");
-    box.write("home/agents/mine.md", "---\ndescription: the user's own\n---\n");
+    box.write("home/.keel/agents/mine.md", "---\ndescription: the user's own\n---\n");
     const lines = await subagentExtension.trustPreview!(
       { cwd: box.workspace, projectRoot: box.workspace },
       { signal: new AbortController().signal },

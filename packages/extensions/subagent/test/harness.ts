@@ -1,12 +1,13 @@
-// The real kernel against the mock model server: a temp git workspace and Keel home, parent and
-// child requests told apart by the child's task, a recording UI, and journal readers.
-import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { type CodingAgent, type CodingAgentOptions, createCodingAgent } from "@keel/coding-agent";
+// The real kernel against the mock model server, on the kernel's test harness
+// (`@keel/coding-agent/testing`): parent and child requests told apart by the child's task, the
+// agents widget of the recording UI, and journal readers.
+import { readFileSync } from "node:fs";
+import type { CodingAgent, CodingAgentOptions } from "@keel/coding-agent";
+import { kernelFixture, recordingUi as kernelUi, startKernel } from "@keel/coding-agent/testing";
 import type { ExtensionDefinition } from "@keel/extension-sdk";
 import { fauxModel, type MockServer, type RecordedRequest, type ScenarioTurn } from "@keel/testing";
+
+export { hosted, toolResults, userTexts } from "@keel/coding-agent/testing";
 
 export type Json = Record<string, unknown>;
 
@@ -17,23 +18,14 @@ export interface Sandbox {
   cleanup(): void;
 }
 
+/** A throwaway git project and Keel home (`home` is the Keel home the kernel is given). */
 export function sandbox(): Sandbox {
-  const root = mkdtempSync(join(tmpdir(), "keel-subagent-"));
-  const workspace = join(root, "repo");
-  const home = join(root, "home");
-  mkdirSync(workspace);
-  mkdirSync(home);
-  execFileSync("git", ["init", "-q", workspace]);
+  const fixture = kernelFixture({ name: "subagent" });
   return {
-    workspace,
-    home,
-    write(path, text) {
-      const at = join(root, path);
-      mkdirSync(dirname(at), { recursive: true });
-      writeFileSync(at, text);
-      return at;
-    },
-    cleanup: () => rmSync(root, { recursive: true, force: true }),
+    workspace: fixture.workspace,
+    home: fixture.keelHome,
+    write: fixture.write,
+    cleanup: fixture.cleanup,
   };
 }
 
@@ -90,32 +82,21 @@ export function routed(
 }
 
 export interface UiLog {
+  /** What the agents widget showed, in order (undefined: cleared). */
   widgets: (string[] | undefined)[];
   notes: string[];
   ui: NonNullable<CodingAgentOptions["ui"]>;
 }
 
-/** A UI that records widgets and notifications; `interactive` offers confirm, like the TUI. */
+/** The kernel's recording UI, seen through the agents widget; `interactive` offers confirm, like the TUI. */
 export function recordingUi(interactive = true): UiLog {
-  const widgets: UiLog["widgets"] = [];
-  const notes: string[] = [];
+  const recorded = kernelUi({ interactive });
   return {
-    widgets,
-    notes,
-    ui: {
-      setWidget: (key, lines) => {
-        if (key === "agents") widgets.push(lines);
-      },
-      notify: (message) => notes.push(message),
-      supports: {
-        status: true,
-        widget: true,
-        notify: true,
-        confirm: interactive,
-        select: false,
-        input: false,
-      },
+    get widgets() {
+      return recorded.widgets.filter((w) => w.key === "agents").map((w) => w.lines);
     },
+    notes: recorded.notes,
+    ui: recorded.ui,
   };
 }
 
@@ -125,23 +106,15 @@ export async function startAgent(
   extensions: ExtensionDefinition[],
   options: Partial<CodingAgentOptions> = {},
 ): Promise<CodingAgent> {
-  const created = await createCodingAgent({
+  return startKernel({
     cwd: box.workspace,
     home: box.home,
     model: fauxModel("anthropic-messages", { baseUrl: server.anthropicBaseUrl }) as never,
     streamOptions: { apiKey: "test", retry: { baseDelayMs: 1 }, fetch: loopbackFetch(server) },
     permissionMode: "bypassPermissions",
     extensions,
-    discoverExtensions: false,
     ...options,
   });
-  if (created.isErr()) throw new Error(`createCodingAgent failed: ${created.error.message}`);
-  return created.value;
-}
-
-/** A definition as the kernel's `extensions` option takes it (typed hooks are methods; see todo's harness). */
-export function hosted(definition: object): ExtensionDefinition {
-  return definition as ExtensionDefinition;
 }
 
 export function journal(file: string): Json[] {
@@ -149,33 +122,6 @@ export function journal(file: string): Json[] {
     .trim()
     .split("\n")
     .map((l) => JSON.parse(l) as Json);
-}
-
-/** Tool results of a request (Anthropic wire), in order. */
-export function toolResults(r: RecordedRequest): { text: string; isError: boolean }[] {
-  const out: { text: string; isError: boolean }[] = [];
-  for (const m of r.body.messages as Json[]) {
-    if (!Array.isArray(m.content)) continue;
-    for (const block of m.content as Json[]) {
-      if (block.type !== "tool_result") continue;
-      const content = block.content;
-      const text =
-        typeof content === "string" ? content : (content as Json[]).map((c) => String(c.text ?? "")).join("");
-      out.push({ text, isError: block.is_error === true });
-    }
-  }
-  return out;
-}
-
-/** Every user-side text of a request, in order. */
-export function userTexts(r: RecordedRequest): string[] {
-  const out: string[] = [];
-  for (const m of r.body.messages as Json[]) {
-    if (m.role !== "user") continue;
-    if (typeof m.content === "string") out.push(m.content);
-    else for (const b of m.content as Json[]) if (b.type === "text") out.push(String(b.text));
-  }
-  return out;
 }
 
 export const toolNames = (r: RecordedRequest) => ((r.body.tools ?? []) as Json[]).map((t) => String(t.name));

@@ -4,19 +4,9 @@
 // and (2) the previous request's history breakpoint (cache_control on the last kept block, read
 // from the raw bytes with the markers kept) sits at the same position, unchanged, in the next one.
 
-import { createCodingAgent } from "@keel/coding-agent";
+import { assertPrefixRetained, startKernel } from "@keel/coding-agent/testing";
 import { type CatalogEntry, defineExtension, Type, textResult } from "@keel/extension-sdk";
-import {
-  type CacheBreakpoint,
-  cacheLines,
-  fauxModel,
-  historyBreakpoints,
-  isSystemReminder,
-  type MockServer,
-  type RecordedRequest,
-  startMockServer,
-  stripCacheControl,
-} from "@keel/testing";
+import { fauxModel, isSystemReminder, type MockServer, startMockServer } from "@keel/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type Todo, todoExtension } from "../src/index.js";
 import { type Sandbox, sandbox } from "./kernel-harness.js";
@@ -38,49 +28,6 @@ afterAll(async () => {
   await server.close();
 });
 afterEach(() => box?.cleanup());
-
-/** System and tools, then one line per message; the trailing reminder dropped when asked. */
-function canonical(request: RecordedRequest, dropReminder: boolean): string {
-  return cacheLines(request, { dropReminder }).join("\n");
-}
-
-/**
- * Where the history breakpoint is in the raw request: the marker on its last kept message (a
- * second one, on the previous request's last message, keeps that within the lookback).
- */
-function breakpoint(request: RecordedRequest): CacheBreakpoint {
-  const found = historyBreakpoints(request);
-  expect(found.length, "one or two history breakpoints per request").toBeGreaterThanOrEqual(1);
-  expect(found.length).toBeLessThanOrEqual(2);
-  return found.at(-1)!;
-}
-
-function checkBranch(requests: RecordedRequest[], label: string): number {
-  let kept = 0;
-  for (let n = 0; n + 1 < requests.length; n++) {
-    const current = canonical(requests[n]!, true);
-    const next = canonical(requests[n + 1]!, false);
-    if (!next.startsWith(current)) {
-      const a = current.split("\n");
-      const b = next.split("\n");
-      const i = a.findIndex((line, k) => line !== b[k]);
-      expect.fail(
-        `${label}: request ${n} is not a prefix of ${n + 1} at line ${i}:\n${a[i]?.slice(0, 400)}\n!==\n${b[i]?.slice(0, 400)}`,
-      );
-    }
-    kept++;
-    // The marker of request n must be on a block request n+1 still has, where it was.
-    const mark = breakpoint(requests[n]!);
-    const nextMessages = (JSON.parse(requests[n + 1]!.raw) as Json).messages as { content: Json[] }[];
-    const same = nextMessages[mark.message]?.content?.[mark.block];
-    expect(same, `${label}: request ${n + 1} lacks block ${mark.message}.${mark.block}`).toBeDefined();
-    expect(stripCacheControl(same)).toEqual(stripCacheControl(mark.value));
-    expect(isSystemReminder(((JSON.parse(requests[n]!.raw) as Json).messages as Json[])[mark.message])).toBe(
-      false,
-    );
-  }
-  return kept / (requests.length - 1);
-}
 
 const todos = (n: number): Todo[] => [
   { id: "1", content: `Step ${n}`, status: "in_progress" },
@@ -134,17 +81,14 @@ describe("cache breakpoints with the todo reminder", () => {
       },
     });
     const from = server.requests.length;
-    const created = await createCodingAgent({
+    const agent = await startKernel({
       cwd: box.workspace,
       home: box.home,
       model: fauxModel("anthropic-messages", { baseUrl: server.anthropicBaseUrl }) as never,
       streamOptions: { apiKey: "test", retry: { baseDelayMs: 1 } },
       permissionMode: "bypassPermissions",
       extensions: [todoExtension, probe],
-      discoverExtensions: false,
     });
-    if (created.isErr()) throw new Error(created.error.message);
-    const agent = created.value;
     expect((await agent.prompt("First part.")).isOk()).toBe(true);
     expect((await agent.prompt("Second part.")).isOk()).toBe(true);
     const firstBranch = server.requests.slice(from);
@@ -156,8 +100,10 @@ describe("cache breakpoints with the todo reminder", () => {
     const secondBranch = [...firstBranch.slice(0, 10), ...server.requests.slice(from + 20)];
     expect(secondBranch.length).toBeGreaterThanOrEqual(12);
 
-    expect(checkBranch(firstBranch, "branch 1")).toBe(1);
-    expect(checkBranch(secondBranch, "branch 2")).toBe(1);
+    // Each branch: every request (its reminder aside) a prefix of the next, the previous request's
+    // history breakpoint where it was; one or two history markers each, never on the reminder.
+    assertPrefixRetained(firstBranch, { historyMarkers: [1, 2] });
+    assertPrefixRetained(secondBranch, { historyMarkers: [1, 2] });
 
     // The reminder rides on every request but the first, and never takes the breakpoint.
     for (const r of firstBranch.slice(1))

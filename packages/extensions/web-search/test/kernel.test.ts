@@ -4,21 +4,15 @@
 // invariant (each request a prefix of the next, its history breakpoint still in place).
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { type CodingAgent, type ToolApprovalRequest, trustProject } from "@keel/coding-agent";
 import {
-  type CodingAgent,
-  createCodingAgent,
-  type ToolApprovalRequest,
-  trustProject,
-} from "@keel/coding-agent";
-import type { ExtensionDefinition } from "@keel/extension-sdk";
-import {
-  createFauxFetch,
-  fauxModel,
-  historyBreakpoints,
-  type RecordedRequest,
-  type Scenario,
-  stripCacheControl,
-} from "@keel/testing";
+  assertPrefixRetained,
+  fauxProvider,
+  hosted,
+  toolResults as results,
+  startKernel,
+} from "@keel/coding-agent/testing";
+import type { RecordedRequest, Scenario } from "@keel/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createWebSearchExtension } from "../src/index.js";
 import { startFakeTavily } from "./helpers/fake-tavily.js";
@@ -75,18 +69,17 @@ async function start(
   box = sandbox();
   writeFileSync(join(box.home, "config.json"), JSON.stringify(config));
   if (options.trusted) trustProject(box.workspace, { home: box.home })._unsafeUnwrap();
-  const transport = createFauxFetch(scenario);
-  const agent = await createCodingAgent({
+  const faux = fauxProvider(scenario);
+  const agent = await startKernel({
     cwd: box.workspace,
     home: box.home,
-    model: fauxModel("anthropic-messages"),
-    streamOptions: { fetch: transport.fetch, apiKey: "test", retry: { baseDelayMs: 1 } },
-    extensions: [extension(options.env) as ExtensionDefinition],
+    model: faux.model,
+    streamOptions: faux.streamOptions,
+    extensions: [hosted(extension(options.env))],
     ...(options.approve ? { ui: { approve: options.approve as never } } : {}),
   });
-  const a = agent._unsafeUnwrap();
-  open.push(a);
-  return { agent: a, requests: transport.requests };
+  open.push(agent);
+  return { agent, requests: faux.requests };
 }
 
 const webConfig = {};
@@ -97,33 +90,7 @@ const withEndpoint = () => ({
 type Json = Record<string, unknown>;
 const raw = (r: RecordedRequest) => JSON.parse(r.raw) as Json;
 const toolNames = (r: RecordedRequest) => (raw(r).tools as { name: string }[]).map((t) => t.name);
-const toolResults = (r: RecordedRequest): string[] =>
-  (raw(r).messages as { content: unknown }[]).flatMap((m) =>
-    Array.isArray(m.content)
-      ? (m.content as Json[])
-          .filter((b) => b.type === "tool_result")
-          .map((b) =>
-            Array.isArray(b.content) ? (b.content as Json[]).map((c) => c.text).join("") : String(b.content),
-          )
-      : [],
-  );
-
-/** Each request's system, tools and history are a prefix of the next; its breakpoint block is still there. */
-function expectCachePrefix(requests: RecordedRequest[]) {
-  for (let n = 0; n + 1 < requests.length; n++) {
-    const a = stripCacheControl(raw(requests[n]!)) as Json;
-    const b = stripCacheControl(raw(requests[n + 1]!)) as Json;
-    expect(JSON.stringify([b.system, b.tools])).toBe(JSON.stringify([a.system, a.tools]));
-    const am = a.messages as unknown[];
-    expect(JSON.stringify((b.messages as unknown[]).slice(0, am.length))).toBe(JSON.stringify(am));
-    for (const mark of historyBreakpoints(requests[n]!)) {
-      const same = (raw(requests[n + 1]!).messages as { content: Json[] }[])[mark.message]?.content?.[
-        mark.block
-      ];
-      expect(stripCacheControl(same)).toEqual(stripCacheControl(mark.value));
-    }
-  }
-}
+const toolResults = (r: RecordedRequest): string[] => results(r).map((t) => t.text);
 
 describe("web-search in the kernel", () => {
   it("searches, asks once for the page's domain, fetches it, and the answer cites it", async () => {
@@ -164,7 +131,7 @@ describe("web-search in the kernel", () => {
     expect(asked).toHaveLength(1);
 
     expect(agent.usageBreakdown().external).toEqual([{ source: "tavily", requests: 1, credits: 2 }]);
-    expectCachePrefix(requests);
+    assertPrefixRetained(requests);
     // The key went to Tavily only: not to the model, not into the journal.
     expect(tavily.requests.at(-1)!.headers.authorization).toBe(`Bearer ${KEY}`);
     for (const r of requests) expect(r.raw).not.toContain(KEY);
@@ -223,6 +190,6 @@ describe("web-search in the kernel", () => {
         .filter((d) => d.extensionId === "web-search")
         .map((d) => d.level),
     ).toEqual(["info"]);
-    expectCachePrefix(requests);
+    assertPrefixRetained(requests);
   });
 });

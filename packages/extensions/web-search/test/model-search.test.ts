@@ -5,8 +5,8 @@
 // and fee count in the run's usage. Anthropic's web search and OpenAI's, the same way.
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type CodingAgent, createCodingAgent } from "@keel/coding-agent";
-import type { ExtensionDefinition } from "@keel/extension-sdk";
+import type { CodingAgent } from "@keel/coding-agent";
+import { hosted, startKernel } from "@keel/coding-agent/testing";
 import {
   cacheLines,
   fauxModel,
@@ -70,15 +70,13 @@ async function run(api: WireApi) {
     ],
   });
   const from = server.requests.length;
-  const created = await createCodingAgent({
+  agent = await startKernel({
     cwd: box.workspace,
     home: box.home,
     model: model as never,
     streamOptions: { apiKey: "model-key-only", retry: { baseDelayMs: 1 } },
-    extensions: [createWebSearchExtension({ env: {} }) as ExtensionDefinition],
-    discoverExtensions: false,
+    extensions: [hosted(createWebSearchExtension({ env: {} }))],
   });
-  agent = created._unsafeUnwrap();
   const summary = (await agent.prompt("What is the current Node.js LTS? Cite your source."))._unsafeUnwrap();
   return { summary, requests: server.requests.slice(from), agent };
 }

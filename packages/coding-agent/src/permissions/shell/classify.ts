@@ -139,8 +139,8 @@ function classifyByTable(name: string, spec: ReaderSpec, args: ShellWord[]): Rea
   for (const script of scripts) {
     if (!script.static) return notRead(`the ${name} program is only known when the shell runs`);
     const check = name === "sed" ? checkSedScript(script.value) : checkAwkProgram(script.value);
-    if (!check.ok) return notRead(check.reason);
-    reads.push(...check.reads.map(literal));
+    if (check.isErr()) return notRead(check.error.message);
+    reads.push(...check.value.map(literal));
   }
   return { readOnly: true, reads: [...reads, ...operands], writes };
 }

@@ -3,9 +3,18 @@
 // `s///w`); an awk program when it has no system(), no pipes, no getline, no `@` directives and
 // no output redirection. Anything the parser does not recognise is not read-only.
 
-export type ScriptVerdict = { ok: true; reads: string[] } | { ok: false; reason: string };
+import { err, ok, type Result } from "neverthrow";
 
-const no = (reason: string): ScriptVerdict => ({ ok: false, reason });
+/** Why a program text is not read-only. */
+export interface ScriptError {
+  type: "not_read_only";
+  message: string;
+}
+
+/** Read-only: the files the program reads by itself (sed's `r`/`R`); else why not. */
+export type ScriptVerdict = Result<string[], ScriptError>;
+
+const no = (message: string): ScriptVerdict => err({ type: "not_read_only", message });
 
 /** Commands that take no argument and touch nothing but the pattern and hold spaces. */
 const SED_SIMPLE = new Set(["=", "d", "D", "g", "G", "h", "H", "n", "N", "p", "P", "x", "z", "F"]);
@@ -168,7 +177,7 @@ export function checkSedScript(script: string): ScriptVerdict {
     }
     return no(`the sed command ${cmd} is not one the checker knows`);
   }
-  return { ok: true, reads };
+  return ok(reads);
 }
 
 /**
@@ -182,5 +191,5 @@ export function checkAwkProgram(program: string): ScriptVerdict {
   if (program.includes("@")) return no("the awk program uses an @ directive or an indirect call");
   if (/\bprintf?\b/.test(program) && program.includes(">"))
     return no("the awk program may redirect its output to a file");
-  return { ok: true, reads: [] };
+  return ok([]);
 }

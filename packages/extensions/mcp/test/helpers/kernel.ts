@@ -1,19 +1,14 @@
-// Runs the MCP extension inside the real kernel against the faux provider: a temp git workspace
-// and Keel home, the user's config written as a user would, helpers to wait for the MCP status
-// and to read what each model request carried.
-import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+// Runs the MCP extension inside the real kernel against the faux provider, on the kernel's test
+// harness (`@keel/coding-agent/testing`): the user's config written as a user would, helpers to
+// wait for the MCP status and to read what each model request carried.
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import {
-  type CodingAgent,
-  type CodingAgentEvent,
-  type CodingAgentOptions,
-  createCodingAgent,
-} from "@keel/coding-agent";
-import type { ExtensionDefinition } from "@keel/extension-sdk";
-import { createFauxFetch, fauxModel, type RecordedRequest, type Scenario } from "@keel/testing";
+import type { CodingAgent, CodingAgentEvent, CodingAgentOptions } from "@keel/coding-agent";
+import { hosted, kernelFixture, startKernel } from "@keel/coding-agent/testing";
+import type { RecordedRequest } from "@keel/testing";
 import { mcpExtension } from "../../src/index.js";
+
+export { fauxProvider } from "@keel/coding-agent/testing";
 
 export interface Sandbox {
   root: string;
@@ -22,18 +17,14 @@ export interface Sandbox {
   cleanup(): void;
 }
 
+/** A throwaway git project and Keel home (`home` is the Keel home the kernel is given). */
 export function sandbox(): Sandbox {
-  const root = mkdtempSync(join(tmpdir(), "keel-mcp-e2e-"));
-  const workspace = join(root, "repo");
-  const home = join(root, "home");
-  mkdirSync(workspace);
-  mkdirSync(home);
-  execFileSync("git", ["init", "-q", workspace]);
+  const fixture = kernelFixture({ name: "mcp-e2e" });
   return {
-    root,
-    workspace,
-    home,
-    cleanup: () => rmSync(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 }),
+    root: fixture.root,
+    workspace: fixture.workspace,
+    home: fixture.keelHome,
+    cleanup: fixture.cleanup,
   };
 }
 
@@ -49,15 +40,6 @@ export function writeUserConfig(
   );
 }
 
-export function fauxProvider(scenario: Scenario) {
-  const transport = createFauxFetch(scenario);
-  return {
-    requests: transport.requests,
-    model: fauxModel("anthropic-messages"),
-    streamOptions: { fetch: transport.fetch, apiKey: "test", retry: { baseDelayMs: 1 } },
-  };
-}
-
 export interface Started {
   agent: CodingAgent;
   events: CodingAgentEvent[];
@@ -69,12 +51,11 @@ export async function start(options: CodingAgentOptions): Promise<Started> {
   const events: CodingAgentEvent[] = [];
   const waiters: { match: (text: string) => boolean; resolve: (text: string) => void }[] = [];
   let last: string | undefined;
-  const created = await createCodingAgent({
-    discoverExtensions: false,
-    extensions: [mcpExtension as unknown as ExtensionDefinition],
+  const agent = await startKernel({
+    extensions: [hosted(mcpExtension)],
     ...options,
+    events,
     onEvent: (event) => {
-      events.push(event);
       options.onEvent?.(event);
       if (event.type === "status" && event.key === "mcp") {
         last = event.text;
@@ -86,9 +67,8 @@ export async function start(options: CodingAgentOptions): Promise<Started> {
       }
     },
   });
-  if (created.isErr()) throw new Error(`createCodingAgent failed: ${created.error.message}`);
   return {
-    agent: created.value,
+    agent,
     events,
     status: (match, timeoutMs = 20_000) =>
       last !== undefined && match(last)

@@ -1,8 +1,6 @@
-// A temp git workspace and a temp Keel home for kernel and CLI tests, removed afterwards.
-import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+// A temp git workspace and a temp Keel home for kernel and CLI tests, removed afterwards: the
+// kernel's test fixture (`@keel/coding-agent/testing`), its Keel home as `home`.
+import { kernelFixture } from "@keel/coding-agent/testing";
 
 export interface Sandbox {
   workspace: string;
@@ -11,11 +9,6 @@ export interface Sandbox {
 }
 
 export function sandbox(): Sandbox {
-  const root = mkdtempSync(join(tmpdir(), "keel-web-"));
-  const workspace = join(root, "repo");
-  const home = join(root, "home");
-  mkdirSync(workspace);
-  mkdirSync(home);
-  execFileSync("git", ["init", "-q", workspace]);
-  return { workspace, home, cleanup: () => rmSync(root, { recursive: true, force: true }) };
+  const fixture = kernelFixture({ name: "web" });
+  return { workspace: fixture.workspace, home: fixture.keelHome, cleanup: fixture.cleanup };
 }
