@@ -267,6 +267,11 @@ export class AcpSession {
     let input = promptInput(blocks);
     const slash = parseCommandLine(input.text);
     const spec = slash && this.#agent.commands.get(slash.name);
+    if (slash && spec?.needsTerminal) {
+      this.#say(`/${slash.name} needs Keel's terminal UI; the editor starts, switches and ends sessions.`);
+      await this.flushed();
+      return { stopReason: "end_turn" };
+    }
     if (slash && spec) {
       // Trust is asked through the editor: the presenter for the command's interactive name.
       const ran =
