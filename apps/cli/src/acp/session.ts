@@ -137,6 +137,9 @@ export class AcpSession {
     const created = await createCodingAgent(this.#options);
     if (created.isErr()) {
       const { type, message } = created.error;
+      const problem = "problem" in created.error ? created.error.problem : undefined;
+      // Another process (or connection) holds it: it is there, only not to be had now.
+      if (problem === "locked") return err(AcpFailure.invalidRequest(message, { type, problem }));
       return err(
         type === "session" && this.#options.session?.mode === "resume"
           ? AcpFailure.notFound(message)
