@@ -70,7 +70,7 @@ const result = (run: Run) =>
     | undefined;
 
 describe("keel acp under acpx", () => {
-  it("prompts, edits through acpx's files, runs Bash, plans, cancels and loads the session again", {
+  it("prompts, edits through acpx's files, runs Bash, plans, cancels and resumes the session", {
     timeout: 120_000,
   }, async () => {
     expect(
