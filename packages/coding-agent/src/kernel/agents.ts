@@ -365,6 +365,7 @@ export class AgentSupervisor {
       sessionId: session.session.id,
       ...(session.file ? { sessionFile: session.file } : {}),
       background: options.detached === true,
+      ...(caller.toolCallId ? { toolCallId: caller.toolCallId } : {}),
     });
 
     let finish!: (result: AgentRunResult) => void;

@@ -204,6 +204,7 @@ export async function createCodingAgent(
     },
     sandbox: (m) => sandbox.state(m),
     ...(options.testing?.forceParserAllow ? { forceParserAllow: true } : {}),
+    ...(options.textFiles ? { textFiles: options.textFiles } : {}),
   });
   const builtinTools = createBuiltinTools({
     cwd,

@@ -398,7 +398,7 @@ export type CodingAgentEvent =
     }
   /** A child agent's own event, as it happens (its tool calls, text, approvals asked). */
   | { type: "agent_event"; agentId: string; title: string; event: CodingAgentEvent }
-  /** A child agent started or ended. */
+  /** A child agent started or ended; `toolCallId`: the parent's call that started it, when one did. */
   | {
       type: "agent_start";
       agentId: string;
@@ -406,6 +406,7 @@ export type CodingAgentEvent =
       sessionId: string;
       sessionFile?: string;
       background: boolean;
+      toolCallId?: string;
     }
   | { type: "agent_end"; agentId: string; title: string; status: string; usage: Usage; turns: number }
   /** A line of an extension's (or the kernel's) debug log. */
