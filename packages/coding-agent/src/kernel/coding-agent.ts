@@ -509,7 +509,6 @@ export class KernelAgent implements CodingAgent {
       const ran = await runUserShell(
         {
           bash: this.parts.builtinTools.find((t) => t.access === "exec" && t.args?.commands !== undefined),
-          permission: this.parts.permission.check,
           session: this.session_,
           emit: (event) => this.emit(event),
           signal: this.shell.signal,

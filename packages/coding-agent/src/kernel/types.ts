@@ -527,8 +527,9 @@ export interface CodingAgent {
    */
   completeMention(token: string, signal?: AbortSignal): Promise<MentionCompletionInfo[]>;
   /**
-   * Runs a shell command for the user (`!cmd`) through the permission gate (it may ask) and puts
-   * the command with its output in the conversation, for the model to see with the next prompt.
+   * Runs a shell command for the user (`!cmd`) without asking (it is the user's own, not the
+   * model's; no rule applies) in the OS sandbox of the permission mode in force, and puts the
+   * command with its output in the conversation, for the model to see with the next prompt.
    */
   runShell(command: string): Promise<Result<ShellRun, CodingAgentError>>;
   /** Delivered after the current tool batch, before the next model call; when idle, starts a run. */

@@ -1,19 +1,18 @@
-// `!cmd`: a shell command the user runs from the prompt. It goes through the same permission
-// gate as the model's Bash calls (so it may ask), runs in the Bash tool, shows as a tool call,
-// and lands in the journal as a notice the model reads with the next prompt (not as a prompt:
-// /rewind counts only what the user asked the model).
+// `!cmd`: a shell command the user runs from the prompt. It is the user's own, so no permission
+// rule or approval stands between them and it (as in Claude Code's bash mode); it still runs in
+// the session's shell tool, so in the OS sandbox of the permission mode in force, like the model's
+// Bash calls. It shows as a tool call and lands in the journal as a notice the model reads with
+// the next prompt (not as a prompt: /rewind counts only what the user asked the model).
 import { randomUUID } from "node:crypto";
 import type { Session } from "@keel/session";
 import { err, ok, type Result } from "neverthrow";
 import { callInfo, type DeclaredTool, declarationOf } from "../tools/declarations.js";
 import { contentText } from "./agent-events.js";
-import type { ToolPermission } from "./seams.js";
 import type { CodingAgentError, CodingAgentEvent, ShellRun } from "./types.js";
 
 export interface UserShellContext {
   /** The built-in tool that runs shell commands (access "exec"), which `!cmd` runs through. */
   bash: DeclaredTool | undefined;
-  permission: ToolPermission;
   session: Session;
   emit(event: CodingAgentEvent): void;
   signal: AbortSignal;
@@ -55,18 +54,9 @@ export async function runUserShell(
   if (key === undefined)
     return err({ type: "config", message: "This session's shell tool names no command argument." });
   const args = { [key]: command };
-  // The user's command is judged and shown as a call of the session's own shell tool.
+  // Shown as a call of the session's own shell tool; the user typed it, so nobody is asked.
   const tool = k.bash.name;
   const declaration = declarationOf(k.bash);
-  const permitted = await k.permission({
-    toolName: tool,
-    toolCallId,
-    args,
-    ...(declaration ? { declaration } : {}),
-    approval: "kernel",
-  });
-  if (permitted.action === "block")
-    return err({ type: "extension", message: `Not run: ${permitted.reason}` });
   k.emit({ type: "tool_start", toolCallId, toolName: tool, args, ...callInfo(declaration, args) });
   const scrub = k.scrub ?? ((text: string) => text);
   const result = await k.bash.execute(args, {
