@@ -130,6 +130,7 @@ export class Controller {
         title,
         options,
         selected,
+        filter: "",
         answer,
       }),
       signal,
