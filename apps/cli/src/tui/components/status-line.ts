@@ -41,11 +41,16 @@ export function statusSegments(snapshot: Snapshot): { left: Segment[]; right: Se
   return { left, right };
 }
 
+/** The status line's rows at `columns` (the screen keeps that many below the input box). */
+export function statusLayout(snapshot: Snapshot, columns: number): Segment[][] {
+  const { left, right } = statusSegments(snapshot);
+  return statusRows(left, right, columns || 80);
+}
+
 export function StatusLine({ snapshot }: { snapshot: Snapshot }): ReactElement | null {
   const { columns } = useWindowSize();
   if (!snapshot.status.model) return h(Text, { dimColor: true }, "starting…");
-  const { left, right } = statusSegments(snapshot);
-  const rows = statusRows(left, right, columns || 80);
+  const rows = statusLayout(snapshot, columns);
   return h(
     Box,
     { flexDirection: "column" },
