@@ -124,7 +124,8 @@ describe("keel TUI sessions and screen", () => {
       await t.waitFor(/⏵ acceptEdits/);
       await t.type("count", "Enter");
       await t.waitFor("Counted.");
-      const now = await t.waitFor("runs: 1");
+      // The extension's item comes at runEnd, a moment before the run is over: wait for both.
+      const now = await t.waitFor(/ready · \/help[\s\S]*runs: 1/);
       const lines = now.replace(/\s+$/, "").split("\n");
       // Below the input box's bottom border: the status rows, none of them wider than the terminal.
       const border = lines.findLastIndex((l) => /^╰─+╯$/.test(l));
