@@ -1,6 +1,7 @@
 // The TUI's pickers and session commands in a real terminal (tmux): /model marks and refuses a
-// provider without a key, /thinking sets the level on the status line, an "always" answer says the
-// file it is saved to and /permissions lists and removes it there; /clear starts a new session,
+// provider without a key, /thinking offers the levels the model takes and sets one on the status
+// line, a level the next model cannot take is said once with what it gets, an "always" answer says
+// the file it is saved to and /permissions lists and removes it there; /clear starts a new session,
 // the slash menu says more commands exist, and Shift+Tab reaches bypass only when keel started in it.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
