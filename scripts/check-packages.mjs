@@ -105,8 +105,8 @@ try {
   run("node", [tsc, "-p", "tsconfig.json"], consumer);
   console.log(`type-checked a consumer against ${typed.length} packages' published .d.ts`);
 
-  // An extension author's project: the SDK, an official extension and the connector SDK, nothing
-  // else of Keel's and none of the optional peers.
+  // An extension author's project: the SDK (with the protocol whose types it names), an official
+  // extension and the connector SDK, nothing else of Keel's and none of the optional peers.
   const author = join(work, "author");
   mkdirSync(author);
   writeFileSync(
@@ -128,7 +128,7 @@ try {
     author,
   );
   const installed = readdirSync(join(author, "node_modules", "@keel"));
-  if (installed.join(",") !== "ext-connector,ext-todo,extension-sdk")
+  if (installed.join(",") !== "ext-connector,ext-todo,extension-sdk,protocol")
     throw new Error(`the extension author's install brought @keel/${installed.join(", @keel/")}`);
   writeFileSync(
     join(author, "extension.ts"),
