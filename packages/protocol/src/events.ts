@@ -14,7 +14,15 @@ export type DoneReason = Static<typeof DoneReasonSchema>;
 export const ErrorReasonSchema = literals(["error", "aborted", "context_overflow"]);
 export type ErrorReason = Static<typeof ErrorReasonSchema>;
 
-const partial = { partial: AssistantMessageSchema };
+/** The growing message every event but the last two carries. (Named, so declarations refer to it.) */
+export type PartialMessageProperty = { partial: typeof AssistantMessageSchema };
+const partial: PartialMessageProperty = { partial: AssistantMessageSchema };
+/** The final message the `done` and `error` events carry. */
+export type FinalMessageProperty = { message: typeof AssistantMessageSchema };
+const final: FinalMessageProperty = { message: AssistantMessageSchema };
+/** The error a `retry` and an `error` event carry. */
+export type ErrorProperty = { error: typeof AiErrorSchema };
+const error: ErrorProperty = { error: AiErrorSchema };
 const event = <T extends string, P extends TProperties>(type: T, properties: P, description: string) =>
   strict({ type: Type.Literal(type), ...properties }, description);
 const block = <T extends string, P extends TProperties>(type: T, properties: P, description: string) =>
@@ -34,13 +42,13 @@ export const AssistantMessageEventSchema = Type.Union([
   /** A failed attempt that will be retried after `delayMs` (nothing was streamed yet); `maxRetries` is the policy's bound. */
   event(
     "retry",
-    { attempt: Int, maxRetries: Int, delayMs: Type.Number(), error: AiErrorSchema },
+    { attempt: Int, maxRetries: Int, delayMs: Type.Number(), ...error },
     "A failed attempt that will be retried after delayMs.",
   ),
-  event("done", { reason: DoneReasonSchema, message: AssistantMessageSchema }, "The reply ended normally."),
+  event("done", { reason: DoneReasonSchema, ...final }, "The reply ended normally."),
   event(
     "error",
-    { reason: ErrorReasonSchema, error: AiErrorSchema, message: AssistantMessageSchema },
+    { reason: ErrorReasonSchema, ...error, ...final },
     "The reply ended in an error; message holds what streamed.",
   ),
 ]);

@@ -1,6 +1,6 @@
 // Messages (user, assistant, tool result) and the context a model call sends: the conversation
 // as it is journaled, streamed and replayed.
-import { type Static, type TSchema, Type } from "@sinclair/typebox";
+import { type Static, type TSchema, type TUnion, Type } from "@sinclair/typebox";
 import {
   ApiSchema,
   ImageContentSchema,
@@ -78,7 +78,9 @@ export const ToolResultMessageSchema = strict(
 );
 export type ToolResultMessage = Static<typeof ToolResultMessageSchema>;
 
-export const MessageSchema = Type.Union([UserMessageSchema, AssistantMessageSchema, ToolResultMessageSchema]);
+export const MessageSchema: TUnion<
+  [typeof UserMessageSchema, typeof AssistantMessageSchema, typeof ToolResultMessageSchema]
+> = Type.Union([UserMessageSchema, AssistantMessageSchema, ToolResultMessageSchema]);
 export type Message = Static<typeof MessageSchema>;
 
 /** A tool as the model sees it; `parameters` is a JSON Schema (TypeBox or plain). */
