@@ -122,6 +122,7 @@ try {
       "--loglevel=error",
       "@types/node@20",
       tarballs.get("@keel/extension-sdk"),
+      tarballs.get("@keel/protocol"),
       tarballs.get("@keel/ext-todo"),
       tarballs.get("@keel/ext-connector"),
     ],
