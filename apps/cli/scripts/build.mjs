@@ -181,6 +181,42 @@ const esmImportOutside = {
   },
 };
 
+// The ACP SDK builds its ~180 zod schemas when it is imported, a third of what `keel acp` runs
+// before it can answer `initialize` (measured: ~25 ms of CPU a start). Each becomes a z.lazy, built
+// on its first parse; nothing else changes (the SDK parses with them, it never inspects them).
+// A generated file of another shape fails the build rather than going out half wrapped.
+const acpSchemasLazy = {
+  name: "acp-schemas-lazy",
+  setup(b) {
+    b.onLoad(
+      { filter: /@agentclientprotocol[\\/]sdk[\\/]dist[\\/]v1[\\/]schema[\\/]zod\.gen\.js$/ },
+      (args) => {
+        const lines = readFileSync(args.path, "utf8").split("\n");
+        const depth = (text) =>
+          [...text].reduce((d, c) => d + ("([{".includes(c) ? 1 : ")]}".includes(c) ? -1 : 0), 0);
+        const out = [];
+        let wrapped = 0;
+        for (let i = 0; i < lines.length; i++) {
+          const start = /^export const (z\w+) = (.*)$/.exec(lines[i]);
+          if (!start) {
+            out.push(lines[i]);
+            continue;
+          }
+          let statement = start[2];
+          while (!(statement.endsWith(";") && depth(statement) === 0) && i + 1 < lines.length)
+            statement += `\n${lines[++i]}`;
+          out.push(`export const ${start[1]} = z.lazy(() => ${statement.slice(0, -1)});`);
+          wrapped++;
+        }
+        // Every export a schema, and each one wrapped (a brace in a string would have merged two).
+        if (wrapped === 0 || wrapped !== lines.filter((l) => l.startsWith("export ")).length)
+          throw new Error(`${args.path}: not the generated schema file the acp-schemas-lazy plugin knows`);
+        return { contents: out.join("\n"), loader: "js" };
+      },
+    );
+  },
+};
+
 // The core's copy of the MCP extension loads its client from the bundle above.
 const mcpClientVendored = {
   name: "mcp-client-vendored",
@@ -207,7 +243,7 @@ if (official.length === 0) throw new Error("src/official.ts lists no official ex
 
 const cjsCommon = {
   ...common,
-  plugins: [esmImportOutside, mcpClientVendored],
+  plugins: [esmImportOutside, mcpClientVendored, acpSchemasLazy],
   format: "cjs",
   minifyWhitespace: true,
   outExtension: { ".js": ".cjs" },

@@ -1,6 +1,6 @@
 // `keel acp` driven by acpx, a headless ACP client from npm written by others, the way a user would
 // run it: a persistent session, a prompt whose Edit is approved and written through acpx's file
-// system, Bash, the plan, a cancel from a second acpx process, and the session loaded by a new
+// system, Bash, the plan, a cancel from a second acpx process, and the session resumed by a new
 // agent process once acpx's queue owner has gone.
 import { spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
@@ -70,7 +70,7 @@ const result = (run: Run) =>
     | undefined;
 
 describe("keel acp under acpx", () => {
-  it("prompts, edits through acpx's files, runs Bash, plans, cancels and loads the session again", {
+  it("prompts, edits through acpx's files, runs Bash, plans, cancels and resumes the session", {
     timeout: 120_000,
   }, async () => {
     expect(
@@ -157,12 +157,13 @@ describe("keel acp under acpx", () => {
     await until(() => processesWith(token).length === 0, "no process of the command left", 10_000);
 
     // acpx's queue owner (and with it keel) goes after its idle TTL; the next prompt starts a new
-    // keel that loads the session. acpx keeps replayed updates to itself, so the history is seen
-    // where it matters: the model's next request carries the whole conversation.
+    // keel that resumes the session (keel offers session/resume, which acpx prefers to a load:
+    // it has the history already). The history is seen where it matters: the model's next
+    // request carries the whole conversation.
     await until(() => agentsLeft() === 0, "keel to exit with acpx's queue owner", 20_000);
     const third = await run(["prompt", "Still there?"]);
     expect(third.code, third.stderr).toBe(0);
-    expect(methods(third)).toContain("session/load");
+    expect(methods(third)).toContain("session/resume");
     expect(methods(third)).not.toContain("session/new");
     expect(result(third)?.stopReason).toBe("end_turn");
     const last = JSON.stringify(server.requests.at(-1)?.body);

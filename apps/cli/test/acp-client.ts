@@ -10,6 +10,7 @@ import {
   type CreateElicitationRequest,
   type CreateElicitationResponse,
   client,
+  type InitializeResponse,
   ndJsonStream,
   PROTOCOL_VERSION,
   type RequestPermissionRequest,
@@ -22,6 +23,8 @@ import { BIN, childEnv, type KeelEnv } from "./helpers.js";
 export interface Editor {
   child: ChildProcess;
   connection: ClientConnection;
+  /** keel's answer to initialize. */
+  initialized: InitializeResponse;
   updates: SessionNotification[];
   permissions: RequestPermissionRequest[];
   reads: string[];
@@ -39,6 +42,8 @@ export interface EditorOptions extends KeelEnv {
   answer?: (request: RequestPermissionRequest) => RequestPermissionResponse;
   /** Answers elicitation forms (declare `elicitation.form` in the capabilities too). */
   elicit?: (request: CreateElicitationRequest) => CreateElicitationResponse;
+  /** The text of a file as the editor has it (an unsaved buffer); default the disk's. */
+  read?: (path: string) => string;
   args?: string[];
 }
 
@@ -78,7 +83,7 @@ export async function openEditor(options: EditorOptions): Promise<Editor> {
     })
     .onRequest("fs/read_text_file", ({ params }) => {
       reads.push(params.path);
-      return { content: readFileSync(params.path, "utf8") };
+      return { content: options.read ? options.read(params.path) : readFileSync(params.path, "utf8") };
     })
     .onRequest("fs/write_text_file", ({ params }) => {
       writes.push({ path: params.path, content: params.content });
@@ -95,7 +100,7 @@ export async function openEditor(options: EditorOptions): Promise<Editor> {
       Readable.toWeb(child.stdout!) as ReadableStream<Uint8Array>,
     ),
   );
-  await connection.agent.request("initialize", {
+  const initialized = await connection.agent.request("initialize", {
     protocolVersion: PROTOCOL_VERSION,
     clientCapabilities: options.capabilities ?? EDITOR_CAPABILITIES,
     clientInfo: { name: "keel-tests", version: "1.0.0" },
@@ -103,6 +108,7 @@ export async function openEditor(options: EditorOptions): Promise<Editor> {
   return {
     child,
     connection,
+    initialized,
     updates,
     permissions,
     reads,

@@ -1,10 +1,22 @@
 // The pure parts of `keel acp`: how a Keel tool call looks in an editor, the approval choices
 // (the terminal's, one "always" per offered rule), and an ACP prompt as a Keel prompt.
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { ToolApprovalRequest } from "@keel/coding-agent";
+import { err, ok } from "neverthrow";
 import { describe, expect, it } from "vitest";
 import { answerOf, approvalChoices, approvalTitle } from "../src/acp/permissions.js";
 import { promptInput } from "../src/acp/prompt.js";
-import { callContent, resultContent, toolKind, toolLocations, toolTitle } from "../src/acp/tool-calls.js";
+import {
+  beforeReader,
+  callContent,
+  replacedFile,
+  resultContent,
+  toolKind,
+  toolLocations,
+  toolTitle,
+} from "../src/acp/tool-calls.js";
 
 const request = (patch: Partial<ToolApprovalRequest> = {}): ToolApprovalRequest => ({
   kind: "tool",
@@ -66,6 +78,23 @@ describe("tool calls in the editor", () => {
         "/w",
       ),
     ).toEqual([{ type: "diff", path: "/nonexistent/n.txt", oldText: null, newText: "x" }]);
+  });
+
+  it('reads a replaced file\'s "before" from the editor when it reads files, else from the disk', async () => {
+    const dir = mkdtempSync(join(tmpdir(), "keel-acp-before-"));
+    try {
+      const file = join(dir, "a.txt");
+      writeFileSync(file, "on disk\n");
+      const write = { toolName: "Write", access: "write", args: { path: file, content: "x" } };
+      expect(replacedFile(write, dir)).toBe(file);
+      expect(replacedFile({ ...write, access: "read" }, dir)).toBeUndefined();
+      expect(await beforeReader()(file)).toBe("on disk\n");
+      expect(await beforeReader(async () => ok("in the buffer\n"))(file)).toBe("in the buffer\n");
+      expect(await beforeReader(async () => err({ type: "text_file", message: "gone" }))(file)).toBeNull();
+      expect(await beforeReader(async () => ok("never asked"))(join(dir, "missing.txt"))).toBeNull();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -70,6 +70,11 @@ export interface CommandSpec {
    * that has a presenter by this name uses it, any other calls `run`.
    */
   interactive?: string;
+  /**
+   * Only a terminal UI can do what the command is for (it acts on the terminal's own process or
+   * swaps the session on its screen): a host without one (ACP) neither offers nor runs it.
+   */
+  needsTerminal?: boolean;
 }
 
 /** A command as front ends list it: the spec without `run`, JSON-safe (ACP, completion, /help). */
@@ -79,6 +84,7 @@ export interface CommandInfo {
   argumentHint?: string;
   source: CommandSource;
   interactive?: string;
+  needsTerminal?: boolean;
 }
 
 /** The JSON-safe view of a spec. */
@@ -92,6 +98,7 @@ export function commandInfo(spec: CommandSpec): CommandInfo {
         ? { kind: spec.source.kind, owner: spec.source.owner }
         : { kind: spec.source.kind },
     ...(spec.interactive !== undefined ? { interactive: spec.interactive } : {}),
+    ...(spec.needsTerminal === true ? { needsTerminal: true } : {}),
   };
 }
 

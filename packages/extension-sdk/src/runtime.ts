@@ -8,7 +8,7 @@ import type {
   ServerToolName,
   ServerToolRequest,
   ThinkingLevel,
-} from "@keel/ai";
+} from "@keel/protocol";
 import type { AgentRecord } from "./agents.js";
 import type { ApprovalDecision, ApprovalRequest } from "./approvals.js";
 import type { ToolCatalog } from "./catalogs.js";

@@ -1,6 +1,6 @@
 // Tools an extension offers: resident ones (sent every request) and catalog entries (on demand).
 // Structurally the same shape as @keel/agent's AgentTool, so the host runs them unchanged.
-import type { ImageContent, TextContent } from "@keel/ai";
+import type { ImageContent, TextContent } from "@keel/protocol";
 import type { Static, TSchema } from "@sinclair/typebox";
 import type { AgentRecord, RunAgentOptions, RunAgentOutcome } from "./agents.js";
 import type { ApprovalDecision, ApprovalRequest } from "./approvals.js";
@@ -101,6 +101,22 @@ export interface ToolPreview {
   path?: string;
 }
 
+/** A file's text for a preview, as `ToolPreviewContext.readText` gives it. */
+export type PreviewText =
+  | { ok: true; text: string; exists: boolean }
+  | { ok: false; error: { type: "unreadable"; message: string } };
+
+/** What a preview is computed with. */
+export interface ToolPreviewContext {
+  cwd: string;
+  /**
+   * A file's text (LF line ends) as the user sees it: the editor's unsaved buffer when the host
+   * reads files through the editor (ACP), else the disk. No such file: `exists: false`, text "".
+   * Not ok, saying why, for a folder, a binary or too large file, or a failed read.
+   */
+  readText(path: string): Promise<PreviewText>;
+}
+
 /**
  * How a tool describes itself to the kernel and every front end: the same fields on resident
  * tools, executable catalog entries and the kernel's built-in tools. Permissions, the sandbox
@@ -112,8 +128,14 @@ export interface ToolDeclarationFields<Args = Record<string, unknown>> {
   args?: ToolArgumentRoles;
   /** One line saying what a call does (transcripts, compaction, ACP titles). Default: the first path, url or command argument, else the first string argument. */
   summary?(args: Args): string;
-  /** What an approval shows before the call runs. Default: the arguments. */
-  preview?(args: Args, context: { cwd: string }): ToolPreview | undefined;
+  /**
+   * What an approval shows before the call runs; may be async (a file's text read through
+   * `context.readText`). Default: the arguments.
+   */
+  preview?(
+    args: Args,
+    context: ToolPreviewContext,
+  ): ToolPreview | undefined | Promise<ToolPreview | undefined>;
 }
 
 /** A declaration as the kernel keeps it, whatever the tool's argument types. */

@@ -103,7 +103,8 @@ export async function runAcp(
     params: Pick<Parameters<AcpBackend["open"]>[0], "cwd" | "mcpServers">,
     load?: string,
   ): Promise<AcpSession> => {
-    // Loading a session this process holds open: it is closed first (the journal has one writer).
+    // Loading (or resuming) a session this process holds open: it is closed first (the journal
+    // has one writer).
     if (load !== undefined) {
       await sessions.get(load)?.close();
       sessions.delete(load);
@@ -131,6 +132,7 @@ export async function runAcp(
           loadSession: true,
           promptCapabilities: { image: true, embeddedContext: true, audio: false },
           mcpCapabilities: { http: true, sse: true },
+          sessionCapabilities: { list: {}, resume: {}, close: {} },
         },
         authMethods: [],
       };
@@ -150,6 +152,30 @@ export async function runAcp(
         opened.announce();
         await opened.flushed();
         return { modes: opened.modes(), configOptions: opened.configOptions() };
+      }),
+    )
+    .onRequest("session/resume", ({ params, client }) =>
+      answering(async () => {
+        // As session/load, without the history: the client has it already.
+        const opened = await open(
+          client,
+          { cwd: params.cwd, mcpServers: params.mcpServers ?? [] },
+          params.sessionId,
+        );
+        opened.announce();
+        await opened.flushed();
+        return { modes: opened.modes(), configOptions: opened.configOptions() };
+      }),
+    )
+    .onRequest("session/list", ({ params }) => answering(() => core().list(params)))
+    .onRequest("session/close", ({ params }) =>
+      answering(async () => {
+        // Its run stops, as on session/cancel; then the journal is saved and its lock released.
+        const closing = session(params.sessionId);
+        sessions.delete(params.sessionId);
+        closing.cancel();
+        await closing.close();
+        return {};
       }),
     )
     .onRequest("session/prompt", ({ params }) =>

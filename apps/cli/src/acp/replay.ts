@@ -45,9 +45,7 @@ export function replayUpdates(
         };
         const result = results.get(block.id);
         // The file as it is now is not what a Write replaced: a replayed Write shows its new text alone.
-        const started = callContent(facts, cwd).map((c) =>
-          c.type === "diff" && typeof block.arguments.content === "string" ? { ...c, oldText: null } : c,
-        );
+        const started = callContent(facts, cwd);
         updates.push({
           sessionUpdate: "tool_call",
           toolCallId: block.id,

@@ -28,7 +28,7 @@ import { AcpFailure } from "./failure.js";
 import { answerOf, approvalChoices, approvalContent, approvalTitle, TRUST_OPTIONS } from "./permissions.js";
 import { promptInput } from "./prompt.js";
 import { replayUpdates } from "./replay.js";
-import { type ToolCallFacts, toolTitle } from "./tool-calls.js";
+import { beforeReader, type ToolCallFacts, toolTitle } from "./tool-calls.js";
 import { SessionUpdates } from "./updates.js";
 
 export interface SessionSetup {
@@ -107,17 +107,18 @@ export class AcpSession {
   readonly #client: AgentContext;
   readonly #capabilities: ClientCapabilities;
   readonly #updates: SessionUpdates;
+  readonly #textFiles: TextFileAccess | undefined;
 
   private constructor(setup: SessionSetup) {
     this.#client = setup.client;
     this.#capabilities = setup.capabilities;
-    this.#updates = new SessionUpdates(setup.client, () => this.id);
+    this.#textFiles = editorFiles(setup.client, setup.capabilities, () => this.id);
+    this.#updates = new SessionUpdates(setup.client, () => this.id, beforeReader(this.#textFiles?.read));
   }
 
   static async open(setup: SessionSetup): Promise<Result<AcpSession, AcpFailure>> {
     const session = new AcpSession(setup);
     const extensionConfig = mcpLayer(setup.mcpServers);
-    const textFiles = editorFiles(setup.client, setup.capabilities, () => session.id);
     session.#options = {
       ...setup.base,
       cwd: setup.cwd,
@@ -128,7 +129,7 @@ export class AcpSession {
         if (session.#agent) session.#updates.event(session.#agent, event);
       },
       ...(extensionConfig ? { extensionConfig } : {}),
-      ...(textFiles ? { textFiles } : {}),
+      ...(session.#textFiles ? { textFiles: session.#textFiles } : {}),
     };
     const opened = await session.#create();
     return opened.map(() => session);
@@ -138,6 +139,9 @@ export class AcpSession {
     const created = await createCodingAgent(this.#options);
     if (created.isErr()) {
       const { type, message } = created.error;
+      const problem = "problem" in created.error ? created.error.problem : undefined;
+      // Another process (or connection) holds it: it is there, only not to be had now.
+      if (problem === "locked") return err(AcpFailure.invalidRequest(message, { type, problem }));
       return err(
         type === "session" && this.#options.session?.mode === "resume"
           ? AcpFailure.notFound(message)
@@ -208,7 +212,13 @@ export class AcpSession {
         ? `${request.agent.id}:${request.toolCallId}`
         : request.toolCallId
       : randomUUID();
-    this.#updates.call(this.#agent, facts, id, "pending");
+    this.#updates.call(
+      this.#agent,
+      facts,
+      id,
+      "pending",
+      request.agent ? { agentId: request.agent.id, title: request.agent.title } : undefined,
+    );
     const canAskForWords = this.#capabilities.elicitation?.form != null;
     const choices = approvalChoices(request, canAskForWords);
     await this.flushed();
@@ -221,7 +231,7 @@ export class AcpSession {
           toolCall: {
             toolCallId: id,
             title: approvalTitle(request, toolTitle(facts)),
-            content: [...(this.#updates.started(id) ?? []), ...approvalContent(request)],
+            content: [...((await this.#updates.started(id)) ?? []), ...approvalContent(request)],
           },
           options: choices.map((c) => c.option),
         },
@@ -268,6 +278,11 @@ export class AcpSession {
     let input = promptInput(blocks);
     const slash = parseCommandLine(input.text);
     const spec = slash && this.#agent.commands.get(slash.name);
+    if (slash && spec?.needsTerminal) {
+      this.#say(`/${slash.name} needs Keel's terminal UI; the editor starts, switches and ends sessions.`);
+      await this.flushed();
+      return { stopReason: "end_turn" };
+    }
     if (slash && spec) {
       // Trust is asked through the editor: the presenter for the command's interactive name.
       const ran =

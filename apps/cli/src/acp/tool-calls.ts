@@ -73,7 +73,8 @@ export function toolLocations(facts: ToolCallFacts, cwd: string): ToolCallLocati
   return [typeof offset === "number" ? { path, line: offset } : { path }];
 }
 
-function currentText(path: string): string | null {
+/** A file's text on disk, for a diff's "before"; null when there is none to show. */
+function diskText(path: string): string | null {
   try {
     if (statSync(path).size > MAX_DIFF_FILE_BYTES) return null;
     return readFileSync(path, "utf8");
@@ -82,13 +83,40 @@ function currentText(path: string): string | null {
   }
 }
 
-/** What a call is about to do, shown with it from the start: the diff of a file change. */
-export function callContent(facts: ToolCallFacts, cwd: string): ToolCallContent[] {
+/**
+ * What a whole-file write's diff shows as "before": the editor's text (its unsaved buffer) when it
+ * reads files for Keel, else the disk's; null for no file, one too large to diff, or a failed read.
+ */
+export function beforeReader(
+  editorRead?: (path: string) => Promise<{ unwrapOr(fallback: null): string | null }>,
+): (path: string) => Promise<string | null> {
+  return async (path) => {
+    const onDisk = diskText(path);
+    if (onDisk === null || !editorRead) return onDisk;
+    return (await editorRead(path)).unwrapOr(null);
+  };
+}
+
+/** The file a call replaces whole (a `content` argument of an edit-kind call): its diff needs a "before". */
+export function replacedFile(facts: ToolCallFacts, cwd: string): string | undefined {
+  const path = filePath(facts, cwd);
+  return path && toolKind(facts) === "edit" && typeof facts.args.content === "string" ? path : undefined;
+}
+
+/**
+ * What a call is about to do, shown with it from the start: the diff of a file change. `before`:
+ * the text of the file it replaces whole (see replacedFile), null when unknown.
+ */
+export function callContent(
+  facts: ToolCallFacts,
+  cwd: string,
+  before: string | null = null,
+): ToolCallContent[] {
   const path = filePath(facts, cwd);
   if (!path || toolKind(facts) !== "edit") return [];
   const { args } = facts;
   if (typeof args.content === "string")
-    return [{ type: "diff", path, oldText: currentText(path), newText: args.content }];
+    return [{ type: "diff", path, oldText: before, newText: args.content }];
   const edits = Array.isArray(args.edits)
     ? (args.edits as Record<string, unknown>[])
     : [{ old_string: args.old_string, new_string: args.new_string }];

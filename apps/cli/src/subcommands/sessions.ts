@@ -5,7 +5,8 @@ import { readdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { defaultSessionDir } from "@keel/coding-agent";
-import { listSessions, type SessionInfo } from "@keel/session";
+import { listSessions, type SessionInfo, type SessionListing } from "@keel/session";
+import { err, ok, type Result } from "neverthrow";
 import { EXIT } from "../exit-codes.js";
 import { formatCost, formatStamp, oneLine } from "../format.js";
 import type { SubcommandIO } from "./index.js";
@@ -30,6 +31,45 @@ export function sessionLine(s: SessionInfo): string {
   return `${s.id.slice(0, 8)}  ${formatStamp(s.lastActivity)}  ${String(s.messageCount).padStart(4)} msgs  ${formatCost(cost).padStart(8)}  ${fork}${oneLine(title, 70)}`;
 }
 
+/**
+ * The sessions a person started in `cwd` (or in every project's folder when `cwd` is undefined),
+ * newest first, from the listing sidecars: no session is opened or locked. Children of subagents
+ * live in folders of their own and are not listed. Files that cannot be read come back as problems.
+ */
+export function projectSessions(
+  keelHome: string,
+  cwd: string | undefined,
+): Result<
+  { sessions: SessionInfo[]; problems: SessionListing["problems"] },
+  { type: "unreadable"; message: string }
+> {
+  const own = defaultSessionDir(keelHome, cwd ?? keelHome);
+  let dirs = [own];
+  if (cwd === undefined) {
+    // Every project's folder sits beside this directory's, in the kernel's layout.
+    const root = dirname(own);
+    try {
+      dirs = readdirSync(root, { withFileTypes: true })
+        .filter((d) => d.isDirectory())
+        .map((d) => join(root, d.name));
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "ENOENT")
+        return err({ type: "unreadable", message: `${root} cannot be read (${(e as Error).message})` });
+      dirs = [];
+    }
+  }
+  const sessions: SessionInfo[] = [];
+  const problems: SessionListing["problems"] = [];
+  for (const dir of dirs) {
+    const listed = listSessions(dir);
+    if (listed.isErr()) return err({ type: "unreadable", message: listed.error.message });
+    sessions.push(...listed.value.sessions);
+    problems.push(...listed.value.problems);
+  }
+  sessions.sort((a, b) => (a.lastActivity < b.lastActivity ? 1 : a.lastActivity > b.lastActivity ? -1 : 0));
+  return ok({ sessions, problems });
+}
+
 export async function sessionsCommand(argv: string[], io: SubcommandIO): Promise<number> {
   let parsed: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>;
   try {
@@ -48,36 +88,14 @@ export async function sessionsCommand(argv: string[], io: SubcommandIO): Promise
     return EXIT.usage;
   }
   const cwd = resolve(io.cwd, values.cwd ?? ".");
-  const own = defaultSessionDir(io.keelHome, cwd);
-  let dirs = [own];
-  if (values.all) {
-    // Every project's folder sits beside this directory's, in the kernel's layout.
-    const root = dirname(own);
-    try {
-      dirs = readdirSync(root, { withFileTypes: true })
-        .filter((d) => d.isDirectory())
-        .map((d) => join(root, d.name));
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== "ENOENT") {
-        io.stderr(`keel sessions: ${root} cannot be read (${(e as Error).message})\n`);
-        return EXIT.failed;
-      }
-      dirs = [];
-    }
+  const listed = projectSessions(io.keelHome, values.all ? undefined : cwd);
+  if (listed.isErr()) {
+    io.stderr(`keel sessions: ${listed.error.message}\n`);
+    return EXIT.failed;
   }
-  const sessions: SessionInfo[] = [];
-  for (const dir of dirs) {
-    const listed = listSessions(dir);
-    if (listed.isErr()) {
-      io.stderr(`keel sessions: ${listed.error.message}\n`);
-      return EXIT.failed;
-    }
-    // Children of subagents live in their own folders; only sessions a person started are listed.
-    sessions.push(...listed.value.sessions);
-    for (const problem of listed.value.problems)
-      io.stderr(`keel: ${problem.path} cannot be read: ${problem.error.message}\n`);
-  }
-  sessions.sort((a, b) => (a.lastActivity < b.lastActivity ? 1 : a.lastActivity > b.lastActivity ? -1 : 0));
+  const { sessions, problems } = listed.value;
+  for (const problem of problems)
+    io.stderr(`keel: ${problem.path} cannot be read: ${problem.error.message}\n`);
   if (values.json) {
     io.stdout(
       `${JSON.stringify({

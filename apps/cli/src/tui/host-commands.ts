@@ -5,11 +5,13 @@ import type { Controller } from "./controller.js";
 import { pickSession } from "./presenters.js";
 
 const HOST = { kind: "host" } as const;
+/** Each ends the process or swaps the session on screen: nothing an editor's session can do. */
+const TERMINAL = { source: HOST, needsTerminal: true } as const;
 
 export function tuiCommands(c: Controller): CommandSpec[] {
   const quit: Omit<CommandSpec, "name"> = {
     description: "Exit",
-    source: HOST,
+    ...TERMINAL,
     run: async () => {
       c.exit(0);
       return {};
@@ -21,18 +23,18 @@ export function tuiCommands(c: Controller): CommandSpec[] {
     return {};
   };
   return [
-    { name: "new", description: "Start a new session", source: HOST, run: startNew },
+    { name: "new", description: "Start a new session", ...TERMINAL, run: startNew },
     {
       name: "clear",
       description: "Start a new session (the conversation so far stays saved)",
-      source: HOST,
+      ...TERMINAL,
       run: startNew,
     },
     {
       name: "resume",
       description: "Resume another session of this project",
       argumentHint: "[session file]",
-      source: HOST,
+      ...TERMINAL,
       run: async (args) => {
         const path = args || (await pickSession(c));
         if (path) await c.swap({ mode: "resume", session: path });

@@ -18,6 +18,7 @@ export function pickDialog(
       title,
       options,
       selected,
+      filter: "",
       answer,
     }),
     signal,

@@ -41,6 +41,7 @@ export function addExtensionCommand(
     description: command.description,
     ...(command.argumentHint !== undefined ? { argumentHint: command.argumentHint } : {}),
     ...(command.interactive !== undefined ? { interactive: command.interactive } : {}),
+    ...(command.needsTerminal === true ? { needsTerminal: true } : {}),
     source: command.source ?? { kind: "extension", owner: extensionId },
     run: async (args, context) => {
       const outcome = await withDeadline(

@@ -174,6 +174,7 @@ export async function launchChild(
     sessionId: session.session.id,
     ...(session.file ? { sessionFile: session.file } : {}),
     background: options.detached === true,
+    ...(caller.toolCallId ? { toolCallId: caller.toolCallId } : {}),
   });
 
   let finish!: (result: AgentRunResult) => void;

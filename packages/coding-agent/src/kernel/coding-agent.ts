@@ -48,7 +48,7 @@ import {
   createSettleUnstarted,
   type ToolPermission,
 } from "./seams.js";
-import { requestedThinking, type ThinkingState, thinkingState } from "./thinking.js";
+import { remapNote, requestedThinking, type ThinkingState, thinkingState } from "./thinking.js";
 import { describeCall } from "./tool-calls.js";
 import { sessionTree } from "./tree.js";
 import { previewTrust, type TrustPreview } from "./trust-preview.js";
@@ -395,6 +395,9 @@ export class KernelAgent implements CodingAgent {
     this.model_ = model;
     this.agent.configure({ model, streamOptions: this.requestOptions(this.session_.id) });
     this.journalModel();
+    // The level chosen for the last model may not be one this one takes: say what it gets instead.
+    const remapped = remapNote(this.thinking());
+    if (remapped) this.report("info", remapped);
     return ok(model);
   }
 
@@ -510,7 +513,6 @@ export class KernelAgent implements CodingAgent {
       const ran = await runUserShell(
         {
           bash: this.parts.builtinTools.find((t) => t.access === "exec" && t.args?.commands !== undefined),
-          permission: this.parts.permission.check,
           session: this.session_,
           emit: (event) => this.emit(event),
           signal: this.shell.signal,

@@ -40,6 +40,7 @@ import { createToolPermission, type KernelPermission } from "./permission.js";
 import { createHostServices, hostUI } from "./services.js";
 import { sessionContextFiles } from "./session-context.js";
 import { childSessionDir, defaultSessionDir, openChosenSession } from "./session-open.js";
+import { remapNote } from "./thinking.js";
 import type { CodingAgent, CodingAgentError, CodingAgentOptions, ToolApprovalRequest } from "./types.js";
 
 /** Children running at once unless config (`agents.maxConcurrent`) or options say otherwise. */
@@ -204,6 +205,7 @@ export async function createCodingAgent(
     },
     sandbox: (m) => sandbox.state(m),
     ...(options.testing?.forceParserAllow ? { forceParserAllow: true } : {}),
+    ...(options.textFiles ? { textFiles: options.textFiles } : {}),
   });
   const builtinTools = createBuiltinTools({
     cwd,
@@ -500,6 +502,9 @@ export async function createCodingAgent(
     kernel.persistNotice("kernel", `Today's date is ${today} (this session began on ${date}).`, {
       key: `date:${today}`,
     });
+  // A level asked for (--thinking) or kept from the session that this model cannot take as it is.
+  const remapped = remapNote(kernel.thinking());
+  if (remapped) kernel.report("info", remapped);
   const sandboxSaid = sandboxNotice(await sandbox.state(mode), mode);
   if (sandboxSaid) kernel.report(sandboxSaid.level, sandboxSaid.message);
   await host.notify("sessionStart", { reason, sessionId: session.id });

@@ -11,6 +11,8 @@ import { RULE_WORD } from "../permissions/rules.js";
 import type { GateSandbox } from "../permissions/sandboxed.js";
 import type { PermissionMode, PermissionRuleEntry } from "../permissions/types.js";
 import { previewOf } from "../tools/declarations.js";
+import { previewReader } from "../tools/file-preview.js";
+import type { TextFileAccess } from "../tools/text-files.js";
 import type { WalkGuard } from "../tools/walk.js";
 import { writeKeepingTrust } from "../trust/store.js";
 import type { ToolPermission } from "./seams.js";
@@ -35,6 +37,8 @@ export interface ToolPermissionOptions {
   sandbox?: (mode: PermissionMode) => Promise<GateSandbox>;
   /** Test-only: the shell parser's verdicts forced to allow (CodingAgentOptions.testing). */
   forceParserAllow?: boolean;
+  /** The host's view of text files: previews read the editor's buffers through it (else the disk). */
+  textFiles?: TextFileAccess;
 }
 
 export interface ApprovalRecord {
@@ -111,7 +115,7 @@ export function createToolPermission(options: ToolPermissionOptions): KernelPerm
                 request.declaration,
                 (request.args ?? {}) as Record<string, unknown>,
               ),
-              ...previewFor(request.declaration, request.args),
+              ...(await previewFor(request.declaration, request.args)),
               alwaysRules: request.suggestions,
               ...(request.suggestions.length > 0 && savesTo ? { alwaysSavesTo: savesTo } : {}),
             });
@@ -161,8 +165,9 @@ export function createToolPermission(options: ToolPermissionOptions): KernelPerm
     if (trustLost) options.report(trustLost);
     return written;
   }
-  const previewFor = (declaration: ToolDeclaration | undefined, args: unknown) => {
-    const preview = previewOf(declaration, args, options.cwd ?? options.workspace);
+  const readText = previewReader(options.textFiles);
+  const previewFor = async (declaration: ToolDeclaration | undefined, args: unknown) => {
+    const preview = await previewOf(declaration, args, { cwd: options.cwd ?? options.workspace, readText });
     return preview ? { preview } : {};
   };
   let grants: (() => void)[] = [];

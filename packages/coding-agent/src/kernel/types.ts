@@ -398,7 +398,7 @@ export type CodingAgentEvent =
     }
   /** A child agent's own event, as it happens (its tool calls, text, approvals asked). */
   | { type: "agent_event"; agentId: string; title: string; event: CodingAgentEvent }
-  /** A child agent started or ended. */
+  /** A child agent started or ended; `toolCallId`: the parent's call that started it, when one did. */
   | {
       type: "agent_start";
       agentId: string;
@@ -406,6 +406,7 @@ export type CodingAgentEvent =
       sessionId: string;
       sessionFile?: string;
       background: boolean;
+      toolCallId?: string;
     }
   | { type: "agent_end"; agentId: string; title: string; status: string; usage: Usage; turns: number }
   /** A line of an extension's (or the kernel's) debug log. */
@@ -497,9 +498,11 @@ export interface CodingAgent {
   setModel(model: Model | string): Result<Model, CodingAgentError>;
   /**
    * The thinking level asked for (undefined: the model's default) and what the model gets for
-   * it (`effort`: the effort sent, "on" for a switch without levels, "off", or "default").
+   * it (`effort`: the effort sent, "on" for a switch without levels, "off", or "default"); `note`
+   * says what is used instead when the model cannot take the level as asked; `levels` are those
+   * it takes as asked, weakest first (what a picker offers).
    */
-  thinking(): { level: ThinkingLevel | undefined; effort: string; note?: string };
+  thinking(): { level: ThinkingLevel | undefined; effort: string; note?: string; levels: ThinkingLevel[] };
   /**
    * Models this session can switch to (the catalog and config providers), each with whether its
    * provider's key is there (`ready`) and, when not, the variable to set.
@@ -508,7 +511,10 @@ export interface CodingAgent {
   /** Sets the thinking level from the next request on (journaled with the model); undefined: the model's default. */
   setThinking(
     level: ThinkingLevel | undefined,
-  ): Result<{ level: ThinkingLevel | undefined; effort: string; note?: string }, CodingAgentError>;
+  ): Result<
+    { level: ThinkingLevel | undefined; effort: string; note?: string; levels: ThinkingLevel[] },
+    CodingAgentError
+  >;
   permissionMode(): PermissionModeName;
   /** Changes the mode from the next tool call on (this process; child agents follow). */
   setPermissionMode(mode: PermissionModeName): Result<PermissionModeName, CodingAgentError>;
@@ -534,8 +540,9 @@ export interface CodingAgent {
    */
   completeMention(token: string, signal?: AbortSignal): Promise<MentionCompletionInfo[]>;
   /**
-   * Runs a shell command for the user (`!cmd`) through the permission gate (it may ask) and puts
-   * the command with its output in the conversation, for the model to see with the next prompt.
+   * Runs a shell command for the user (`!cmd`) without asking (it is the user's own, not the
+   * model's; no rule applies) in the OS sandbox of the permission mode in force, and puts the
+   * command with its output in the conversation, for the model to see with the next prompt.
    */
   runShell(command: string): Promise<Result<ShellRun, CodingAgentError>>;
   /** Delivered after the current tool batch, before the next model call; when idle, starts a run. */

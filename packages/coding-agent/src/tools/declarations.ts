@@ -7,6 +7,7 @@ import {
   type ToolAccess,
   type ToolDeclaration,
   type ToolPreview,
+  type ToolPreviewContext,
 } from "@keel/extension-sdk";
 import type { ToolCallInfo } from "../kernel/types.js";
 
@@ -51,14 +52,14 @@ export function callInfo(
 }
 
 /** An approval's preview: the tool's own, or none (the dialog shows the arguments). One that throws shows none. */
-export function previewOf(
+export async function previewOf(
   declaration: ToolDeclaration | undefined,
   args: unknown,
-  cwd: string,
-): ToolPreview | undefined {
+  context: ToolPreviewContext,
+): Promise<ToolPreview | undefined> {
   if (!declaration?.preview || typeof args !== "object" || args === null) return undefined;
   try {
-    const preview = declaration.preview(args as Record<string, unknown>, { cwd });
+    const preview = await declaration.preview(args as Record<string, unknown>, context);
     return preview && typeof preview.text === "string" ? preview : undefined;
   } catch {
     return undefined;

@@ -2,12 +2,11 @@
 // nothing, written back atomically with the file's own line endings and BOM.
 
 import { stat } from "node:fs/promises";
-import type { ToolPreview } from "@keel/extension-sdk";
+import type { ToolPreview, ToolPreviewContext } from "@keel/extension-sdk";
 import { type Static, Type } from "@sinclair/typebox";
 import { structuredPatch } from "diff";
 import { applyEdits, type Candidate, type EditFailure, type EditSpec } from "./edit-apply.js";
 import { looksBinary } from "./file-kind.js";
-import { currentText } from "./file-preview.js";
 import { type FileReadTracker, freshnessMessage, stampOf } from "./file-tracker.js";
 import {
   type BuiltinTool,
@@ -69,7 +68,7 @@ export function createEditTool(options: EditToolOptions): BuiltinTool<typeof edi
     access: "write",
     args: { paths: ["path"] },
     summary: (args) => args.path,
-    preview: (args, { cwd }) => editPreview(args, cwd),
+    preview: (args, { cwd, readText }) => editPreview(args, cwd, readText),
     async execute(args) {
       const path = resolvePath(options.cwd, args.path);
       const shown = displayPath(options.cwd, path);
@@ -183,11 +182,15 @@ function describeCandidates(candidates: Candidate[], after: string): string {
 }
 
 /** Edit's approval preview: the diff its edits would make to the file as it is now, or why there is none. */
-function editPreview(args: EditParams, cwd: string): ToolPreview {
+async function editPreview(
+  args: EditParams,
+  cwd: string,
+  readText: ToolPreviewContext["readText"],
+): Promise<ToolPreview> {
   const path = resolvePath(cwd, args.path);
   const shown = displayPath(cwd, path);
-  const current = currentText(path);
-  if ("problem" in current) return { format: "text", text: `No diff: ${current.problem}.`, path: shown };
+  const current = await readText(path);
+  if (!current.ok) return { format: "text", text: `No diff: ${current.error.message}.`, path: shown };
   const edits = editsOf(args);
   if (typeof edits === "string") return { format: "text", text: edits, path: shown };
   if (!current.exists)

@@ -5,7 +5,6 @@ import { stat } from "node:fs/promises";
 import { type Static, Type } from "@sinclair/typebox";
 import { errnoCode } from "../fs/errno.js";
 import { unifiedDiff } from "./edit.js";
-import { currentText } from "./file-preview.js";
 import { type FileReadTracker, freshnessMessage, stampOf } from "./file-tracker.js";
 import {
   type BuiltinTool,
@@ -52,10 +51,10 @@ export function createWriteTool(
     args: { paths: ["path"] },
     summary: (args) => args.path,
     // The diff it would make against the file as it is now.
-    preview(args, { cwd }) {
+    async preview(args, { cwd, readText }) {
       const shown = displayPath(cwd, resolvePath(cwd, args.path));
-      const current = currentText(resolvePath(cwd, args.path));
-      if ("problem" in current) return { format: "text", text: `No diff: ${current.problem}.`, path: shown };
+      const current = await readText(resolvePath(cwd, args.path));
+      if (!current.ok) return { format: "text", text: `No diff: ${current.error.message}.`, path: shown };
       const { diff } = unifiedDiff(shown, current.text, args.content.replace(/\r\n/g, "\n"));
       const header = current.exists ? "" : `(new file, ${args.content.split("\n").length} lines)\n`;
       return { format: "diff", text: header + diff, path: shown };
