@@ -480,8 +480,13 @@ export async function createCodingAgent(
     kernel.persistNotice("kernel", `Today's date is ${today} (this session began on ${date}).`, {
       key: `date:${today}`,
     });
-  const sandboxSaid = sandboxNotice(await sandbox.state(mode), mode);
-  if (sandboxSaid) kernel.report(sandboxSaid.level, sandboxSaid.message);
+  // The probe (a bubblewrap start, tens of ms on a busy machine) must not hold up the first
+  // request: its one line is said once it is known, after the start if need be. Every command
+  // waits for the probe itself (confine) and fails closed without a sandbox.
+  void sandbox.state(mode).then((state) => {
+    const said = sandboxNotice(state, mode);
+    if (said) kernel.report(said.level, said.message);
+  });
   await host.notify("sessionStart", { reason, sessionId: session.id });
   kernel.emit({
     type: "session_start",
