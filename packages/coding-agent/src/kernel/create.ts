@@ -505,8 +505,13 @@ export async function createCodingAgent(
   // A level asked for (--thinking) or kept from the session that this model cannot take as it is.
   const remapped = remapNote(kernel.thinking());
   if (remapped) kernel.report("info", remapped);
-  const sandboxSaid = sandboxNotice(await sandbox.state(mode), mode);
-  if (sandboxSaid) kernel.report(sandboxSaid.level, sandboxSaid.message);
+  // The probe (a bubblewrap start, tens of ms on a busy machine) must not hold up the first
+  // request: its one line is said once it is known, after the start if need be. Every command
+  // waits for the probe itself (confine) and fails closed without a sandbox.
+  void sandbox.state(mode).then((state) => {
+    const said = sandboxNotice(state, mode);
+    if (said) kernel.report(said.level, said.message);
+  });
   await host.notify("sessionStart", { reason, sessionId: session.id });
   kernel.emit({
     type: "session_start",
