@@ -35,6 +35,7 @@ import { createFileHistory } from "./file-history.js";
 import { chooseModel, modelRegistry, resolveModelRef } from "./model-choice.js";
 import { cachedEndpointModels } from "./model-discovery.js";
 import { createToolPermission, type KernelPermission } from "./permission.js";
+import { scopedRuleNotices } from "./scoped-rules.js";
 import { createHostServices, hostUI } from "./services.js";
 import { sessionContextFiles } from "./session-context.js";
 import { childSessionDir, defaultSessionDir, openChosenSession } from "./session-open.js";
@@ -412,9 +413,16 @@ export async function createCodingAgent(
     });
   }
 
+  // Claude Code's user files unless config `claude.userFiles` is false (config/load.ts decides).
+  const claudeHome =
+    loaded.value.sources.find((s) => s.layer === "claudeUser")?.status === "opted_out"
+      ? undefined
+      : join(userHome, ".claude");
   const contextFiles = await sessionContextFiles({
     cwd,
     home,
+    ...(claudeHome ? { claudeHome } : {}),
+    userHome,
     projectRoot,
     trusted,
     rules,
@@ -438,6 +446,9 @@ export async function createCodingAgent(
   const tools = [...builtinTools, ...host.tools()];
   const toolNames = tools.map((t) => t.name);
   kernel.attachHost(host, promptFor(toolNames), host, tools);
+  kernel.onTouched(
+    scopedRuleNotices(contextFiles, cwd, (text, key) => kernel.persistNotice("kernel", text, { key })),
+  );
 
   const cap = options.maxConcurrentAgents ?? config.agents?.maxConcurrent ?? DEFAULT_MAX_CONCURRENT_AGENTS;
   supervisor = new AgentSupervisor({
