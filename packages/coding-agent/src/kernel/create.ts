@@ -351,10 +351,15 @@ export async function createCodingAgent(
   // Set once activation is over; services asked during activation see no host yet.
   let started: ExtensionHost | undefined;
   const ui = hostUI(options.ui, (e) => kernel.emit(e));
+  // Claude Code's user files unless config `claude.userFiles` is false (config/load.ts decides).
+  const claudeHome =
+    loaded.value.sources.find((s) => s.layer === "claudeUser")?.status === "opted_out"
+      ? undefined
+      : join(userHome, ".claude");
   const services = createHostServices({
     kernel,
     home,
-    workspace: { cwd, projectRoot, trusted, keelHome: home },
+    workspace: { cwd, projectRoot, trusted, keelHome: home, ...(claudeHome ? { claudeHome } : {}) },
     approvals: trust.isOk() && trusted ? (trust.value.approvals ?? {}) : {},
     persistent: temporaryDir === undefined,
     ui,
@@ -413,11 +418,6 @@ export async function createCodingAgent(
     });
   }
 
-  // Claude Code's user files unless config `claude.userFiles` is false (config/load.ts decides).
-  const claudeHome =
-    loaded.value.sources.find((s) => s.layer === "claudeUser")?.status === "opted_out"
-      ? undefined
-      : join(userHome, ".claude");
   const contextFiles = await sessionContextFiles({
     cwd,
     home,
