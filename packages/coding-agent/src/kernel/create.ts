@@ -85,7 +85,14 @@ export async function createCodingAgent(
   }
 
   const userHome = options.userHome ?? homedir();
-  const loaded = loadConfig({ cwd, home, trusted, reportUntrusted: false, userHome });
+  const loaded = loadConfig({
+    cwd,
+    home,
+    trusted,
+    reportUntrusted: false,
+    userHome,
+    ...(options.settings ? { sessionSettings: options.settings } : {}),
+  });
   if (loaded.isErr()) return err({ type: "config", message: loaded.error.message });
   const { config } = loaded.value;
   for (const d of loaded.value.diagnostics) note(d.level, d.message);
