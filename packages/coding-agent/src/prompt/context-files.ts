@@ -10,6 +10,7 @@
 // Their content is the project's to edit. Reads are bounded, regular files only, and Read deny
 // rules apply; every file left out is said once. Rules scoped to `paths` are returned aside: the
 // kernel tells the model of one when a matching file is touched (kernel/scoped-rules.ts).
+import { statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { readFileBounded } from "@keel/extension-sdk/node";
 import { pathExists, realpathOrResolved as realOf } from "../fs/paths.js";
@@ -57,6 +58,8 @@ export interface ContextFileOptions {
 }
 
 type Report = (message: string, level: "info" | "warning") => void;
+
+const isDirectory = (path: string) => statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
 
 /** One load: what is in so far, so a file reached twice is in once and the total stays bounded. */
 class Collector {
@@ -153,8 +156,8 @@ class Collector {
     for (const ref of refs) {
       const candidates = importCandidates(ref, dirname(from), this.userHome);
       const target = candidates.find((c) => pathExists(c));
-      // `@someone` in prose is not a file: nothing to say.
-      if (target === undefined || this.seen(target)) continue;
+      // `@someone` in prose is not a file, `@src/` names a folder: nothing to say.
+      if (target === undefined || this.seen(target) || isDirectory(target)) continue;
       const real = realOf(target);
       if (!this.importRoots.some((root) => isInside(real, root))) {
         this.reals.add(real);

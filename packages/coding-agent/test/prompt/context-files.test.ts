@@ -133,7 +133,7 @@ describe("Claude Code's memory files", () => {
     write(join(userHome, ".claude", "mine.md"), "personal notes");
     write(
       join(box.workspace, "CLAUDE.md"),
-      "See @docs/style.md and @~/.claude/mine.md for more.\nMail me@example.com, ask @someone.",
+      "See @docs/style.md and @~/.claude/mine.md for more.\nMail me@example.com, ask @someone, browse @docs/.",
     );
     write(join(box.workspace, "docs", "style.md"), "style: @nested/deep.md");
     write(
@@ -142,7 +142,7 @@ describe("Claude Code's memory files", () => {
     );
     const { files, reports } = await loadFiles(box.workspace, { claudeHome: join(userHome, ".claude") });
     expect(files.map((f) => f.content)).toEqual([
-      "See @docs/style.md and @~/.claude/mine.md for more.\nMail me@example.com, ask @someone.",
+      "See @docs/style.md and @~/.claude/mine.md for more.\nMail me@example.com, ask @someone, browse @docs/.",
       "style: @nested/deep.md",
       "deep, back to @../style.md and @../../CLAUDE.md",
       "personal notes",
