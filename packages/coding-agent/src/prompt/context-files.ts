@@ -7,7 +7,7 @@
 //      CLAUDE.md, .claude/CLAUDE.md, CLAUDE.local.md, then .claude/rules/**/*.md;
 // each file followed by the files it imports (`@path`, up to five hops deep). One file reached
 // twice (a symlink, an import of a file already in, or the same text under two names) is in once.
-// Their content is the project's to edit. Reads are bounded, regular files only, and Read deny
+// Block-level HTML comments are taken out, as Claude Code does. Their content is the project's to edit. Reads are bounded, regular files only, and Read deny
 // rules apply; every file left out is said once. Rules scoped to `paths` are returned aside: the
 // kernel tells the model of one when a matching file is touched (kernel/scoped-rules.ts).
 import { statSync } from "node:fs";
@@ -16,7 +16,7 @@ import { readFileBounded } from "@keel/extension-sdk/node";
 import { pathExists, realpathOrResolved as realOf } from "../fs/paths.js";
 import { isInside } from "../permissions/paths.js";
 import { findEnclosingRoot } from "../trust/root.js";
-import { importCandidates, importReferences, MAX_IMPORT_DEPTH } from "./imports.js";
+import { importCandidates, importReferences, MAX_IMPORT_DEPTH, withoutHtmlComments } from "./imports.js";
 import { parseRule, ruleFiles } from "./rules.js";
 
 /** The names read in each folder, in this order (CLAUDE.local.md: Claude Code's personal file). */
@@ -123,7 +123,8 @@ class Collector {
   }
 
   /** Adds a file (and then its imports) unless its text is in already or the total is spent. */
-  async add(path: string, content: string, scope?: ContextFile["scope"], depth = 0): Promise<void> {
+  async add(path: string, raw: string, scope?: ContextFile["scope"], depth = 0): Promise<void> {
+    const content = withoutHtmlComments(raw);
     const key = `${scope ? JSON.stringify(scope) : ""}\n${content.trim()}`;
     if (content.trim() === "" || this.texts.has(key)) return;
     const bytes = Buffer.byteLength(content);

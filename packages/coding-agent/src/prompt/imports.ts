@@ -33,6 +33,54 @@ export function importReferences(text: string): string[] {
   return found;
 }
 
+/**
+ * The text without its block-level HTML comments (`<!-- maintainer notes -->` starting a line),
+ * which Claude Code strips before a memory file reaches the model. Fenced code keeps them, and
+ * a comment never closed is left as it is (the text after it is the user's too).
+ */
+export function withoutHtmlComments(text: string): string {
+  const out: string[] = [];
+  let fence: string | undefined;
+  /** The lines of a comment not yet closed: dropped at its `-->`, kept if there is none. */
+  let open: string[] | undefined;
+  for (const line of text.split("\n")) {
+    if (open !== undefined) {
+      const end = line.indexOf("-->");
+      if (end === -1) {
+        open.push(line);
+        continue;
+      }
+      open = undefined;
+      const rest = line.slice(end + 3);
+      if (rest.trim() !== "") out.push(rest);
+      continue;
+    }
+    const marker = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
+    if (fence !== undefined) {
+      if (marker !== undefined && marker[0] === fence[0] && marker.length >= fence.length) fence = undefined;
+      out.push(line);
+      continue;
+    }
+    if (marker !== undefined) fence = marker;
+    if (marker !== undefined || !/^\s*<!--/.test(line)) {
+      out.push(line);
+      continue;
+    }
+    let rest = line;
+    while (/^\s*<!--/.test(rest)) {
+      const end = rest.indexOf("-->");
+      if (end === -1) {
+        open = [line];
+        break;
+      }
+      rest = rest.slice(end + 3);
+    }
+    if (open === undefined && rest.trim() !== "") out.push(rest);
+  }
+  if (open !== undefined) out.push(...open);
+  return out.join("\n");
+}
+
 /** Where `ref` points from a file in `fromDir`; the forms to try, the literal one first. */
 export function importCandidates(ref: string, fromDir: string, userHome: string): string[] {
   const at = (r: string) =>

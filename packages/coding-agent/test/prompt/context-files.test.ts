@@ -177,6 +177,19 @@ describe("Claude Code's memory files", () => {
     expect(reports.join("\n")).toMatch(/\.env\.md is not in the system prompt: denied by Read\(\.env\*\)/);
   });
 
+  it("takes out block-level HTML comments (and the imports inside them), as Claude Code does; code keeps them", async () => {
+    box = sandbox();
+    write(join(box.workspace, "hidden.md"), "HIDDEN");
+    write(
+      join(box.workspace, "CLAUDE.md"),
+      "<!-- maintainers: @hidden.md -->\nkeep\n<!--\nmulti\nline -->\ntext <!-- inline stays -->\n```\n<!-- in code -->\n```",
+    );
+    const { contents } = await load(box.workspace);
+    expect(contents).toEqual(["keep\ntext <!-- inline stays -->\n```\n<!-- in code -->\n```"]);
+    write(join(box.workspace, "CLAUDE.md"), "before\n<!-- never closed\nafter");
+    expect((await load(box.workspace)).contents).toEqual(["before\n<!-- never closed\nafter"]);
+  });
+
   it("follows imports at most five hops deep", async () => {
     box = sandbox();
     for (let i = 1; i <= 7; i++) write(join(box.workspace, `f${i}.md`), `level ${i} @f${i + 1}.md`);
