@@ -174,21 +174,29 @@ class Collector {
   }
 
   /** A folder's context files, then the rules of `rules.dir` (globs relative to `rules.base`). */
-  async folder(dir: string, names: readonly string[], rules?: { dir: string; base: string }): Promise<void> {
+  async folder(
+    dir: string,
+    names: readonly string[],
+    rules?: { dir: string; base: string; own?: boolean },
+  ): Promise<void> {
     for (const name of names) {
       const path = join(dir, name);
       if (!pathExists(path) || this.seen(path)) continue;
       const text = await this.read(path);
       if (text !== undefined) await this.add(path, text);
     }
-    if (rules) await this.rules(rules.dir, rules.base);
+    if (rules) await this.rules(rules.dir, rules.base, rules.own === true);
   }
 
-  private async rules(dir: string, base: string): Promise<void> {
+  /**
+   * A project's rule linked out of the project is left out (a checked-in link must not bring the
+   * user's other files into the prompt); in the user's own rules folder a link is the user's.
+   */
+  private async rules(dir: string, base: string, own: boolean): Promise<void> {
     for (const path of ruleFiles(dir)) {
       if (this.seen(path)) continue;
       const real = realOf(path);
-      if (!this.importRoots.some((root) => isInside(real, root))) {
+      if (!own && !this.importRoots.some((root) => isInside(real, root))) {
         this.reals.add(real);
         this.report(`${path} is not in the system prompt: it leads outside the project (${real}).`, "info");
         continue;
@@ -231,6 +239,7 @@ export async function loadContextFiles(options: ContextFileOptions): Promise<Con
     await collector.folder(options.claudeHome, ["CLAUDE.md"], {
       dir: join(options.claudeHome, "rules"),
       base: root,
+      own: true,
     });
   await collector.folder(options.home, ["AGENTS.md", "CLAUDE.md"]);
   const dirs: string[] = [];

@@ -190,6 +190,23 @@ describe("Claude Code's memory files", () => {
     expect((await load(box.workspace)).contents).toEqual(["before\n<!-- never closed\nafter"]);
   });
 
+  it("leaves out a project rule linked outside the project, and takes a linked rule in ~/.claude/rules", async () => {
+    box = sandbox();
+    const dotfiles = join(box.home, "..", "dotfiles");
+    write(join(dotfiles, "secret.md"), "PRIVATE KEY");
+    write(join(dotfiles, "mine.md"), "my shared rule");
+    mkdirSync(join(box.workspace, ".claude", "rules"), { recursive: true });
+    symlinkSync(join(dotfiles, "secret.md"), join(box.workspace, ".claude", "rules", "x.md"));
+    const claudeHome = join(box.home, "..", "user", ".claude");
+    mkdirSync(join(claudeHome, "rules"), { recursive: true });
+    symlinkSync(join(dotfiles, "mine.md"), join(claudeHome, "rules", "mine.md"));
+    const { contents, reports } = await load(box.workspace, { claudeHome });
+    expect(contents).toEqual(["my shared rule"]);
+    expect(reports.join("\n")).toMatch(
+      /rules\/x\.md is not in the system prompt: it leads outside the project/,
+    );
+  });
+
   it("follows imports at most five hops deep", async () => {
     box = sandbox();
     for (let i = 1; i <= 7; i++) write(join(box.workspace, `f${i}.md`), `level ${i} @f${i + 1}.md`);
