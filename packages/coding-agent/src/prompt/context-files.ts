@@ -7,8 +7,9 @@
 //      CLAUDE.md, .claude/CLAUDE.md, CLAUDE.local.md, then .claude/rules/**/*.md;
 // each file followed by the files it imports (`@path`, up to five hops deep). One file reached
 // twice (a symlink, an import of a file already in, or the same text under two names) is in once.
-// Block-level HTML comments are taken out, as Claude Code does. Their content is the project's to edit. Reads are bounded, regular files only, and Read deny
-// rules apply; every file left out is said once. Rules scoped to `paths` are returned aside: the
+// Block-level HTML comments are taken out, as Claude Code does. Their content is the project's to
+// edit. Reads are bounded, regular files only, and Read deny rules apply; every file left out is
+// said once. Rules scoped to `paths` are returned aside: the
 // kernel tells the model of one when a matching file is touched (kernel/scoped-rules.ts).
 import { statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
