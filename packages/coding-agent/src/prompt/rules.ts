@@ -59,10 +59,44 @@ function splitPatterns(value: string): string[] {
   return out.map((p) => p.trim()).filter((p) => p !== "");
 }
 
+const unquote = (value: string) => value.trim().replace(/^(["'])(.*)\1$/, "$2");
+
+/**
+ * Front matter YAML refuses but Claude Code reads: a glob left unquoted (`paths: **` followed by
+ * `/*.ts` is a YAML alias). Only the `paths` line (or its `- item` list) is taken from the block.
+ */
+function pathsByLine(text: string): ParsedRule | undefined {
+  const normalised = text.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n");
+  const close = normalised.startsWith("---\n") ? normalised.indexOf("\n---", 3) : -1;
+  if (close === -1) return undefined;
+  const lines = normalised.slice(4, close).split("\n");
+  const body = normalised
+    .slice(close + 4)
+    .replace(/^-*\n?/, "")
+    .trim();
+  const at = lines.findIndex((l) => /^paths\s*:/.test(l));
+  if (at === -1) return { body };
+  const inline = lines[at]!.replace(/^paths\s*:/, "").trim();
+  const items: string[] = [];
+  if (inline !== "") items.push(...splitPatterns(inline.replace(/^\[(.*)\]$/, "$1")).map(unquote));
+  else
+    for (const line of lines.slice(at + 1)) {
+      const item = /^\s*-\s*(.+)$/.exec(line);
+      if (!item) break;
+      items.push(unquote(item[1]!));
+    }
+  return items.length > 0 ? { body, paths: items } : { body };
+}
+
 export function parseRule(text: string): ParsedRule {
   const parsed = parseFrontMatter(text, { required: false, lenient: true });
   if (parsed.isErr())
-    return { body: text.trim(), problem: `its front matter is not read (${parsed.error.message})` };
+    return (
+      pathsByLine(text) ?? {
+        body: text.trim(),
+        problem: `its front matter is not read (${parsed.error.message})`,
+      }
+    );
   const { data, body } = parsed.value;
   const raw = data.paths;
   if (raw === undefined || raw === null) return { body };

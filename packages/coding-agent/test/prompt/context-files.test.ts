@@ -227,6 +227,9 @@ describe("Claude Code's memory files", () => {
       join(box.workspace, ".claude", "rules", "api.md"),
       "---\npaths: api/**/*.{ts,js}, lib/*.ts\n---\nvalidate input",
     );
+    // Unquoted globs YAML would read as aliases, as Claude Code takes them.
+    write(join(box.workspace, ".claude", "rules", "z.md"), "---\npaths: **/*.go, **/go.mod\n---\ngo fmt");
+    write(join(box.workspace, ".claude", "rules", "zz.md"), "---\npaths:\n  - **/*.py\n---\nblack");
     // Lenient like Claude Code: an unquoted ": " in a value does not lose the rule.
     write(
       join(box.workspace, ".claude", "rules", "notes.md"),
@@ -238,6 +241,8 @@ describe("Claude Code's memory files", () => {
       ["always tabs", undefined],
       ["write notes", undefined],
       ["hooks at the top", ["src/**/*.tsx"]],
+      ["go fmt", ["**/*.go", "**/go.mod"]],
+      ["black", ["**/*.py"]],
     ]);
     expect(files[0]!.scope!.base).toBe(box.workspace);
     expect(reports).toEqual([]);
