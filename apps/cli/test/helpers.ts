@@ -87,7 +87,7 @@ export function childEnv({ server, ws, env }: KeelEnv): NodeJS.ProcessEnv {
   return {
     ...base,
     // npm keeps its cache where it was (a fresh HOME would be an empty, offline one).
-    npm_config_cache: base.npm_config_cache ?? join(homedir(), ".npm"),
+    npm_config_cache: base.npm_config_cache ?? base.NPM_CONFIG_CACHE ?? join(homedir(), ".npm"),
     HOME: ws.user,
     KEEL_HOME: ws.home,
     NO_PROXY: "127.0.0.1,localhost",
