@@ -453,9 +453,12 @@ export async function createCodingAgent(
   const tools = [...builtinTools, ...host.tools()];
   const toolNames = tools.map((t) => t.name);
   kernel.attachHost(host, promptFor(toolNames), host, tools);
-  kernel.onTouched(
-    scopedRuleNotices(contextFiles, cwd, (text, key) => kernel.persistNotice("kernel", text, { key })),
-  );
+  // Path-scoped rules: told to the agent (the session's, or a child) whose call touched the file.
+  const hearRules = (agent: KernelAgent) =>
+    agent.onTouched(
+      scopedRuleNotices(contextFiles, cwd, (text, key) => agent.persistNotice("kernel", text, { key })),
+    );
+  hearRules(kernel);
 
   const cap = options.maxConcurrentAgents ?? config.agents?.maxConcurrent ?? DEFAULT_MAX_CONCURRENT_AGENTS;
   supervisor = new AgentSupervisor({
@@ -473,6 +476,7 @@ export async function createCodingAgent(
     permission,
     systemPromptFor: promptFor,
     sandbox,
+    onChild: hearRules,
   });
   kernel.attachAgents(supervisor);
   await supervisor.settleInterrupted();
