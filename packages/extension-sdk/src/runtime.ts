@@ -44,6 +44,11 @@ export interface WorkspaceInfo {
   /** Keel's home (`~/.keel` or `$KEEL_HOME`). */
   keelHome: string;
   /**
+   * Claude Code's user folder (`~/.claude`) when the user lets Keel read it (config
+   * `claude.userFiles`, on by default); undefined: leave it alone (or a host that does not say).
+   */
+  claudeHome?: string;
+  /**
    * What the user approved of this extension's `trustApprovals` when trusting the project (key →
    * value); empty when the project is not trusted or nothing was recorded. Honour a project item
    * that widens what runs unasked only when it equals its entry here.

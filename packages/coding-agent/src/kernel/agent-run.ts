@@ -112,6 +112,7 @@ export async function launchChild(
     ...(d.sandbox ? { sandbox: d.sandbox } : {}),
   });
   kernel.attachHost(view, systemPrompt, undefined, tools);
+  d.onChild?.(kernel);
   void kernel.session.appendEntry({ type: "model_change", provider: model.provider, modelId: model.id });
 
   const startedAt = Date.now();

@@ -38,6 +38,8 @@ export interface SupervisorDeps {
   systemPromptFor(toolNames: string[], instructions: string | undefined): string;
   /** The parent's sandbox: children run commands under the same policy and scrub the same secrets. */
   sandbox?: CommandSandbox;
+  /** Told of each child kernel once it is set up (path-scoped rules listen to its calls too). */
+  onChild?(kernel: KernelAgent): void;
 }
 
 export class AgentSupervisor {

@@ -210,6 +210,9 @@ export class KernelAgent implements CodingAgent {
       },
       stopping: () => (this.stopRequested ? STOPPED_BATCH : undefined),
       ...(parts.sandbox ? { scrub: <T>(value: T) => parts.sandbox!.scrubber().scrub(value) } : {}),
+      touched: (paths: string[]) => {
+        for (const listener of this.touchListeners) listener(paths);
+      },
     };
     this.agent = new Agent({
       model: parts.model,
@@ -277,6 +280,13 @@ export class KernelAgent implements CodingAgent {
    * Second construction step: the host needs the kernel's services, the kernel needs the host's
    * tools. A session's kernel owns its ExtensionHost; a child agent's gets a view of its parent's.
    */
+  private readonly touchListeners: ((paths: string[]) => void)[] = [];
+
+  /** Hears the files each finished tool call named in its declared path arguments. */
+  onTouched(listener: (paths: string[]) => void): void {
+    this.touchListeners.push(listener);
+  }
+
   attachHost(host: HostView, systemPrompt: string, owned?: ExtensionHost, tools?: AgentTool[]): void {
     this.host_ = host;
     this.ownHost = owned;

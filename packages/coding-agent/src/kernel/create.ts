@@ -37,6 +37,7 @@ import { createFileHistory } from "./file-history.js";
 import { chooseModel, modelRegistry, resolveModelRef } from "./model-choice.js";
 import { cachedEndpointModels } from "./model-discovery.js";
 import { createToolPermission, type KernelPermission } from "./permission.js";
+import { scopedRuleNotices } from "./scoped-rules.js";
 import { createHostServices, hostUI } from "./services.js";
 import { sessionContextFiles } from "./session-context.js";
 import { childSessionDir, defaultSessionDir, openChosenSession } from "./session-open.js";
@@ -87,7 +88,14 @@ export async function createCodingAgent(
   }
 
   const userHome = options.userHome ?? homedir();
-  const loaded = loadConfig({ cwd, home, trusted, reportUntrusted: false, userHome });
+  const loaded = loadConfig({
+    cwd,
+    home,
+    trusted,
+    reportUntrusted: false,
+    userHome,
+    ...(options.settings ? { sessionSettings: options.settings } : {}),
+  });
   if (loaded.isErr()) return err({ type: "config", message: loaded.error.message });
   const { config } = loaded.value;
   for (const d of loaded.value.diagnostics) note(d.level, d.message);
@@ -354,10 +362,15 @@ export async function createCodingAgent(
   // Set once activation is over; services asked during activation see no host yet.
   let started: ExtensionHost | undefined;
   const ui = hostUI(options.ui, (e) => kernel.emit(e));
+  // Claude Code's user files unless config `claude.userFiles` is false (config/load.ts decides).
+  const claudeHome =
+    loaded.value.sources.find((s) => s.layer === "claudeUser")?.status === "opted_out"
+      ? undefined
+      : join(userHome, ".claude");
   const services = createHostServices({
     kernel,
     home,
-    workspace: { cwd, projectRoot, trusted, keelHome: home },
+    workspace: { cwd, projectRoot, trusted, keelHome: home, ...(claudeHome ? { claudeHome } : {}) },
     approvals: trust.isOk() && trusted ? (trust.value.approvals ?? {}) : {},
     persistent: temporaryDir === undefined,
     ui,
@@ -437,6 +450,8 @@ export async function createCodingAgent(
   const contextFiles = await sessionContextFiles({
     cwd,
     home,
+    ...(claudeHome ? { claudeHome } : {}),
+    userHome,
     projectRoot,
     trusted,
     rules,
@@ -460,6 +475,12 @@ export async function createCodingAgent(
   const tools = [...builtinTools, ...host.tools()];
   const toolNames = tools.map((t) => t.name);
   kernel.attachHost(host, promptFor(toolNames), host, tools);
+  // Path-scoped rules: told to the agent (the session's, or a child) whose call touched the file.
+  const hearRules = (agent: KernelAgent) =>
+    agent.onTouched(
+      scopedRuleNotices(contextFiles, cwd, (text, key) => agent.persistNotice("kernel", text, { key })),
+    );
+  hearRules(kernel);
 
   const cap = options.maxConcurrentAgents ?? config.agents?.maxConcurrent ?? DEFAULT_MAX_CONCURRENT_AGENTS;
   supervisor = new AgentSupervisor({
@@ -477,6 +498,7 @@ export async function createCodingAgent(
     permission,
     systemPromptFor: promptFor,
     sandbox,
+    onChild: hearRules,
   });
   kernel.attachAgents(supervisor);
   await supervisor.settleInterrupted();
@@ -505,8 +527,13 @@ export async function createCodingAgent(
   // A level asked for (--thinking) or kept from the session that this model cannot take as it is.
   const remapped = remapNote(kernel.thinking());
   if (remapped) kernel.report("info", remapped);
-  const sandboxSaid = sandboxNotice(await sandbox.state(mode), mode);
-  if (sandboxSaid) kernel.report(sandboxSaid.level, sandboxSaid.message);
+  // The probe (a bubblewrap start, tens of ms on a busy machine) must not hold up the first
+  // request: its one line is said once it is known, after the start if need be. Every command
+  // waits for the probe itself (confine) and fails closed without a sandbox.
+  void sandbox.state(mode).then((state) => {
+    const said = sandboxNotice(state, mode);
+    if (said) kernel.report(said.level, said.message);
+  });
   await host.notify("sessionStart", { reason, sessionId: session.id });
   kernel.emit({
     type: "session_start",

@@ -153,6 +153,12 @@ export interface CodingAgentOptions {
   permissionMode?: PermissionModeName;
   maxTurns?: number;
   appendSystemPrompt?: string;
+  /**
+   * Settings in Claude Code's shape for this session only (`--settings`): a layer above every
+   * settings file, read whether or not the project is trusted (the user gave it). `source` names
+   * it in messages (the file, or "--settings").
+   */
+  settings?: { source: string; value: unknown };
   /** Replaces Keel's opening instructions in the system prompt (`--system-prompt`); tools, context files and the rest stay. */
   systemPrompt?: string;
   /**
