@@ -34,6 +34,7 @@ import { contextTokens, textTokens } from "./context-size.js";
 import { hasKey, modelChoices, PermissionControls } from "./controls.js";
 import { type DenialInput, toDenial } from "./denials.js";
 import type { FileHistory } from "./file-history.js";
+import { historyOf } from "./history.js";
 import { JournalGuard, readOnlyRefusal } from "./journal-guard.js";
 import { expandPrompt, promptParts } from "./mentions.js";
 import { NoticeQueue } from "./notices.js";
@@ -59,6 +60,7 @@ import type {
   ContextUsage,
   FileChanges,
   FilesRestored,
+  HistoryItem,
   MentionCompletionInfo,
   PermissionDenial,
   PermissionModeName,
@@ -756,6 +758,10 @@ export class KernelAgent implements CodingAgent {
 
   messages(): Message[] {
     return [...this.session_.context()];
+  }
+
+  history(): HistoryItem[] {
+    return historyOf(this.session_.fold(), (id) => this.session_.getEntry(id));
   }
 
   tree(): SessionTreeNode[] {

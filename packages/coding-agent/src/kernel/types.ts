@@ -466,6 +466,15 @@ export interface AgentCommands {
   registerCommands(specs: readonly CommandSpec[]): () => void;
 }
 
+/** One message of the head's context as a front end replays it (`CodingAgent.history()`). */
+export type HistoryItem =
+  /** Said in the conversation: prompts, answers, tool calls and results, the user's `!` commands. */
+  | { kind: "conversation"; message: Message }
+  /** What replaced earlier messages: a compaction's summary, or the summary of a branch left behind. */
+  | { kind: "summary"; of: "compaction" | "branch"; text: string; message: Message }
+  /** Left for the model by Keel (`source` "catalogs": a capability notice) or an extension (its id). */
+  | { kind: "notice"; source: string; text: string; message: Message };
+
 export interface ContextUsage {
   /** Estimated tokens the next request would carry. */
   tokens: number;
@@ -546,6 +555,11 @@ export interface CodingAgent {
   subscribe(listener: (event: CodingAgentEvent) => void): () => void;
   /** The model context of the current head. */
   messages(): Message[];
+  /**
+   * The same messages with what each one is, for a front end replaying a resumed session: the
+   * conversation, a summary (compaction, a branch left), or a notice left for the model.
+   */
+  history(): HistoryItem[];
   tree(): SessionTreeNode[];
   /**
    * Continues from `entryId` (the head moves; nothing is deleted). `restore`: "code" puts back
