@@ -1,11 +1,20 @@
 // What a catalog's discover returns, checked and indexed: which entries are valid, each one's
-// `group:name` identity, the digest that tells a changed entry from an unchanged one, and the
-// one-line summary shown in notices and search results.
+// `group:name` identity (and how it is shown to people), the digest that tells a changed entry
+// from an unchanged one, and the one-line summary shown in notices and search results.
 import { createHash } from "node:crypto";
 import type { CatalogEntry, ExecutableCatalogEntry } from "@keel/extension-sdk";
 import { isTypeBoxSchema } from "@keel/extension-sdk";
 
 const ENTRY_PATTERN = /^[A-Za-z0-9_.-]{1,128}$/;
+
+/**
+ * How a catalog entry is shown to people (approvals, transcripts, editors): `group:name`, or the
+ * name alone when it already begins with its group (`mcp__docs__search`, not
+ * `mcp__docs:mcp__docs__search`). Its identity for rules and the journal stays `group:name`.
+ */
+export function shownRef(group: string, name: string): string {
+  return name.startsWith(group) ? name : `${group}:${name}`;
+}
 
 export interface IndexedEntry {
   /** `group:name`: the toolRef, the permission identity, what T1/T2 journal. */

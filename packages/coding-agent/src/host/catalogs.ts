@@ -8,7 +8,7 @@ import { type IndexedEntry, indexEntries } from "./catalog-entries.js";
 import { SearchIndex } from "./catalog-search.js";
 import { type GroupView, type Inventory, inventoryOf } from "./inventory.js";
 
-export type { IndexedEntry } from "./catalog-entries.js";
+export { type IndexedEntry, shownRef } from "./catalog-entries.js";
 
 export const SEARCH_TOOLS = "SearchTools";
 export const EXECUTE_TOOL = "ExecuteTool";

@@ -30,11 +30,12 @@ import { approvalChanges, trustedApprovals, trustProject } from "../trust/store.
 import { changeLines } from "../trust/surface.js";
 import { createAgentEventBridge } from "./agent-events.js";
 import type { AgentSupervisor } from "./agents.js";
-import { type CompactionOutcome, runCompaction } from "./compactor.js";
+import { type CompactionOutcome, planCompaction, runCompaction } from "./compactor.js";
 import { contextTokens, textTokens } from "./context-size.js";
 import { hasKey, modelChoices, PermissionControls } from "./controls.js";
 import { type DenialInput, toDenial } from "./denials.js";
 import type { FileHistory } from "./file-history.js";
+import { historyOf } from "./history.js";
 import { JournalGuard, readOnlyRefusal } from "./journal-guard.js";
 import { expandPrompt, promptParts } from "./mentions.js";
 import { NoticeQueue } from "./notices.js";
@@ -60,6 +61,7 @@ import type {
   ContextUsage,
   FileChanges,
   FilesRestored,
+  HistoryItem,
   MentionCompletionInfo,
   PermissionDenial,
   PermissionModeName,
@@ -859,6 +861,10 @@ export class KernelAgent implements CodingAgent {
     return [...this.session_.context()];
   }
 
+  history(): HistoryItem[] {
+    return historyOf(this.session_.fold(), (id) => this.session_.getEntry(id));
+  }
+
   tree(): SessionTreeNode[] {
     return sessionTree(this.session_);
   }
@@ -939,38 +945,49 @@ export class KernelAgent implements CodingAgent {
     instructions?: string,
     signal?: AbortSignal,
   ): Promise<Result<CompactionOutcome, CodingAgentError>> {
+    const declared = (name: string) =>
+      declarationOf(this.agent.config.tools?.find((t) => t.name === name) as DeclaredTool | undefined);
+    const scope = {
+      session: this.session_,
+      model: this.model_,
+      settings: this.parts.compaction,
+      reason,
+      declarationOf: declared,
+    };
+    // Too short to shrink: said by the result alone; no compaction started, no model asked.
+    const plan = planCompaction(scope);
+    if (plan.isErr()) return err(plan.error);
     const before = contextTokens(this.session_, this.fixed, this.model_);
     this.emit({ type: "compaction_start", reason, tokensBefore: before });
     this.maintenance = new AbortController();
     const abort = () => this.maintenance?.abort();
     signal?.addEventListener("abort", abort, { once: true });
     const config = this.agent.config;
-    const outcome = await runCompaction({
-      session: this.session_,
-      model: this.model_,
-      settings: this.parts.compaction,
-      streamOptions: { ...this.parts.streamOptions, sessionId: this.session_.id },
-      fixedTokens: this.fixed,
-      reason,
-      declarationOf: (name) =>
-        declarationOf(this.agent.config.tools?.find((t) => t.name === name) as DeclaredTool | undefined),
-      ...(instructions ? { instructions } : {}),
-      signal: this.maintenance.signal,
-      // The summary is asked at the end of the conversation as the model last saw it (same
-      // system prompt, tools, cache key and thinking), so its cached prefix serves the request.
-      conversation: {
-        systemPrompt: config.systemPrompt ?? "",
-        tools: (config.tools ?? []).map((t) => ({
-          name: t.name,
-          description: t.description,
-          parameters: t.parameters,
-        })),
-        streamOptions: this.requestOptions(this.session_.id),
+    const outcome = await runCompaction(
+      {
+        ...scope,
+        streamOptions: { ...this.parts.streamOptions, sessionId: this.session_.id },
+        fixedTokens: this.fixed,
+        ...(instructions ? { instructions } : {}),
+        signal: this.maintenance.signal,
+        // The summary is asked at the end of the conversation as the model last saw it (same
+        // system prompt, tools, cache key and thinking), so its cached prefix serves the request.
+        conversation: {
+          systemPrompt: config.systemPrompt ?? "",
+          tools: (config.tools ?? []).map((t) => ({
+            name: t.name,
+            description: t.description,
+            parameters: t.parameters,
+          })),
+          streamOptions: this.requestOptions(this.session_.id),
+        },
       },
-    });
+      plan.value,
+    );
     signal?.removeEventListener("abort", abort);
     this.maintenance = undefined;
-    if (outcome.isOk()) this.addOwnUsage(outcome.value.usage);
+    const spent = outcome.isOk() ? outcome.value.usage : outcome.error.usage;
+    if (spent) this.addOwnUsage(spent);
     // A manual compaction held back what was left meanwhile; a run's own compaction leaves it to the run.
     const idle = !this.inRun;
     if (outcome.isOk()) {
@@ -992,7 +1009,11 @@ export class KernelAgent implements CodingAgent {
       ...(outcome.isErr() ? { error: outcome.error.message } : {}),
     });
     if (idle) this.deliverNotices();
-    return outcome;
+    if (outcome.isErr()) {
+      const { usage: _counted, ...error } = outcome.error;
+      return err(error as CodingAgentError);
+    }
+    return ok(outcome.value);
   }
 
   async compact(

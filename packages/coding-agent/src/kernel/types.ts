@@ -70,6 +70,11 @@ export interface ToolApprovalRequest {
   kind: "tool" | "extension";
   /** The permission identity: `Bash`, `Edit`, a catalog entry's `group:name`. */
   toolName: string;
+  /**
+   * A catalog entry as people are shown it: `group:name`, or the name alone when it already
+   * begins with its group (`mcp__docs__search`). Absent: show `toolName`.
+   */
+  shownName?: string;
   /** Empty when the question is not about one tool call. */
   toolCallId: string;
   args: Record<string, unknown>;
@@ -242,6 +247,8 @@ export type CodingAgentError =
   | { type: "session"; message: string; problem?: SessionProblem }
   | { type: "extension"; message: string }
   | { type: "busy"; message: string }
+  /** A compaction that would not shrink the context (too short a conversation); nothing changed. */
+  | { type: "nothing_to_compact"; message: string }
   | { type: "closed"; message: string }
   /** A `/name` no command has; `suggestion` is the close match, if one is. */
   | { type: "unknown_command"; message: string; name: string; suggestion?: string }
@@ -473,6 +480,15 @@ export interface AgentCommands {
   registerCommands(specs: readonly CommandSpec[]): () => void;
 }
 
+/** One message of the head's context as a front end replays it (`CodingAgent.history()`). */
+export type HistoryItem =
+  /** Said in the conversation: prompts, answers, tool calls and results, the user's `!` commands. */
+  | { kind: "conversation"; message: Message }
+  /** What replaced earlier messages: a compaction's summary, or the summary of a branch left behind. */
+  | { kind: "summary"; of: "compaction" | "branch"; text: string; message: Message }
+  /** Left for the model by Keel (`source` "catalogs": a capability notice) or an extension (its id). */
+  | { kind: "notice"; source: string; text: string; message: Message };
+
 export interface ContextUsage {
   /** Estimated tokens the next request would carry. */
   tokens: number;
@@ -559,6 +575,11 @@ export interface CodingAgent {
   subscribe(listener: (event: CodingAgentEvent) => void): () => void;
   /** The model context of the current head. */
   messages(): Message[];
+  /**
+   * The same messages with what each one is, for a front end replaying a resumed session: the
+   * conversation, a summary (compaction, a branch left), or a notice left for the model.
+   */
+  history(): HistoryItem[];
   tree(): SessionTreeNode[];
   /**
    * Continues from `entryId` (the head moves; nothing is deleted). `restore`: "code" puts back
