@@ -18,7 +18,8 @@ export const PROVIDER_SDKS = ["@anthropic-ai/sdk", "openai"];
  *   installs none of the SDK's server dependencies.
  * - ai and agent: 6 MB: TypeBox, ajv (tool-argument validation) and the model catalog, without
  *   the provider SDK its user adds.
- * - session: 5 MB; testing: 1 MB (no dependencies).
+ * - session: 5 MB. protocol: 4 MB, TypeBox (~2.8 MB) and its schemas; testing: 4 MB, the same (it
+ *   names the protocol's types in its declarations and has no other dependency).
  * - coding-agent: 10 MB, the kernel without a provider SDK (EMBED_BUDGETS: with one):
  *   the packages above and the shell parser's WASM runtime and grammar (~1.7 MB, copied into dist).
  * - the CLI: 24 MB (20.8 measured). Its bundles (~19 MB with their source maps) inline the
@@ -32,7 +33,8 @@ export function budgetOf(manifest) {
     "@keel/extension-sdk": 5,
     "@keel/create-extension": 5,
     "@keel/session": 5,
-    "@keel/testing": 1,
+    "@keel/testing": 4,
+    "@keel/protocol": 4,
     "@keel/ai": 6,
     "@keel/agent": 6,
     "@keel/coding-agent": 10,

@@ -105,8 +105,8 @@ try {
   run("node", [tsc, "-p", "tsconfig.json"], consumer);
   console.log(`type-checked a consumer against ${typed.length} packages' published .d.ts`);
 
-  // An extension author's project: the SDK, an official extension and the connector SDK, nothing
-  // else of Keel's and none of the optional peers.
+  // An extension author's project: the SDK (with the protocol whose types it names), an official
+  // extension and the connector SDK, nothing else of Keel's and none of the optional peers.
   const author = join(work, "author");
   mkdirSync(author);
   writeFileSync(
@@ -122,13 +122,14 @@ try {
       "--loglevel=error",
       "@types/node@20",
       tarballs.get("@keel/extension-sdk"),
+      tarballs.get("@keel/protocol"),
       tarballs.get("@keel/ext-todo"),
       tarballs.get("@keel/ext-connector"),
     ],
     author,
   );
   const installed = readdirSync(join(author, "node_modules", "@keel"));
-  if (installed.join(",") !== "ext-connector,ext-todo,extension-sdk")
+  if (installed.join(",") !== "ext-connector,ext-todo,extension-sdk,protocol")
     throw new Error(`the extension author's install brought @keel/${installed.join(", @keel/")}`);
   writeFileSync(
     join(author, "extension.ts"),

@@ -25,22 +25,30 @@ interface Boundary {
 
 /** What each package's source may import of the workspace (any `@keel/ext-*` is "ext"). */
 const ARROWS: Record<string, Boundary> = {
-  "@keel/ai": { runtime: [] },
+  "@keel/protocol": { runtime: [] },
+  "@keel/ai": { runtime: ["@keel/protocol"] },
   "@keel/agent": { runtime: ["@keel/ai"] },
-  // The message vocabulary is @keel/ai's until @keel/protocol holds it: the session and the SDK
-  // take its types only, copied into their own declarations at build (scripts/vendor-ai-types.mjs).
-  "@keel/session": { runtime: [], typeOnly: ["@keel/ai"] },
-  "@keel/extension-sdk": { runtime: [], typeOnly: ["@keel/ai"] },
+  "@keel/session": { runtime: ["@keel/protocol"] },
+  // The SDK stays free of Keel at run time: the vocabulary reaches extensions as types only.
+  "@keel/extension-sdk": { runtime: [], typeOnly: ["@keel/protocol"] },
   "@keel/coding-agent": {
     runtime: ["@keel/agent", "@keel/ai", "@keel/extension-sdk", "@keel/session"],
     ships: ["web-tree-sitter"], // copied into dist/node_modules by scripts/copy-grammar.mjs
     testingEntry: { file: "src/testing.ts", imports: ["@keel/testing"] },
   },
-  "@keel/testing": { runtime: [] },
+  // The mock speaks wire formats; it names Keel's vocabulary in its types only.
+  "@keel/testing": { runtime: [], typeOnly: ["@keel/protocol"] },
   ext: { runtime: ["@keel/extension-sdk"] },
   "@keel/create-extension": { runtime: ["@keel/extension-sdk"], textOnly: ["src/templates.ts"] },
   "@keel/cli": {
-    runtime: ["@keel/ai", "@keel/coding-agent", "@keel/extension-sdk", "@keel/session", "ext"],
+    runtime: [
+      "@keel/ai",
+      "@keel/coding-agent",
+      "@keel/extension-sdk",
+      "@keel/protocol",
+      "@keel/session",
+      "ext",
+    ],
     ships: true, // esbuild bundles the bin (apps/cli/scripts)
   },
 };
@@ -231,11 +239,30 @@ describe("package boundaries (DESIGN §1)", () => {
       expect.stringContaining("may not import @keel/session"),
       expect.stringContaining("left-pad is imported but not a dependency"),
     ]);
-    const sdk = violations({
+    // The vocabulary is @keel/protocol's: the session may not take it from @keel/ai, even as types.
+    const session = violations({
       name: "@keel/session",
       dir,
       manifest: { devDependencies: { "@keel/ai": "1" } },
     });
-    expect(sdk).not.toContainEqual(expect.stringContaining("may not import @keel/ai"));
+    expect(session).toContainEqual(expect.stringContaining("may not import @keel/ai (even its types)"));
+    // The SDK takes protocol's types and nothing else of it.
+    const sdkDir = mkdtempSync(join(tmpdir(), "keel-boundary-"));
+    mkdirSync(join(sdkDir, "src"));
+    writeFileSync(
+      join(sdkDir, "src", "index.ts"),
+      [
+        'import type { Message } from "@keel/protocol";',
+        'import { type Usage, UsageSchema } from "@keel/protocol";',
+      ].join("\n"),
+    );
+    const sdk = violations({
+      name: "@keel/extension-sdk",
+      dir: sdkDir,
+      manifest: { dependencies: { "@keel/protocol": "1" } },
+    });
+    expect(sdk).toEqual([
+      expect.stringMatching(/index\.ts:\d+: @keel\/extension-sdk may not import @keel\/protocol$/),
+    ]);
   });
 });

@@ -49,6 +49,12 @@ export interface CliFlags {
   disallowedTools: string[];
   /** `--add-dir`: folders outside the project the agent may read and edit for this run. */
   addDirs: string[];
+  /** `--settings <file or JSON>`: Claude Code-shaped settings for this run, above every file. */
+  settings: string | undefined;
+  /** `--mcp-config <file or JSON>…`: MCP servers for this run (Claude Code's `{"mcpServers": …}`). */
+  mcpConfigs: string[];
+  /** `--strict-mcp-config`: only the servers of --mcp-config. */
+  strictMcpConfig: boolean;
   extensions: string[];
   noExtensions: boolean;
   cwd: string | undefined;
@@ -121,6 +127,9 @@ const OPTIONS = {
   disallowedTools: { type: "string", multiple: true },
   "disallowed-tools": { type: "string", multiple: true },
   "add-dir": { type: "string", multiple: true },
+  settings: { type: "string" },
+  "mcp-config": { type: "string", multiple: true },
+  "strict-mcp-config": { type: "boolean" },
   extension: { type: "string", short: "e", multiple: true },
   "no-extensions": { type: "boolean" },
   cwd: { type: "string" },
@@ -130,11 +139,15 @@ const OPTIONS = {
   help: { type: "boolean", short: "h" },
 } as const;
 
+/** A word after `--mcp-config` that is another config (a JSON object, or a `.json` path), not the prompt. */
+const isMcpConfig = (word: string) => word.trimStart().startsWith("{") || /^[^\s]+\.json$/.test(word);
+
 /**
  * `-r` / `--resume` take an optional id, which parseArgs cannot express: a bare one (last
  * argument, or followed by another flag) becomes `--resume=` so the empty id means "pick".
+ * `--mcp-config a.json b.json` (Claude Code's several values) becomes one flag per value.
  */
-function normaliseOptionalResume(argv: readonly string[]): string[] {
+function normaliseArgv(argv: readonly string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
@@ -145,6 +158,10 @@ function normaliseOptionalResume(argv: readonly string[]): string[] {
     const next = argv[i + 1];
     if ((arg === "-r" || arg === "--resume") && (next === undefined || next.startsWith("-"))) {
       out.push("--resume=");
+    } else if (arg === "--mcp-config" && next !== undefined) {
+      out.push(arg, next);
+      i++;
+      while (argv[i + 1] !== undefined && isMcpConfig(argv[i + 1]!)) out.push(arg, argv[++i]!);
     } else out.push(arg);
   }
   return out;
@@ -238,7 +255,7 @@ export function parseCliArgs(argv: readonly string[]): Result<CliCommand, UsageE
   let parsed: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>;
   try {
     parsed = parseArgs({
-      args: normaliseOptionalResume(argv),
+      args: normaliseArgv(argv),
       options: OPTIONS,
       allowPositionals: true,
       strict: true,
@@ -306,6 +323,10 @@ export function parseCliArgs(argv: readonly string[]): Result<CliCommand, UsageE
   if (values.provider !== undefined && values.provider.trim() === "")
     return usage("--provider needs a value.");
   if (values.cwd !== undefined && values.cwd.trim() === "") return usage("--cwd needs a directory.");
+  if (values.settings !== undefined && values.settings.trim() === "")
+    return usage("--settings needs a settings file or a JSON object.");
+  if ((values["mcp-config"] ?? []).some((v) => v.trim() === ""))
+    return usage("--mcp-config needs an MCP config file or a JSON object.");
 
   const prompt = positionals.length > 0 ? positionals.join(" ") : undefined;
   return ok({
@@ -327,6 +348,9 @@ export function parseCliArgs(argv: readonly string[]): Result<CliCommand, UsageE
       allowedTools: toolRules([...(values.allowedTools ?? []), ...(values["allowed-tools"] ?? [])]),
       disallowedTools: toolRules([...(values.disallowedTools ?? []), ...(values["disallowed-tools"] ?? [])]),
       addDirs: values["add-dir"] ?? [],
+      settings: values.settings,
+      mcpConfigs: values["mcp-config"] ?? [],
+      strictMcpConfig: values["strict-mcp-config"] === true,
       extensions: values.extension ?? [],
       noExtensions: values["no-extensions"] === true,
       cwd: values.cwd,

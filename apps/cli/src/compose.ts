@@ -13,6 +13,7 @@ import {
 } from "@keel/coding-agent";
 import { err, ok, type Result } from "neverthrow";
 import type { CliFlags, SessionFlag, UsageError } from "./args.js";
+import { mcpFlags, settingsFlag } from "./claude-flags.js";
 import { officialExtensions } from "./official.js";
 
 const usage = (message: string): Result<never, UsageError> => err({ type: "usage", message });
@@ -107,6 +108,11 @@ export function composeOptions(
   if (model.isErr()) return err(model.error);
   const session = sessionChoice(flags.session, cwd.value);
   if (session.isErr()) return err(session.error);
+  // Files named by --settings and --mcp-config are relative to where keel was started.
+  const settings = settingsFlag(flags.settings, base);
+  if (settings.isErr()) return err(settings.error);
+  const mcp = mcpFlags(flags.mcpConfigs, flags.strictMcpConfig, base);
+  if (mcp.isErr()) return err(mcp.error);
   return ok({
     cwd: cwd.value,
     session: session.value,
@@ -127,6 +133,8 @@ export function composeOptions(
     ...(flags.addDirs.length > 0
       ? { additionalDirectories: flags.addDirs.map((d) => resolve(base, d)) }
       : {}),
+    ...(settings.value ? { settings: settings.value } : {}),
+    ...(mcp.value ? { extensionConfig: mcp.value } : {}),
     ...(env[FORCE_PARSER_ALLOW] === "1" ? { testing: { forceParserAllow: true } } : {}),
   });
 }

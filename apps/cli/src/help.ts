@@ -81,6 +81,12 @@ Behaviour
       --disallowedTools <rules>    deny rules for this run (same syntax)
       --add-dir <dir>              let the agent read and edit a folder outside the
                                    project for this run (repeatable)
+      --settings <file or JSON>    settings in Claude Code's shape for this run (permissions,
+                                   hooks, env), above every settings file
+      --mcp-config <file or JSON>… MCP servers for this run, {"mcpServers": {…}} as in
+                                   .mcp.json (several values, or the flag repeated)
+      --strict-mcp-config          only the servers of --mcp-config: no configured server,
+                                   no .mcp.json
   -e, --extension <path>           load an extension file or folder (repeatable)
       --no-extensions              no official extensions and no discovery of
                                    ~/.keel/extensions or .keel/extensions (-e still loads)

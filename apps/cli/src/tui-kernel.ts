@@ -1,7 +1,7 @@
 // The kernel functions the TUI calls, handed to it by the CLI core that has them loaded already:
 // the TUI is a separate ESM bundle (ink and react are ESM only) and must not carry a second copy
 // of the kernel next to the core's.
-import { modelRef, THINKING_LEVELS } from "@keel/ai";
+import { modelRef } from "@keel/ai";
 import {
   createCodingAgent,
   defaultSessionDir,
@@ -25,7 +25,6 @@ export const tuiKernel = {
   promptParts,
   shellNoticeParts,
   sniffImageMimeType,
-  thinkingLevels: THINKING_LEVELS,
   formatTrustPreview,
   parseCommandLine,
 };

@@ -1,7 +1,7 @@
 // `keel acp` end to end: the ACP SDK's client app (what editors build on) drives the built bin
 // against the mock model: streaming, an Edit asked about and written through the editor, a Bash
 // command's output, the todo plan, a cancel that leaves no process, and the session loaded again.
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ToolCallContent } from "@agentclientprotocol/sdk";
 import { describe, expect, it } from "vitest";
@@ -265,6 +265,34 @@ describe("keel acp", () => {
     expect((await streaming).stopReason).toBe("cancelled");
     // The words typed with the denial reached the model with the Write's result.
     expect(JSON.stringify(server.requests.at(-1)?.body)).toContain("put it in notes.md instead");
+    expect(await editor.quit()).toBe(0);
+  });
+  it("sends the sandbox's line to an editor that takes notices, once, even when its probe ends after the session started", {
+    timeout: 60_000,
+  }, async () => {
+    const { server, ws } = fresh([]);
+    // A bubblewrap that takes its time, then cannot make a sandbox: the probe ends after session/new.
+    const fake = join(ws.home, "slow-bwrap");
+    writeFileSync(
+      fake,
+      '#!/bin/sh\n[ "$1" = --version ] && { echo "bubblewrap 0.8.0"; exit 0; }\nsleep 1\necho "bwrap: setting up uid map: Permission denied" >&2; exit 1\n',
+    );
+    chmodSync(fake, 0o755);
+    const editor = await openEditor({
+      server,
+      ws,
+      args: ["--model", MODEL],
+      env: { KEEL_BWRAP: fake },
+      capabilities: { ...EDITOR_CAPABILITIES, session: { notices: {} } },
+    });
+    await editor.connection.agent.request("session/new", { cwd: ws.repo, mcpServers: [] });
+    const said = () =>
+      editor.updates
+        .map((u) => u.update as { sessionUpdate: string; title?: string })
+        .filter((u) => u.sessionUpdate === "notice" && u.title?.startsWith("No OS sandbox"));
+    await until(() => said().length > 0, "the sandbox's notice");
+    await new Promise((r) => setTimeout(r, 300));
+    expect(said()).toHaveLength(1);
     expect(await editor.quit()).toBe(0);
   });
 });

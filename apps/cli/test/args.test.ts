@@ -45,6 +45,12 @@ describe("parseCliArgs", () => {
       "Bash(rm:*)",
       "--add-dir",
       "../docs",
+      "--settings",
+      '{"env":{"A":"1"}}',
+      "--mcp-config",
+      "servers.json",
+      '{"mcpServers":{}}',
+      "--strict-mcp-config",
       "-e",
       "a.ts",
       "--extension",
@@ -73,12 +79,24 @@ describe("parseCliArgs", () => {
       allowedTools: ["Bash(git log:*)", "Read", "Edit", "Bash(npm run test *)"],
       disallowedTools: ["Bash(rm:*)"],
       addDirs: ["../docs"],
+      settings: '{"env":{"A":"1"}}',
+      // Claude Code's several values after one --mcp-config.
+      mcpConfigs: ["servers.json", '{"mcpServers":{}}'],
+      strictMcpConfig: true,
       extensions: ["a.ts", "b"],
       noExtensions: true,
       cwd: "/tmp",
       debug: true,
       waitChildrenMs: 300_000,
     });
+  });
+
+  it("ends --mcp-config's values at the first word that is neither a .json path nor a JSON object", () => {
+    const f = flags(["-p", "--mcp-config", "a.json", "b.json", "fix config.json", "please"]);
+    expect(f.mcpConfigs).toEqual(["a.json", "b.json"]);
+    expect(f.prompt).toBe("fix config.json please");
+    expect(flags(["--mcp-config", "x", "--mcp-config", "y.json"]).mcpConfigs).toEqual(["x", "y.json"]);
+    expect(usageError(["--settings", " "])).toMatch(/--settings needs/);
   });
 
   it("takes a first word naming a subcommand as that subcommand, with the rest as its arguments", () => {

@@ -105,6 +105,8 @@ describe("a Claude Code project", () => {
     const env: NodeJS.ProcessEnv = {
       ...process.env,
       PATH: `${bin}:${process.env.PATH}`,
+      // The test's own home: the real ~/.claude is never read.
+      HOME: ws.user,
       KEEL_HOME: ws.home,
       NO_PROXY: "127.0.0.1,localhost",
       ANTHROPIC_BASE_URL: server.anthropicBaseUrl,

@@ -1,5 +1,5 @@
 // Composition: flags → CodingAgentOptions (official extensions, discovery, model, session, cwd).
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { listModels } from "@keel/ai";
@@ -70,6 +70,40 @@ describe("composeOptions", () => {
       appendSystemPrompt: "Answer in French.",
       model: "openai/gpt-5",
     });
+  });
+
+  it("reads --settings and --mcp-config from files or inline JSON, and refuses what is not Claude Code's shape", () => {
+    writeFileSync(join(base, "settings.json"), JSON.stringify({ env: { FROM: "file" } }));
+    writeFileSync(
+      join(base, "a.mcp.json"),
+      JSON.stringify({ mcpServers: { one: { command: "a" }, two: { command: "a2" } } }),
+    );
+    const options = compose([
+      "--settings",
+      "settings.json",
+      "--mcp-config",
+      "a.mcp.json",
+      '{"mcpServers":{"two":{"command":"b"}}}',
+      "--strict-mcp-config",
+    ]);
+    expect(options.settings).toEqual({
+      source: join(base, "settings.json"),
+      value: { env: { FROM: "file" } },
+    });
+    expect(options.extensionConfig).toEqual({
+      mcp: { servers: { one: { command: "a" }, two: { command: "b" } }, only: true },
+    });
+    expect(compose(["--settings", '{"model":"x"}']).settings).toEqual({
+      source: "--settings",
+      value: { model: "x" },
+    });
+    expect(compose(["--strict-mcp-config"]).extensionConfig).toEqual({ mcp: { servers: {}, only: true } });
+    expect(compose(["-p", "x"]).extensionConfig).toBeUndefined();
+    expect(composeError(["--settings", "missing.json"])).toMatch(
+      /--settings missing\.json: cannot read it \(ENOENT\)/,
+    );
+    expect(composeError(["--settings", "{oops"])).toMatch(/not valid JSON/);
+    expect(composeError(["--mcp-config", '{"servers":{}}'])).toMatch(/expected \{"mcpServers"/);
   });
 
   it("--provider picks the provider's first catalog model, or qualifies a bare --model", () => {

@@ -104,7 +104,7 @@ describe("connector approvals in the TUI", () => {
     const command = [
       "env -u OPENAI_API_KEY -u OPENAI_BASE_URL -u CI -u LINEAR_API_KEY",
       `ANTHROPIC_BASE_URL='${server.anthropicBaseUrl}' ANTHROPIC_API_KEY=test GITHUB_TOKEN='${TOKEN}'`,
-      `KEEL_HOME='${ws.home}' NO_PROXY=127.0.0.1`,
+      `HOME='${ws.user}' KEEL_HOME='${ws.home}' NO_PROXY=127.0.0.1`,
       `'${process.execPath}' '${BIN}' --cwd '${ws.repo}' --model ${MODEL};`,
       `echo $? > '${exitFile}'; sleep 30`,
     ].join(" ");
@@ -155,7 +155,7 @@ describe("connector approvals in the TUI", () => {
     const exitFile = join(ws.home, "login.exit");
     const command = [
       "env -u GITHUB_TOKEN",
-      `KEEL_HOME='${ws.home}' NO_PROXY=127.0.0.1`,
+      `HOME='${ws.user}' KEEL_HOME='${ws.home}' NO_PROXY=127.0.0.1`,
       `'${process.execPath}' '${BIN}' connector login github;`,
       `echo $? > '${exitFile}'; sleep 30`,
     ].join(" ");

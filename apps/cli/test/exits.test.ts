@@ -170,7 +170,7 @@ describe("closing the terminal of an interactive keel (tmux)", () => {
       const command = [
         "exec env -u OPENAI_API_KEY -u OPENAI_BASE_URL -u CI -u CONTINUOUS_INTEGRATION",
         `ANTHROPIC_BASE_URL='${server.anthropicBaseUrl}' ANTHROPIC_API_KEY=test`,
-        `KEEL_HOME='${ws.home}' NO_PROXY=127.0.0.1`,
+        `HOME='${ws.user}' KEEL_HOME='${ws.home}' NO_PROXY=127.0.0.1`,
         `'${process.execPath}' '${BIN}' --cwd '${ws.repo}' --model ${MODEL} --permission-mode bypassPermissions`,
         `2> '${stderrFile}'`,
       ].join(" ");

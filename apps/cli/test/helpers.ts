@@ -2,7 +2,7 @@
 // temporary git repo with its own KEEL_HOME, the way a user or a script would.
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { homedir, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type MockServer, type ScenarioStep, startMockServer } from "@keel/testing";
@@ -15,8 +15,11 @@ export const BIN = join(CLI_ROOT, "dist/bin.cjs");
 export const MODEL = "anthropic/claude-sonnet-4-6";
 
 export interface Workspace {
+  /** KEEL_HOME. */
   home: string;
   repo: string;
+  /** HOME: an empty user home, so the real ~/.claude (settings, CLAUDE.md, skills, agents) is never read. */
+  user: string;
   dispose(): void;
 }
 
@@ -24,12 +27,15 @@ export function workspace(): Workspace {
   const base = mkdtempSync(join(tmpdir(), "keel-cli-test-"));
   const home = join(base, "home");
   const repo = join(base, "repo");
+  const user = join(base, "user");
   mkdirSync(home);
   mkdirSync(repo);
+  mkdirSync(user);
   execFileSync("git", ["init", "-q", repo]);
   return {
     home,
     repo,
+    user,
     dispose: () => rmSync(base, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }),
   };
 }
@@ -80,6 +86,9 @@ export function childEnv({ server, ws, env }: KeelEnv): NodeJS.ProcessEnv {
     delete base[name];
   return {
     ...base,
+    // npm keeps its cache where it was (a fresh HOME would be an empty, offline one).
+    npm_config_cache: base.npm_config_cache ?? base.NPM_CONFIG_CACHE ?? join(homedir(), ".npm"),
+    HOME: ws.user,
     KEEL_HOME: ws.home,
     NO_PROXY: "127.0.0.1,localhost",
     ...(server ? { ANTHROPIC_BASE_URL: server.anthropicBaseUrl, ANTHROPIC_API_KEY: "test" } : {}),

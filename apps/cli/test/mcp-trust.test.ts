@@ -172,7 +172,7 @@ describe("MCP servers and trust, through the keel bin", () => {
     const command = [
       "env -u OPENAI_API_KEY -u OPENAI_BASE_URL -u CI",
       `ANTHROPIC_BASE_URL='${server.anthropicBaseUrl}' ANTHROPIC_API_KEY=test`,
-      `KEEL_HOME='${ws.home}' NO_PROXY=127.0.0.1`,
+      `HOME='${ws.user}' KEEL_HOME='${ws.home}' NO_PROXY=127.0.0.1`,
       `'${process.execPath}' '${BIN}' --cwd '${ws.repo}' --model ${MODEL}; sleep 30`,
     ].join(" ");
     tmux("new-session", "-d", "-s", "keel", "-x", "120", "-y", "40", command);

@@ -55,7 +55,7 @@ export function launch(o: LaunchOptions): Terminal {
     "env -u OPENAI_API_KEY -u OPENAI_BASE_URL -u CI -u CONTINUOUS_INTEGRATION",
     o.ci ? "CI=true" : "",
     `ANTHROPIC_BASE_URL='${o.server.anthropicBaseUrl}' ANTHROPIC_API_KEY=test`,
-    `KEEL_HOME='${o.ws.home}' NO_PROXY=127.0.0.1`,
+    `HOME='${o.ws.user}' KEEL_HOME='${o.ws.home}' NO_PROXY=127.0.0.1`,
     o.env ?? "",
     `'${process.execPath}' '${BIN}' --cwd '${o.ws.repo}' --model ${o.model ?? MODEL} ${o.args ?? ""};`,
     `echo $? > '${exitFile}'; sleep 60`,

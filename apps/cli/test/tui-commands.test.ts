@@ -1,6 +1,7 @@
 // The TUI's pickers and session commands in a real terminal (tmux): /model marks and refuses a
-// provider without a key, /thinking sets the level on the status line, an "always" answer says the
-// file it is saved to and /permissions lists and removes it there; /clear starts a new session,
+// provider without a key, /thinking offers the levels the model takes and sets one on the status
+// line, a level the next model cannot take is said once with what it gets, an "always" answer says
+// the file it is saved to and /permissions lists and removes it there; /clear starts a new session,
 // the slash menu says more commands exist, and Shift+Tab reaches bypass only when keel started in it.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -47,11 +48,13 @@ describe("keel TUI commands", () => {
     await t.waitFor("openai/gpt-6.2-astra needs an API key: set OPENAI_API_KEY");
     await t.waitFor(/ready ·.*anthropic\/claude-sonnet-4-6/);
 
-    // /thinking: a picker of levels; the one chosen shows on the status line.
+    // /thinking: a picker of the levels this model takes; the one chosen shows on the status line.
     await t.type("/thinking", "Enter");
     now = await t.waitFor("Thinking for claude-sonnet-4-6 (now default: medium)");
     expect(now).toContain("❯ ● default  the model's own");
-    t.keys("Down", "Down", "Down", "Down", "Down");
+    const offered = [...now.matchAll(/^│ [❯ ] (?:● )?(\w+)/gm)].map((m) => m[1]);
+    expect(offered).toEqual(["default", "off", "low", "medium", "high"]);
+    t.keys("Down", "Down", "Down", "Down");
     await t.waitFor("❯ high");
     t.keys("Enter");
     await t.waitFor(/ready ·.*thinking high/);
@@ -100,6 +103,33 @@ describe("keel TUI commands", () => {
     await t.type("/quit", "Enter");
     expect(await t.exitCode()).toBe("0");
   }, 90_000);
+
+  it("a thinking level the next model cannot take is said once, with what it gets instead", async () => {
+    ws = fresh();
+    const t = start({ scenario: { turns: [] } });
+    await t.waitFor(/ready ·/);
+    await t.type("/thinking off", "Enter");
+    await t.waitFor("Thinking: off (off for claude-sonnet-4-6)");
+    await t.waitFor(/ready ·.*anthropic\/claude-sonnet-4-6 · thinking off/);
+    // Claude Opus 5.5 always thinks: "off" becomes its lowest effort, and the transcript says so.
+    await t.type("/model anthropic/claude-opus-5-5", "Enter");
+    const now = await t.waitFor(/Thinking off: .+ always thinks; using its lowest effort, (\w+)\./);
+    const lowest = /using its lowest effort, (\w+)\./.exec(now)![1]!;
+    await t.waitFor(new RegExp(`ready ·.*claude-opus-5-5 · thinking ${lowest}`));
+    expect(t.screen(true).match(/Thinking off: /g)).toHaveLength(1);
+    // Its picker does not offer "off", and marks the level set earlier that it cannot take.
+    await t.type("/thinking", "Enter");
+    const picker = await t.waitFor("Thinking for claude-opus-5-5 (now off:");
+    expect(picker).toContain(`● off  not taken as it is: ${lowest} is used`);
+    const offered = [...picker.matchAll(/^│ [❯ ] (?:● )?(\w+)/gm)].map((m) => m[1]);
+    expect(offered.slice(0, 2)).toEqual(["default", lowest]);
+    expect(offered.at(-1)).toBe("off");
+    expect(offered.filter((l) => l === "off")).toHaveLength(1);
+    t.keys("Escape");
+    await t.waitGone("Thinking for claude-opus-5-5");
+    await t.type("/quit", "Enter");
+    expect(await t.exitCode()).toBe("0");
+  }, 60_000);
 
   it("/clear starts a new session, the slash menu says more commands exist, Shift+Tab reaches bypass when started in it", async () => {
     ws = fresh();

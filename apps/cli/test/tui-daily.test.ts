@@ -1,7 +1,7 @@
 // The TUI as a daily driver, in a real terminal (tmux) against the mock model server: approvals
 // that show their diff and deny with words that stop the run, Shift+Tab modes on the status line,
 // @file completion, images, !cmd, typed bursts and pastes.
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { MockServer } from "@keel/testing";
@@ -202,14 +202,21 @@ describe("keel TUI as a daily driver", () => {
     expect(await t.exitCode()).toBe("0");
   }, 60_000);
 
-  it("!ls runs through the gate, shows its output, and the model sees it next", async () => {
+  it("!cmd is the user's: it runs unasked, shows its output, and the model sees it next", async () => {
     ws = fresh();
     writeFileSync(join(ws.repo, "hello-there.txt"), "hi\n");
     const t = start({ scenario: { turns: [{ text: "I saw the listing." }] } });
     await t.waitFor(/ready ·/);
+    // A command with a side effect, which the model's Bash call would have to ask for.
+    await t.type("!touch made-by-me.txt", "Enter");
+    const after = await t.waitFor("✓ Bash(touch made-by-me.txt)");
+    expect(after).not.toContain("Allow Bash command?");
+    expect(existsSync(join(ws.repo, "made-by-me.txt"))).toBe(true);
+    await t.waitFor(/ready ·/);
     await t.type("!ls", "Enter");
     await t.waitFor("✓ Bash(ls) · hello-there.txt");
     await t.waitFor("the model sees it with your next prompt");
+    expect(t.screen(true)).not.toContain("Allow Bash command?");
     expect(server.requests).toHaveLength(0);
     await t.type("what did you see?", "Enter");
     await t.waitFor("I saw the listing.");

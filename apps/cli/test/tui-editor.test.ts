@@ -21,7 +21,7 @@ import {
 import { keyAction, keyActions } from "../src/tui/keys.js";
 import { completeMention, mentionAt, rankPaths } from "../src/tui/mention.js";
 import { pastedImagePath } from "../src/tui/paste.js";
-import { fitStatus } from "../src/tui/status-text.js";
+import { MAX_ROWS, statusRows } from "../src/tui/status-text.js";
 
 describe("editor", () => {
   it("inserts at the cursor and deletes before it, surrogate pairs as one", () => {
@@ -167,32 +167,62 @@ describe("@file mentions", () => {
 });
 
 describe("status line", () => {
-  const text = (width: number, right: string[]) =>
-    fitStatus(
-      [{ text: "ready · /help" }],
+  const rows = (width: number, right: string[], left = "ready · /help") =>
+    statusRows(
+      [{ text: left }],
       right.map((t) => ({ text: t })),
       width,
-    )
-      .map((s) => s.text)
-      .join("");
+    ).map((row) => row.map((s) => s.text).join(""));
+  const RIGHT = [
+    "default mode",
+    "anthropic/claude-sonnet-4-6",
+    "thinking medium",
+    "↑1.2k ↓300",
+    "$0.0123",
+    "ctx 4%",
+    "runs: 1",
+  ];
 
-  it("fits one row: the right side is cut from its end, never wrapped", () => {
-    const right = [
-      "default mode",
-      "anthropic/claude-sonnet-4-6",
-      "↑1.2k ↓300",
-      "$0.0123",
-      "ctx 4%",
-      "runs: 1",
-    ];
-    const wide = text(120, right);
-    expect(wide).toContain("runs: 1");
-    expect(wide.length).toBeLessThan(120);
-    for (const width of [90, 70, 50, 30]) {
-      const narrow = text(width, right);
-      expect(narrow.length).toBeLessThanOrEqual(width - 1);
-      expect(narrow.startsWith("ready · /help")).toBe(true);
+  it("is one row when everything fits, the facts right-aligned", () => {
+    const [row, ...more] = rows(160, RIGHT);
+    expect(more).toEqual([]);
+    expect(row).toMatch(/^ready · \/help {2,}default mode · .* · runs: 1$/);
+    expect(row!.length).toBe(159);
+  });
+
+  it("wraps what does not fit onto more rows, whole items in order, no row wider than the terminal", () => {
+    for (const width of [100, 80, 60, 40]) {
+      const lines = rows(width, RIGHT);
+      expect(lines.length).toBeGreaterThan(1);
+      expect(lines.length).toBeLessThanOrEqual(MAX_ROWS);
+      for (const line of lines) expect(line.length).toBeLessThanOrEqual(width - 1);
+      expect(lines[0]!.startsWith("ready · /help")).toBe(true);
+      const all = lines.join(" · ");
+      // Every fact is there once, whole, and in its order.
+      const at = RIGHT.map((item) => all.indexOf(item));
+      if (width >= 60) {
+        expect(at.every((i) => i >= 0)).toBe(true);
+        expect([...at].sort((a, b) => a - b)).toEqual(at);
+      }
     }
-    expect(text(70, right)).not.toContain("runs: 1");
+    // At 80 columns: the mode, model and thinking beside the activity; tokens, cost, context and
+    // the extension's item on the second row.
+    const at80 = rows(80, RIGHT);
+    expect(at80).toHaveLength(2);
+    expect(at80[0]).toMatch(
+      /^ready · \/help {2,}default mode · anthropic\/claude-sonnet-4-6 · thinking medium$/,
+    );
+    expect(at80[1]).toMatch(/^ +↑1\.2k ↓300 · \$0\.0123 · ctx 4% · runs: 1$/);
+  });
+
+  it("keeps to three rows, the last saying more did not fit; a long hint takes the first row alone", () => {
+    const many = Array.from({ length: 12 }, (_, i) => `extension item ${i}`);
+    const lines = rows(40, many);
+    expect(lines).toHaveLength(MAX_ROWS);
+    expect(lines.at(-1)!.endsWith("extension item 4 …")).toBe(true);
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(39);
+    const hinted = rows(30, ["default mode", "m"], "Press Ctrl+C again to exit, or keep typing");
+    expect(hinted[0]).toBe("Press Ctrl+C again to exit, …");
+    expect(hinted[1]!.trim()).toBe("default mode · m");
   });
 });

@@ -1,6 +1,7 @@
 // Sessions in the TUI, in a real terminal (tmux): code rewind after a resume, /tree without the
 // journal's internals, the resume picker's facts, the resume line on exit; and the screen bugs
-// each with its test: a resize leaves one input box, the status line never wraps, a clean
+// each with its test: a resize leaves one input box, the status line wraps (never cuts what it
+// shows, never lets the terminal wrap it) at 80 and 120 columns, a clean
 // Ctrl+C is no crash on the next resume, /compact prints once, --no-session claims no session.
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -111,25 +112,38 @@ describe("keel TUI sessions and screen", () => {
     expect(await t.exitCode()).toBe("0");
   }, 60_000);
 
-  it("the status line stays one row at 80 columns with an extension item (cut, not wrapped)", async () => {
-    ws = fresh();
-    const t = start({
-      width: 80,
-      args: `-e '${STATUS_EXTENSION}'`,
-      scenario: { turns: [{ text: "Counted." }] },
-    });
-    await t.waitFor(/ready ·/);
-    await t.type("count", "Enter");
-    await t.waitFor("Counted.");
-    const now = await t.waitFor(/ready ·/);
-    const lines = now.replace(/\s+$/, "").split("\n");
-    // The last row is the status line; the one above it is the input box's bottom border.
-    expect(lines.at(-1)).toMatch(/^ready ·/);
-    expect(lines.at(-2)).toMatch(/^╰─+╯$/);
-    expect(lines.at(-1)!.length).toBeLessThan(80);
-    await t.type("/quit", "Enter");
-    expect(await t.exitCode()).toBe("0");
-  }, 60_000);
+  for (const width of [80, 120]) {
+    it(`at ${width} columns the status line wraps: cost, context and an extension's item all show`, async () => {
+      ws = fresh();
+      const t = start({
+        width,
+        // acceptEdits: the mode's label is the longest of the default cycle.
+        args: `-e '${STATUS_EXTENSION}' --permission-mode acceptEdits`,
+        scenario: { turns: [{ text: "Counted." }] },
+      });
+      await t.waitFor(/⏵ acceptEdits/);
+      await t.type("count", "Enter");
+      await t.waitFor("Counted.");
+      // The extension's item comes at runEnd, a moment before the run is over: wait for both.
+      const now = await t.waitFor(/ready · \/help[\s\S]*runs: 1/);
+      const lines = now.replace(/\s+$/, "").split("\n");
+      // Below the input box's bottom border: the status rows, none of them wider than the terminal.
+      const border = lines.findLastIndex((l) => /^╰─+╯$/.test(l));
+      const status = lines.slice(border + 1);
+      expect(status[0]).toMatch(/^ready · \/help +⏵ acceptEdits \(shift\+tab\)/);
+      expect(status.length).toBeGreaterThan(1);
+      expect(status.length).toBeLessThanOrEqual(3);
+      for (const row of status) expect(row.length).toBeLessThan(width);
+      const all = status.join("\n");
+      expect(all).toContain("anthropic/claude-sonnet-4-6");
+      expect(all).toMatch(/\$\d+\.\d{4}/);
+      expect(all).toMatch(/ctx \d+(\.\d+)?%/);
+      expect(all).toContain("runs: 1");
+      expect(all).not.toContain("…");
+      await t.type("/quit", "Enter");
+      expect(await t.exitCode()).toBe("0");
+    }, 60_000);
+  }
 
   it("a clean Ctrl+C mid-reply is not reported as a crash on the next resume", async () => {
     ws = fresh();

@@ -303,6 +303,7 @@ describe("dialog keys", () => {
       title: "t",
       options: [{ label: "a" }, { label: "b" }],
       selected: 0,
+      filter: "",
       answer: (i) => picked.push(i),
     };
     const up = dialogKey(dialog, "", { upArrow: true });

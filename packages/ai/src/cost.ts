@@ -1,17 +1,7 @@
 // Usage → cost in USD from the model's per-million-token prices.
 import type { Cost, ModelCost, ServerToolUsage, Usage } from "./types.js";
 
-export function emptyUsage(): Usage {
-  return {
-    input: 0,
-    output: 0,
-    cacheRead: 0,
-    cacheWrite: 0,
-    reasoning: 0,
-    totalTokens: 0,
-    cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-  };
-}
+export { emptyUsage } from "@keel/protocol";
 
 /**
  * The prices a request pays: the highest long-context tier its prompt (input + cache read +

@@ -1,25 +1,18 @@
 // Custom providers and models from config (Ollama, vLLM, LM Studio, a company proxy…), validated
 // and merged over the built-in catalog into one registry. Defaults for omitted fields live here.
-import { type Static, Type } from "@sinclair/typebox";
+import { ApiSchema, ModelSchema, OpenAICompatSchema } from "@keel/protocol";
+import { type Static, type TSchema, Type } from "@sinclair/typebox";
 import { err, ok, type Result } from "neverthrow";
 import { createRegistryFromModels, type ModelRegistry, modelRef, UNKNOWN_MODEL_DEFAULTS } from "./models.js";
 import { BUILTIN_MODELS } from "./models-data.js";
 import type { Api, Model, ModelCost, OpenAICompat } from "./types.js";
 import { describeSchemaErrors, formatIssues, type SchemaIssue } from "./validation.js";
 
-const CompatSchema = Type.Object(
-  {
-    reasoningField: Type.Optional(Type.Union([Type.Literal("reasoning_content"), Type.Literal("reasoning")])),
-    maxTokensField: Type.Optional(
-      Type.Union([Type.Literal("max_completion_tokens"), Type.Literal("max_tokens")]),
-    ),
-    supportsUsageInStreaming: Type.Optional(Type.Boolean()),
-    supportsReasoningEffort: Type.Optional(Type.Boolean()),
-    supportsDeveloperRole: Type.Optional(Type.Boolean()),
-    supportsPromptCacheKey: Type.Optional(Type.Boolean()),
-  },
-  { additionalProperties: false },
-);
+// The fields a config may set are the model description's own (@keel/protocol), with the limits a
+// hand-written file needs on top; `satisfies` keeps every key a real field of Model or its parts.
+
+/** A provider's compat, minus `thinkingSwitch` (it comes only with a catalog row's thinking spec). */
+const CompatSchema = Type.Omit(OpenAICompatSchema, ["thinkingSwitch"], { additionalProperties: false });
 
 const Price = Type.Number({ minimum: 0 });
 
@@ -31,7 +24,7 @@ const CustomModelSchema = Type.Object(
     maxOutput: Type.Optional(Type.Integer({ minimum: 1 })),
     reasoning: Type.Optional(Type.Boolean()),
     input: Type.Optional(
-      Type.Array(Type.Union([Type.Literal("text"), Type.Literal("image")]), {
+      Type.Array(ModelSchema.properties.input.items, {
         minItems: 1,
         uniqueItems: true,
       }),
@@ -43,29 +36,23 @@ const CustomModelSchema = Type.Object(
           output: Type.Optional(Price),
           cacheRead: Type.Optional(Price),
           cacheWrite: Type.Optional(Price),
-        },
+        } satisfies { [K in keyof ModelCost]?: TSchema },
         { additionalProperties: false },
       ),
     ),
-  },
+  } satisfies { [K in keyof Model]?: TSchema },
   { additionalProperties: false },
 );
 
 const CustomProviderSchema = Type.Object(
   {
-    api: Type.Optional(
-      Type.Union([
-        Type.Literal("anthropic-messages"),
-        Type.Literal("openai-completions"),
-        Type.Literal("openai-responses"),
-      ]),
-    ),
+    api: Type.Optional(ApiSchema),
     baseUrl: Type.Optional(Type.String({ minLength: 1 })),
     apiKeyEnv: Type.Optional(Type.String({ minLength: 1 })),
     headers: Type.Optional(Type.Record(Type.String(), Type.String())),
     compat: Type.Optional(CompatSchema),
     models: Type.Optional(Type.Array(CustomModelSchema)),
-  },
+  } satisfies { [K in keyof Model | "models"]?: TSchema },
   { additionalProperties: false },
 );
 

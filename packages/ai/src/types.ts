@@ -1,321 +1,46 @@
-// The provider-neutral vocabulary: messages, content blocks, models, usage, events, errors.
-// Everything here is plain JSON so it crosses process boundaries unchanged.
-import type { TSchema } from "@sinclair/typebox";
+// The provider-neutral vocabulary (messages, content blocks, models, usage, events, errors) is
+// @keel/protocol's, re-exported here under the same names; what follows is @keel/ai's own: the
+// options of one model call, which hold functions and signals and so never cross a process.
+export type {
+  AiError,
+  Api,
+  AssistantMessage,
+  AssistantMessageEvent,
+  Citation,
+  Context,
+  Cost,
+  DoneReason,
+  EndpointModel,
+  ErrorReason,
+  HttpErrorReason,
+  ImageContent,
+  Message,
+  Model,
+  ModelCost,
+  ModelSource,
+  NetworkErrorReason,
+  OpenAICompat,
+  PriceTier,
+  ProviderInfo,
+  ReasoningEffort,
+  ServerToolContent,
+  ServerToolName,
+  ServerToolRequest,
+  ServerToolUsage,
+  StopReason,
+  TextContent,
+  ThinkingContent,
+  ThinkingLevel,
+  ThinkingSpec,
+  TokenizerInfo,
+  Tool,
+  ToolCall,
+  ToolResultMessage,
+  Usage,
+  UserMessage,
+} from "@keel/protocol";
 
-/** The wire protocols Keel speaks. OpenAI-compatible servers use "openai-completions". */
-export type Api = "anthropic-messages" | "openai-completions" | "openai-responses";
-
-/** A source the model cited for a span of its text (a web search result, a fetched page). */
-export interface Citation {
-  url?: string;
-  title?: string;
-  /** The words cited, where the provider says. */
-  citedText?: string;
-  /** The provider's own citation object, sent back unchanged to the same provider and API. */
-  raw?: Record<string, unknown>;
-}
-
-export interface TextContent {
-  type: "text";
-  text: string;
-  /** Sources the provider cited for this text. */
-  citations?: Citation[];
-  /**
-   * OpenAI Responses: whether the model meant this text as intermediate commentary or its final
-   * answer. It goes back with the text (models from gpt-5.3-codex on degrade without it).
-   */
-  phase?: "commentary" | "final_answer";
-  /** Opaque to all but the provider and API that made it: an OpenAI Responses message item id. */
-  signature?: string;
-}
-
-export interface ThinkingContent {
-  type: "thinking";
-  thinking: string;
-  /**
-   * Opaque proof of the thinking for the provider that produced it: an Anthropic signature,
-   * or a serialized OpenAI Responses reasoning item (with its encrypted content).
-   */
-  signature?: string;
-  /** Anthropic redacted thinking: `thinking` is empty and `signature` holds the data. */
-  redacted?: boolean;
-  /** Which provider+api made the signature, so replay on another provider can drop it. */
-  source?: { provider: string; api: Api };
-}
-
-export interface ImageContent {
-  type: "image";
-  /** base64 without the data: prefix */
-  data: string;
-  mimeType: string;
-}
-
-export interface ToolCall {
-  type: "toolCall";
-  id: string;
-  name: string;
-  arguments: Record<string, unknown>;
-  /**
-   * Set when the model's arguments were not one JSON object: says what was wrong and how the
-   * text began. `arguments` is then `{}`; the call must not run (the agent loop answers it with
-   * an error result so the model can send it again), and its siblings are unaffected.
-   */
-  argumentsError?: string;
-}
-
-/** Server-side tools a provider runs itself within a reply, which Keel can offer a request. */
-export type ServerToolName = "web_search" | "web_fetch";
-
-/** A server-side tool offered to one request (`Context.serverTools`). */
-export interface ServerToolRequest {
-  name: ServerToolName;
-  /** At most this many uses within the reply. */
-  maxUses?: number;
-  /** Only these domains (no scheme; subdomains included). */
-  allowedDomains?: string[];
-  /** Never these domains (Anthropic only; OpenAI's web search has no block list). */
-  blockedDomains?: string[];
-}
-
-/**
- * Something the provider ran on its side within the reply — a web search or fetch, code
- * execution, an MCP call, a compaction — or its result, as one provider block (Anthropic) or
- * output item (OpenAI Responses). It is kept whole: the same provider and API get `raw` back
- * unchanged; another provider gets a line of text saying what it was.
- */
-export interface ServerToolContent {
-  type: "serverTool";
-  /** The tool: web_search, web_fetch, code_execution, mcp, … (a result block carries its call's tool). */
-  name: string;
-  /** A call's id, or the id of the call a result answers ("" when the block has none). */
-  id: string;
-  /** A call's input (the query, the URL), as far as it streamed. */
-  input?: Record<string, unknown>;
-  /** Pages a web search or fetch returned. */
-  sources?: { url: string; title?: string }[];
-  /** The provider's error code, when the tool failed (max_uses_exceeded, url_not_accessible…). */
-  error?: string;
-  /** The provider's block or item, exactly as it came. */
-  raw: Record<string, unknown>;
-  source: { provider: string; api: Api };
-}
-
-export interface UserMessage {
-  role: "user";
-  content: string | (TextContent | ImageContent)[];
-  timestamp: number;
-  /**
-   * Sent with one request only and never kept in the history (a reminder): providers place no
-   * cache breakpoint on it, since the next request will not contain it.
-   */
-  synthetic?: boolean;
-}
-
-export type StopReason = "stop" | "length" | "toolUse" | "error" | "aborted" | "context_overflow";
-
-export interface Cost {
-  input: number;
-  output: number;
-  cacheRead: number;
-  cacheWrite: number;
-  /** Fees for server-side tool calls (web searches), where the model's price list has them. */
-  serverTools?: number;
-  total: number;
-}
-
-/** Server-side tool calls the provider bills apart from tokens, counted per reply. */
-export interface ServerToolUsage {
-  webSearch?: number;
-  webFetch?: number;
-}
-
-export interface Usage {
-  /** Uncached input tokens. */
-  input: number;
-  output: number;
-  cacheRead: number;
-  cacheWrite: number;
-  /** Reasoning tokens, already included in `output`. */
-  reasoning: number;
-  totalTokens: number;
-  /** Web searches and fetches the provider ran for this reply. */
-  serverTools?: ServerToolUsage;
-  cost: Cost;
-}
-
-export interface AssistantMessage {
-  role: "assistant";
-  content: (TextContent | ThinkingContent | ToolCall | ServerToolContent)[];
-  api: Api;
-  provider: string;
-  model: string;
-  usage: Usage;
-  stopReason: StopReason;
-  /** Set when stopReason is error, aborted or context_overflow. */
-  error?: AiError;
-  responseId?: string;
-  timestamp: number;
-}
-
-export interface ToolResultMessage {
-  role: "toolResult";
-  toolCallId: string;
-  toolName: string;
-  content: (TextContent | ImageContent)[];
-  isError: boolean;
-  /** Structured, JSON-safe data for UIs; never sent to the model. */
-  details?: unknown;
-  timestamp: number;
-}
-
-export type Message = UserMessage | AssistantMessage | ToolResultMessage;
-
-/** A tool as the model sees it. */
-export interface Tool {
-  name: string;
-  description: string;
-  parameters: TSchema;
-}
-
-export interface Context {
-  systemPrompt?: string;
-  messages: Message[];
-  tools?: Tool[];
-  /**
-   * Server-side tools the provider may run within this reply (`model.serverTools` says which it
-   * has; others are left out of the request).
-   */
-  serverTools?: ServerToolRequest[];
-}
-
-/** Prices of one long-context tier: the whole request is billed at it once its prompt passes the line. */
-export interface PriceTier {
-  /** The tier applies when input + cache read + cache write tokens exceed this many. */
-  aboveInputTokens: number;
-  input: number;
-  output: number;
-  cacheRead: number;
-  cacheWrite: number;
-}
-
-export interface ModelCost {
-  /** USD per million tokens. */
-  input: number;
-  output: number;
-  cacheRead: number;
-  cacheWrite: number;
-  /** Long-context tiers (e.g. OpenAI's "over 272K input"), lowest line first. */
-  tiers?: PriceTier[];
-  /** Prices the vendor does not publish (or Keel could not verify): they count as 0. */
-  unknown?: ("input" | "output" | "cacheRead" | "cacheWrite")[];
-  /** USD per 1,000 server-side tool calls (web searches), billed on top of tokens. */
-  serverTools?: ServerToolUsage;
-}
-
-/** Per-endpoint differences among OpenAI-compatible servers. Data, not code paths by model id. */
-export interface OpenAICompat {
-  /** Field carrying streamed reasoning text in chat deltas (DeepSeek, Qwen: reasoning_content). */
-  reasoningField?: "reasoning_content" | "reasoning";
-  /** "max_completion_tokens" (OpenAI) or "max_tokens" (most compatible servers). */
-  maxTokensField?: "max_completion_tokens" | "max_tokens";
-  /** Whether the server accepts stream_options.include_usage. */
-  supportsUsageInStreaming?: boolean;
-  /** Whether the server accepts `reasoning_effort`. */
-  supportsReasoningEffort?: boolean;
-  /** Whether the "developer" role is accepted for system prompts. */
-  supportsDeveloperRole?: boolean;
-  /** Whether `prompt_cache_key` may be sent for cache routing. */
-  supportsPromptCacheKey?: boolean;
-  /**
-   * How thinking is switched on and off: `thinking: {type: "enabled" | "disabled"}` (DeepSeek,
-   * GLM) or `enable_thinking: true | false` (Qwen). Omitted: the server has no switch.
-   */
-  thinkingSwitch?: "thinking-type" | "enable_thinking";
-}
-
-/** Reasoning effort values across providers; `REASONING_EFFORTS` orders them weakest first. */
-export type ReasoningEffort = "none" | "minimal" | "low" | "medium" | "high" | "xhigh" | "max";
-
-/** What a caller may ask for: thinking off, or an effort (mapped onto what the model accepts). */
-export type ThinkingLevel = "off" | ReasoningEffort;
-
-/** How a model thinks and which requests about it the provider accepts. */
-export interface ThinkingSpec {
-  /**
-   * How a request asks for thinking: "adaptive" (Anthropic adaptive thinking, depth steered by
-   * `output_config.effort`), "budget" (Anthropic manual `budget_tokens`), "effort" (OpenAI
-   * reasoning effort), "toggle" (an on/off switch, `compat.thinkingSwitch`, with
-   * `reasoning_effort` when `efforts` lists any).
-   */
-  mode: "adaptive" | "budget" | "effort" | "toggle";
-  /** Effort values the model accepts, weakest first ("none" is `off: "effort-none"`, not listed here). */
-  efforts: readonly ReasoningEffort[];
-  /** The effort the provider applies when a request names none; undefined when not published. */
-  defaultEffort?: ReasoningEffort;
-  /** Whether the model thinks when a request says nothing about thinking. */
-  defaultOn: boolean;
-  /**
-   * How thinking is turned off: leave the field out ("omit"), `{type: "disabled"}`, Anthropic's
-   * `{type: "between_tools"}` (the lowest setting on Claude Sonnet 5.5), or effort `none`
-   * (OpenAI). Undefined: it cannot be turned off; "off" then means the lowest effort.
-   */
-  off?: "omit" | "disabled" | "between_tools" | "effort-none";
-  /** Efforts that may not be combined with `off: "between_tools"` (the API answers 400). */
-  offMaxEffort?: ReasoningEffort;
-  /**
-   * Anthropic preserved thinking: a thinking block is bound to the conversation before it, and
-   * a request whose earlier messages changed is rejected unless it asks the API to drop the
-   * stale blocks. Keel asks (see providers/anthropic-request.ts).
-   */
-  prefixBound?: boolean;
-  /** The short notes the model writes between tool calls arrive as thinking blocks (Claude Sonnet 5.5). */
-  notesInThinking?: boolean;
-}
-
-/** How many characters of text one token holds for a tokenizer family (for estimates only). */
-export interface TokenizerInfo {
-  family: string;
-  charsPerToken: number;
-}
-
-/** Where a catalog row's facts come from. */
-export interface ModelSource {
-  /** The vendor page (or, where the vendor's page was not available, the page the figures came from). */
-  url: string;
-  /** The day the facts were checked, YYYY-MM-DD. */
-  checked: string;
-}
-
-export interface Model {
-  id: string;
-  name: string;
-  api: Api;
-  /** Provider id: anthropic, openai, deepseek, openrouter, ollama, … */
-  provider: string;
-  baseUrl?: string;
-  /** Environment variable holding the key for this provider. */
-  apiKeyEnv?: string;
-  reasoning: boolean;
-  /** How the model thinks, which efforts it takes and its default; see `resolveThinking`. */
-  thinking?: ThinkingSpec;
-  /** False when the API rejects temperature / top_p / top_k (Claude 5 family, OpenAI reasoning models). */
-  samplingParams?: boolean;
-  input: ("text" | "image")[];
-  contextWindow: number;
-  maxOutput: number;
-  cost: ModelCost;
-  /** Tokenizer family for token estimates; default 4 characters a token. */
-  tokenizer?: TokenizerInfo;
-  /** Superseded by a newer model of the vendor: still callable, not recommended. */
-  legacy?: boolean;
-  /** A one-line fact worth showing (deprecation date, retirement, a price rule). */
-  note?: string;
-  source?: ModelSource;
-  headers?: Record<string, string>;
-  compat?: OpenAICompat;
-  /** Server-side tools the provider runs for this model (its own web search and fetch). */
-  serverTools?: readonly ServerToolName[];
-}
+import type { ThinkingLevel } from "@keel/protocol";
 
 export interface RetryPolicy {
   /** Retries after the first attempt. */
@@ -378,129 +103,4 @@ export interface ProviderLogLine {
   /** The SDK: "@anthropic-ai/sdk" or "openai". */
   source: string;
   message: string;
-}
-
-/** Why an HTTP answer was a failure, from its status: each asks the user to check something else. */
-export type HttpErrorReason =
-  | "bad_request"
-  | "auth"
-  | "forbidden"
-  | "not_found"
-  | "timeout"
-  | "conflict"
-  | "too_large"
-  | "rate_limit"
-  | "overloaded"
-  | "server"
-  | "other";
-
-/** Why a connection failed, from the socket, TLS or proxy error under it. */
-export type NetworkErrorReason =
-  | "refused"
-  | "unreachable"
-  | "dns"
-  | "timeout"
-  | "reset"
-  /** The stream sent nothing for the idle timeout. */
-  | "idle"
-  | "tls"
-  | "proxy"
-  | "other";
-
-/**
- * Expected failures, as JSON-safe tagged values. For `http` and `network`, `message` says what
- * happened, where (`endpoint`: the URL tried) and what to check (`hint`, also in the message).
- */
-export type AiError =
-  | {
-      type: "http";
-      status: number;
-      reason: HttpErrorReason;
-      message: string;
-      endpoint?: string;
-      hint?: string;
-      retryAfterMs?: number;
-      /** The server accepted the request, then sent this error inside the stream (its status is the error type's). */
-      inStream?: boolean;
-    }
-  | {
-      type: "network";
-      reason: NetworkErrorReason;
-      message: string;
-      endpoint?: string;
-      hint?: string;
-      /** The socket or TLS error code (`ECONNREFUSED`). */
-      code?: string;
-      /** The proxy that failed (without credentials) and the variable that named it. */
-      proxy?: string;
-      proxyVariable?: string;
-    }
-  | { type: "aborted"; message: string }
-  | { type: "context_overflow"; message: string }
-  | { type: "protocol"; message: string }
-  /**
-   * The model declined to answer (Anthropic's `refusal` stop, a content filter). Don't send the
-   * same turn again unchanged; `recommendedModel` is the provider's suggestion, when it has one.
-   */
-  | {
-      type: "refusal";
-      message: string;
-      category?: string;
-      explanation?: string;
-      recommendedModel?: string;
-    }
-  /** The reply passed its size bound (StreamOptions.maxReplyChars, or its output cap). */
-  | { type: "reply_too_large"; message: string; limitChars: number }
-  /** The reply passed its time bound (StreamOptions.replyTimeoutMs), retries included. */
-  | { type: "reply_timeout"; message: string; limitMs: number }
-  | { type: "config"; message: string };
-
-export type DoneReason = "stop" | "length" | "toolUse";
-export type ErrorReason = "error" | "aborted" | "context_overflow";
-
-export type AssistantMessageEvent =
-  | { type: "start"; partial: AssistantMessage }
-  | { type: "text_start"; contentIndex: number; partial: AssistantMessage }
-  | { type: "text_delta"; contentIndex: number; delta: string; partial: AssistantMessage }
-  | { type: "text_end"; contentIndex: number; content: string; partial: AssistantMessage }
-  | { type: "thinking_start"; contentIndex: number; partial: AssistantMessage }
-  | { type: "thinking_delta"; contentIndex: number; delta: string; partial: AssistantMessage }
-  | { type: "thinking_end"; contentIndex: number; content: string; partial: AssistantMessage }
-  | { type: "toolcall_start"; contentIndex: number; partial: AssistantMessage }
-  | { type: "toolcall_delta"; contentIndex: number; delta: string; partial: AssistantMessage }
-  | { type: "toolcall_end"; contentIndex: number; toolCall: ToolCall; partial: AssistantMessage }
-  /** A failed attempt that will be retried after `delayMs`. Nothing was streamed yet. */
-  /** A failed attempt that will be retried after `delayMs`; `maxRetries` is the policy's bound. */
-  | { type: "retry"; attempt: number; maxRetries: number; delayMs: number; error: AiError }
-  | { type: "done"; reason: DoneReason; message: AssistantMessage }
-  | { type: "error"; reason: ErrorReason; error: AiError; message: AssistantMessage };
-
-/** A provider in the catalog: its defaults and where its rows were checked. Plain data. */
-export interface ProviderInfo {
-  id: string;
-  name: string;
-  /** The model a run that names only this provider uses: the vendor's recommendation for agentic coding. */
-  defaultModel: string;
-  /** Why that model, in one line (shown in README and `keel models`). */
-  defaultReason: string;
-  /** A cheaper model of the same provider for side work (summaries, titles), where the vendor has one. */
-  smallModel?: string;
-  /** How the provider lists the models a key can use: GET …/models in Anthropic's or OpenAI's shape. */
-  modelsEndpoint?: "anthropic" | "openai";
-  /** The day the rows were checked against the sources, YYYY-MM-DD. */
-  checked: string;
-  /** The pages the rows were checked against, vendor pages first. */
-  sources: string[];
-  /** What the sources did not settle, and how the rows handle it. */
-  notes: string[];
-}
-
-/** A model as a provider's models endpoint lists it (GET …/models); limits where the endpoint says. */
-export interface EndpointModel {
-  id: string;
-  name?: string;
-  contextWindow?: number;
-  maxOutput?: number;
-  /** RFC 3339, when the endpoint gives one. */
-  createdAt?: string;
 }

@@ -3,7 +3,8 @@
 // thinking with byte-exact signatures, tool calls, server-side blocks, usage, how it ended), and
 // the follow-up request Keel then builds must have the shape the provider documents. Recordings
 // whose follow-up needs a client-side tool type Keel never declares are checked for their events
-// only; malformed ones must end in one clean error. Counts per API and origin are printed.
+// only; malformed ones must end in one clean error. Every event and message must also match
+// @keel/protocol's schemas. Counts per API and origin are printed.
 import {
   type AssistantMessage,
   type AssistantMessageEvent,
@@ -15,7 +16,9 @@ import {
   modelForUnknownId,
   stream,
 } from "@keel/ai";
+import { AssistantMessageEventSchema, AssistantMessageSchema } from "@keel/protocol";
 import { Type } from "@sinclair/typebox";
+import { Value } from "@sinclair/typebox/value";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { drain } from "./helpers.js";
 import { loadRecordings, type Recording, typeOf } from "./real-streams/recordings.js";
@@ -173,8 +176,18 @@ function merge(a: Expected, b: Expected): Expected {
   };
 }
 
+/** What @keel/protocol's schema finds wrong with a value, one line a problem. */
+const schemaProblems = (
+  schema: typeof AssistantMessageSchema | typeof AssistantMessageEventSchema,
+  value: unknown,
+) => [...Value.Errors(schema, value)].map((e) => `${e.path}: ${e.message}`);
+
 function checkEvents(events: AssistantMessageEvent[], message: AssistantMessage): void {
   expect(events[0]?.type).toBe("start");
+  // Every event and the message are what the protocol says, whatever the provider sent.
+  for (const [i, e] of events.entries())
+    expect(schemaProblems(AssistantMessageEventSchema, e), `event ${i} (${e.type})`).toEqual([]);
+  expect(schemaProblems(AssistantMessageSchema, message)).toEqual([]);
   const terminal = events.filter((e) => e.type === "done" || e.type === "error");
   expect(terminal).toHaveLength(1);
   expect(events.at(-1)).toBe(terminal[0]);

@@ -1,6 +1,6 @@
 // Child agents a tool can run (subagents): what to ask for, the handle that comes back, and the
 // result, which is plain JSON so it can be journaled and sent across processes.
-import type { Usage } from "@keel/ai";
+import type { Usage } from "@keel/protocol";
 import type { RunStopReason } from "./hooks.js";
 
 export interface RunAgentOptions {

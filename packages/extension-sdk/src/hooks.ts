@@ -1,7 +1,7 @@
 // The hook vocabulary. Naming states the composition rule: `before*` hooks are policies or
 // transforms (run in order, each sees the previous one's output; a throw or a missed deadline
 // blocks); every other hook observes (a throw is reported once and the run goes on).
-import type { AssistantMessage, Message, Usage } from "@keel/ai";
+import type { AssistantMessage, Message, Usage } from "@keel/protocol";
 import type { ToolResult } from "./tools.js";
 
 export type RunStopReason = "stop" | "length" | "max_turns" | "aborted" | "error" | "context_overflow";

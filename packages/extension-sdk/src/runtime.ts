@@ -8,7 +8,7 @@ import type {
   ServerToolName,
   ServerToolRequest,
   ThinkingLevel,
-} from "@keel/ai";
+} from "@keel/protocol";
 import type { AgentRecord } from "./agents.js";
 import type { ApprovalDecision, ApprovalRequest } from "./approvals.js";
 import type { ToolCatalog } from "./catalogs.js";
@@ -43,6 +43,11 @@ export interface WorkspaceInfo {
   trusted: boolean;
   /** Keel's home (`~/.keel` or `$KEEL_HOME`). */
   keelHome: string;
+  /**
+   * Claude Code's user folder (`~/.claude`) when the user lets Keel read it (config
+   * `claude.userFiles`, on by default); undefined: leave it alone (or a host that does not say).
+   */
+  claudeHome?: string;
   /**
    * What the user approved of this extension's `trustApprovals` when trusting the project (key →
    * value); empty when the project is not trusted or nothing was recorded. Honour a project item

@@ -1,6 +1,6 @@
 // In-memory stand-ins for the host, for an extension's own unit tests: a runtime with state kept
 // in memory and a headless UI, and a tool-call context. Not used by any host.
-import type { Model } from "@keel/ai";
+import type { Model } from "@keel/protocol";
 import type { ExtensionCommand } from "./commands.js";
 import type { ExtensionDefinition } from "./extension.js";
 import type { MentionSource } from "./mentions.js";

@@ -1,6 +1,6 @@
 // Tools an extension offers: resident ones (sent every request) and catalog entries (on demand).
 // Structurally the same shape as @keel/agent's AgentTool, so the host runs them unchanged.
-import type { ImageContent, TextContent } from "@keel/ai";
+import type { ImageContent, TextContent } from "@keel/protocol";
 import type { Static, TSchema } from "@sinclair/typebox";
 import type { AgentRecord, RunAgentOptions, RunAgentOutcome } from "./agents.js";
 import type { ApprovalDecision, ApprovalRequest } from "./approvals.js";

@@ -1,6 +1,6 @@
 // Coalesces streaming checkpoints: the kernel offers the growing partial message as often as
 // it likes; at most one is written per interval, always the latest.
-import type { AssistantMessage } from "@keel/ai";
+import type { AssistantMessage } from "@keel/protocol";
 
 export interface CheckpointTiming {
   /** Minimum time between two written checkpoints. */

@@ -1,6 +1,6 @@
 // The pure fold: (entries, head) → model context, branch, extension states, told inventory
 // and recovery actions. No I/O, no clock, no globals; the same input always folds the same.
-import type { AssistantMessage, Message, ToolCall, UserMessage } from "@keel/ai";
+import type { AssistantMessage, Message, ToolCall, UserMessage } from "@keel/protocol";
 import {
   type CapabilityNoticeEntry,
   type CheckpointEntry,

@@ -12,7 +12,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
-import type { Usage } from "@keel/ai";
+import { emptyUsage, type Usage } from "@keel/protocol";
 import { err, ok, type Result } from "neverthrow";
 import { parseJournal, toEntry } from "./codec.js";
 import { ioError } from "./errors.js";
@@ -65,21 +65,9 @@ export function emptyInfo(path: string, header: SessionHeader): SessionInfo {
     firstPrompt: null,
     entryCount: 0,
     messageCount: 0,
-    usage: zeroUsage(),
-    childUsage: zeroUsage(),
+    usage: emptyUsage(),
+    childUsage: emptyUsage(),
     parentSessionId: header.parentSession?.id ?? null,
-  };
-}
-
-function zeroUsage(): Usage {
-  return {
-    input: 0,
-    output: 0,
-    cacheRead: 0,
-    cacheWrite: 0,
-    reasoning: 0,
-    totalTokens: 0,
-    cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
   };
 }
 

@@ -1,6 +1,6 @@
 // Turns recovery actions into words for the model and the user, and into the tool results
 // that close the interrupted calls so the next request is well-formed.
-import type { ToolResultMessage } from "@keel/ai";
+import type { ToolResultMessage } from "@keel/protocol";
 import type { RecoveryAction } from "./types.js";
 
 function describe(action: RecoveryAction): string {

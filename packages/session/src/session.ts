@@ -3,7 +3,7 @@
 import { randomUUID } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import type { AssistantMessage, Message } from "@keel/ai";
+import type { AssistantMessage, Message } from "@keel/protocol";
 import { err, ok, type Result } from "neverthrow";
 import { CheckpointCoalescer } from "./checkpoint.js";
 import { encodeLine } from "./codec.js";

@@ -1,6 +1,6 @@
 // The journal's vocabulary: the header, every entry type, fold output and tagged errors.
 // Everything here is plain JSON so it crosses process boundaries unchanged.
-import type { AssistantMessage, Message, UserMessage } from "@keel/ai";
+import type { AssistantMessage, Message, UserMessage } from "@keel/protocol";
 
 /** The format version this code writes; a higher version in a header opens read-only. */
 export const SESSION_FORMAT_VERSION = 1;

@@ -1,6 +1,6 @@
 // The pure fold: compaction, told inventory, recovery classification, checkpoint restore.
 import { copyFileSync } from "node:fs";
-import type { AssistantMessage, Message } from "@keel/ai";
+import type { AssistantMessage, Message } from "@keel/protocol";
 import { describe, expect, it } from "vitest";
 import {
   createSession,

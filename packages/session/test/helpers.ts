@@ -9,7 +9,7 @@ import {
   type ToolResultMessage,
   type Usage,
   type UserMessage,
-} from "@keel/ai";
+} from "@keel/protocol";
 import type { Result } from "neverthrow";
 import { afterEach } from "vitest";
 

@@ -1,6 +1,6 @@
 // Property test over random trees: whatever sequence of appends, branches, rewinds, state
 // changes and compactions happened, fold(entries, X) equals the live state when X was head.
-import type { Message } from "@keel/ai";
+import type { Message } from "@keel/protocol";
 import { seededRandom as prng } from "@keel/testing";
 import { describe, expect, it } from "vitest";
 import { compactionSummaryMessage, createSession, fold, openSession, type Session } from "../src/index.js";

@@ -1,29 +1,12 @@
-// A model description shaped like @keel/ai's `Model`, pointing at the faux origin; typed
-// structurally so this package needs no @keel dependency.
+// A model description (@keel/protocol's `Model`) pointing at the faux origin.
+import type { Model } from "@keel/protocol";
 import type { WireApi } from "./scenario.js";
 
 export const FAUX_ORIGIN = "http://faux.keel.invalid";
 
-export interface FauxModel {
-  id: string;
-  name: string;
-  api: WireApi;
-  provider: string;
+/** A `Model` whose `baseUrl` is always set (to the faux origin, unless overridden). */
+export interface FauxModel extends Model {
   baseUrl: string;
-  reasoning: boolean;
-  input: ("text" | "image")[];
-  contextWindow: number;
-  maxOutput: number;
-  cost: {
-    input: number;
-    output: number;
-    cacheRead: number;
-    cacheWrite: number;
-    /** USD per 1,000 server-side tool calls. */
-    serverTools?: { webSearch?: number; webFetch?: number };
-  };
-  /** The provider's own server tools this model has (web_search, web_fetch). */
-  serverTools?: ("web_search" | "web_fetch")[];
 }
 
 export function fauxModel(api: WireApi, overrides: Partial<FauxModel> = {}): FauxModel {

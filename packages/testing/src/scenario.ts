@@ -1,7 +1,9 @@
 // What the mock model server (and the in-process faux fetch) answers, turn by turn.
-// Wire-level only: this package depends on no @keel package.
+// Wire-level, in @keel/protocol's terms where Keel's own vocabulary is meant (types only).
+import type { Api, Usage } from "@keel/protocol";
 
-export type WireApi = "anthropic-messages" | "openai-completions" | "openai-responses";
+/** The wire protocol an endpoint speaks: @keel/protocol's `Api`. */
+export type WireApi = Api;
 
 export interface ScriptedToolCall {
   /** Generated (toolu_… / call_…) when omitted. */
@@ -15,13 +17,8 @@ export interface ScriptedToolCall {
  * Token counts in Keel's terms: `input` is the uncached input, `output` includes `reasoning`.
  * Each dialect maps them onto its own fields (OpenAI's prompt_tokens = input + cacheRead + cacheWrite).
  */
-export interface ScriptedUsage {
-  input: number;
-  output: number;
-  cacheRead?: number;
-  cacheWrite?: number;
-  reasoning?: number;
-}
+export type ScriptedUsage = Pick<Usage, "input" | "output"> &
+  Partial<Pick<Usage, "cacheRead" | "cacheWrite" | "reasoning">>;
 
 /** A page a scripted web search returns. */
 export interface ScriptedSearchResult {

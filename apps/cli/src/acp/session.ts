@@ -108,6 +108,8 @@ export class AcpSession {
   readonly #capabilities: ClientCapabilities;
   readonly #updates: SessionUpdates;
   readonly #textFiles: TextFileAccess | undefined;
+  /** Diagnostics said before this are in announce()'s list; later ones are sent as they come. */
+  #announced = false;
 
   private constructor(setup: SessionSetup) {
     this.#client = setup.client;
@@ -126,7 +128,10 @@ export class AcpSession {
       ui: { approve: (request) => session.#approve(request) },
       // Creation's own events come before the client knows the session: they are not sent.
       onEvent: (event) => {
-        if (session.#agent) session.#updates.event(session.#agent, event);
+        if (!session.#agent) return;
+        session.#updates.event(session.#agent, event);
+        // Said after the start (the sandbox's line once its probe is done): sent as it comes.
+        if (event.type === "diagnostic" && session.#announced) session.#notice(event.diagnostic);
       },
       ...(extensionConfig ? { extensionConfig } : {}),
       ...(session.#textFiles ? { textFiles: session.#textFiles } : {}),
@@ -136,6 +141,7 @@ export class AcpSession {
   }
 
   async #create(): Promise<Result<void, AcpFailure>> {
+    this.#announced = false;
     const created = await createCodingAgent(this.#options);
     if (created.isErr()) {
       const { type, message } = created.error;
@@ -180,10 +186,13 @@ export class AcpSession {
       availableCommands: availableCommands(this.#agent),
     });
     this.#updates.plan(this.#agent);
-    const notices = this.#capabilities.session?.notices;
-    if (notices)
-      for (const d of this.#agent.diagnostics())
-        if (d.level !== "info") this.#send({ sessionUpdate: "notice", severity: d.level, title: d.message });
+    for (const d of this.#agent.diagnostics()) this.#notice(d);
+    this.#announced = true;
+  }
+
+  #notice(d: ReturnType<CodingAgent["diagnostics"]>[number]): void {
+    if (this.#capabilities.session?.notices && d.level !== "info")
+      this.#send({ sessionUpdate: "notice", severity: d.level, title: d.message });
   }
 
   /** session/load: the branch's conversation replayed, before the load answers. */

@@ -1,8 +1,16 @@
 // The print-mode output contract, version 1: a JSON Schema (TypeBox) for every stream-json line,
 // the json output and the stream-json input lines; the build writes it to dist/print.v1.schema.json
-// and the line types print mode emits are derived from it, so the code and the schema agree.
+// and the line types print mode emits are derived from it, so the code and the schema agree. The
+// messages, usage and errors in it are @keel/protocol's schemas, the ones Keel's types derive from.
 // A change that breaks a script (a removed or renamed field, a new required one) is a new version.
 import { TOOL_ACCESSES } from "@keel/extension-sdk";
+import {
+  AiErrorSchema,
+  ImageContentSchema,
+  MessageSchema,
+  TextContentSchema,
+  UsageSchema,
+} from "@keel/protocol";
 import { type Static, type TProperties, Type } from "@sinclair/typebox";
 
 import { PRINT_SCHEMA_ID, PRINT_SCHEMA_VERSION } from "./version.js";
@@ -15,211 +23,16 @@ const Opt = Type.Optional;
 const Num = Type.Number();
 const Str = Type.String();
 
-// --- @keel/ai's message vocabulary, as it crosses the wire ---------------------------------------
+// --- the message vocabulary is @keel/protocol's; a run's errors add the kernel's own -------------
 
-const Api = Type.Union([
-  Type.Literal("anthropic-messages"),
-  Type.Literal("openai-completions"),
-  Type.Literal("openai-responses"),
-]);
-const Citation = strict(
-  {
-    url: Opt(Str),
-    title: Opt(Str),
-    citedText: Opt(Str),
-    raw: Opt(Type.Record(Str, Type.Unknown())),
-  },
-  "A source the provider cited for the text (raw: its own citation object).",
-);
-const TextBlock = strict(
-  {
-    type: Type.Literal("text"),
-    text: Str,
-    citations: Opt(Type.Array(Citation)),
-    phase: Opt(Type.Union([Type.Literal("commentary"), Type.Literal("final_answer")])),
-    signature: Opt(Str),
-  },
-  "Text, with the sources it cites; phase (OpenAI Responses): commentary or the final answer.",
-);
-const ImageBlock = strict(
-  { type: Type.Literal("image"), data: Str, mimeType: Str },
-  "An image, base64 without the data: prefix.",
-);
-const ThinkingBlock = strict(
-  {
-    type: Type.Literal("thinking"),
-    thinking: Str,
-    signature: Opt(Str),
-    redacted: Opt(Type.Boolean()),
-    source: Opt(strict({ provider: Str, api: Api }, "Who signed the thinking.")),
-  },
-  "The model's thinking (its summary, for models that summarise).",
-);
-const ToolCallBlock = strict(
-  {
-    type: Type.Literal("toolCall"),
-    id: Str,
-    name: Str,
-    arguments: Type.Record(Str, Type.Unknown()),
-    argumentsError: Opt(Str),
-  },
-  "A tool call; argumentsError says why its arguments were not one JSON object (it did not run).",
-);
-
-const ServerToolBlock = strict(
-  {
-    type: Type.Literal("serverTool"),
-    name: Str,
-    id: Str,
-    input: Opt(Type.Record(Str, Type.Unknown())),
-    sources: Opt(Type.Array(strict({ url: Str, title: Opt(Str) }, "A page it returned."))),
-    error: Opt(Str),
-    raw: Type.Record(Str, Type.Unknown()),
-    source: strict({ provider: Str, api: Api }, "The provider that ran it."),
-  },
-  "Something the provider ran on its side (a web search or fetch, code execution) or its result; raw is the provider's block.",
-);
-
-const ServerToolCounts = strict(
-  { webSearch: Opt(Num), webFetch: Opt(Num) },
-  "Server-side tool calls the provider bills apart from tokens.",
-);
-const Cost = strict(
-  { input: Num, output: Num, cacheRead: Num, cacheWrite: Num, serverTools: Opt(Num), total: Num },
-  "Cost in USD (0 where the price is unknown); serverTools: the fees for web searches.",
-);
-export const UsageSchema = strict(
-  {
-    input: Num,
-    output: Num,
-    cacheRead: Num,
-    cacheWrite: Num,
-    reasoning: Num,
-    totalTokens: Num,
-    serverTools: Opt(ServerToolCounts),
-    cost: Cost,
-  },
-  "Tokens (input is the uncached input; output includes reasoning) and their cost.",
-);
-
-const HttpReason = Type.Union(
-  [
-    "bad_request",
-    "auth",
-    "forbidden",
-    "not_found",
-    "timeout",
-    "conflict",
-    "too_large",
-    "rate_limit",
-    "overloaded",
-    "server",
-    "other",
-  ].map((r) => Type.Literal(r)),
-);
-const NetworkReason = Type.Union(
-  ["refused", "unreachable", "dns", "timeout", "reset", "idle", "tls", "proxy", "other"].map((r) =>
-    Type.Literal(r),
-  ),
-);
-/** @keel/ai's AiError, and the kernel's own run errors. */
+/** A run's error (the kernel's RunError): a model call's AiError, or the kernel's own. */
 export const ErrorSchema = Type.Union([
+  AiErrorSchema,
   strict(
-    {
-      type: Type.Literal("http"),
-      status: Type.Integer(),
-      reason: HttpReason,
-      message: Str,
-      endpoint: Opt(Str),
-      hint: Opt(Str),
-      retryAfterMs: Opt(Num),
-      inStream: Opt(Type.Boolean()),
-    },
-    "The provider answered with an HTTP error (inStream: inside an accepted stream).",
-  ),
-  strict(
-    {
-      type: Type.Literal("network"),
-      reason: NetworkReason,
-      message: Str,
-      endpoint: Opt(Str),
-      hint: Opt(Str),
-      code: Opt(Str),
-      proxy: Opt(Str),
-      proxyVariable: Opt(Str),
-    },
-    "The provider could not be reached, or the connection failed.",
-  ),
-  strict(
-    {
-      type: Type.Union(
-        ["aborted", "context_overflow", "protocol", "config", "internal", "journal"].map((t) =>
-          Type.Literal(t),
-        ),
-      ),
-      message: Str,
-    },
-    "Aborted, context overflow, a malformed stream, a configuration problem, a bug, or the journal could not be written.",
-  ),
-  strict(
-    { type: Type.Literal("reply_too_large"), message: Str, limitChars: Num },
-    "The reply passed its size bound.",
-  ),
-  strict(
-    { type: Type.Literal("reply_timeout"), message: Str, limitMs: Num },
-    "The reply passed its time bound (stream.replyTimeoutMs), retries included.",
-  ),
-  strict(
-    {
-      type: Type.Literal("refusal"),
-      message: Str,
-      category: Opt(Str),
-      explanation: Opt(Str),
-      recommendedModel: Opt(Str),
-    },
-    "The model declined to answer (the provider's refusal stop or content filter).",
+    { type: Type.Union([Type.Literal("internal"), Type.Literal("journal")]), message: Str },
+    "A bug in Keel (internal), or the journal could not be written (journal).",
   ),
 ]);
-
-const UserMessage = strict(
-  {
-    role: Type.Literal("user"),
-    content: Type.Union([Str, Type.Array(Type.Union([TextBlock, ImageBlock]))]),
-    timestamp: Num,
-    synthetic: Opt(Type.Boolean()),
-  },
-  "A user message.",
-);
-const AssistantMessage = strict(
-  {
-    role: Type.Literal("assistant"),
-    content: Type.Array(Type.Union([TextBlock, ThinkingBlock, ToolCallBlock, ServerToolBlock])),
-    api: Api,
-    provider: Str,
-    model: Str,
-    usage: UsageSchema,
-    stopReason: Type.Union(
-      ["stop", "length", "toolUse", "error", "aborted", "context_overflow"].map((r) => Type.Literal(r)),
-    ),
-    error: Opt(ErrorSchema),
-    responseId: Opt(Str),
-    timestamp: Num,
-  },
-  "A model response.",
-);
-const ToolResultMessage = strict(
-  {
-    role: Type.Literal("toolResult"),
-    toolCallId: Str,
-    toolName: Str,
-    content: Type.Array(Type.Union([TextBlock, ImageBlock])),
-    isError: Type.Boolean(),
-    details: Opt(Type.Unknown()),
-    timestamp: Num,
-  },
-  "A tool's result as the model received it.",
-);
-export const MessageSchema = Type.Union([UserMessage, AssistantMessage, ToolResultMessage]);
 
 // --- stream-json lines ---------------------------------------------------------------------------
 
@@ -508,7 +321,7 @@ export const JsonOutputSchema = Type.Union([ResultLineSchema, CommandLineSchema,
 
 // --- --input-format stream-json -------------------------------------------------------------------
 
-const InputContent = Type.Union([Str, Type.Array(TextBlock)], {
+const InputContent = Type.Union([Str, Type.Array(TextContentSchema)], {
   description: "The prompt: a string, or text blocks joined by newlines. A /command runs the command.",
 });
 export const InputLineSchema = Type.Union(
@@ -542,9 +355,10 @@ const SHARED = {
   Message: MessageSchema,
   Usage: UsageSchema,
   Error: ErrorSchema,
+  AiError: AiErrorSchema,
   PermissionDenial: Denial,
-  TextBlock,
-  ImageBlock,
+  TextBlock: TextContentSchema,
+  ImageBlock: ImageContentSchema,
 };
 
 /** `node` with every recurring shared part (any copy of it, Optional or not) made a $ref. */

@@ -170,6 +170,7 @@ const LAYER_NAMES: Record<ConfigLayer, string> = {
   claudeUser: "Claude Code, user",
   claudeProject: "Claude Code, project",
   claudeProjectLocal: "Claude Code, project (local)",
+  claudeSession: "Claude Code, --settings",
 };
 
 /** Settings whose values add up across files rather than one replacing another. */

@@ -131,6 +131,7 @@ export class Controller {
         title,
         options,
         selected,
+        filter: "",
         answer,
       }),
       signal,
@@ -398,7 +399,7 @@ export class Controller {
     void this.run(trimmed);
   }
 
-  /** `!cmd`: through the permission gate, shown as a tool call, its output kept for the model. */
+  /** `!cmd`: the user's own command, run unasked (in the sandbox), shown as a tool call, its output kept for the model. */
   async shell(command: string): Promise<void> {
     const agent = this.agent;
     if (!agent || !command) return;

@@ -13,6 +13,7 @@ import {
   right,
 } from "./editor.js";
 import { keyAction } from "./keys.js";
+import { filterOptions } from "./pick-filter.js";
 import { maxScroll } from "./preview-window.js";
 import type { Dialog } from "./store.js";
 
@@ -130,6 +131,49 @@ function approvalKey(
   return { type: "none" };
 }
 
+/** A picker: typing narrows it (Backspace edits, Esc clears, then cancels); arrows move in what it shows. */
+function selectKey(
+  dialog: Extract<Dialog, { kind: "select" }>,
+  input: string,
+  key: Partial<Key>,
+): DialogStep {
+  const shown = filterOptions(dialog.options, dialog.filter);
+  const at = shown.indexOf(dialog.selected);
+  const move = (position: number): DialogStep => ({
+    type: "move",
+    dialog: { ...dialog, selected: shown[position] ?? dialog.selected },
+  });
+  // A new filter selects its best match; cleared, the selection stays where it was.
+  const refilter = (filter: string): DialogStep => {
+    const matches = filterOptions(dialog.options, filter);
+    const selected = filter === "" ? dialog.selected : (matches[0] ?? dialog.selected);
+    return { type: "move", dialog: { ...dialog, filter, selected } };
+  };
+  if (key.ctrl && input === "c") return { type: "answer", resolve: () => dialog.answer(undefined) };
+  if (key.escape)
+    return dialog.filter ? refilter("") : { type: "answer", resolve: () => dialog.answer(undefined) };
+  if (key.return)
+    return at === -1 ? { type: "none" } : { type: "answer", resolve: () => dialog.answer(dialog.selected) };
+  const size = shown.length;
+  if (key.upArrow) return move(clamp(at - 1, size));
+  if (key.downArrow) return move(clamp(at + 1, size));
+  if (key.pageUp) return move(Math.max(0, at - PAGE));
+  if (key.pageDown) return move(Math.min(size - 1, at + PAGE));
+  const action = keyAction(input, key);
+  switch (action.type) {
+    case "insert":
+      return refilter(dialog.filter + action.text.replace(/[\r\n]+/g, " "));
+    case "backspace":
+      return refilter(dialog.filter.slice(0, -1));
+    case "deleteWord":
+      return refilter(dialog.filter.replace(/\S*\s*$/, ""));
+    case "deleteToLineStart":
+      return refilter("");
+    default:
+      return { type: "none" };
+  }
+}
+
 /** `rows`: the terminal's height, which bounds how far a preview scrolls. */
 export function dialogKey(
   dialog: Dialog,
@@ -155,16 +199,8 @@ export function dialogKey(
       if (back || forward) return move(dialog.selected === 0 ? 1 : 0);
       return { type: "none" };
     }
-    case "select": {
-      const size = dialog.options.length;
-      if (key.escape || (key.ctrl && input === "c")) return answer(() => dialog.answer(undefined));
-      if (key.return) return answer(() => dialog.answer(size > 0 ? dialog.selected : undefined));
-      if (key.upArrow) return move(clamp(dialog.selected - 1, size));
-      if (key.downArrow) return move(clamp(dialog.selected + 1, size));
-      if (key.pageUp) return move(Math.max(0, dialog.selected - 10));
-      if (key.pageDown) return move(Math.min(size - 1, dialog.selected + 10));
-      return { type: "none" };
-    }
+    case "select":
+      return selectKey(dialog, input, key);
     case "input": {
       if (key.escape || (key.ctrl && input === "c")) return answer(() => dialog.answer(undefined));
       if (key.return) return answer(() => dialog.answer(dialog.editor.text));

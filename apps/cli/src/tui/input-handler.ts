@@ -109,8 +109,11 @@ export function handlePaste(c: Controller, pastedText: string): void {
   const image = path ? imageFile(path, c.options.cwd, c.kernel.sniffImageMimeType) : undefined;
   const dialog = store.dialogs[0];
   if (dialog) {
-    // Only a text field takes a paste: pasted letters must never answer an approval.
-    const typing = dialog.kind === "input" || (dialog.kind === "approval" && dialog.reason !== undefined);
+    // Only a text field (or a picker's filter) takes a paste: pasted letters must never answer an approval.
+    const typing =
+      dialog.kind === "input" ||
+      dialog.kind === "select" ||
+      (dialog.kind === "approval" && dialog.reason !== undefined);
     if (!typing) return;
     const step = dialogKey(dialog, text, {});
     if (step.type === "move") store.updateDialog(step.dialog);

@@ -182,22 +182,24 @@ async function model(c: Controller): Promise<void> {
   c.store.note("success", `Model: ${c.kernel.modelRef(set.value)}`);
 }
 
-/** /thinking without an argument: a picker of levels, the model's default first. */
+/** /thinking without an argument: a picker of the levels this model takes, its default first. */
 async function thinking(c: Controller): Promise<void> {
   const agent = c.agent!;
   const now = agent.thinking();
-  type Level = Exclude<(typeof c.kernel.thinkingLevels)[number], "none">;
-  const levels: (Level | undefined)[] = [
-    undefined,
-    ...c.kernel.thinkingLevels.filter((l): l is Level => l !== "none"),
-  ];
+  // A level the model would remap is not offered; one set earlier (another model's) still shows.
+  const levels = [undefined, ...now.levels];
+  if (now.level !== undefined && !levels.includes(now.level)) levels.push(now.level);
   const index = await c.pick(
     `Thinking for ${agent.model().id} (now ${now.level ?? "default"}: ${now.effort})`,
     levels.map((l) => ({
       label: `${l === now.level ? "● " : ""}${l ?? "default"}`,
-      ...(l ? {} : { detail: "the model's own" }),
+      ...(l === undefined
+        ? { detail: now.levels.length > 0 ? "the model's own" : `${agent.model().id} does not reason` }
+        : l === now.level && now.note
+          ? { detail: `not taken as it is: ${now.effort} is used` }
+          : {}),
     })),
-    Math.max(0, levels.indexOf(now.level as Level | undefined)),
+    Math.max(0, levels.indexOf(now.level)),
   );
   if (index === undefined) return;
   const set = agent.setThinking(levels[index]);

@@ -43,7 +43,10 @@ export type DialogBody =
       kind: "select";
       title: string;
       options: PickOption[];
+      /** An index of `options` (whatever the filter shows). */
       selected: number;
+      /** What the user typed to narrow the list (pick-filter.ts). */
+      filter: string;
       answer: (index: number | undefined) => void;
     }
   | {

@@ -6,7 +6,12 @@ import { pathExists } from "../fs/paths.js";
 import { checkRule } from "../permissions/rules.js";
 import type { PermissionBehavior, PermissionRuleEntry, RuleSource } from "../permissions/types.js";
 import { findProjectRoot } from "../trust/root.js";
-import { type ClaudeLayer, claudeSettingsPaths, readClaudeSettings } from "./claude-settings.js";
+import {
+  type ClaudeLayer,
+  claudeSettingsPaths,
+  readClaudeSettings,
+  translateClaudeSettings,
+} from "./claude-settings.js";
 import type { ConfigDiagnostic, ConfigError } from "./errors.js";
 import { hookNameWarnings, hookTypeWarnings } from "./hook-names.js";
 import { isPlainObject, mergeLayers } from "./merge.js";
@@ -14,10 +19,17 @@ import { configPaths, displayPath, PROJECT_DIR, resolveKeelHome } from "./paths.
 import { readConfigText, validateAgainst } from "./read.js";
 import { type KeelConfig, KeelConfigSchema, KNOWN_KEYS } from "./schema.js";
 
-/** Keel's own files, and below them Claude Code's settings files (config/claude-settings.ts). */
-export type ConfigLayer = "user" | "project" | "projectLocal" | ClaudeLayer;
+/**
+ * Keel's own files, below them Claude Code's settings files (config/claude-settings.ts), and above
+ * all of them `claudeSession`: Claude Code-shaped settings the host gave for this session only
+ * (`keel --settings`, like `claude --settings`).
+ */
+export type ConfigLayer = "user" | "project" | "projectLocal" | ClaudeLayer | "claudeSession";
 
-/** Lowest first: Claude Code's files, then Keel's, so Keel's value wins where both set one. */
+/**
+ * Lowest first: Claude Code's files, then Keel's, so Keel's value wins where both set one; the
+ * session's settings last, as Claude Code puts its command line above every settings file.
+ */
 export const LAYER_ORDER: readonly ConfigLayer[] = [
   "claudeUser",
   "claudeProject",
@@ -25,6 +37,7 @@ export const LAYER_ORDER: readonly ConfigLayer[] = [
   "user",
   "project",
   "projectLocal",
+  "claudeSession",
 ];
 
 export interface ConfigSource {
@@ -60,6 +73,11 @@ export interface LoadConfigOptions {
   reportUntrusted?: boolean;
   /** The user's home directory (messages, and ~/.claude/settings.json); default os.homedir(). */
   userHome?: string;
+  /**
+   * Claude Code-shaped settings for this session (`--settings <file or JSON>`), read whether or
+   * not the project is trusted: the user gave them. `source` names them in messages.
+   */
+  sessionSettings?: { source: string; value: unknown };
 }
 
 export function loadConfig(options: LoadConfigOptions): Result<LoadedConfig, ConfigError> {
@@ -128,6 +146,13 @@ export function loadConfig(options: LoadConfigOptions): Result<LoadedConfig, Con
     sources.push({ layer, path, status: "loaded", ignored: read.value.ignored });
     layerValues[layer] = read.value.config;
   }
+  if (options.sessionSettings) {
+    const { source, value } = options.sessionSettings;
+    const translated = translateClaudeSettings(value, projectRoot, source);
+    diagnostics.push(...translated.diagnostics);
+    sources.push({ layer: "claudeSession", path: source, status: "loaded", ignored: translated.ignored });
+    layerValues.claudeSession = translated.config;
+  }
 
   const rules: PermissionRuleEntry[] = [];
   let merged: Record<string, unknown> = {};
@@ -135,7 +160,8 @@ export function loadConfig(options: LoadConfigOptions): Result<LoadedConfig, Con
     const value = layerValues[layer];
     if (!value) continue;
     const file = displayPath(sources.find((s) => s.layer === layer)!.path, userHome);
-    const own = rulesOf(value, layer);
+    // The session's settings are the command line's word, like --allowedTools.
+    const own = rulesOf(value, layer === "claudeSession" ? "cli" : layer);
     rules.push(...own);
     for (const rule of own) {
       const problem = checkRule(rule.rule);

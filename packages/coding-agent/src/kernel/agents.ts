@@ -56,6 +56,8 @@ export interface SupervisorDeps {
   systemPromptFor(toolNames: string[], instructions: string | undefined): string;
   /** The parent's sandbox: children run commands under the same policy and scrub the same secrets. */
   sandbox?: CommandSandbox;
+  /** Told of each child kernel once it is set up (path-scoped rules listen to its calls too). */
+  onChild?(kernel: KernelAgent): void;
 }
 
 interface Live {
@@ -303,6 +305,7 @@ export class AgentSupervisor {
       ...(d.sandbox ? { sandbox: d.sandbox } : {}),
     });
     kernel.attachHost(view, systemPrompt, undefined, tools);
+    d.onChild?.(kernel);
     void kernel.session.appendEntry({ type: "model_change", provider: model.provider, modelId: model.id });
 
     const startedAt = Date.now();

@@ -63,6 +63,7 @@ export class KernelAgent implements CodingAgent {
   private readonly navigation: Navigation;
   private readonly lifecycle: Lifecycle;
   private supervisor: AgentSupervisor | undefined;
+  private readonly touchListeners: ((paths: string[]) => void)[] = [];
   readonly notices: NoticeQueue;
   readonly commands: CommandRegistry;
 
@@ -109,6 +110,9 @@ export class KernelAgent implements CodingAgent {
       compact: async (reason, signal) =>
         (await this.compaction.compactWith(reason, undefined, signal)).isOk(),
       describeCall: (toolName, args) => this.describeToolCall(toolName, args),
+      touched: (paths) => {
+        for (const listener of this.touchListeners) listener(paths);
+      },
     });
   }
 
@@ -117,6 +121,11 @@ export class KernelAgent implements CodingAgent {
   /** Second construction step (see loop.ts): the host's tools and the system prompt. */
   attachHost(host: HostView, systemPrompt: string, owned?: ExtensionHost, tools?: AgentTool[]): void {
     attachHost(this.state, host, systemPrompt, owned, tools);
+  }
+
+  /** Hears the files each finished tool call named in its declared path arguments. */
+  onTouched(listener: (paths: string[]) => void): void {
+    this.touchListeners.push(listener);
   }
 
   /** Tells model and user about work a crash interrupted, then journals results for orphan calls. */

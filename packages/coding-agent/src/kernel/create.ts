@@ -12,6 +12,7 @@ import { KernelAgent } from "./coding-agent.js";
 import { childAgents } from "./create/children.js";
 import { registerSessionCommandFiles } from "./create/command-files.js";
 import {
+  claudeHomeOf,
   compactionSettings,
   extraDirectories,
   loadSessionConfig,
@@ -29,6 +30,7 @@ import { createToolSetup } from "./create/tools.js";
 import { createDebugLog } from "./debug-log.js";
 import { createFileHistory } from "./file-history.js";
 import { modelRegistry, resolveModelRef } from "./model-choice.js";
+import { scopedRuleNotices } from "./scoped-rules.js";
 import type { CodingAgent, CodingAgentError, CodingAgentOptions } from "./types.js";
 
 export { DEFAULT_MAX_CONCURRENT_AGENTS } from "./create/children.js";
@@ -46,7 +48,7 @@ export async function createCodingAgent(
   // Trust before anything from the project is read.
   const project = checkProjectTrust(cwd, home, note);
   const { projectRoot, trusted } = project;
-  const loaded = loadSessionConfig({ cwd, home, userHome, trusted }, note);
+  const loaded = loadSessionConfig(options, { cwd, home, userHome, trusted }, note);
   if (loaded.isErr()) return err(loaded.error);
   const { config } = loaded.value;
   const registry = modelRegistry(config.providers);
@@ -144,6 +146,7 @@ export async function createCodingAgent(
     return err(extensions.error);
   }
   let supervisor: AgentSupervisor | undefined;
+  const claudeHome = claudeHomeOf(loaded.value, userHome);
   const host = await startExtensionHost({
     options,
     kernel,
@@ -159,6 +162,7 @@ export async function createCodingAgent(
     loaded: loaded.value,
     extensions: extensions.value,
     builtinTools,
+    claudeHome,
     supervisor: () => supervisor,
   });
   // Command files last: Keel's commands, the front end's and extensions' keep their names.
@@ -170,10 +174,12 @@ export async function createCodingAgent(
     return err(failed);
   }
 
-  const promptFor = await sessionSystemPrompt({
+  const { promptFor, contextFiles } = await sessionSystemPrompt({
     options,
     cwd,
     home,
+    userHome,
+    claudeHome,
     projectRoot,
     trusted,
     rules,
@@ -184,6 +190,12 @@ export async function createCodingAgent(
   const tools = [...builtinTools, ...host.tools()];
   const toolNames = tools.map((t) => t.name);
   kernel.attachHost(host, promptFor(toolNames), host, tools);
+  // Path-scoped rules: told to the agent (the session's, or a child) whose call touched the file.
+  const hearRules = (agent: KernelAgent) =>
+    agent.onTouched(
+      scopedRuleNotices(contextFiles, cwd, (text, key) => agent.persistNotice("kernel", text, { key })),
+    );
+  hearRules(kernel);
 
   supervisor = childAgents(
     kernel,
@@ -200,6 +212,7 @@ export async function createCodingAgent(
       permission,
       systemPromptFor: promptFor,
       sandbox,
+      onChild: hearRules,
     },
   );
   await supervisor.settleInterrupted();

@@ -16,7 +16,7 @@ import { estimateTextTokens } from "../compaction/tokens.js";
 import { EXECUTE_TOOL, type IndexedEntry } from "../host/catalogs.js";
 import type { HostView } from "../host/extension-host.js";
 import { inventoryOf, noticeText, withToldKept } from "../host/inventory.js";
-import { type DeclaredTool, declarationOf, isJournaled } from "../tools/declarations.js";
+import { type DeclaredTool, declarationOf, isJournaled, roleValues } from "../tools/declarations.js";
 import { contentText } from "./agent-events.js";
 import { contextTokens } from "./context-size.js";
 import type { DenialInput } from "./denials.js";
@@ -73,6 +73,8 @@ export interface SeamContext {
   denied(denial: DenialInput): void;
   /** Takes known secrets out of a tool result before anything sees it (hooks, journal, model). */
   scrub?<T>(value: T): T;
+  /** The files a finished call named in its declared path arguments (scoped rules listen). */
+  touched?(paths: string[]): void;
 }
 
 export const SYNTHETIC_OPEN = "<system-reminder>";
@@ -290,6 +292,10 @@ export function createAfterToolCall(k: SeamContext, begun: BegunOperations): Aft
         by: "policy",
         ...(begin?.declaration ? { declaration: begin.declaration } : {}),
       });
+    if (k.touched && begin?.declaration?.args?.paths && !patched.isError) {
+      const paths = roleValues(inner, begin.declaration.args.paths);
+      if (paths.length > 0) k.touched(paths);
+    }
     if (begin?.t1) {
       // The files as the tool left them: the versions a code rewind can move forward to again.
       const after = begin.files && !patched.isError ? k.files?.after(begin.files) : undefined;

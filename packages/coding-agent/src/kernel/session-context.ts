@@ -12,6 +12,9 @@ import { ONE_READ } from "./permission.js";
 export function sessionContextFiles(options: {
   cwd: string;
   home: string;
+  /** `~/.claude` unless config `claude.userFiles` is false. */
+  claudeHome?: string;
+  userHome?: string;
   projectRoot: string;
   trusted: boolean;
   rules: readonly PermissionRuleEntry[];
@@ -21,6 +24,8 @@ export function sessionContextFiles(options: {
   return loadContextFiles({
     cwd,
     home,
+    ...(options.claudeHome ? { claudeHome: options.claudeHome } : {}),
+    ...(options.userHome ? { userHome: options.userHome } : {}),
     projectRoot,
     trusted,
     trustAbove: (outer, dir) => trustStatus(outer, { home, cwd: dir }).unwrapOr("untrusted"),
@@ -33,7 +38,7 @@ export function sessionContextFiles(options: {
         mode: "bypassPermissions",
         rules,
         workspace: projectRoot,
-        userHome: homedir(),
+        userHome: options.userHome ?? homedir(),
         keelHome: home,
       });
       return decision.behavior === "deny" ? decision.reason : undefined;

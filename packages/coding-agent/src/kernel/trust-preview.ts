@@ -10,13 +10,14 @@ import { translateClaudeSettings } from "../config/claude-settings.js";
 import { configPaths, displayPath } from "../config/paths.js";
 import { parseJsonText } from "../config/read.js";
 import { isInside } from "../permissions/paths.js";
+import { CONTEXT_FILE_NAMES, RULES_DIR } from "../prompt/context-files.js";
+import { ruleFiles } from "../prompt/rules.js";
 import { checkTrust, type TrustStatus } from "../trust/store.js";
 import { changeLines } from "../trust/surface.js";
 
 /** Files are read only if they are regular files, and no more than this of each. */
 const MAX_READ = 256 * 1024;
 const MODULES = new Set([".js", ".mjs", ".cjs", ".ts", ".mts"]);
-const CONTEXT_NAMES = ["AGENTS.md", "CLAUDE.md"];
 const SKILL_AND_AGENT_DIRS = [
   ".keel/skills",
   ".keel/agents",
@@ -51,7 +52,7 @@ export interface TrustPreview {
   skillsAndAgents: string[];
   /** Command files (`/name` prompts), each with the rules its allowed-tools let run without asking. */
   commands: string[];
-  /** AGENTS.md / CLAUDE.md the system prompt would include, from the root down to the cwd. */
+  /** AGENTS.md, CLAUDE.md (and Claude Code's other memory files and rules) the system prompt would include, from the root down to the cwd. */
   contextFiles: string[];
   /** What each loaded extension says it would read or run from the project (its trustPreview). */
   fromExtensions?: { extensionId: string; lines: string[] }[];
@@ -158,13 +159,13 @@ export function previewTrust(options: { projectRoot: string; cwd: string; home: 
     );
   preview.problems.push(...commands.problems);
 
+  // Every one the loader reads (prompt/context-files.ts), rules included; imports are read only
+  // from inside the project, which the preview does not follow.
   for (const dir of dirsFromRoot(root, options.cwd)) {
-    for (const name of CONTEXT_NAMES) {
-      const path = join(dir, name);
+    for (const path of [...CONTEXT_FILE_NAMES.map((n) => join(dir, n)), ...ruleFiles(join(dir, RULES_DIR))]) {
       if (!exists(path)) continue;
       preview.contextFiles.push(shown(path));
       noteLink(path, root, shown, preview.problems);
-      break;
     }
   }
   return preview;

@@ -153,6 +153,12 @@ export interface CodingAgentOptions {
   permissionMode?: PermissionModeName;
   maxTurns?: number;
   appendSystemPrompt?: string;
+  /**
+   * Settings in Claude Code's shape for this session only (`--settings`): a layer above every
+   * settings file, read whether or not the project is trusted (the user gave it). `source` names
+   * it in messages (the file, or "--settings").
+   */
+  settings?: { source: string; value: unknown };
   /** Replaces Keel's opening instructions in the system prompt (`--system-prompt`); tools, context files and the rest stay. */
   systemPrompt?: string;
   /**
@@ -498,9 +504,11 @@ export interface CodingAgent {
   setModel(model: Model | string): Result<Model, CodingAgentError>;
   /**
    * The thinking level asked for (undefined: the model's default) and what the model gets for
-   * it (`effort`: the effort sent, "on" for a switch without levels, "off", or "default").
+   * it (`effort`: the effort sent, "on" for a switch without levels, "off", or "default"); `note`
+   * says what is used instead when the model cannot take the level as asked; `levels` are those
+   * it takes as asked, weakest first (what a picker offers).
    */
-  thinking(): { level: ThinkingLevel | undefined; effort: string; note?: string };
+  thinking(): { level: ThinkingLevel | undefined; effort: string; note?: string; levels: ThinkingLevel[] };
   /**
    * Models this session can switch to (the catalog and config providers), each with whether its
    * provider's key is there (`ready`) and, when not, the variable to set.
@@ -509,7 +517,10 @@ export interface CodingAgent {
   /** Sets the thinking level from the next request on (journaled with the model); undefined: the model's default. */
   setThinking(
     level: ThinkingLevel | undefined,
-  ): Result<{ level: ThinkingLevel | undefined; effort: string; note?: string }, CodingAgentError>;
+  ): Result<
+    { level: ThinkingLevel | undefined; effort: string; note?: string; levels: ThinkingLevel[] },
+    CodingAgentError
+  >;
   permissionMode(): PermissionModeName;
   /** Changes the mode from the next tool call on (this process; child agents follow). */
   setPermissionMode(mode: PermissionModeName): Result<PermissionModeName, CodingAgentError>;
@@ -535,8 +546,9 @@ export interface CodingAgent {
    */
   completeMention(token: string, signal?: AbortSignal): Promise<MentionCompletionInfo[]>;
   /**
-   * Runs a shell command for the user (`!cmd`) through the permission gate (it may ask) and puts
-   * the command with its output in the conversation, for the model to see with the next prompt.
+   * Runs a shell command for the user (`!cmd`) without asking (it is the user's own, not the
+   * model's; no rule applies) in the OS sandbox of the permission mode in force, and puts the
+   * command with its output in the conversation, for the model to see with the next prompt.
    */
   runShell(command: string): Promise<Result<ShellRun, CodingAgentError>>;
   /** Delivered after the current tool batch, before the next model call; when idle, starts a run. */

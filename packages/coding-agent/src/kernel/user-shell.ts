@@ -1,8 +1,11 @@
-// `!cmd`: a shell command the user runs from the prompt. It goes through the same permission
-// gate as the model's Bash calls (so it may ask), runs in the Bash tool, shows as a tool call,
-// and lands in the journal as a notice the model reads with the next prompt (not as a prompt:
-// /rewind counts only what the user asked the model). A command file's `` !`cmd` `` lines take the
-// same call (runShellCall), their output going into the command's prompt instead.
+// `!cmd`: a shell command the user runs from the prompt. It is the user's own, so no permission
+// rule or approval stands between them and it (as in Claude Code's bash mode); it still runs in
+// the session's shell tool, so in the OS sandbox of the permission mode in force, like the model's
+// Bash calls. It shows as a tool call and lands in the journal as a notice the model reads with
+// the next prompt (not as a prompt: /rewind counts only what the user asked the model). A command
+// file's `` !`cmd` `` lines take the same call (runShellCall) but are the project's text, not the
+// user's typing: they are judged by the permission gate (with the file's allowed-tools), and their
+// output goes into the command's prompt instead.
 import { randomUUID } from "node:crypto";
 import type { Session } from "@keel/session";
 import { err, ok, type Result } from "neverthrow";
@@ -14,7 +17,8 @@ import type { CodingAgentError, CodingAgentEvent, ShellRun } from "./types.js";
 export interface UserShellContext {
   /** The built-in tool that runs shell commands (access "exec"), which `!cmd` runs through. */
   bash: DeclaredTool | undefined;
-  permission: ToolPermission;
+  /** The gate that judges the call; none for the user's own `!cmd`. */
+  permission?: ToolPermission;
   session: Session;
   emit(event: CodingAgentEvent): void;
   signal: AbortSignal;
@@ -67,8 +71,9 @@ export async function runUserShell(
 }
 
 /**
- * One command the user caused (their `!cmd`, a command file's `` !`cmd` `` line): judged by the
- * gate as a call of the session's shell tool, run by it (in its sandbox), shown as a tool call.
+ * One command the user caused (their `!cmd`, a command file's `` !`cmd` `` line), as a call of the
+ * session's shell tool: judged by the gate when one is given, run by the tool (in its sandbox),
+ * shown as a tool call.
  */
 export async function runShellCall(
   k: Omit<UserShellContext, "session">,
@@ -80,18 +85,20 @@ export async function runShellCall(
   if (key === undefined)
     return err({ type: "config", message: "This session's shell tool names no command argument." });
   const args = { [key]: command };
-  // The user's command is judged and shown as a call of the session's own shell tool.
+  // Shown (and, for a command file's line, judged) as a call of the session's own shell tool.
   const tool = k.bash.name;
   const declaration = declarationOf(k.bash);
-  const permitted = await k.permission({
-    toolName: tool,
-    toolCallId,
-    args,
-    ...(declaration ? { declaration } : {}),
-    approval: "kernel",
-  });
-  if (permitted.action === "block")
-    return err({ type: "extension", message: `Not run: ${permitted.reason}` });
+  if (k.permission) {
+    const permitted = await k.permission({
+      toolName: tool,
+      toolCallId,
+      args,
+      ...(declaration ? { declaration } : {}),
+      approval: "kernel",
+    });
+    if (permitted.action === "block")
+      return err({ type: "extension", message: `Not run: ${permitted.reason}` });
+  }
   k.emit({ type: "tool_start", toolCallId, toolName: tool, args, ...callInfo(declaration, args) });
   const scrub = k.scrub ?? ((text: string) => text);
   const result = await k.bash.execute(args, {

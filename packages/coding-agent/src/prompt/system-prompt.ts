@@ -31,7 +31,9 @@ export function buildSystemPrompt(input: SystemPromptInput): string {
   const parts = [input.base?.trim() || BASE];
   if (input.toolNames.length > 0) parts.push(`Tools available: ${input.toolNames.join(", ")}.`);
   for (const text of input.extensionText) if (text.trim()) parts.push(text.trim());
+  // Rules scoped to some files reach the model by notice when one is touched (kernel/scoped-rules.ts).
   for (const file of input.contextFiles) {
+    if (file.scope) continue;
     parts.push(`<project-instructions path="${file.path}">\n${file.content.trim()}\n</project-instructions>`);
   }
   parts.push(`Working directory: ${input.cwd}\nPlatform: ${input.platform}\nDate: ${input.date}`);

@@ -18,6 +18,8 @@ export interface BwrapFeatures {
   disableUserns: boolean;
   /** The seccomp filter is passed on this file descriptor (see seccomp.ts); absent: none. */
   seccompFd?: number;
+  /** bubblewrap writes the host pid of the sandbox's init here (`--info-fd`); see runtime.ts. */
+  infoFd?: number;
 }
 
 /**
@@ -36,6 +38,7 @@ export function bwrapArgs(policy: SandboxPolicy, assets: BwrapAssets, features: 
     "--cap-drop",
     "ALL",
     ...(features.seccompFd !== undefined ? ["--seccomp", String(features.seccompFd)] : []),
+    ...(features.infoFd !== undefined ? ["--info-fd", String(features.infoFd)] : []),
     "--ro-bind",
     "/",
     "/",

@@ -125,7 +125,8 @@ export async function execConfined(
   clearTimeout(timer);
   options.signal?.removeEventListener("abort", onAbort);
   // Whatever of its tree is still running was left in the background: it ends with the program.
-  if (killing !== undefined || (tree && treeAlive(tree))) await terminate();
+  if (killing !== undefined || (tree && !(await run?.ended()) && treeAlive(tree, run?.launcher)))
+    await terminate();
   unregister();
   await Promise.race([closed, new Promise((done) => setTimeout(done, 500))]);
   child.stdout?.destroy();

@@ -10,13 +10,15 @@ import {
   mkdtempSync,
   openSync,
   readdirSync,
+  realpathSync,
   rmSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Duplex } from "node:stream";
+import type { Duplex, Readable } from "node:stream";
 import { type SecretScrubber, secretScrubber } from "@keel/extension-sdk";
+import { stillRunning } from "@keel/extension-sdk/node";
 import { err, ok, type Result } from "neverthrow";
 import type { PermissionMode, PermissionRuleEntry } from "../permissions/types.js";
 import { bwrapArgs, makePlaceholders } from "./bwrap.js";
@@ -48,8 +50,22 @@ export interface ConfinedSpawn {
   /** stdio for spawn: the caller's first three, then what the sandbox passes (filter, network link). */
   stdio(first: StdioEntry[]): StdioEntry[];
   backend: "bwrap" | "seatbelt" | "none";
+  /**
+   * The sandbox's own program by its real path, as /proc shows it (absent: unconfined). Once the
+   * command has exited, processes running it are the sandbox tearing itself down, not the command's.
+   */
+  launcher?: string;
   /** Call once spawned: serves the network link, if any. */
   attach(child: ChildProcess): void;
+  /**
+   * Call once the command exited. True when the sandbox itself proves that no process of the
+   * command is left, so the process table need not be searched: bubblewrap's init in the command's
+   * PID namespace has ended (it is killed when bubblewrap exits, `--die-with-parent`), and the
+   * kernel ends every other process of a PID namespace before its init can end; nothing the
+   * command starts can leave that namespace. False when that is not known within a few
+   * milliseconds (unconfined, Seatbelt, an init still tearing down): then search.
+   */
+  ended(): Promise<boolean>;
   /** Call once the command exited: removes placeholders, closes what was opened for it. */
   release(): void;
 }
@@ -77,6 +93,12 @@ export interface CommandSandboxOptions {
 /** Read deny rules are expanded at most this often (a glob rule walks the tree). */
 const DENIALS_TTL_MS = 2000;
 
+/** Where bubblewrap writes its `--info-fd` JSON (after the filter on 3 and the network link on 4). */
+const INFO_FD = 5;
+/** How long `ended()` waits for the sandbox's init to finish its namespace, polling its /proc entry. */
+const SETTLE_MS = 50;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 export class CommandSandbox {
   readonly settings: SandboxSettings;
   readonly #o: CommandSandboxOptions;
@@ -88,6 +110,7 @@ export class CommandSandbox {
   #scrubber: SecretScrubber | undefined;
   #denials: { key: string; at: number; paths: string[] } | undefined;
   readonly #reported = new Set<string>();
+  readonly #launchers = new Map<string, string>();
 
   constructor(options: CommandSandboxOptions) {
     this.#o = options;
@@ -191,6 +214,19 @@ export class CommandSandbox {
     });
   }
 
+  #launcher(path: string): string {
+    let real = this.#launchers.get(path);
+    if (real === undefined) {
+      try {
+        real = realpathSync(path);
+      } catch {
+        real = path;
+      }
+      this.#launchers.set(path, real);
+    }
+    return real;
+  }
+
   #proxyPort(): Promise<NetworkProxy> {
     this.#proxy ??= startProxy({
       allowedDomains: this.settings.allowedDomains,
@@ -223,6 +259,7 @@ export class CommandSandbox {
       stdio: (first) => first,
       backend: "none",
       attach: () => {},
+      ended: async () => false,
       release: () => {},
     });
     if (state.state === "off") return ok(unconfined());
@@ -251,7 +288,9 @@ export class CommandSandbox {
         env: { ...env, TMPDIR: tmp, ...(proxy ? proxyEnv(proxy.port) : {}) },
         stdio: (first) => first,
         backend: "seatbelt",
+        launcher: this.#launcher(found.backend.path),
         attach: () => {},
+        ended: async () => false,
         release: () => {
           if (policy.tmp.kind === "ephemeral") rmSync(tmp, { recursive: true, force: true });
         },
@@ -263,7 +302,11 @@ export class CommandSandbox {
     const args = bwrapArgs(
       policy,
       { emptyDir: join(runtime, "empty"), emptyFile: join(runtime, "empty-file") },
-      { disableUserns: found.backend.disableUserns, ...(filter !== undefined ? { seccompFd: 3 } : {}) },
+      {
+        disableUserns: found.backend.disableUserns,
+        ...(filter !== undefined ? { seccompFd: 3 } : {}),
+        infoFd: INFO_FD,
+      },
     );
     const program = proxy
       ? [process.execPath, "-e", BRIDGE, "--", String(PROXY_PORT), command.file, ...command.args]
@@ -275,21 +318,42 @@ export class CommandSandbox {
       closeSync(filter);
     };
     let released = false;
+    let info: Readable | undefined;
+    let sandboxInit: number | undefined;
     return ok({
       file: found.backend.path,
       args: [...args, "--", ...program],
       env,
-      // fd 3: the filter bwrap reads (or nothing), fd 4: the network link (or nothing).
-      stdio: (first) => [...first, filter ?? "ignore", ...(proxy ? (["pipe"] as StdioEntry[]) : [])],
+      // fd 3: the filter bwrap reads (or nothing), fd 4: the network link (or nothing), fd 5: bwrap's info.
+      stdio: (first) => [...first, filter ?? "ignore", proxy ? "pipe" : "ignore", "pipe"],
       backend: "bwrap",
+      launcher: this.#launcher(found.backend.path),
       attach: (child) => {
         // The child has its own copy now.
         closeFilter();
         const link = child.stdio[LINK_FD] as Duplex | null | undefined;
         if (proxy && link) serveLink(link, proxy.port);
+        info = ((child.stdio as unknown[])[INFO_FD] as Readable | null | undefined) ?? undefined;
+        let text = "";
+        info?.setEncoding("utf8");
+        info?.on("error", () => {});
+        // bubblewrap writes it once, before the command starts; the command never holds this pipe.
+        info?.on("data", (chunk: string) => {
+          text += chunk;
+          const pid = /"child-pid"\s*:\s*(\d+)\s*[,}]/.exec(text);
+          if (pid) sandboxInit = Number(pid[1]);
+        });
+      },
+      ended: async () => {
+        // Gone, or a zombie: either way it ended, after every other process of its namespace.
+        const gone = () => sandboxInit !== undefined && !stillRunning({ pid: sandboxInit });
+        for (const started = Date.now(); !gone(); await sleep(1))
+          if (Date.now() - started >= SETTLE_MS) return false;
+        return true;
       },
       release: () => {
         closeFilter();
+        info?.destroy();
         if (released) return;
         released = true;
         removePlaceholders();

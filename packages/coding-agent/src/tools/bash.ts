@@ -1,7 +1,7 @@
 // Bash: runs a command in its own process group, streams its output, bounds it in time and
 // size, and never leaves a process of its tree running once it returns.
 import { spawn } from "node:child_process";
-import { accessSync, constants, realpathSync, statSync } from "node:fs";
+import { accessSync, constants, statSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import type { AgentToolResult } from "@keel/agent";
 import { type Static, Type } from "@sinclair/typebox";
@@ -227,9 +227,13 @@ export function createBashTool(options: BashToolOptions): BuiltinTool<typeof bas
       clearTimeout(timer);
       signal.removeEventListener("abort", onAbort);
 
-      // The shell is gone; anything of its tree still alive was started in the background.
+      // The shell is gone; anything of its tree still alive was started in the background. A
+      // sandbox that proves its tree ended spares the search of every process on the machine.
       const killedBackground =
-        killing === undefined && tree !== undefined && treeAlive(tree, launcherOf(run));
+        killing === undefined &&
+        tree !== undefined &&
+        !(await run?.ended()) &&
+        treeAlive(tree, run?.launcher);
       if (killing !== undefined || killedBackground) await terminate();
       unregister();
       await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, CLOSE_WAIT_MS))]);
@@ -298,14 +302,4 @@ function sandboxNote(output: string): string[] {
 
 function withoutUndefined<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
-}
-
-/** The sandbox's own program (bubblewrap, sandbox-exec), by its real path as /proc shows it. */
-function launcherOf(run: ConfinedSpawn | undefined): string | undefined {
-  if (run === undefined || run.backend === "none") return undefined;
-  try {
-    return realpathSync(run.file);
-  } catch {
-    return run.file;
-  }
 }

@@ -100,8 +100,11 @@ const sameProcess = (a: Member, b: Member) => a.pid === b.pid && a.start === b.s
  * Everything of the tree that is still alive: group members, descendants, marked processes. Each
  * member keeps its start time, so a pid reused by an unrelated process after it exited is not signalled.
  */
-function members(tree: CommandTree, known: readonly Member[] = []): { entries: Member[]; group: boolean } {
-  const table = processTable();
+function members(
+  tree: CommandTree,
+  known: readonly Member[] = [],
+  table: ProcessEntry[] | undefined = processTable(),
+): { entries: Member[]; group: boolean } {
   if (table === undefined) {
     return { entries: known.filter((p) => signalProbe(p.pid)), group: signalProbe(-tree.pgid) };
   }
@@ -132,9 +135,10 @@ export function treeAlive(tree: CommandTree, launcher?: string): boolean {
     const { entries, group } = members(tree);
     return group || entries.length > 0;
   }
+  // One read of the table serves both questions: on a busy machine each read is most of the cost.
   const table = processTable();
   if (table === undefined) return treeAlive(tree);
-  const pids = members(tree).entries.map((p) => p.pid);
+  const pids = members(tree, [], table).entries.map((p) => p.pid);
   const grouped = table.filter((p) => p.pgid === tree.pgid && !p.zombie).map((p) => p.pid);
   return [...new Set([...pids, ...grouped])].some((pid) => {
     const exe = executable(pid);

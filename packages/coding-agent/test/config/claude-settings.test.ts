@@ -84,6 +84,33 @@ describe("Claude Code's settings files", () => {
     expect(loaded.sources.find((s) => s.layer === "claudeUser")?.status).toBe("opted_out");
   });
 
+  it("takes --settings as a layer above every file, trusted or not, its rules named as the command line's", () => {
+    write(join(project, ".keel", "config.local.json"), { env: { SHARED: "keel-local" } });
+    write(join(project, ".claude", "settings.json"), { permissions: { defaultMode: "plan" } });
+    const sessionSettings = {
+      source: "--settings",
+      value: {
+        env: { SHARED: "flag" },
+        permissions: { defaultMode: "acceptEdits", deny: ["Read(/secrets/**)"] },
+        outputStyle: "terse",
+      },
+    };
+    for (const trusted of [true, false]) {
+      const loaded = loadConfig({ cwd: project, home: keelHome, trusted, userHome, sessionSettings });
+      const { config, rules, sources } = loaded._unsafeUnwrap();
+      expect(config.env?.SHARED).toBe("flag");
+      expect(config.permissions?.mode).toBe("acceptEdits");
+      // Claude Code's `/path` is the project's, as in its files.
+      expect(rules).toContainEqual({ rule: `Read(/${project}/secrets/**)`, behavior: "deny", source: "cli" });
+      expect(sources.at(-1)).toEqual({
+        layer: "claudeSession",
+        path: "--settings",
+        status: "loaded",
+        ignored: ["outputStyle"],
+      });
+    }
+  });
+
   it("never refuses to start over them: broken JSON, odd shapes and unknown events are warnings", () => {
     write(join(project, ".claude", "settings.json"), {
       permissions: { allow: "Bash", defaultMode: "auto", disableBypassPermissionsMode: "disable" },

@@ -1,7 +1,7 @@
 // What comes with a prompt: @file content (bounded), @folder listings, images as image blocks
 // (refused for a model without vision, with nothing sent), deny rules still holding; and `!cmd`,
-// run through the permission gate, its output in the conversation for the next prompt.
-import { mkdirSync, writeFileSync } from "node:fs";
+// the user's own command, run without asking, its output in the conversation for the next prompt.
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import {
@@ -113,11 +113,13 @@ describe("!cmd", () => {
     await agent.close();
   });
 
-  it("asks for a command with side effects, and a denial runs nothing", async () => {
+  it("runs the user's command with side effects without asking, whatever the rules say", async () => {
     box = sandbox();
     const asked: ToolApprovalRequest[] = [];
     const f = faux({ turns: [] });
     const agent = await open(f, {
+      // Rules and approvals are for the model's calls; the user typed this one.
+      rules: { deny: ["Bash(touch:*)"] },
       ui: {
         approve: async (r: ToolApprovalRequest) => {
           asked.push(r);
@@ -125,13 +127,11 @@ describe("!cmd", () => {
         },
       },
     });
-    const refused = await agent.runShell("touch made.txt");
-    expect(asked[0]).toMatchObject({
-      toolName: "Bash",
-      preview: { format: "command", text: "touch made.txt" },
-    });
-    expect(refused._unsafeUnwrapErr().message).toContain("the user denied Bash");
-    expect(agent.messages()).toEqual([]);
+    const ran = (await agent.runShell("touch made.txt && echo made"))._unsafeUnwrap();
+    expect(asked).toEqual([]);
+    expect(ran.exitCode).toBe(0);
+    expect(existsSync(join(box.workspace, "made.txt"))).toBe(true);
+    expect(agent.messages()).toHaveLength(1);
     await agent.close();
   });
 });

@@ -72,11 +72,42 @@ describe("thinking", () => {
 
   it("asks a model that only thinks when told for medium effort by default, and names adjustments", async () => {
     const agent = await open();
-    expect(agent.thinking()).toEqual({ level: undefined, effort: "medium" });
+    expect(agent.thinking()).toEqual({
+      level: undefined,
+      effort: "medium",
+      levels: ["off", "low", "medium", "high"],
+    });
     await agent.prompt("hi");
     expect(server.requests[0]!.body.output_config).toEqual({ effort: "medium" });
     expect(agent.setThinking("max")._unsafeUnwrap()).toMatchObject({ effort: "high" });
     expect(agent.thinking().note).toContain("does not take effort max");
+    await agent.close();
+  });
+
+  it("offers the levels each model takes, and says once what a remapped level became", async () => {
+    // Asked at start for a level this model does not take: one line says what it gets.
+    const agent = await open({ thinking: "max" });
+    const said = () => agent.diagnostics().filter((d) => d.message.startsWith("Thinking "));
+    expect(said().map((d) => d.message)).toEqual([
+      "Thinking max: Claude Sonnet 4.6 does not take effort max; using high.",
+    ]);
+    // "off", set for a model that can turn thinking off, then a model that always thinks.
+    agent.setThinking("off")._unsafeUnwrap();
+    expect(agent.thinking()).toMatchObject({ level: "off", effort: "off" });
+    expect(agent.thinking().note).toBeUndefined();
+    agent.setModel("anthropic/claude-opus-5-5")._unsafeUnwrap();
+    const now = agent.thinking();
+    expect(now.levels).not.toContain("off");
+    expect(now.levels.length).toBeGreaterThan(0);
+    expect(now.effort).toBe(now.levels[0]);
+    expect(said()).toHaveLength(2);
+    expect(said()[1]!.message).toBe(`Thinking off: ${now.note}`);
+    expect(now.note).toMatch(/always thinks; using its lowest effort/);
+    // A level it takes as it is: nothing more is said.
+    agent.setModel("anthropic/claude-sonnet-4-6")._unsafeUnwrap();
+    expect(said()).toHaveLength(2);
+    await agent.prompt("hi");
+    expect(server.requests[0]!.body).not.toHaveProperty("thinking");
     await agent.close();
   });
 });

@@ -105,6 +105,34 @@ describe("the /trust preview", () => {
     expect(text).toContain("is not trusted; trusting it lets it:");
   });
 
+  it("lists every memory file a folder gives (AGENTS.md and CLAUDE.md both) and Claude Code's rules", () => {
+    box = sandbox();
+    for (const [file, text] of [
+      ["AGENTS.md", "a"],
+      ["CLAUDE.md", "c"],
+      [".claude/CLAUDE.md", "d"],
+      ["CLAUDE.local.md", "l"],
+      [".claude/rules/web/react.md", "r"],
+      ["sub/CLAUDE.md", "s"],
+    ] as const) {
+      mkdirSync(join(box.workspace, file, ".."), { recursive: true });
+      writeFileSync(join(box.workspace, file), text);
+    }
+    const preview = previewTrust({
+      projectRoot: box.workspace,
+      cwd: join(box.workspace, "sub"),
+      home: box.home,
+    });
+    expect(preview.contextFiles).toEqual([
+      "AGENTS.md",
+      "CLAUDE.md",
+      ".claude/CLAUDE.md",
+      "CLAUDE.local.md",
+      ".claude/rules/web/react.md",
+      "sub/CLAUDE.md",
+    ]);
+  });
+
   it("reads a commented (JSONC) project config as loading would, so its hooks are shown", () => {
     box = sandbox();
     mkdirSync(join(box.workspace, ".keel"));

@@ -1,5 +1,6 @@
 // What the sandbox holds, by effect: real commands in real bubblewrap, and what they did read
 // back from the files, a loopback listener and a Unix socket they must not reach.
+import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
@@ -186,6 +187,41 @@ describe("default mode", () => {
           return false;
         }
       });
+    expect(alive).toEqual([]);
+  });
+});
+
+describe("a confined command's end", () => {
+  it("is known from the sandbox's init: once ended() says so, nothing the command started is alive", async () => {
+    fx = sandboxFixture();
+    const marker = `ended-${process.pid}-${Date.now()}`;
+    const command = `(exec -a ${marker} sleep 300) & setsid bash -c 'exec -a ${marker} sleep 301' & echo started`;
+    const confined = await fx.sandbox.confine({
+      file: "/bin/bash",
+      args: ["-c", command],
+      cwd: fx.workspace,
+      env: { PATH: process.env.PATH },
+    });
+    if (confined.isErr()) throw new Error(confined.error.message);
+    const run = confined.value;
+    const child = spawn(run.file, run.args, { env: run.env, stdio: run.stdio(["ignore", "pipe", "pipe"]) });
+    run.attach(child);
+    let out = "";
+    child.stdout?.on("data", (d: Buffer) => (out += d));
+    await new Promise((resolve) => child.once("exit", resolve));
+    const ended = await run.ended();
+    const alive = readdirSync("/proc")
+      .filter((p) => /^\d+$/.test(p))
+      .filter((p) => {
+        try {
+          return readFileSync(`/proc/${p}/cmdline`, "utf8").startsWith(marker);
+        } catch {
+          return false;
+        }
+      });
+    run.release();
+    expect(out).toContain("started");
+    expect(ended).toBe(true);
     expect(alive).toEqual([]);
   });
 });

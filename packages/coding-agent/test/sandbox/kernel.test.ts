@@ -153,8 +153,8 @@ describe("sandbox.autoAllow", () => {
 });
 
 describe("!cmd", () => {
-  it("runs in the same sandbox: in plan mode, with the parser forced to allow, it writes nothing", async () => {
-    const { agent, box } = await start([], { permissionMode: "plan", testing: { forceParserAllow: true } });
+  it("runs unasked but in the same sandbox: in plan mode it writes nothing", async () => {
+    const { agent, box } = await start([], { permissionMode: "plan" });
     const ran = await agent.runShell("touch made.txt; echo tried");
     await agent.close();
     expect(ran.isOk()).toBe(true);

@@ -247,6 +247,27 @@ describe("layers", () => {
     });
   });
 
+  it("with `only` in the session layer (--strict-mcp-config) uses the session's servers and no file's", () => {
+    const context = { env: {}, cwd: "/repo", projectRoot: "/repo", userOrigin: "u", projectOrigin: "p" };
+    const mcpJson = { path: "/repo/.mcp.json", servers: { json: { command: "json-server" } } };
+    const strict = resolveLayers({
+      user: { servers: { mine: { command: "user-server" } } },
+      project: { servers: { proj: { command: "project-server" } } },
+      session: { servers: { flag: { command: "flag-server" } }, only: true },
+    });
+    expect(collectServers(strict, mcpJson, context).servers.map((s) => s.spec.name)).toEqual(["flag"]);
+    // In a file it means nothing: a project cannot hide the user's servers.
+    const loose = resolveLayers({
+      user: { servers: { mine: { command: "user-server" } } },
+      project: { servers: { proj: { command: "project-server" } }, only: true },
+    });
+    expect(collectServers(loose, mcpJson, context).servers.map((s) => s.spec.name)).toEqual([
+      "json",
+      "mine",
+      "proj",
+    ]);
+  });
+
   it("reads .mcp.json as Claude Code writes it, and says so when it cannot", () => {
     const dir = tempDir();
     dirs.push(dir);

@@ -30,7 +30,7 @@ import { diagnosticLine } from "./types.js";
 
 export const SkillsConfigSchema = Type.Object({
   paths: Type.Array(Type.String(), {
-    description: "More user-level skill folders (each holds <name>/SKILL.md), e.g. ~/.claude/skills",
+    description: "More user-level skill folders (each holds <name>/SKILL.md), e.g. ~/my-skills",
   }),
   budgetFraction: Type.Number({
     exclusiveMinimum: 0,
@@ -91,7 +91,7 @@ function watchSoon(
 export const skillsExtension = defineExtension({
   id: "skills",
   description:
-    "Agent Skills (SKILL.md folders) from ~/.keel/skills, ~/.agents/skills and a trusted project's .keel, .agents and .claude skills: a budgeted catalog, the Skill tool, /skill:<name> and /skills, live reload.",
+    "Agent Skills (SKILL.md folders) from ~/.keel/skills, ~/.agents/skills, ~/.claude/skills and a trusted project's .keel, .agents and .claude skills: a budgeted catalog, the Skill tool, /skill:<name> and /skills, live reload.",
   configuration: {
     scope: "user",
     schema: SkillsConfigSchema,
@@ -111,6 +111,7 @@ export const skillsExtension = defineExtension({
           trusted: ctx.workspace.trusted,
           keelHome: ctx.workspace.keelHome,
           home: homedir(),
+          ...(ctx.workspace.claudeHome ? { claudeHome: ctx.workspace.claudeHome } : {}),
           paths: ctx.config.paths,
           // Extensions after this one are not active yet; their skill folders come at sessionStart.
         },

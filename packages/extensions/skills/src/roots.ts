@@ -1,6 +1,7 @@
 // Where skills are looked for, in precedence order: a trusted project's `.keel/skills`,
 // `.agents/skills` and `.claude/skills` from the working directory up to the project root, then
-// the user's `~/.keel/skills`, `~/.agents/skills` and configured folders, then the folders
+// the user's `~/.keel/skills`, `~/.agents/skills`, `~/.claude/skills` (when the host says the user
+// lets Keel read ~/.claude) and configured folders, then the folders
 // installed extensions ship. Pure: computes paths, touches no file.
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import type { SkillRoot } from "./types.js";
@@ -15,6 +16,8 @@ export interface RootsInput {
   keelHome: string;
   /** The user's home directory (for `~/.agents/skills` and `~` in configured paths). */
   home: string;
+  /** Claude Code's user folder, when the user lets Keel read it: its `skills/` are personal skills. */
+  claudeHome?: string;
   /** More user-level skill folders (`extensions.skills.config.paths`). */
   paths?: string[];
   extensionSkills?: { extensionId: string; path: string }[];
@@ -74,6 +77,10 @@ export function skillRoots(input: RootsInput): SkillRoot[] {
   push({ path: keelSkills, scope: "user", label: tilde(keelSkills, input.home), trusted: true });
   const agentsSkills = join(input.home, ".agents", "skills");
   push({ path: agentsSkills, scope: "user", label: tilde(agentsSkills, input.home), trusted: true });
+  if (input.claudeHome) {
+    const claudeSkills = join(input.claudeHome, "skills");
+    push({ path: claudeSkills, scope: "user", label: tilde(claudeSkills, input.home), trusted: true });
+  }
   for (const p of input.paths ?? []) {
     const path = expandHome(p, input.home);
     push({ path, scope: "user", label: tilde(path, input.home), trusted: true });

@@ -40,6 +40,17 @@ describe("skillRoots", () => {
     ]);
   });
 
+  it("reads ~/.claude/skills as the user's when the host gives Claude Code's folder, not otherwise", () => {
+    const labels = (extra: Partial<Parameters<typeof skillRoots>[0]>) =>
+      rootsOf(false, t.project, extra).map((r) => r.label);
+    expect(labels({ claudeHome: join(t.home, ".claude") })).toEqual([
+      "~/.keel/skills",
+      "~/.agents/skills",
+      "~/.claude/skills",
+    ]);
+    expect(labels({})).toEqual(["~/.keel/skills", "~/.agents/skills"]);
+  });
+
   it("gives an untrusted project no root at all", () => {
     expect(rootsOf(false).every((r) => r.scope !== "project")).toBe(true);
   });

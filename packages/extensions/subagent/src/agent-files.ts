@@ -1,8 +1,9 @@
-// Where agent definitions come from and which one wins: the built-ins, then ~/.keel/agents, then a
-// trusted project's .claude/agents and .keel/agents (a later source replaces an agent of the same
-// name). The user's folder is read again when its listing or a file's size or mtime changed; a
-// project's folders are read once, at session start: they are part of what the user trusted, and
-// a change there makes the project ask for trust again at the next start.
+// Where agent definitions come from and which one wins: the built-ins, then ~/.claude/agents (when
+// the user lets Keel read ~/.claude), ~/.keel/agents, then a trusted project's .claude/agents and
+// .keel/agents (a later source replaces an agent of the same name). Each folder is read with its
+// subfolders, as Claude Code reads them. The user's folders are read again when a listing or a
+// file's size or mtime changed; a project's are read once, at session start: they are part of what
+// the user trusted, and a change there makes the project ask for trust again at the next start.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, join, relative } from "node:path";
 import type { WorkspaceInfo } from "@keel/extension-sdk";
@@ -22,9 +23,12 @@ export interface AgentFolder {
 
 /** Lowest precedence first. Nothing of an untrusted project is listed, let alone read. */
 export function agentFolders(
-  workspace: Pick<WorkspaceInfo, "cwd" | "projectRoot" | "keelHome" | "trusted">,
+  workspace: Pick<WorkspaceInfo, "cwd" | "projectRoot" | "keelHome" | "trusted" | "claudeHome">,
 ): AgentFolder[] {
-  const folders: AgentFolder[] = [{ dir: join(workspace.keelHome, "agents"), source: "user", live: true }];
+  const folders: AgentFolder[] = [];
+  if (workspace.claudeHome)
+    folders.push({ dir: join(workspace.claudeHome, "agents"), source: "user", live: true });
+  folders.push({ dir: join(workspace.keelHome, "agents"), source: "user", live: true });
   if (workspace.trusted)
     folders.push(
       { dir: join(workspace.projectRoot, ".claude", "agents"), source: "claude", live: false },
@@ -56,25 +60,35 @@ function read(path: string): Listed["text"] {
   }
 }
 
-/** The folder's `.md` files with a stamp that changes when one does; texts only when `withText`. */
-function markdownFiles(dir: string, withText: boolean): Listed[] {
+/** How deep subfolders are read, and how many files a folder gives at most. */
+const MAX_DEPTH = 4;
+const MAX_FILES = 500;
+
+/**
+ * The folder's `.md` files, subfolders included (name order, a folder's own files first), with a
+ * stamp that changes when one does; texts only when `withText`. Dot-names are skipped.
+ */
+function markdownFiles(dir: string, withText: boolean, depth = 0, files: Listed[] = []): Listed[] {
   let names: string[];
   try {
     names = readdirSync(dir);
   } catch {
-    return []; // No such folder: nothing defined there.
+    return files; // No such folder: nothing defined there.
   }
-  const files: Listed[] = [];
-  for (const name of names.filter((n) => n.endsWith(".md")).sort()) {
+  const folders: string[] = [];
+  for (const name of names.filter((n) => !n.startsWith(".")).sort()) {
+    if (files.length >= MAX_FILES) break;
     const path = join(dir, name);
     try {
       const stat = statSync(path);
-      if (stat.isFile())
+      if (stat.isDirectory()) folders.push(path);
+      else if (stat.isFile() && name.endsWith(".md"))
         files.push({ path, stamp: `${stat.size}:${stat.mtimeMs}`, text: withText ? read(path) : "" });
     } catch {
       // Removed between the listing and the stat: the next look sees it gone.
     }
   }
+  if (depth < MAX_DEPTH) for (const folder of folders) markdownFiles(folder, withText, depth + 1, files);
   return files;
 }
 

@@ -51,11 +51,11 @@ const NOT_USED: Record<string, string> = {
 const USED = new Set(["name", "description", "tools", "disallowedTools", "model", "maxTurns", "background"]);
 
 /**
- * Agent files read as strictly as they always were: no front matter is all body (then the
- * description is missing), strict YAML. Claude Code reads these files more leniently; the SDK's
- * parser has that mode (`lenient: true`, unquoted `: ` in values), for when Keel follows it.
+ * Agent files read as leniently as Claude Code reads them: no front matter is all body (then the
+ * description is missing), and YAML that breaks only on an unquoted `: ` inside a value (a
+ * description with `Examples: user: "…"`) is read with those values quoted, with a note.
  */
-const FRONT_MATTER = { required: false, lenient: false } as const;
+const FRONT_MATTER = { required: false, lenient: true } as const;
 
 /** `Read, Grep` or `[Read, Grep]` → names; `Agent(x)` / `Task(x)` entries are dropped with a note. */
 function toolList(value: unknown, field: string, notes: string[]): string[] | string {
@@ -91,7 +91,7 @@ export function parseDefinition(
   const parsed = parseFrontMatter(text, FRONT_MATTER);
   if (parsed.isErr()) return invalid(`its front matter could not be read: ${parsed.error.message}`);
   const { data, body } = parsed.value;
-  const notes: string[] = [];
+  const notes: string[] = parsed.value.repaired ? [`front matter ${parsed.value.repaired}`] : [];
   const name = data.name === undefined ? fallbackName : data.name;
   if (typeof name !== "string" || !NAME_PATTERN.test(name))
     return invalid(`name ${JSON.stringify(name)} must be lowercase letters, digits and dashes`);

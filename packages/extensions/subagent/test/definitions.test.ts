@@ -133,6 +133,35 @@ describe("AgentFiles", () => {
     expect(untrusted.set.agents.get("helper")!.source).toBe("user");
   });
 
+  it("reads subfolders and ~/.claude/agents (when the host gives it), leniently, a bad file a problem of its own", () => {
+    box = sandbox();
+    const claudeHome = join(box.workspace, "..", "user", ".claude");
+    const personal = join(box.write("user/.claude/agents/.keep", ""), "..");
+    const project = join(box.write("repo/.claude/agents/review/.keep", ""), "..");
+    write(personal, "mine.md", "my personal agent");
+    // Claude Code's generated descriptions: an unquoted `: ` inside the value.
+    writeFileSync(
+      join(project, "reviewer.md"),
+      '---\nname: reviewer\ndescription: Use after a change. Examples: user: "check this" assistant: "on it"\ntools: Read\n---\nReview.',
+    );
+    writeFileSync(join(project, "deep.md"), "---\nname: Not A Name\ndescription: x\n---\n");
+    const workspace = { cwd: box.workspace, projectRoot: box.workspace, keelHome: box.home, trusted: true };
+    const files = new AgentFiles(agentFolders({ ...workspace, claudeHome }));
+    const outcome = files.refresh();
+    expect(outcome?.problems).toEqual([
+      { path: join(project, "deep.md"), message: expect.stringMatching(/must be lowercase/) },
+    ]);
+    const reviewer = files.set.agents.get("reviewer")!;
+    expect(reviewer.description).toBe('Use after a change. Examples: user: "check this" assistant: "on it"');
+    expect(reviewer.tools).toEqual(["Read"]);
+    expect(reviewer.notes.join("\n")).toMatch(/read after quoting description/);
+    expect(files.set.agents.get("mine")?.path).toBe(join(personal, "mine.md"));
+    const without = new AgentFiles(agentFolders(workspace));
+    without.refresh();
+    expect(without.set.agents.has("mine")).toBe(false);
+    expect(without.set.agents.has("reviewer")).toBe(true);
+  });
+
   it("reads the user's folder again when it changes, a project's only at session start", () => {
     box = sandbox();
     const userDir = join(box.write("home/.keel/agents/.keep", ""), "..");

@@ -1,6 +1,6 @@
 // The whole screen: finished conversation (static), live tail, tool output panel, queued messages,
 // widgets, then either a dialog or the prompt box, completions and the status line.
-import { Box, useInput, usePaste, useStdout } from "ink";
+import { Box, useInput, usePaste, useStdout, useWindowSize } from "ink";
 import { type ReactElement, useCallback, useEffect, useSyncExternalStore } from "react";
 import type { Controller } from "../controller.js";
 import { handleKey, handlePaste } from "../input-handler.js";
@@ -8,7 +8,7 @@ import { DialogView } from "./dialog-view.js";
 import { h } from "./h.js";
 import { Completions, InputBox, QueuedView } from "./input-view.js";
 import { OutputPanel } from "./output-panel.js";
-import { StatusLine } from "./status-line.js";
+import { StatusLine, statusLayout } from "./status-line.js";
 import { Finished, Live } from "./transcript-view.js";
 import { Widgets } from "./widgets-view.js";
 
@@ -55,7 +55,10 @@ export function App({ controller }: { controller: Controller }): ReactElement | 
   // Ink types its stdout as any writable stream; the one it renders to is a terminal's.
   useEffect(() => redrawOnResize(stdout as NodeJS.WriteStream, () => store.redraw()), [stdout, store]);
   const widgetRows = snapshot.widgets.reduce((n, [, lines]) => n + lines.length, 0);
-  const reserved = 8 + widgetRows + snapshot.queued.length + snapshot.editor.text.split("\n").length;
+  // The status line wraps on a narrow terminal: its extra rows come out of the live area.
+  const statusExtra = statusLayout(snapshot, useWindowSize().columns).length - 1;
+  const reserved =
+    8 + statusExtra + widgetRows + snapshot.queued.length + snapshot.editor.text.split("\n").length;
   return h(
     Box,
     { flexDirection: "column" },

@@ -1,11 +1,12 @@
 // Questions that take the keyboard: tool approval (what it approves — a diff, a command — then
-// allow once / always / deny, or deny with words for the model), confirm, a picker list and a
-// one-line text input.
+// allow once / always / deny, or deny with words for the model), confirm, a picker list the user
+// narrows by typing, and a one-line text input.
 import type { ToolApprovalRequest } from "@keel/coding-agent";
 import { Box, Text, useWindowSize } from "ink";
 import type { ReactElement } from "react";
 import { oneLine, toolTitle } from "../../format.js";
 import { approvalChoices } from "../dialog-keys.js";
+import { filterOptions } from "../pick-filter.js";
 import { previewLines, previewRows } from "../preview-window.js";
 import type { Dialog, PickOption } from "../store.js";
 import { h } from "./h.js";
@@ -137,24 +138,47 @@ function Choices({ labels, selected }: { labels: string[]; selected: number }): 
 
 const WINDOW = 10;
 
-function Picker({ options, selected }: { options: PickOption[]; selected: number }): ReactElement | null {
-  const start = Math.max(0, Math.min(selected - Math.floor(WINDOW / 2), options.length - WINDOW));
-  const shown = options.slice(start, start + WINDOW);
+/** The options the filter lets through, a window of them around the selection. */
+function Picker({
+  options,
+  selected,
+  filter,
+}: {
+  options: PickOption[];
+  selected: number;
+  filter: string;
+}): ReactElement | null {
+  const shown = filterOptions(options, filter);
+  const at = Math.max(0, shown.indexOf(selected));
+  const start = Math.max(0, Math.min(at - Math.floor(WINDOW / 2), shown.length - WINDOW));
+  const window = shown.slice(start, start + WINDOW);
   return h(
     Box,
     { flexDirection: "column" },
+    filter
+      ? h(
+          Text,
+          null,
+          h(Text, { color: "cyan" }, "Filter: "),
+          filter,
+          h(Text, { dimColor: true }, `  (${shown.length} of ${options.length})`),
+        )
+      : null,
+    filter && shown.length === 0 ? h(Text, { dimColor: true }, "  Nothing matches.") : null,
     start > 0 ? h(Text, { dimColor: true }, `  ↑ ${start} more`) : null,
-    shown.map((o, i) =>
-      h(
+    window.map((index) => {
+      const o = options[index]!;
+      const on = index === selected;
+      return h(
         Text,
-        { key: start + i, wrap: "truncate-end" },
-        h(Text, { color: start + i === selected ? "cyan" : undefined }, start + i === selected ? "❯ " : "  "),
-        h(Text, { bold: start + i === selected }, o.label),
+        { key: index, wrap: "truncate-end" },
+        h(Text, { color: on ? "cyan" : undefined }, on ? "❯ " : "  "),
+        h(Text, { bold: on }, o.label),
         o.detail ? h(Text, { dimColor: true }, `  ${o.detail}`) : null,
-      ),
-    ),
-    start + WINDOW < options.length
-      ? h(Text, { dimColor: true }, `  ↓ ${options.length - start - WINDOW} more`)
+      );
+    }),
+    start + WINDOW < shown.length
+      ? h(Text, { dimColor: true }, `  ↓ ${shown.length - start - WINDOW} more`)
       : null,
   );
 }
@@ -172,8 +196,14 @@ function body(dialog: Dialog) {
     case "select":
       return [
         h(Text, { key: "t", bold: true }, dialog.title),
-        h(Picker, { key: "p", options: dialog.options, selected: dialog.selected }),
-        h(Text, { key: "h", dimColor: true }, "↑/↓ to move · enter to choose · esc to cancel"),
+        h(Picker, { key: "p", options: dialog.options, selected: dialog.selected, filter: dialog.filter }),
+        h(
+          Text,
+          { key: "h", dimColor: true },
+          dialog.filter
+            ? "type to filter · ↑/↓ to move · enter to choose · esc to clear the filter"
+            : "type to filter · ↑/↓ to move · enter to choose · esc to cancel",
+        ),
       ];
     case "input":
       return [

@@ -1,9 +1,9 @@
-// The bottom line: activity or hint on the left; permission mode, model, thinking, tokens, cost,
-// context and extension statuses on the right; always one row (cut to the terminal's width).
-import { Text, useWindowSize } from "ink";
+// The bottom lines: activity or hint on the left; permission mode, model, thinking, tokens, cost,
+// context and extension statuses on the right, wrapping onto more rows when the terminal is narrow.
+import { Box, Text, useWindowSize } from "ink";
 import type { ReactElement } from "react";
 import { compactNumber, formatCost } from "../../format.js";
-import { fitStatus, type Segment } from "../status-text.js";
+import { type Segment, statusRows } from "../status-text.js";
 import type { Snapshot } from "../store.js";
 import { h } from "./h.js";
 
@@ -41,19 +41,35 @@ export function statusSegments(snapshot: Snapshot): { left: Segment[]; right: Se
   return { left, right };
 }
 
+/** The status line's rows at `columns` (the screen keeps that many below the input box). */
+export function statusLayout(snapshot: Snapshot, columns: number): Segment[][] {
+  const { left, right } = statusSegments(snapshot);
+  return statusRows(left, right, columns || 80);
+}
+
 export function StatusLine({ snapshot }: { snapshot: Snapshot }): ReactElement | null {
   const { columns } = useWindowSize();
   if (!snapshot.status.model) return h(Text, { dimColor: true }, "starting…");
-  const { left, right } = statusSegments(snapshot);
-  const fitted = fitStatus(left, right, columns || 80);
+  const rows = statusLayout(snapshot, columns);
   return h(
-    Text,
-    { wrap: "truncate-end" },
-    fitted.map((s, i) =>
+    Box,
+    { flexDirection: "column" },
+    rows.map((row, r) =>
       h(
         Text,
-        { key: i, ...(s.color ? { color: s.color } : {}), dimColor: s.dim === true, bold: s.bold === true },
-        s.text,
+        { key: r, wrap: "truncate-end" },
+        row.map((s, i) =>
+          h(
+            Text,
+            {
+              key: i,
+              ...(s.color ? { color: s.color } : {}),
+              dimColor: s.dim === true,
+              bold: s.bold === true,
+            },
+            s.text,
+          ),
+        ),
       ),
     ),
   );

@@ -20,8 +20,12 @@ export const thinkingCommand: BuiltinCommand = (agent) => ({
     }
     const t = agent.thinking();
     const asked = t.level === undefined ? "the model's default" : t.level;
-    return {
-      message: `Thinking: ${asked} (${t.effort} for ${agent.model().id})${t.note ? `. ${t.note}` : ""}`,
-    };
+    const said = `Thinking: ${asked} (${t.effort} for ${agent.model().id})${t.note ? `. ${t.note}` : ""}`;
+    if (args) return { message: said };
+    const takes =
+      t.levels.length > 0
+        ? `${agent.model().id} takes: ${t.levels.join(", ")} or default.`
+        : `${agent.model().id} does not reason.`;
+    return { message: `${said}\n${takes}` };
   },
 });

@@ -28,6 +28,8 @@ export interface LoopHooks {
   /** A compaction at the threshold, from the seams before a request; true when it compacted. */
   compact: (reason: "threshold", signal: AbortSignal) => Promise<boolean>;
   describeCall: (toolName: string, args: Record<string, unknown>) => ToolCallInfo;
+  /** The files a finished tool call named in its declared path arguments. */
+  touched: (paths: string[]) => void;
 }
 
 /** Makes the loop over the state's session; the state holds it from then on. */
@@ -55,6 +57,7 @@ export function createLoop(state: KernelState, hooks: LoopHooks): Agent {
     requestStop: () => hooks.stop.requestStop(),
     stopping: () => hooks.stop.stopping(),
     ...scrub,
+    touched: hooks.touched,
   };
   const agent: Agent = new Agent({
     model: parts.model,

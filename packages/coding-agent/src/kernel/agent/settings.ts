@@ -4,7 +4,7 @@ import { type Model, modelRef, type ThinkingLevel } from "@keel/ai";
 import type { Diagnostic } from "@keel/extension-sdk";
 import { err, ok, type Result } from "neverthrow";
 import { hasKey, modelChoices, PermissionControls } from "../controls.js";
-import { type ThinkingState, thinkingState } from "../thinking.js";
+import { remapNote, type ThinkingState, thinkingState } from "../thinking.js";
 import type {
   CodingAgentError,
   PermissionModeName,
@@ -44,6 +44,9 @@ export class KernelSettings {
     state.model = model;
     state.agent.configure({ model, streamOptions: state.requestOptions(state.session.id) });
     this.journalModel();
+    // The level chosen for the last model may not be one this one takes: say what it gets instead.
+    const remapped = remapNote(this.thinking());
+    if (remapped) this.report("info", remapped);
     return ok(model);
   }
 

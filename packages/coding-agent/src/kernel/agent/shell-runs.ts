@@ -30,7 +30,6 @@ export class ShellRuns {
       const ran = await runUserShell(
         {
           bash: this.bash(),
-          permission: state.parts.permission.check,
           session: state.session,
           emit: this.emit,
           signal: this.shell.signal,

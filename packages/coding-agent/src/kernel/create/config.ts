@@ -1,7 +1,7 @@
 // Creation's configuration steps: the layered config (project layers only when trusted), the
 // folders and rules this session adds, and what the model calls and compaction take from config.
 import { existsSync } from "node:fs";
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import type { StreamOptions } from "@keel/ai";
 import { err, ok, type Result } from "neverthrow";
 import { DEFAULT_COMPACTION } from "../../compaction/policy.js";
@@ -17,11 +17,19 @@ import type { Note } from "./project-trust.js";
 
 /** Keel's and Claude Code's config files, layered; the project's only when it is trusted. */
 export function loadSessionConfig(
+  options: CodingAgentOptions,
   where: { cwd: string; home: string; userHome: string; trusted: boolean },
   note: Note,
 ): Result<LoadedConfig, CodingAgentError> {
   const { cwd, home, trusted, userHome } = where;
-  const loaded = loadConfig({ cwd, home, trusted, reportUntrusted: false, userHome });
+  const loaded = loadConfig({
+    cwd,
+    home,
+    trusted,
+    reportUntrusted: false,
+    userHome,
+    ...(options.settings ? { sessionSettings: options.settings } : {}),
+  });
   if (loaded.isErr()) return err({ type: "config", message: loaded.error.message });
   for (const d of loaded.value.diagnostics) note(d.level, d.message);
   return ok(loaded.value);
@@ -96,6 +104,13 @@ export function withStreamConfig(
         }
       : {}),
   };
+}
+
+/** Claude Code's user files unless config `claude.userFiles` is false (config/load.ts decides). */
+export function claudeHomeOf(loaded: LoadedConfig, userHome: string): string | undefined {
+  return loaded.sources.find((s) => s.layer === "claudeUser")?.status === "opted_out"
+    ? undefined
+    : join(userHome, ".claude");
 }
 
 /** `extensions.<id>.config` of one config layer, by extension id. */

@@ -31,6 +31,8 @@ export interface HostInput {
   loaded: LoadedConfig;
   extensions: GatheredExtensions;
   builtinTools: readonly BuiltinTool[];
+  /** Claude Code's user folder, when its files are read. */
+  claudeHome: string | undefined;
   /** The session's child agents, there once the host has started. */
   supervisor: () => AgentSupervisor | undefined;
 }
@@ -44,7 +46,13 @@ export async function startExtensionHost(input: HostInput): Promise<ExtensionHos
   const services = createHostServices({
     kernel,
     home,
-    workspace: { cwd, projectRoot, trusted, keelHome: home },
+    workspace: {
+      cwd,
+      projectRoot,
+      trusted,
+      keelHome: home,
+      ...(input.claudeHome ? { claudeHome: input.claudeHome } : {}),
+    },
     approvals: trust.isOk() && trusted ? (trust.value.approvals ?? {}) : {},
     persistent: input.persistent,
     ui,

@@ -4,6 +4,7 @@ import type { Diagnostic } from "@keel/extension-sdk";
 import type { Session } from "@keel/session";
 import type { ExtensionHost } from "../../host/extension-host.js";
 import type { PermissionRuleEntry } from "../../permissions/types.js";
+import type { ContextFile } from "../../prompt/context-files.js";
 import { buildSystemPrompt } from "../../prompt/system-prompt.js";
 import { sessionContextFiles } from "../session-context.js";
 import type { CodingAgentOptions } from "../types.js";
@@ -15,17 +16,21 @@ export async function sessionSystemPrompt(input: {
   options: CodingAgentOptions;
   cwd: string;
   home: string;
+  userHome: string;
+  claudeHome: string | undefined;
   projectRoot: string;
   trusted: boolean;
   rules: readonly PermissionRuleEntry[];
   session: Session;
   host: ExtensionHost;
   report: (message: string, level: Diagnostic["level"]) => void;
-}): Promise<PromptFor> {
-  const { options, cwd, home, projectRoot, trusted, rules, session, host } = input;
+}): Promise<{ promptFor: PromptFor; contextFiles: ContextFile[] }> {
+  const { options, cwd, home, userHome, claudeHome, projectRoot, trusted, rules, session, host } = input;
   const contextFiles = await sessionContextFiles({
     cwd,
     home,
+    ...(claudeHome ? { claudeHome } : {}),
+    userHome,
     projectRoot,
     trusted,
     rules,
@@ -34,7 +39,7 @@ export async function sessionSystemPrompt(input: {
   // Fixed when the session began and journaled with it: a resume on another day sends the same
   // prompt, so the cached prefix holds (the model hears of the new date by a notice instead).
   const { date, platform } = session.environment;
-  return (toolNames, instructions) =>
+  const promptFor: PromptFor = (toolNames, instructions) =>
     buildSystemPrompt({
       cwd,
       date,
@@ -46,4 +51,5 @@ export async function sessionSystemPrompt(input: {
       ...(options.systemPrompt ? { base: options.systemPrompt } : {}),
       ...(instructions ? { instructions } : {}),
     });
+  return { promptFor, contextFiles };
 }

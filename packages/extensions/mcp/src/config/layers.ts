@@ -22,9 +22,11 @@ export function resolveLayers(layers: {
 }): ResolvedMcpConfig {
   const servers: Record<string, unknown> = {};
   const serverScopes: Record<string, ServerScope> = {};
+  // `only` counts in the session layer alone: a file cannot hide the user's other servers.
+  const only = layers.session?.only === true;
   for (const [scope, layer] of [
-    ["user", layers.user],
-    ["project", layers.project],
+    ["user", only ? undefined : layers.user],
+    ["project", only ? undefined : layers.project],
     ["user", layers.session],
   ] as const) {
     for (const [name, entry] of Object.entries(layer?.servers ?? {})) {
@@ -43,6 +45,7 @@ export function resolveLayers(layers: {
     ...(layers.user?.projectReadOnlyHints ? { projectReadOnlyHints: layers.user.projectReadOnlyHints } : {}),
     ...(maxResultChars !== undefined ? { maxResultChars } : {}),
     ...(sessionServers.length > 0 ? { sessionServers } : {}),
+    ...(only ? { only } : {}),
   };
 }
 
@@ -127,7 +130,7 @@ export function collectServers(
         : context.projectOrigin;
     chosen.set(name, { raw, scope, origin });
   }
-  for (const [name, raw] of Object.entries(mcpJson?.servers ?? {})) {
+  for (const [name, raw] of Object.entries(config.only ? {} : (mcpJson?.servers ?? {}))) {
     // `.keel/config.json` is the project's Keel-specific word; it wins over `.mcp.json`, and the
     // servers the user's host named for this session win over both.
     if (chosen.get(name)?.scope === "project" || fromSession.has(name)) continue;

@@ -132,6 +132,11 @@ const PolicyKeys = {
  */
 export const McpLayerSchema = Type.Object({
   servers: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  /**
+   * Only in the host's session layer (`keel --strict-mcp-config`): use the servers that layer names
+   * and no other (the user's, `.mcp.json`, the project's). Ignored in a file.
+   */
+  only: Type.Optional(Type.Boolean()),
   ...PolicyKeys,
 });
 
@@ -143,6 +148,8 @@ export const McpConfigSchema = Type.Object({
   ),
   /** Servers the session's host named (an editor's, over ACP): they win over the project's files. */
   sessionServers: Type.Optional(Type.Array(Type.String())),
+  /** The session's servers are the only ones (`--strict-mcp-config`): no file's, `.mcp.json` neither. */
+  only: Type.Optional(Type.Boolean()),
   ...PolicyKeys,
 });
 export type McpConfig = Static<typeof McpConfigSchema>;
