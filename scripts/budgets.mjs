@@ -48,7 +48,9 @@ export function budgetOf(manifest) {
 
 /**
  * The kernel embedded with one provider SDK (`npm i @keel/coding-agent @keel/extension-sdk <sdk>`):
- * 25 MB with openai (12.5 MB). The Anthropic SDK alone is ~19 MB (it ships its TypeScript sources
- * and two builds of its types), so with it the kernel gets 30.
+ * 25 MB with openai (12.5 MB; 21.5 in all). The Anthropic SDK alone is 21.0 MB as of 1.16 (it
+ * ships its TypeScript sources and two builds of its types, and now installs @opentelemetry/api
+ * and json-schema-to-ts with @babel/runtime), so with it the same 9.1 MB of Keel comes to 30.1:
+ * it gets 31, the SDK's weight and a margin, not Keel's.
  */
-export const EMBED_BUDGETS = { openai: 25, "@anthropic-ai/sdk": 30 };
+export const EMBED_BUDGETS = { openai: 25, "@anthropic-ai/sdk": 31 };
