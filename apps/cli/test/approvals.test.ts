@@ -10,7 +10,8 @@ const { fresh } = mockSuite();
 const blocked = [
   {
     toolCalls: [
-      { id: "e1", name: "Edit", arguments: { path: "README.md", old_string: "a", new_string: "b" } },
+      // A new file: an Edit of a file never read would fail before anyone is asked (no denial).
+      { id: "e1", name: "Write", arguments: { path: "README.md", content: "b" } },
       { id: "b1", name: "Bash", arguments: { command: "git push origin main" } },
       { id: "ok", name: "LS", arguments: { path: "." } },
     ],
@@ -30,7 +31,9 @@ describe("print mode reports every denial", () => {
     expect(r.stdout).toBe("did what I was allowed to\n");
     const denied = r.stderr.split("\n").filter((l) => l.startsWith("keel: denied "));
     expect(denied).toEqual([
-      expect.stringMatching(/^keel: denied Edit \(README\.md\) by headless: Edit needs the user's approval/),
+      expect.stringMatching(
+        /^keel: denied Write \(README\.md\) by headless: Write needs the user's approval/,
+      ),
       expect.stringMatching(/^keel: denied Bash \(git push origin main\) by rule: .*Bash\(git push:\*\)/),
     ]);
   });
@@ -46,7 +49,7 @@ describe("print mode reports every denial", () => {
     expect(result).toMatchObject({
       type: "result",
       permissionDenials: [
-        { toolCallId: "e1", toolName: "Edit", input: "README.md", by: "headless" },
+        { toolCallId: "e1", toolName: "Write", input: "README.md", by: "headless" },
         { toolCallId: "b1", toolName: "Bash", input: "git push origin main", by: "headless" },
       ],
     });
@@ -66,7 +69,7 @@ describe("print mode reports every denial", () => {
         type: "permission_denied",
         sessionId: last.sessionId,
         toolCallId: "e1",
-        toolName: "Edit",
+        toolName: "Write",
         input: "README.md",
         reason: expect.any(String),
         by: "headless",

@@ -74,7 +74,7 @@ describe("front ends show a call as its tool describes it", () => {
 
     const resumed = new Transcript();
     resumed.toolSummary = (name, args) => agent.describeToolCall(name, args).summary;
-    resumed.replay(agent.messages());
+    resumed.replay(agent.history());
     expect(toolItems(resumed).map((i) => i.summary)).toEqual(["5 chars to notes.txt"]);
 
     const start = events.find((e) => e.type === "tool_start")!;

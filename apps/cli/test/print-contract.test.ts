@@ -36,6 +36,9 @@ function delegateExtension(ws: Workspace): string {
 const input = (...prompts: string[]) =>
   prompts.map((content) => `${JSON.stringify({ type: "user", content })}\n`).join("");
 
+/** Enough said that a summary is smaller than what it replaces. */
+const LONG = ` ${"Some detail worth keeping in mind for later. ".repeat(24)}`;
+
 describe("stream-json in and out", () => {
   it("two turns over stdin: tools, a denial, a child agent, a retry and a compaction, every line valid", async () => {
     const { server, ws } = fresh([
@@ -58,7 +61,7 @@ describe("stream-json in and out", () => {
       { text: "## Goal\nTidy the repo.\n## Next steps\n- report" },
       { text: "All reported." },
     ]);
-    writeFileSync(join(ws.repo, "notes.txt"), "hello\n");
+    writeFileSync(join(ws.repo, "notes.txt"), `hello\n${LONG}\n`);
     const r = await runKeel(
       [
         "-p",
@@ -74,7 +77,8 @@ describe("stream-json in and out", () => {
         "-e",
         delegateExtension(ws),
       ],
-      { server, ws, input: input("Tidy the repo.", "Now report.") },
+      // Long enough that compacting it shrinks the context (a short history is not compacted).
+      { server, ws, input: input("Tidy the repo.", `Now report.${LONG}`) },
     );
     expect(r.stderr).toContain("keel: denied Bash (rm -rf build) by headless:");
     expect(r.stderr).toMatch(
@@ -161,7 +165,7 @@ describe("stream-json in and out", () => {
     });
     expect(out.find((l) => l.type === "compaction_end")).toMatchObject({ reason: "overflow", ok: true });
     // The second turn began after the first result: stdin drove the runs one after the other.
-    expect(out.findIndex((l) => l.type === "run_start" && l.prompt === "Now report.")).toBeGreaterThan(
+    expect(out.findIndex((l) => l.type === "run_start" && l.prompt === `Now report.${LONG}`)).toBeGreaterThan(
       out.indexOf(results[0]!),
     );
     expect(server.requests).toHaveLength(7);
@@ -255,9 +259,9 @@ describe("json output", () => {
       { text: "## Goal\nRead the notes.\n## Next steps\n- answer" },
       { text: "The notes say hello; the push was not allowed." },
     ]);
-    writeFileSync(join(ws.repo, "notes.txt"), "hello\n");
+    writeFileSync(join(ws.repo, "notes.txt"), `hello\n${LONG}\n`);
     const r = await runKeel(
-      ["-p", "Read the notes", "--output-format", "json", "--model", MODEL, "--cwd", ws.repo],
+      ["-p", `Read the notes.${LONG}`, "--output-format", "json", "--model", MODEL, "--cwd", ws.repo],
       {
         server,
         ws,

@@ -180,12 +180,15 @@ describe("keel TUI sessions and screen", () => {
     expect(server.requests.at(-1)!.raw).not.toContain("never started");
   }, 60_000);
 
-  it("/compact says its result once", async () => {
+  it("/compact says its result once, and on a short conversation that there is nothing to compact", async () => {
     ws = fresh();
+    const long = "Some detail worth keeping in mind for later. ".repeat(12);
     const t = start({
       scenario: {
         turns: [
           { text: "Hello there." },
+          { text: `Noted. ${long}` },
+          { text: `Fine. ${long}` },
           { text: "## Goal\nGreet\n## Progress\n### Done\n- greeted\n## Next steps\n- none" },
         ],
       },
@@ -193,6 +196,14 @@ describe("keel TUI sessions and screen", () => {
     await t.waitFor(/ready ·/);
     await t.type("hello", "Enter");
     await t.waitFor("Hello there.");
+    // One short exchange: a summary could only be larger than it.
+    await t.type("/compact", "Enter");
+    await t.waitFor("Nothing to compact: the conversation is too short");
+    expect(t.screen(true)).not.toMatch(/Compact(ed|ing)/);
+    await t.type("remember this", "Enter");
+    await t.waitFor("Noted.");
+    await t.type("ok", "Enter");
+    await t.waitFor("Fine.");
     await t.type("/compact", "Enter");
     await t.waitFor(/Compacted:? ~\d+ → ~\d+ tokens/);
     await t.waitFor(/ready ·/);

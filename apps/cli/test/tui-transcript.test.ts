@@ -81,7 +81,7 @@ describe("Transcript", () => {
     // Replay on resume shows the note too.
     const resumed = new Transcript();
     resumed.notesInThinking = true;
-    resumed.replay([assistant([reasoning, note, call])]);
+    resumed.replay([{ kind: "conversation", message: assistant([reasoning, note, call]) }]);
     expect(resumed.done.map((i) => (i.kind === "text" ? i.text : i.kind))).toEqual([
       "Reading a.ts first.",
       "tool",
@@ -158,19 +158,21 @@ describe("Transcript", () => {
 
   it("replays a resumed history with one line per tool call", () => {
     const t = new Transcript();
-    t.replay([
-      { role: "user", content: "do it", timestamp: 0 },
-      assistant([{ type: "toolCall", id: "c1", name: "Read", arguments: { path: "a.ts" } }]),
-      {
-        role: "toolResult",
-        toolCallId: "c1",
-        toolName: "Read",
-        content: [{ type: "text", text: "1: x" }],
-        isError: false,
-        timestamp: 0,
-      },
-      assistant([{ type: "text", text: "Done." }]),
-    ]);
+    t.replay(
+      [
+        { role: "user" as const, content: "do it", timestamp: 0 },
+        assistant([{ type: "toolCall", id: "c1", name: "Read", arguments: { path: "a.ts" } }]),
+        {
+          role: "toolResult" as const,
+          toolCallId: "c1",
+          toolName: "Read",
+          content: [{ type: "text" as const, text: "1: x" }],
+          isError: false,
+          timestamp: 0,
+        },
+        assistant([{ type: "text", text: "Done." }]),
+      ].map((message) => ({ kind: "conversation" as const, message })),
+    );
     expect(t.done.map((i) => i.kind)).toEqual(["user", "tool", "text"]);
     expect(t.done[1]).toMatchObject({ state: "ok", output: "1: x" });
   });

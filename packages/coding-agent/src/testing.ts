@@ -10,7 +10,13 @@ import type { Api, Model } from "@keel/ai";
 import type { ExtensionDefinition } from "@keel/extension-sdk";
 import { createFauxFetch, fauxModel, type RecordedRequest, type Scenario } from "@keel/testing";
 import { createCodingAgent } from "./kernel/create.js";
-import type { CodingAgent, CodingAgentEvent, CodingAgentOptions } from "./kernel/types.js";
+import type {
+  ApprovalAnswer,
+  CodingAgent,
+  CodingAgentEvent,
+  CodingAgentOptions,
+  ToolApprovalRequest,
+} from "./kernel/types.js";
 import { trustProject } from "./trust/store.js";
 
 export {
@@ -86,14 +92,26 @@ export interface RecordingUi {
   notes: string[];
   /** What confirm() was asked, in order; each is answered by `answer` (default: no). */
   confirms: string[];
+  /** What the approval dialog was asked, in order (interactive only); answered by `approve` (default: deny). */
+  approvals: ToolApprovalRequest[];
   ui: NonNullable<CodingAgentOptions["ui"]>;
 }
 
 /** A host UI that records widgets, statuses and notifications; `interactive` offers confirm like the TUI. */
 export function recordingUi(
-  options: { interactive?: boolean; answer?: (question: string) => boolean } = {},
+  options: {
+    interactive?: boolean;
+    answer?: (question: string) => boolean;
+    approve?: (request: ToolApprovalRequest) => ApprovalAnswer;
+  } = {},
 ): RecordingUi {
-  const record: Omit<RecordingUi, "ui"> = { widgets: [], statuses: [], notes: [], confirms: [] };
+  const record: Omit<RecordingUi, "ui"> = {
+    widgets: [],
+    statuses: [],
+    notes: [],
+    confirms: [],
+    approvals: [],
+  };
   const interactive = options.interactive ?? false;
   return {
     ...record,
@@ -106,6 +124,10 @@ export function recordingUi(
             confirm: async (title: string) => {
               record.confirms.push(title);
               return { status: "ok" as const, value: options.answer?.(title) ?? false };
+            },
+            approve: async (request: ToolApprovalRequest): Promise<ApprovalAnswer> => {
+              record.approvals.push(request);
+              return options.approve?.(request) ?? { decision: "deny" };
             },
           }
         : {}),

@@ -136,6 +136,13 @@ export interface ToolDeclarationFields<Args = Record<string, unknown>> {
     args: Args,
     context: ToolPreviewContext,
   ): ToolPreview | undefined | Promise<ToolPreview | undefined>;
+  /**
+   * Why the call cannot succeed, when that is known before it runs (an Edit of a file the model
+   * has not read): the call then fails at once with this message, before any approval is asked.
+   * `undefined` lets it go on. Asked after extension policy and before the permission gate; it
+   * must change nothing, and `execute` still checks for itself. One that throws is ignored.
+   */
+  precondition?(args: Args): string | undefined | Promise<string | undefined>;
 }
 
 /** A declaration as the kernel keeps it, whatever the tool's argument types. */

@@ -1,8 +1,7 @@
 // session/load: the conversation of the session's current branch, as the updates a client would
 // have seen live (user and agent messages, thoughts, each tool call with how it ended).
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
-import type { Message } from "@keel/ai";
-import { promptParts } from "@keel/coding-agent";
+import { type HistoryItem, promptParts } from "@keel/coding-agent";
 import { callContent, resultContent, toolKind, toolLocations, toolTitle } from "./tool-calls.js";
 
 const textOf = (content: readonly { type: string; text?: string }[]) =>
@@ -12,15 +11,23 @@ const textOf = (content: readonly { type: string; text?: string }[]) =>
     .join("\n");
 
 export function replayUpdates(
-  messages: readonly Message[],
+  history: readonly HistoryItem[],
   cwd: string,
   describe: (toolName: string, args: Record<string, unknown>) => { summary: string; access?: string },
 ): SessionUpdate[] {
   const results = new Map<string, { text: string; isError: boolean }>();
-  for (const m of messages)
+  for (const { message: m } of history)
     if (m.role === "toolResult") results.set(m.toolCallId, { text: textOf(m.content), isError: m.isError });
   const updates: SessionUpdate[] = [];
-  for (const m of messages) {
+  for (const item of history) {
+    // Notices left for the model were never said to the user; a summary is not something they typed.
+    if (item.kind === "notice") continue;
+    if (item.kind === "summary") {
+      const text = `Summary of the ${item.of === "compaction" ? "earlier conversation" : "branch left behind"}:\n\n${item.text}`;
+      updates.push({ sessionUpdate: "agent_message_chunk", content: { type: "text", text } });
+      continue;
+    }
+    const m = item.message;
     if (m.role === "user") {
       // Reminders and notices the kernel appended are the model's, not what the user typed.
       if (m.synthetic) continue;

@@ -197,7 +197,7 @@ export class AcpSession {
 
   /** session/load: the branch's conversation replayed, before the load answers. */
   replay(): Promise<void> {
-    for (const update of replayUpdates(this.#agent.messages(), this.#agent.cwd, (name, args) =>
+    for (const update of replayUpdates(this.#agent.history(), this.#agent.cwd, (name, args) =>
       this.#agent.describeToolCall(name, args),
     ))
       this.#send(update);

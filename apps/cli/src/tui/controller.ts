@@ -172,7 +172,7 @@ export class Controller {
     this.subscribed = true;
     const { store } = this;
     this.refresh();
-    const history = agent.messages();
+    const history = agent.history();
     if (history.length > 0) {
       store.transcript.note("dim", `Resumed session ${agent.sessionId} (${history.length} messages).`);
       store.transcript.notesInThinking = agent.model().thinking?.notesInThinking === true;

@@ -234,8 +234,15 @@ type Presenter = (c: Controller, args: string, headless: HeadlessRun) => Promise
 /** Presentation name (a spec's `interactive`) → how the TUI offers it. */
 export const PRESENTERS: Readonly<Record<string, Presenter>> = {
   help: async (c, _args, headless) => showOutcome(c, await headless(), { suffix: KEY_HELP }),
-  // The compaction events already said how it went.
-  compact: async (c, _args, headless) => showOutcome(c, await headless(), { quiet: true }),
+  // The compaction events already said how it went; a conversation too short to shrink is no failure.
+  compact: async (c, _args, headless) => {
+    const result = await headless();
+    if (result.isErr() && result.error.type === "nothing_to_compact") {
+      c.refresh();
+      return c.store.note("info", result.error.message);
+    }
+    return showOutcome(c, result, { quiet: true });
+  },
   "model-picker": async (c, args, headless) => (args ? showOutcome(c, await headless()) : model(c)),
   "thinking-picker": async (c, args, headless) => (args ? showOutcome(c, await headless()) : thinking(c)),
   "permissions-dialog": async (c, args, headless) =>

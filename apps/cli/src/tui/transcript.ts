@@ -1,7 +1,7 @@
 // The conversation as screen items, folded from agent events. Finished items are append-only (they
 // are printed once, above the live area); only the streaming tail and running tools stay live.
 import type { AssistantMessage, Message } from "@keel/ai";
-import type { CodingAgentEvent } from "@keel/coding-agent";
+import type { CodingAgentEvent, HistoryItem } from "@keel/coding-agent";
 import { oneLine } from "../format.js";
 import { type BlockScan, scanBlocks } from "./markdown.js";
 
@@ -126,8 +126,13 @@ export class Transcript {
     this.user(attached.length > 0 ? `${text}\n  + ${attached.join(", ")}` : text);
   }
 
-  /** Prints earlier conversation (resume): prompts, answers and one line per tool call. */
-  replay(messages: readonly Message[]): void {
+  /**
+   * Prints earlier conversation (resume): prompts, answers and one line per tool call; a summary
+   * and the notices left for the model as the dim lines they are, never as prompts.
+   */
+  replay(history: readonly HistoryItem[]): void {
+    const messages: Message[] = [];
+    for (const item of history) if (item.kind === "conversation") messages.push(item.message);
     const results = new Map<string, { isError: boolean; text: string }>();
     for (const m of messages)
       if (m.role === "toolResult")
@@ -135,7 +140,16 @@ export class Transcript {
           isError: m.isError,
           text: m.content.flatMap((c) => (c.type === "text" ? [c.text] : [])).join("\n"),
         });
-    for (const m of messages) {
+    for (const item of history) {
+      if (item.kind === "summary") {
+        this.note("dim", summaryLine(item));
+        continue;
+      }
+      if (item.kind === "notice") {
+        this.note("dim", noticeLine(item.text));
+        continue;
+      }
+      const m = item.message;
       if (m.role === "user") this.userMessage(m);
       if (m.role !== "assistant") continue;
       for (const [i, block] of m.content.entries()) {
@@ -320,12 +334,9 @@ export class Transcript {
       case "recovery":
         this.note("warning", event.text);
         return "structural";
-      case "capability_notice": {
-        const lines = event.text.split("\n").filter((l) => l.trim());
-        const more = lines.length > 1 ? ` (+${lines.length - 1} lines)` : "";
-        this.note("dim", `${oneLine(lines[0] ?? "", 100)}${more}`);
+      case "capability_notice":
+        this.note("dim", noticeLine(event.text));
         return "structural";
-      }
       case "compaction_start":
         this.note("dim", `Compacting context (${event.reason}, ~${event.tokensBefore} tokens)…`);
         return "structural";
@@ -347,4 +358,18 @@ export class Transcript {
         return "none";
     }
   }
+}
+
+/** A notice left for the model, as one dim line: its first line and how many follow. */
+function noticeLine(text: string): string {
+  const lines = text.split("\n").filter((l) => l.trim());
+  const more = lines.length > 1 ? ` (+${lines.length - 1} lines)` : "";
+  return `${oneLine(lines[0] ?? "", 100)}${more}`;
+}
+
+function summaryLine(item: Extract<HistoryItem, { kind: "summary" }>): string {
+  const lines = item.text.split("\n").filter((l) => l.trim()).length;
+  return item.of === "compaction"
+    ? `Summary of the earlier conversation (compacted; ${lines} lines the model reads instead of it).`
+    : `Summary of the branch left behind (${lines} lines the model reads).`;
 }

@@ -7,7 +7,8 @@ export const SUMMARY_SYSTEM_PROMPT =
   "You summarize a coding session so another engineer can continue it without the transcript. " +
   "Be concrete: names, paths, commands, values. No preamble.";
 
-const SECTIONS = `## Goal
+/** The sections every summary has: also the smallest summary there can be. */
+export const SUMMARY_SECTIONS = `## Goal
 ## Constraints and preferences
 ## Progress
 ### Done
@@ -24,7 +25,7 @@ export function continuationRequestText(previousSummary: boolean, instructions?:
     ? "This conversation is about to be compacted. The summary at its start covers what came before it: update that summary with everything since. Keep what still holds, revise what changed, drop what is obsolete."
     : "This conversation is about to be compacted: summarize it so another engineer can continue it without the transcript.";
   const focus = instructions ? `\n\nFocus: ${instructions}` : "";
-  return `${base} Do not call any tool; answer with the summary only. Be concrete: names, paths, commands, values. No preamble.\n\nAnswer in exactly these Markdown sections:\n${SECTIONS}${focus}`;
+  return `${base} Do not call any tool; answer with the summary only. Be concrete: names, paths, commands, values. No preamble.\n\nAnswer in exactly these Markdown sections:\n${SUMMARY_SECTIONS}${focus}`;
 }
 
 export function summaryRequestText(
@@ -36,7 +37,7 @@ export function summaryRequestText(
     ? `Update the previous summary with the new part of the conversation. Keep what still holds, revise what changed, drop what is obsolete.\n\n<previous-summary>\n${previousSummary}\n</previous-summary>\n\n<new-conversation>\n${transcript}\n</new-conversation>`
     : `Summarize this conversation.\n\n<conversation>\n${transcript}\n</conversation>`;
   const focus = instructions ? `\n\nFocus: ${instructions}` : "";
-  return `${base}\n\nAnswer in exactly these Markdown sections:\n${SECTIONS}${focus}`;
+  return `${base}\n\nAnswer in exactly these Markdown sections:\n${SUMMARY_SECTIONS}${focus}`;
 }
 
 /** Plain-text transcript of messages for the summarizer (tool outputs clipped). */

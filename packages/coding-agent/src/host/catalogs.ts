@@ -28,6 +28,15 @@ const DEFAULT_HEADINGS: Record<string, string> = {
   prompts: "Prompts (find one with SearchTools):",
 };
 
+/**
+ * How a catalog entry is shown to people (approvals, transcripts, editors): `group:name`, or the
+ * name alone when it already begins with its group (`mcp__docs__search`, not
+ * `mcp__docs:mcp__docs__search`). Its identity for rules and the journal stays `group:name`.
+ */
+export function shownRef(group: string, name: string): string {
+  return name.startsWith(group) ? name : `${group}:${name}`;
+}
+
 export interface IndexedEntry {
   /** `group:name`: the toolRef, the permission identity, what T1/T2 journal. */
   ref: string;

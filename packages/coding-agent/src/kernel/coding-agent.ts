@@ -34,6 +34,7 @@ import type {
   ContextUsage,
   FileChanges,
   FilesRestored,
+  HistoryItem,
   MentionCompletionInfo,
   PermissionModeName,
   PermissionRuleInfo,
@@ -300,6 +301,9 @@ export class KernelAgent implements CodingAgent {
 
   messages(): Message[] {
     return this.navigation.messages();
+  }
+  history(): HistoryItem[] {
+    return this.navigation.history();
   }
   tree(): SessionTreeNode[] {
     return this.navigation.tree();

@@ -1,5 +1,6 @@
 // Runs a compaction: summarizes the history before a safe cut with the session's own model,
-// journals the compaction entry, and reports tokens before and after.
+// journals the compaction entry, and reports tokens before and after. A compaction that could not
+// shrink the context (a short conversation, a long summary) journals nothing and says so.
 import {
   type AssistantMessage,
   addUsage,
@@ -13,12 +14,13 @@ import {
   type Usage,
 } from "@keel/ai";
 import type { ToolDeclaration } from "@keel/extension-sdk";
-import type { Session } from "@keel/session";
+import { compactionSummaryMessage, type Session } from "@keel/session";
 import { err, ok, type Result } from "neverthrow";
 import { type CompactionSettings, findCutIndex, keepBudget } from "../compaction/policy.js";
 import {
   continuationRequestText,
   fileActivity,
+  SUMMARY_SECTIONS,
   SUMMARY_SYSTEM_PROMPT,
   summaryRequestText,
   transcriptOf,
@@ -58,16 +60,32 @@ export interface CompactionOutcome {
   mode: "continuation" | "transcript";
 }
 
+/** A failure after a summary was asked for carries what that request cost. */
+export type CompactionFailure = CodingAgentError & { usage?: Usage };
+
 /** The summary's output cap. */
 const SUMMARY_TOKENS = 8192;
 
-export async function runCompaction(
-  input: CompactionInput,
-): Promise<Result<CompactionOutcome, CodingAgentError>> {
+/** What a compaction would replace: everything before `cut`, summarized into one message. */
+export interface CompactionPlan {
+  cut: number;
+  /** 1 when the history starts with the previous summary (it is folded into the new one). */
+  start: number;
+  previousSummary: string | undefined;
+  /** Estimated tokens of the messages the summary replaces, the previous summary included. */
+  replacedTokens: number;
+}
+
+/**
+ * Where to cut, or `nothing_to_compact` when a summary could not be smaller than what it
+ * replaces: even the bare section headings would outweigh it. Pure: asks no model.
+ */
+export function planCompaction(
+  input: Pick<CompactionInput, "session" | "model" | "settings" | "reason" | "declarationOf">,
+): Result<CompactionPlan, CodingAgentError> {
   const { session, model } = input;
   const folded = session.fold();
   const messages = folded.messages;
-  const tokensBefore = contextTokens(session, input.fixedTokens, model);
   const ratio = charsPerToken(model);
   const tokensOf = (m: Message) => estimateMessageTokens(m, ratio);
   // A threshold compaction keeps the usual recent budget; a manual or overflow one must shrink
@@ -76,14 +94,46 @@ export async function runCompaction(
   const historyTokens = messages.reduce((sum, m) => sum + tokensOf(m), 0);
   const keep = input.reason === "threshold" ? budget : Math.min(budget, Math.floor(historyTokens / 4));
   const cut = findCutIndex(messages, keep, tokensOf);
-  if (cut <= 0)
-    return err({ type: "session", message: "Nothing to compact yet: the history is already minimal." });
-
   const previous = folded.lastCompactionId ? session.getEntry(folded.lastCompactionId) : undefined;
   const previousSummary =
     previous?.type === "compaction" ? (previous as { summary?: string }).summary : undefined;
   // The first message of a compacted context is the previous summary itself; summarize what follows it.
   const start = previousSummary && folded.messageSources[0] === folded.lastCompactionId ? 1 : 0;
+  const replacedTokens = messages.slice(0, Math.max(cut, 0)).reduce((sum, m) => sum + tokensOf(m), 0);
+  const smallest = summaryMessageTokens(
+    withFileLists(
+      SUMMARY_SECTIONS,
+      fileActivity(messages.slice(start, cut), input.declarationOf),
+      previousSummary,
+    ),
+    ratio,
+  );
+  if (cut <= start || replacedTokens <= smallest)
+    return err({
+      type: "nothing_to_compact",
+      message:
+        cut <= start
+          ? "Nothing to compact: the conversation is too short (all of it is the recent part compaction keeps)."
+          : `Nothing to compact: the conversation is too short — the ~${replacedTokens} tokens a summary would replace are fewer than an empty summary takes (~${smallest}).`,
+    });
+  return ok({ cut, start, previousSummary, replacedTokens });
+}
+
+/** Tokens the summary takes in the context, as the fold presents it. */
+function summaryMessageTokens(summary: string, ratio: number): number {
+  return estimateMessageTokens(compactionSummaryMessage(summary, 0), ratio);
+}
+
+export async function runCompaction(
+  input: CompactionInput,
+  plan: CompactionPlan,
+): Promise<Result<CompactionOutcome, CompactionFailure>> {
+  const { session, model } = input;
+  const folded = session.fold();
+  const messages = folded.messages;
+  const tokensBefore = contextTokens(session, input.fixedTokens, model);
+  const ratio = charsPerToken(model);
+  const { cut, start, previousSummary } = plan;
   const summarized = messages.slice(start, cut);
 
   const summaryTokens = Math.min(SUMMARY_TOKENS, model.maxOutput);
@@ -169,6 +219,14 @@ export async function runCompaction(
     return err({ type: "model", message: "Compaction failed: the model returned an empty summary." });
 
   const summary = withFileLists(text, fileActivity(summarized, input.declarationOf), previousSummary);
+  // Never journal growth and call it a saving: a summary no smaller than what it replaces stays out.
+  const summarySize = summaryMessageTokens(summary, ratio);
+  if (summarySize >= plan.replacedTokens)
+    return err({
+      type: "nothing_to_compact",
+      message: `Nothing compacted: the summary (~${summarySize} tokens) would be no smaller than the ~${plan.replacedTokens} tokens of conversation it replaces, so the context is left as it was.`,
+      usage: usage ?? emptyUsage(),
+    });
   const firstKeptEntryId = folded.messageSources[cut] ?? null;
   const appended = await session.appendEntry({
     type: "compaction",

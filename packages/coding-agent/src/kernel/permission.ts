@@ -4,6 +4,7 @@ import { summarizeToolCall, type ToolDeclaration } from "@keel/extension-sdk";
 import { err, ok, type Result } from "neverthrow";
 import type { ConfigError } from "../config/errors.js";
 import { addPermissionRule, configFileFor, removePermissionRule } from "../config/write.js";
+import { shownRef } from "../host/catalogs.js";
 import { decide } from "../permissions/decide.js";
 import { createPermissionGate } from "../permissions/gate.js";
 import { readGuardFor } from "../permissions/read-scope.js";
@@ -107,6 +108,9 @@ export function createToolPermission(options: ToolPermissionOptions): KernelPerm
             const answer = await approve({
               kind: "tool",
               toolName: request.tool,
+              ...(request.catalogEntry
+                ? { shownName: shownRef(request.catalogEntry.group, request.catalogEntry.name) }
+                : {}),
               toolCallId: request.toolCallId ?? "",
               args: (request.args ?? {}) as Record<string, unknown>,
               reason: request.reason,

@@ -2,8 +2,9 @@
 // prepareRequest: compaction check, persisted notices, capability notice, then the one-request
 //   synthetic context.
 // beforeToolCall: resolve what runs (an ExecuteTool call runs its catalog entry), extension
-//   policy (which may rewrite the arguments), the permission gate on what will actually run,
-//   then T1 under that identity.
+//   policy (which may rewrite the arguments), the tool's declared precondition (a call bound to
+//   fail fails before anyone is asked), the permission gate on what will actually run, then T1
+//   under that identity.
 // afterToolCall: extension patches, then T2 (only for a call that has a T1); a call admitted but
 //   never run (aborted before it started) gets its T2 when the loop finishes it.
 import type { AfterToolCall, AgentToolResult, BeforeToolCall, PrepareRequest } from "@keel/agent";
@@ -16,7 +17,13 @@ import { estimateTextTokens } from "../compaction/tokens.js";
 import { EXECUTE_TOOL, type IndexedEntry } from "../host/catalogs.js";
 import type { HostView } from "../host/extension-host.js";
 import { inventoryOf, noticeText, withToldKept } from "../host/inventory.js";
-import { type DeclaredTool, declarationOf, isJournaled, roleValues } from "../tools/declarations.js";
+import {
+  type DeclaredTool,
+  declarationOf,
+  isJournaled,
+  roleValues,
+  unmetPrecondition,
+} from "../tools/declarations.js";
 import { contentText } from "./agent-events.js";
 import { contextTokens } from "./context-size.js";
 import type { DenialInput } from "./denials.js";
@@ -200,6 +207,9 @@ export function createBeforeToolCall(k: SeamContext, begun: BegunOperations): Be
       });
       return policy;
     }
+    // A call bound to fail (an Edit of a file never read) fails now, before anyone is asked.
+    const unmet = await unmetPrecondition(declaration, policy.args);
+    if (unmet) return { action: "block", reason: unmet };
     // The gate judges what will actually run: the arguments after every rewrite.
     const permitted = await k.permission({
       toolName: identity,

@@ -2,7 +2,7 @@
 // resident tools the loop holds and the catalog entries an ExecuteTool call runs by `group:name`.
 import type { AgentTool } from "@keel/agent";
 import type { CatalogView } from "../host/catalog-tools.js";
-import { EXECUTE_TOOL } from "../host/catalogs.js";
+import { EXECUTE_TOOL, shownRef } from "../host/catalogs.js";
 import { callInfo, type DeclaredTool, declarationOf } from "../tools/declarations.js";
 import type { ToolCallInfo } from "./types.js";
 
@@ -21,7 +21,8 @@ export function describeCall(
           ? (args.arguments as Record<string, unknown>)
           : {};
       const info = callInfo(declarationOf(item.entry as DeclaredTool), inner);
-      return { ...info, summary: info.summary ? `${item.ref} ${info.summary}` : item.ref };
+      const shown = shownRef(item.group, item.name);
+      return { ...info, summary: info.summary ? `${shown} ${info.summary}` : shown };
     }
   }
   const tool = tools.find((t) => t.name === toolName) as DeclaredTool | undefined;

@@ -32,6 +32,8 @@ export interface ApprovalRequest {
   agent?: { agentId: string; title: string };
   /** Passed through from the call: what the tool declares (its preview, for the dialog). */
   declaration?: ToolDeclaration;
+  /** Passed through from the call: the catalog entry it runs, for the dialog to name. */
+  catalogEntry?: PermissionRequest["catalogEntry"];
 }
 
 export interface ToolCallToCheck {
@@ -155,6 +157,7 @@ export function createPermissionGate(options: PermissionGateOptions): Permission
         suggestions: decision.suggestions ?? [],
         ...(call.agent ? { agent: call.agent } : {}),
         ...(call.declaration ? { declaration: call.declaration } : {}),
+        ...(call.catalogEntry ? { catalogEntry: call.catalogEntry } : {}),
       });
     } catch {
       // Fail closed: a broken prompt must not turn into an approval.

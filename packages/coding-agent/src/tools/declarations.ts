@@ -26,6 +26,7 @@ export function declarationOf(
     // A catalog entry's `summary` is its notice line (a string), not a call summary.
     ...(typeof tool.summary === "function" ? { summary: tool.summary.bind(tool) } : {}),
     ...(typeof tool.preview === "function" ? { preview: tool.preview.bind(tool) } : {}),
+    ...(typeof tool.precondition === "function" ? { precondition: tool.precondition.bind(tool) } : {}),
     ...(tool.sideEffects === true ? { sideEffects: true } : {}),
   };
 }
@@ -62,6 +63,21 @@ export async function previewOf(
     const preview = await declaration.preview(args as Record<string, unknown>, context);
     return preview && typeof preview.text === "string" ? preview : undefined;
   } catch {
+    return undefined;
+  }
+}
+
+/** Why a call cannot succeed, from its declaration, before anyone is asked; one that throws says nothing. */
+export async function unmetPrecondition(
+  declaration: ToolDeclaration | undefined,
+  args: Record<string, unknown>,
+): Promise<string | undefined> {
+  if (!declaration?.precondition) return undefined;
+  try {
+    const unmet = await declaration.precondition(args);
+    return typeof unmet === "string" && unmet !== "" ? unmet : undefined;
+  } catch {
+    // A broken check must not block a call execute would judge for itself.
     return undefined;
   }
 }

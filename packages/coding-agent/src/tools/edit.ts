@@ -1,22 +1,15 @@
 // Edit: exact-string replacements in a file the model has Read, applied in memory all or
 // nothing, written back atomically with the file's own line endings and BOM.
 
-import { stat } from "node:fs/promises";
 import type { ToolPreview, ToolPreviewContext } from "@keel/extension-sdk";
 import { type Static, Type } from "@sinclair/typebox";
 import { structuredPatch } from "diff";
 import { applyEdits, type Candidate, type EditFailure, type EditSpec } from "./edit-apply.js";
+import { type CurrentFile, currentFile } from "./file-current.js";
 import { looksBinary } from "./file-kind.js";
-import { type FileReadTracker, freshnessMessage, stampOf } from "./file-tracker.js";
-import {
-  type BuiltinTool,
-  displayPath,
-  errorResult,
-  fsErrorMessage,
-  resolvePath,
-  textResult,
-} from "./shared.js";
-import { readTextBytes, type TextFileAccess, writeTextBytes } from "./text-files.js";
+import { type FileReadTracker, stampOf } from "./file-tracker.js";
+import { type BuiltinTool, displayPath, errorResult, resolvePath, textResult } from "./shared.js";
+import { type TextFileAccess, writeTextBytes } from "./text-files.js";
 
 export interface EditToolOptions {
   cwd: string;
@@ -69,26 +62,22 @@ export function createEditTool(options: EditToolOptions): BuiltinTool<typeof edi
     args: { paths: ["path"] },
     summary: (args) => args.path,
     preview: (args, { cwd, readText }) => editPreview(args, cwd, readText),
+    // A file that is missing, or that the model has not read as it is now, fails before anyone is asked.
+    async precondition(args) {
+      const path = resolvePath(options.cwd, args.path);
+      const shown = displayPath(options.cwd, path);
+      const current = await currentFile(path, shown, "edit", options.tracker, options.textFiles);
+      return current.kind === "current" ? undefined : unusable(current, shown);
+    },
     async execute(args) {
       const path = resolvePath(options.cwd, args.path);
       const shown = displayPath(options.cwd, path);
       const edits = editsOf(args);
       if (typeof edits === "string") return errorResult(edits);
 
-      let bytes: Buffer;
-      let mtimeMs: number;
-      try {
-        const info = await stat(path);
-        if (info.isDirectory()) return errorResult(`${shown} is a directory; give a file path.`);
-        const read = await readTextBytes(path, options.textFiles);
-        if (read.isErr()) return errorResult(`Could not read ${shown}: ${read.error.message}`);
-        bytes = read.value;
-        mtimeMs = info.mtimeMs;
-      } catch (error) {
-        return errorResult(`${fsErrorMessage(error, shown)} To create a new file, use Write.`);
-      }
-      const fresh = options.tracker.check(path, stampOf(bytes, mtimeMs));
-      if (fresh.isErr()) return errorResult(freshnessMessage(fresh.error, shown, "edit"));
+      const current = await currentFile(path, shown, "edit", options.tracker, options.textFiles);
+      if (current.kind !== "current") return errorResult(unusable(current, shown));
+      const bytes = current.bytes;
       if (looksBinary(bytes)) return errorResult(`${shown} is a binary file; Edit only changes text files.`);
 
       const hasBom = bytes.subarray(0, 3).equals(BOM);
@@ -118,6 +107,12 @@ export function createEditTool(options: EditToolOptions): BuiltinTool<typeof edi
       );
     },
   };
+}
+
+function unusable(current: Exclude<CurrentFile, { kind: "current" }>, shown: string): string {
+  return current.kind === "missing"
+    ? `No such file or directory: ${shown}. Check the path (Glob or LS can help find it). To create a new file, use Write.`
+    : current.message;
 }
 
 /** Normalises both argument shapes to a list, or says what is wrong with them. */

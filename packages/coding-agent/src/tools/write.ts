@@ -1,20 +1,12 @@
 // Write: creates or replaces a whole file atomically; an existing file must have been Read
 // (and be unchanged since) so the model never overwrites content it has not seen.
 
-import { stat } from "node:fs/promises";
 import { type Static, Type } from "@sinclair/typebox";
-import { errnoCode } from "../fs/errno.js";
 import { unifiedDiff } from "./edit.js";
-import { type FileReadTracker, freshnessMessage, stampOf } from "./file-tracker.js";
-import {
-  type BuiltinTool,
-  displayPath,
-  errorResult,
-  fsErrorMessage,
-  resolvePath,
-  textResult,
-} from "./shared.js";
-import { readTextBytes, type TextFileAccess, writeTextBytes } from "./text-files.js";
+import { currentFile } from "./file-current.js";
+import { type FileReadTracker, stampOf } from "./file-tracker.js";
+import { type BuiltinTool, displayPath, errorResult, resolvePath, textResult } from "./shared.js";
+import { type TextFileAccess, writeTextBytes } from "./text-files.js";
 
 export interface WriteToolOptions {
   cwd: string;
@@ -59,21 +51,19 @@ export function createWriteTool(
       const header = current.exists ? "" : `(new file, ${args.content.split("\n").length} lines)\n`;
       return { format: "diff", text: header + diff, path: shown };
     },
+    // Overwriting a file the model has not read as it is now fails before anyone is asked.
+    async precondition(args) {
+      const path = resolvePath(options.cwd, args.path);
+      const shown = displayPath(options.cwd, path);
+      const current = await currentFile(path, shown, "overwrite", options.tracker, options.textFiles);
+      return current.kind === "refused" ? current.message : undefined;
+    },
     async execute(args) {
       const path = resolvePath(options.cwd, args.path);
       const shown = displayPath(options.cwd, path);
 
-      try {
-        const info = await stat(path);
-        if (info.isDirectory()) return errorResult(`${shown} is a directory; give a file path.`);
-        const bytes = await readTextBytes(path, options.textFiles);
-        if (bytes.isErr()) return errorResult(`Could not read ${shown}: ${bytes.error.message}`);
-        const current = stampOf(bytes.value, info.mtimeMs);
-        const fresh = options.tracker.check(path, current);
-        if (fresh.isErr()) return errorResult(freshnessMessage(fresh.error, shown, "overwrite"));
-      } catch (error) {
-        if (errnoCode(error) !== "ENOENT") return errorResult(fsErrorMessage(error, shown));
-      }
+      const current = await currentFile(path, shown, "overwrite", options.tracker, options.textFiles);
+      if (current.kind === "refused") return errorResult(current.message);
 
       const bytes = Buffer.from(args.content, "utf8");
       const written = await writeTextBytes(path, bytes, options.textFiles);

@@ -19,6 +19,9 @@ afterEach(() => {
 });
 
 type Json = Record<string, unknown>;
+
+/** Enough said that a summary is smaller than what it replaces (a shorter history is not compacted). */
+const LONG = ` ${"Some detail worth keeping in mind for later. ".repeat(12)}`;
 const messagesOf = (r: RecordedRequest) =>
   (JSON.parse(r.raw) as Json).messages as { role: string; content: Json[] }[];
 
@@ -129,7 +132,7 @@ describe("compaction", () => {
     const f = faux(
       {
         turns: [
-          { text: "one" },
+          { text: `one${LONG}` },
           { text: "two" },
           { text: "## Goal\nkeep going", usage: { input: 50, output: 20, cacheRead: 900 } },
         ],
@@ -145,7 +148,7 @@ describe("compaction", () => {
         discoverExtensions: false,
       })
     )._unsafeUnwrap();
-    await agent.prompt(`First.${long}`);
+    await agent.prompt(`First.${LONG}${long}`);
     await agent.prompt("Second.");
     const compacted = await agent.compact();
     const usage = agent.usage();
@@ -173,7 +176,7 @@ describe("compaction", () => {
     box = sandbox();
     const f = faux({
       turns: [
-        { text: "one" },
+        { text: `one${LONG}` },
         { text: "two" },
         { text: "## Goal\nhalf a summ", stopReason: "length" },
         { text: "## Goal\nthe whole summary" },
@@ -188,7 +191,7 @@ describe("compaction", () => {
         discoverExtensions: false,
       })
     )._unsafeUnwrap();
-    await agent.prompt("First.");
+    await agent.prompt(`First.${LONG}`);
     await agent.prompt("Second.");
     expect((await agent.compact()).isOk()).toBe(true);
     const file = agent.sessionFile!;
@@ -205,7 +208,7 @@ describe("compaction", () => {
     box = sandbox();
     const f = faux({
       turns: [
-        { text: "one" },
+        { text: `one${LONG}` },
         { kind: "context_overflow" },
         { text: "## Goal\nkeep going" },
         { text: "two" },
@@ -220,7 +223,7 @@ describe("compaction", () => {
         discoverExtensions: false,
       })
     )._unsafeUnwrap();
-    await agent.prompt("First.");
+    await agent.prompt(`First.${LONG}`);
     const second = await agent.prompt("Second.");
     await agent.close();
     expect(second._unsafeUnwrap().text).toBe("two");

@@ -10,6 +10,9 @@ import { faux, type Sandbox, sandbox } from "./helpers.js";
 let box: Sandbox;
 afterEach(() => box?.cleanup());
 
+/** Enough said that a summary is smaller than what it replaces (a shorter history is not compacted). */
+const LONG = ` ${"Some detail worth keeping in mind for later. ".repeat(12)}`;
+
 /** A hook script (run with node) and the file it logs each event it reads to. */
 function script(name: string, body: string): { command: string; log: string } {
   const path = join(box.home, `${name}.mjs`);
@@ -231,7 +234,10 @@ describe("Claude Code hooks", () => {
     });
     const f = faux({
       turns: [
-        { toolCalls: [{ name: "Bash", arguments: { command: "touch asked.txt" } }] },
+        {
+          text: `Touching it.${LONG}`,
+          toolCalls: [{ name: "Bash", arguments: { command: "touch asked.txt" } }],
+        },
         { text: "ok" },
         { text: "Summary: the user asked to touch a file." },
       ],
@@ -244,7 +250,7 @@ describe("Claude Code hooks", () => {
       ui: { approve: async () => ({ decision: "allow_once" }) },
     });
     const agent = created._unsafeUnwrap();
-    await agent.prompt("touch it");
+    await agent.prompt(`touch it${LONG}`);
     expect(existsSync(join(box.workspace, "asked.txt"))).toBe(true);
     // The notification is fired, not awaited: give the hook its moment.
     for (let i = 0; i < 50 && !existsSync(notify.log); i++) await new Promise((r) => setTimeout(r, 50));

@@ -50,7 +50,8 @@ describe("permission denials", () => {
       [
         {
           toolCalls: [
-            { id: "e1", name: "Edit", arguments: { path: "README.md", old_string: "a", new_string: "b" } },
+            // A new file: an Edit of a file never read would fail before anyone is asked.
+            { id: "e1", name: "Write", arguments: { path: "README.md", content: "b" } },
             { id: "b1", name: "Bash", arguments: { command: "git push origin main" } },
             { id: "r1", name: "Read", arguments: { path: ".env" } },
             { id: "ok", name: "Bash", arguments: { command: "echo fine" } },
@@ -63,7 +64,7 @@ describe("permission denials", () => {
     expect(summary.permissionDenials).toEqual([
       {
         toolCallId: "e1",
-        toolName: "Edit",
+        toolName: "Write",
         input: "README.md",
         reason: expect.stringContaining("needs the user's approval and nobody can approve it"),
         by: "headless",

@@ -34,6 +34,9 @@ afterEach(async () => {
 });
 
 const env = { ANTHROPIC_API_KEY: "test" };
+
+/** Enough said that a summary is smaller than what it replaces (a shorter history is not compacted). */
+const LONG = ` ${"Some detail worth keeping in mind for later. ".repeat(12)}`;
 const streamOptions = { apiKey: "test", retry: { maxRetries: 0 } };
 
 describe("model choice", () => {
@@ -144,7 +147,7 @@ describe("a Claude Sonnet 5.5 session", () => {
     server.setScenario({
       turns: [
         // Opus 5.5 first, with thinking the mock signs for Opus.
-        { thinking: "Opus looks around.", text: "Opus is here." },
+        { thinking: "Opus looks around.", text: `Opus is here.${LONG}` },
         // Then Sonnet 5.5: notes before a tool call, the tool result, an answer.
         {
           thinking: "Read a.ts.",
@@ -168,7 +171,7 @@ describe("a Claude Sonnet 5.5 session", () => {
         onEvent: (e) => events.push(e),
       })
     )._unsafeUnwrap();
-    expect((await agent.prompt("hello"))._unsafeUnwrap().text).toBe("Opus is here.");
+    expect((await agent.prompt(`hello${LONG}`))._unsafeUnwrap().text).toBe(`Opus is here.${LONG}`);
 
     agent.setModel("anthropic/claude-sonnet-5-5")._unsafeUnwrap();
     const run = (await agent.prompt("what is a?"))._unsafeUnwrap();

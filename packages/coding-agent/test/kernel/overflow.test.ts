@@ -1,5 +1,6 @@
 // Overflow recovery and manual compaction: an overflow error compacts and retries once; a manual
 // compaction passes its instructions and updates the previous summary instead of starting over.
+import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { continuationRequestText, SUMMARY_SYSTEM_PROMPT } from "../../src/compaction/summary.js";
 import { createCodingAgent } from "../../src/index.js";
@@ -7,6 +8,9 @@ import { faux, type Sandbox, sandbox } from "./helpers.js";
 
 let box: Sandbox;
 afterEach(() => box?.cleanup());
+
+/** Enough said that a summary is smaller than what it replaces (a shorter history is not compacted). */
+const LONG = ` ${"Some detail worth keeping in mind for later. ".repeat(12)}`;
 
 const isSummaryRequest = (body: Record<string, unknown>) =>
   ((body.system as { text: string }[] | undefined)?.[0]?.text ?? "").startsWith(
@@ -37,7 +41,7 @@ describe("overflow and manual compaction", () => {
     box = sandbox();
     const f = faux({
       turns: [
-        { text: "first answer" },
+        { text: `first answer${LONG}` },
         { text: "second answer" },
         { kind: "context_overflow" },
         { text: "## Goal\nAnswer questions.\n## Next steps\n- answer the third" },
@@ -67,11 +71,11 @@ describe("overflow and manual compaction", () => {
     box = sandbox();
     const f = faux({
       turns: [
-        { text: "a1" },
-        { text: "a2" },
+        { text: `a1${LONG}` },
+        { text: `a2${LONG}` },
         { text: "## Goal\nFirst summary goal.\n## Next steps\n- continue" },
-        { text: "a3" },
-        { text: "a4" },
+        { text: `a3${LONG}` },
+        { text: `a4${LONG}` },
         { text: "## Goal\nSecond summary goal.\n## Next steps\n- done" },
       ],
     });
@@ -105,10 +109,10 @@ describe("overflow and manual compaction", () => {
     box = sandbox();
     const f = faux({
       turns: [
-        { text: "a1" },
-        { text: "a2" },
+        { text: `a1${LONG}` },
+        { text: `a2${LONG}` },
         { text: "## Goal\nFirst summary goal.\n## Next steps\n- continue" },
-        { text: "a3" },
+        { text: `a3${LONG}` },
         { kind: "context_overflow" },
         { text: "## Goal\nSecond summary goal.\n## Next steps\n- done" },
         { text: "a4" },
@@ -131,5 +135,65 @@ describe("overflow and manual compaction", () => {
     // The part kept at the first compaction and summarized now (the cut leaves q3 onwards).
     expect(update).toContain("<new-conversation>\n[user]\nq2");
     expect(update).not.toContain("q1"); // already summarized, not re-sent as conversation
+  });
+
+  it("a short conversation is not compacted: it says so, asks no model and journals nothing", async () => {
+    box = sandbox();
+    const f = faux({ turns: [{ text: "Hello there." }] });
+    const agent = await agentWith(f);
+    const events: string[] = [];
+    agent.subscribe((e) => {
+      if (e.type === "compaction_start" || e.type === "compaction_end") events.push(e.type);
+    });
+    await agent.prompt("hello");
+    const before = agent.contextUsage().tokens;
+    const compacted = await agent.compact();
+    const file = agent.sessionFile!;
+    const after = agent.contextUsage().tokens;
+    await agent.close();
+    expect(compacted._unsafeUnwrapErr()).toEqual({
+      type: "nothing_to_compact",
+      message: expect.stringMatching(/^Nothing to compact: the conversation is too short/),
+    });
+    expect(f.requests).toHaveLength(1);
+    expect(events).toEqual([]);
+    expect(after).toBe(before);
+    expect(readFileSync(file, "utf8")).not.toContain('"type":"compaction"');
+  });
+
+  it("a summary no smaller than what it replaces is not journaled, and its cost is still counted", async () => {
+    box = sandbox();
+    const bloated = `## Goal\n${"An overly long summary line. ".repeat(80)}`;
+    const f = faux({
+      turns: [
+        { text: `a1${LONG}` },
+        { text: `a2${LONG}` },
+        { text: bloated, usage: { input: 10, output: 777 } },
+        { text: "a3" },
+      ],
+    });
+    const agent = await agentWith(f);
+    const ends: { ok: boolean; error?: string }[] = [];
+    agent.subscribe((e) => {
+      if (e.type === "compaction_end") ends.push({ ok: e.ok, ...(e.error ? { error: e.error } : {}) });
+    });
+    await agent.prompt("q1");
+    await agent.prompt("q2");
+    const outputBefore = agent.usage().output;
+    const compacted = await agent.compact();
+    expect(compacted._unsafeUnwrapErr().type).toBe("nothing_to_compact");
+    expect(compacted._unsafeUnwrapErr().message).toMatch(
+      /^Nothing compacted: the summary \(~\d+ tokens\) would be no smaller than the ~\d+ tokens of conversation it replaces/,
+    );
+    expect(ends).toEqual([{ ok: false, error: compacted._unsafeUnwrapErr().message }]);
+    expect(agent.usage().output - outputBefore).toBe(777);
+    await agent.prompt("q3");
+    const file = agent.sessionFile!;
+    await agent.close();
+    // The next request still carries the conversation itself, not the bloated summary.
+    const next = f.requests.at(-1)!.raw;
+    expect(next).toContain('"q1"');
+    expect(next).not.toContain("An overly long summary line.");
+    expect(readFileSync(file, "utf8")).not.toContain('"type":"compaction"');
   });
 });

@@ -21,6 +21,7 @@ import type { Connector } from "./sdk/connector.js";
 import { entryName } from "./sdk/connector.js";
 import { type ConnectorState, ConnectorStateSchema } from "./state.js";
 import { howToConnect, policyReport, statusLines } from "./status.js";
+import { ToldOnce } from "./told.js";
 
 export interface ConnectorInstance {
   hub: ConnectorHub;
@@ -76,15 +77,20 @@ function connectorCatalog(connector: Connector, now: () => number): ToolCatalog<
 
 function reportOnce(runtime: Omit<ConnectorRuntime, "instance">, hub: ConnectorHub): void {
   const config = runtime.config;
+  const told = new ToldOnce(runtime.dataDir());
   for (const connector of hub.connectors) {
     const live = hub.live(connector, config);
+    if (live.status.state === "connected") told.forget(connector.id);
     if (live.status.state !== "not_connected") continue;
     const line = `${connector.label} is not connected, so its actions are not offered: ${howToConnect(connector, live.tokenEnv)}.`;
-    // Said where a person is at the session (the TUI); a script's stderr stays its own
-    // (print mode shows it with --debug, and `keel connector list` says it any time).
-    if (runtime.ui.supports.confirm) runtime.report("info", line);
+    // Said where a person is at the session (the TUI), once until it changes (`keel connector
+    // list` and `/connectors` say it any time); a script's stderr stays its own (print mode
+    // writes it to the debug log, and that does not count as the user having seen it).
+    if (runtime.ui.supports.confirm && told.first(connector.id, line)) runtime.report("info", line);
     else runtime.debug(line);
   }
+  const unsaved = told.save();
+  if (unsaved) runtime.debug(`connector: could not record the connection hints already shown: ${unsaved}`);
   const ignored = config.fromProject?.ignored ?? [];
   if (ignored.length > 0)
     runtime.report(

@@ -53,6 +53,38 @@ describe("the connector extension", () => {
     h.cleanup();
   });
 
+  it("says it once per connector across starts; again when the hint changes or after a connection", async () => {
+    const dataDir = mkdtempSync(join(temp, "told-"));
+    const start = async (options: { env?: Record<string, string>; tokenEnv?: string } = {}) => {
+      const h = await activate({
+        connectors: [githubConnector, linearConnector],
+        dataDir,
+        ...(options.env ? { env: options.env } : {}),
+        ...(options.tokenEnv ? { config: { connectors: { github: { tokenEnv: options.tokenEnv } } } } : {}),
+      });
+      return h.reports.filter((r) => r.level === "info").map((r) => r.message.split(" ")[0]);
+    };
+    expect(await start()).toEqual(["GitHub", "Linear"]);
+    // The next start (a new session, another project) says nothing new.
+    expect(await start()).toEqual([]);
+    // A renamed variable is a different hint.
+    expect(await start({ tokenEnv: "GH_WORK_TOKEN" })).toEqual(["GitHub"]);
+    expect(await start({ tokenEnv: "GH_WORK_TOKEN" })).toEqual([]);
+    // Connected once, then the token gone: that is news again.
+    expect(await start({ env: { GH_WORK_TOKEN: GITHUB_TOKEN }, tokenEnv: "GH_WORK_TOKEN" })).toEqual([]);
+    expect(await start({ tokenEnv: "GH_WORK_TOKEN" })).toEqual(["GitHub"]);
+  });
+
+  it("print mode's debug line does not count as told: the next interactive start says it", async () => {
+    const dataDir = mkdtempSync(join(temp, "told-headless-"));
+    const headless = await activate({ connectors: [githubConnector], dataDir, interactive: false });
+    expect(headless.reports.map((r) => r.level)).toEqual(["debug"]);
+    const again = await activate({ connectors: [githubConnector], dataDir, interactive: false });
+    expect(again.reports.map((r) => r.level)).toEqual(["debug"]);
+    const tui = await activate({ connectors: [githubConnector], dataDir });
+    expect(tui.reports.map((r) => r.level)).toEqual(["info"]);
+  });
+
   it("headless (print mode) it says so only in the debug log, keeping a script's stderr clean", async () => {
     const h = await activate({ connectors: [githubConnector], interactive: false });
     expect(h.reports).toEqual([
@@ -141,6 +173,9 @@ describe("the connector extension", () => {
     };
     const reports: string[] = [];
     child.report = (_level, message) => reports.push(message);
+    // A user who was never told (the harness's own activation told the first data folder).
+    const fresh = mkdtempSync(join(temp, "child-"));
+    child.dataDir = () => fresh;
     const definition = connectorExtension({ connectors: [githubConnector], env: {} });
     await definition.lifecycle!.activate!({ ...child, signal: new AbortController().signal } as never);
     expect(reports).toEqual([]);

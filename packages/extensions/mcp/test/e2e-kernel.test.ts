@@ -2,6 +2,7 @@
 // exact name, ExecuteTool runs it, and the answer reaches the model; tools join by notice; the
 // readOnlyHint policy meets the user's permission rules.
 import { fileURLToPath } from "node:url";
+import { recordingUi } from "@keel/coding-agent/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   fauxProvider,
@@ -160,5 +161,69 @@ describe("MCP in the kernel", () => {
     expect(texts(provider.requests[1]).join("\n")).toMatch(/mcp__fixture:mcp__fixture__pid needs approval/);
     // echo is read-only by its hint, but the user's ask rule still stands.
     expect(texts(provider.requests[2]).join("\n")).toMatch(/rule mcp__fixture__echo asks/);
+  });
+
+  it("an approval names the tool once (server and tool) and shows its arguments, bounded", async () => {
+    box = sandbox();
+    writeUserConfig(box, {
+      everything: {
+        command: process.execPath,
+        args: [binOf("@modelcontextprotocol/server-everything"), "stdio"],
+        // echo says it is read-only; ignoring that makes it a call Keel asks about.
+        readOnlyHints: "ignore",
+      },
+    });
+    const long = "x".repeat(5000);
+    const provider = fauxProvider({
+      turns: [
+        {
+          toolCalls: [
+            {
+              name: "ExecuteTool",
+              arguments: { toolRef: "mcp__everything__echo", arguments: { message: "hi from the model" } },
+            },
+          ],
+        },
+        {
+          toolCalls: [
+            {
+              name: "ExecuteTool",
+              arguments: { toolRef: "mcp__everything__echo", arguments: { message: long } },
+            },
+          ],
+        },
+        { text: "Echoed." },
+      ],
+    });
+    const ui = recordingUi({ interactive: true, approve: () => ({ decision: "allow_once" }) });
+    const { agent, status } = await start({
+      cwd: box.workspace,
+      home: box.home,
+      model: provider.model,
+      streamOptions: provider.streamOptions,
+      permissionMode: "default",
+      ui: ui.ui,
+    });
+    closing.push(() => agent.close());
+    await status((text) => text.startsWith("mcp 1/1"));
+    (await agent.prompt("echo twice"))._unsafeUnwrap();
+    const [first, second] = ui.approvals;
+    // The identity rules name stays; what people are shown does not repeat the server.
+    expect(first!.toolName).toBe("mcp__everything:mcp__everything__echo");
+    expect(first!.shownName).toBe("mcp__everything__echo");
+    expect(first!.preview).toEqual({
+      format: "text",
+      text: 'MCP server "everything", tool "echo"\n{\n  "message": "hi from the model"\n}',
+    });
+    const big = second!.preview!.text;
+    expect(big.length).toBeLessThan(2200);
+    expect(big).toMatch(/… \(\d+ more characters\)$/);
+    // Transcripts and editors describe the call the same way.
+    expect(
+      agent.describeToolCall("ExecuteTool", {
+        toolRef: "mcp__everything__echo",
+        arguments: { message: "hi from the model" },
+      }).summary,
+    ).toBe("mcp__everything__echo hi from the model");
   });
 });

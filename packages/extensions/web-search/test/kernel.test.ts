@@ -64,6 +64,7 @@ async function start(
     approve?: (r: ToolApprovalRequest) => Promise<never | { decision: string }>;
     env?: Record<string, string>;
     trusted?: boolean;
+    extension?: ReturnType<typeof extension>;
   } = {},
 ) {
   box = sandbox();
@@ -75,7 +76,7 @@ async function start(
     home: box.home,
     model: faux.model,
     streamOptions: faux.streamOptions,
-    extensions: [hosted(extension(options.env))],
+    extensions: [hosted(options.extension ?? extension(options.env))],
     ...(options.approve ? { ui: { approve: options.approve as never } } : {}),
   });
   open.push(agent);
@@ -191,5 +192,47 @@ describe("web-search in the kernel", () => {
         .map((d) => d.level),
     ).toEqual(["info"]);
     assertPrefixRetained(requests);
+  });
+
+  it("a local dev server needs one setting, fetch.allow: without it the refusal names it and nobody is asked", async () => {
+    const dev = await startServer((req, res) => res.end(`dev server ${req.url}`));
+    try {
+      // "localhost" is dialed by name once allowed by name; the test dialer sends it to 127.0.0.1.
+      const net = fakeInternet({ [`localhost:${dev.port}`]: dev.port });
+      const local = () =>
+        createWebSearchExtension({
+          env: {},
+          network: { connect: connectVia(net.dial, {}), resolver: stubResolver({}).resolver },
+        });
+      const url = `http://localhost:${dev.port}/health`;
+      const scenario = (): Scenario => ({
+        turns: [{ toolCalls: [{ name: "WebFetch", arguments: { url } }] }, { text: "done" }],
+      });
+      // Headless (print mode), nothing configured: the first thing said is the one setting to add.
+      const refused = await start(scenario(), {}, { extension: local() });
+      expect((await refused.agent.prompt("check the dev server")).isOk()).toBe(true);
+      const [said] = toolResults(refused.requests.at(-1)!);
+      expect(said).toContain(
+        'add "localhost" to extensions.web-search.config.fetch.allow in your user config (that one setting lets WebFetch reach it)',
+      );
+      expect(said).not.toContain("permission rule");
+      expect(dev.requests).toHaveLength(0);
+      await refused.agent.close();
+      box.cleanup();
+
+      // That one setting, no permission rule: fetched over plain http, headless.
+      const allowed = await start(
+        scenario(),
+        { extensions: { "web-search": { config: { fetch: { allow: ["localhost"] } } } } },
+        { extension: local() },
+      );
+      expect((await allowed.agent.prompt("check the dev server")).isOk()).toBe(true);
+      const [page] = toolResults(allowed.requests.at(-1)!);
+      expect(page).toContain("dev server /health");
+      expect(page).not.toContain("Fetched over https");
+      expect(dev.requests).toHaveLength(1);
+    } finally {
+      await dev.close();
+    }
   });
 });

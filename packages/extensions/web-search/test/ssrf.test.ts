@@ -88,9 +88,12 @@ describe("WebFetch refuses private and local targets by default", () => {
     const { run } = await tools;
     const result = await run("WebFetch", { url: raw.replace("PORT", String(local.port)) });
     expect(result.isError).toBe(true);
+    // The hint names the one setting and the exact entry: the host as the URL names it.
+    const host = reason.split(" ")[1];
     expect(text(result)).toBe(
       `WebFetch failed: ${reason} WebFetch does not reach loopback, private, link-local or cloud metadata addresses; ` +
-        "if you trust this host, add it to extensions.web-search.config.fetch.allow.",
+        `if you trust this host, add "${host}" to extensions.web-search.config.fetch.allow in your user config ` +
+        "(that one setting lets WebFetch reach it).",
     );
     expect(net.dials).toEqual([]);
     expect(local.requests).toHaveLength(0);
@@ -104,7 +107,8 @@ describe("WebFetch refuses private and local targets by default", () => {
     expect(text(result)).toBe(
       `WebFetch failed: https://news.example.com/to-loopback redirects to http://127.0.0.1:${local.port}/admin, and ` +
         "refused: 127.0.0.1 is a loopback address (this machine). WebFetch does not reach loopback, private, " +
-        "link-local or cloud metadata addresses; if you trust this host, add it to extensions.web-search.config.fetch.allow.",
+        'link-local or cloud metadata addresses; if you trust this host, add "127.0.0.1" to ' +
+        "extensions.web-search.config.fetch.allow in your user config (that one setting lets WebFetch reach it).",
     );
     expect(net.dials).toEqual([{ host: PUBLIC, port: 443 }]);
     expect(local.requests).toHaveLength(0);
@@ -171,5 +175,25 @@ describe("WebFetch refuses private and local targets by default", () => {
       { host: "127.0.0.1", port: local.port },
       { host: "127.0.0.1", port: 443 },
     ]);
+  });
+
+  it("never upgrades this machine to https: with 127.0.0.1 allowed, http://localhost is fetched as plain http", async () => {
+    const { net, tools } = guarded({}, ["127.0.0.1"]);
+    const { run } = await tools;
+    const out = text(await run("WebFetch", { url: `http://localhost:${local.port}/admin` }));
+    expect(out).toContain("admin panel");
+    expect(out).not.toContain("Fetched over https");
+    expect(net.dials).toEqual([{ host: "127.0.0.1", port: local.port }]);
+  });
+
+  it("says a TLS failure in words, not in OpenSSL's", async () => {
+    const { tools } = guarded({}, ["127.0.0.1"]);
+    const { run } = await tools;
+    // A plain http server asked for https: the classic local mistake.
+    const result = await run("WebFetch", { url: `https://127.0.0.1:${plain.port}/` });
+    expect(result.isError).toBe(true);
+    expect(text(result)).toBe(
+      `WebFetch failed: 127.0.0.1:${plain.port}: the server does not speak https on this port (a plain http server?); try the http:// URL`,
+    );
   });
 });

@@ -60,7 +60,12 @@ function Preview({ request, scroll }: { request: ToolApprovalRequest; scroll: nu
 
 /** The call as the kernel summarises it (its tool's declaration; an extension's question, its arguments). */
 function callTitle(request: ToolApprovalRequest): string {
-  return toolTitle(request.toolName, request.summary ?? "", 200);
+  return toolTitle(shownTool(request), request.summary ?? "", 200);
+}
+
+/** The tool as people are shown it (a catalog entry without its group repeated). */
+function shownTool(request: ToolApprovalRequest): string {
+  return request.shownName ?? request.toolName;
 }
 
 /** Where "always" keeps the rule, in the dialog's words. */
@@ -81,9 +86,9 @@ function approvalBody(dialog: Extract<Dialog, { kind: "approval" }>) {
   const asker = request.agent ? `[agent ${request.agent.title}] ` : "";
   const subject =
     request.preview?.path !== undefined
-      ? `${request.toolName} ${request.preview.path}`
+      ? `${shownTool(request)} ${request.preview.path}`
       : request.preview?.format === "command"
-        ? `${request.toolName} command`
+        ? `${shownTool(request)} command`
         : callTitle(request);
   const title =
     request.kind === "extension"

@@ -2,9 +2,9 @@
 // for at the threshold or a run asks for on overflow. compactor.ts does the work; this part
 // tells the user, the extensions and the loop about it.
 import type { Usage } from "@keel/ai";
-import { err, type Result } from "neverthrow";
+import { err, ok, type Result } from "neverthrow";
 import { type DeclaredTool, declarationOf } from "../../tools/declarations.js";
-import { type CompactionOutcome, runCompaction } from "../compactor.js";
+import { type CompactionOutcome, planCompaction, runCompaction } from "../compactor.js";
 import { contextTokens } from "../context-size.js";
 import type { CodingAgentError, CodingAgentEvent, CompactionReason } from "../types.js";
 import type { KernelState } from "./state.js";
@@ -38,38 +38,49 @@ export class Compaction {
   ): Promise<Result<CompactionOutcome, CodingAgentError>> {
     const state = this.state;
     const { parts, agent } = state;
+    const declared = (name: string) =>
+      declarationOf(agent.config.tools?.find((t) => t.name === name) as DeclaredTool | undefined);
+    const scope = {
+      session: state.session,
+      model: state.model,
+      settings: parts.compaction,
+      reason,
+      declarationOf: declared,
+    };
+    // Too short to shrink: said by the result alone; no compaction started, no model asked.
+    const plan = planCompaction(scope);
+    if (plan.isErr()) return err(plan.error);
     const before = contextTokens(state.session, state.fixedTokens, state.model);
     this.deps.emit({ type: "compaction_start", reason, tokensBefore: before });
     state.maintenance = new AbortController();
     const abort = () => state.maintenance?.abort();
     signal?.addEventListener("abort", abort, { once: true });
     const config = agent.config;
-    const outcome = await runCompaction({
-      session: state.session,
-      model: state.model,
-      settings: parts.compaction,
-      streamOptions: { ...parts.streamOptions, sessionId: state.session.id },
-      fixedTokens: state.fixedTokens,
-      reason,
-      declarationOf: (name) =>
-        declarationOf(agent.config.tools?.find((t) => t.name === name) as DeclaredTool | undefined),
-      ...(instructions ? { instructions } : {}),
-      signal: state.maintenance.signal,
-      // The summary is asked at the end of the conversation as the model last saw it (same
-      // system prompt, tools, cache key and thinking), so its cached prefix serves the request.
-      conversation: {
-        systemPrompt: config.systemPrompt ?? "",
-        tools: (config.tools ?? []).map((t) => ({
-          name: t.name,
-          description: t.description,
-          parameters: t.parameters,
-        })),
-        streamOptions: state.requestOptions(state.session.id),
+    const outcome = await runCompaction(
+      {
+        ...scope,
+        streamOptions: { ...parts.streamOptions, sessionId: state.session.id },
+        fixedTokens: state.fixedTokens,
+        ...(instructions ? { instructions } : {}),
+        signal: state.maintenance.signal,
+        // The summary is asked at the end of the conversation as the model last saw it (same
+        // system prompt, tools, cache key and thinking), so its cached prefix serves the request.
+        conversation: {
+          systemPrompt: config.systemPrompt ?? "",
+          tools: (config.tools ?? []).map((t) => ({
+            name: t.name,
+            description: t.description,
+            parameters: t.parameters,
+          })),
+          streamOptions: state.requestOptions(state.session.id),
+        },
       },
-    });
+      plan.value,
+    );
     signal?.removeEventListener("abort", abort);
     state.maintenance = undefined;
-    if (outcome.isOk()) this.deps.addOwnUsage(outcome.value.usage);
+    const spent = outcome.isOk() ? outcome.value.usage : outcome.error.usage;
+    if (spent) this.deps.addOwnUsage(spent);
     // A manual compaction held back what was left meanwhile; a run's own compaction leaves it to the run.
     const idle = !state.inRun;
     if (outcome.isOk()) {
@@ -91,6 +102,10 @@ export class Compaction {
       ...(outcome.isErr() ? { error: outcome.error.message } : {}),
     });
     if (idle) this.deps.deliverNotices();
-    return outcome;
+    if (outcome.isErr()) {
+      const { usage: _counted, ...error } = outcome.error;
+      return err(error as CodingAgentError);
+    }
+    return ok(outcome.value);
   }
 }

@@ -2,12 +2,14 @@
 // changed, see rewind.ts), and fork into a new session file. None of it while the loop runs.
 import type { Message } from "@keel/ai";
 import { err, ok, type Result } from "neverthrow";
+import { historyOf } from "../history.js";
 import { fileChanges, moveTo, rewindTarget } from "../rewind.js";
 import { sessionTree } from "../tree.js";
 import type {
   CodingAgentError,
   FileChanges,
   FilesRestored,
+  HistoryItem,
   RestoreChoice,
   SessionTreeNode,
 } from "../types.js";
@@ -18,6 +20,11 @@ export class Navigation {
 
   messages(): Message[] {
     return [...this.state.session.context()];
+  }
+
+  history(): HistoryItem[] {
+    const session = this.state.session;
+    return historyOf(session.fold(), (id) => session.getEntry(id));
   }
 
   tree(): SessionTreeNode[] {

@@ -30,6 +30,11 @@ export interface ToolApprovalRequest {
   kind: "tool" | "extension";
   /** The permission identity: `Bash`, `Edit`, a catalog entry's `group:name`. */
   toolName: string;
+  /**
+   * A catalog entry as people are shown it: `group:name`, or the name alone when it already
+   * begins with its group (`mcp__docs__search`). Absent: show `toolName`.
+   */
+  shownName?: string;
   /** Empty when the question is not about one tool call. */
   toolCallId: string;
   args: Record<string, unknown>;

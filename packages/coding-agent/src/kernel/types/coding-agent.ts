@@ -12,6 +12,7 @@ import type {
   ContextUsage,
   FileChanges,
   FilesRestored,
+  HistoryItem,
   MentionCompletionInfo,
   PermissionModeName,
   PermissionRuleInfo,
@@ -99,6 +100,11 @@ export interface CodingAgent {
   subscribe(listener: (event: CodingAgentEvent) => void): () => void;
   /** The model context of the current head. */
   messages(): Message[];
+  /**
+   * The same messages with what each one is, for a front end replaying a resumed session: the
+   * conversation, a summary (compaction, a branch left), or a notice left for the model.
+   */
+  history(): HistoryItem[];
   tree(): SessionTreeNode[];
   /**
    * Continues from `entryId` (the head moves; nothing is deleted). `restore`: "code" puts back

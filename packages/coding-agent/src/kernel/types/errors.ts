@@ -17,6 +17,8 @@ export type CodingAgentError =
   | { type: "session"; message: string; problem?: SessionProblem }
   | { type: "extension"; message: string }
   | { type: "busy"; message: string }
+  /** A compaction that would not shrink the context (too short a conversation); nothing changed. */
+  | { type: "nothing_to_compact"; message: string }
   | { type: "closed"; message: string }
   /** A `/name` no command has; `suggestion` is the close match, if one is. */
   | { type: "unknown_command"; message: string; name: string; suggestion?: string }

@@ -1,5 +1,6 @@
 // What a session shows and lets a front end change: permission modes and rules, the tree and
-// what a move restores, mention completions, how full the context is.
+// what a move restores, mention completions, the history replayed, how full the context is.
+import type { Message } from "@keel/ai";
 import type { MentionCompletion } from "@keel/extension-sdk";
 import type { PermissionBehavior, RuleSource } from "../../permissions/types.js";
 
@@ -56,6 +57,15 @@ export interface MentionCompletionInfo extends MentionCompletion {
   /** The extension that answered. */
   source: string;
 }
+
+/** One message of the head's context as a front end replays it (`CodingAgent.history()`). */
+export type HistoryItem =
+  /** Said in the conversation: prompts, answers, tool calls and results, the user's `!` commands. */
+  | { kind: "conversation"; message: Message }
+  /** What replaced earlier messages: a compaction's summary, or the summary of a branch left behind. */
+  | { kind: "summary"; of: "compaction" | "branch"; text: string; message: Message }
+  /** Left for the model by Keel (`source` "catalogs": a capability notice) or an extension (its id). */
+  | { kind: "notice"; source: string; text: string; message: Message };
 
 export interface ContextUsage {
   /** Estimated tokens the next request would carry. */

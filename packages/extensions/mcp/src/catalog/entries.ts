@@ -3,7 +3,13 @@
 // effects from annotations, read only as far as the policy allows) and, for servers with
 // resources, entries to list and read them. Running one goes through the runner, which connects
 // the server first when it is not up yet. Light: no MCP SDK at run time.
-import type { ExecutableCatalogEntry, JsonSchema, ToolCallContext, ToolResult } from "@keel/extension-sdk";
+import type {
+  ExecutableCatalogEntry,
+  JsonSchema,
+  ToolCallContext,
+  ToolPreview,
+  ToolResult,
+} from "@keel/extension-sdk";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { type ServerSpec, toolAllowed } from "../config/servers.js";
 import type { ServerInventory } from "./known.js";
@@ -42,6 +48,24 @@ export function offeredTools(
   );
 }
 
+/** Arguments shown in an approval, at most this many characters of pretty JSON. */
+const MAX_PREVIEW_CHARS = 2000;
+
+/**
+ * What an approval shows of a call: the server and the tool, once, in the words the user
+ * configured and the server gave (the entry's name is the sanitised `mcp__…` form), then every
+ * argument — bounded, so a huge payload cannot flood the dialog.
+ */
+export function callPreview(server: string, tool: string, args: unknown): ToolPreview {
+  const json = JSON.stringify(args ?? {}, null, 2) ?? "{}";
+  const shown =
+    json.length <= MAX_PREVIEW_CHARS
+      ? json
+      : `${json.slice(0, MAX_PREVIEW_CHARS)}\n… (${json.length - MAX_PREVIEW_CHARS} more characters)`;
+  const body = json === "{}" ? "(no arguments)" : shown;
+  return { format: "text", text: `MCP server "${server}", tool "${tool}"\n${body}` };
+}
+
 const LIST_RESOURCES: JsonSchema = {
   type: "object",
   properties: { cursor: { type: "string", description: "nextCursor of a previous page" } },
@@ -70,6 +94,7 @@ export function inventoryEntries(
     description: describe(tool),
     parameters: tool.inputSchema as JsonSchema,
     access: accessOf(tool, spec.readOnlyHints),
+    preview: (args: unknown) => callPreview(spec.name, tool.name, args),
     execute: (args, call) => runner.callTool(tool, args as Record<string, unknown>, call),
   }));
   if (!inventory.resources) return entries;

@@ -3,13 +3,11 @@
 // host is handed back, so its domain is judged by the permission rules), and the body becomes
 // markdown, text or raw by its content type, with the page's markdown alternate when it has one.
 
-import { isIP } from "node:net";
 import { err, ok, type Result } from "neverthrow";
-import { inRange, parseRange } from "../net/address.js";
 import type { HttpClient } from "../net/client.js";
 import { type NetError, netError } from "../net/errors.js";
-import type { GuardPolicy } from "../net/guard.js";
-import { hostMatches, normalizeHost } from "../net/hosts.js";
+import { allowedAsWritten, type GuardPolicy, isLoopbackLiteral } from "../net/guard.js";
+import { normalizeHost } from "../net/hosts.js";
 import type { HttpResponse } from "../net/http.js";
 import { TtlCache } from "./cache.js";
 import { decodeBody, kindOf, parseContentType } from "./content.js";
@@ -23,7 +21,7 @@ export interface FetcherSettings {
   /** The whole fetch, every redirect included. */
   timeoutMs: number;
   maxRedirects: number;
-  /** Fetch http:// URLs as https:// unless the host is on the allowlist. */
+  /** Fetch http:// URLs as https:// unless the host is on the allowlist or this machine. */
   upgradeHttp: boolean;
   guard: GuardPolicy;
   userAgent: string;
@@ -87,14 +85,12 @@ export class Fetcher {
     return this.cache.size;
   }
 
-  /** A host the user allowlisted by name, or an IP literal inside an allowlisted range. */
-  private allowedAsWritten(url: URL): boolean {
-    const host = normalizeHost(url.hostname);
-    return this.settings.guard.allow.some((entry) => {
-      const range = parseRange(entry);
-      if (range === undefined) return hostMatches(entry, host);
-      return isIP(host) !== 0 && inRange(host, range);
-    });
+  /**
+   * Plain http stays plain for a host the user allowlisted and for this machine: a local server
+   * rarely has a certificate, so an upgrade would only turn a working fetch into a TLS failure.
+   */
+  private keepsHttp(url: URL): boolean {
+    return allowedAsWritten(url.hostname, this.settings.guard) || isLoopbackLiteral(url.hostname);
   }
 
   private parseUrl(raw: string): Result<{ url: URL; notes: string[] }, NetError> {
@@ -112,7 +108,7 @@ export class Fetcher {
     // `example.com.` is example.com: one spelling for the guard, TLS and the Host header.
     if (url.hostname.endsWith(".")) url.hostname = url.hostname.replace(/\.+$/, "");
     const notes: string[] = [];
-    if (url.protocol === "http:" && this.settings.upgradeHttp && !this.allowedAsWritten(url)) {
+    if (url.protocol === "http:" && this.settings.upgradeHttp && !this.keepsHttp(url)) {
       url.protocol = "https:";
       notes.push(`Fetched over https instead of plain http (${raw}).`);
     }
@@ -189,7 +185,7 @@ export class Fetcher {
           netError("protocol", `${url.href} redirects to a ${next.protocol} URL, which is not fetched`),
         );
       const written = next.href;
-      if (next.protocol === "http:" && this.settings.upgradeHttp && !this.allowedAsWritten(next))
+      if (next.protocol === "http:" && this.settings.upgradeHttp && !this.keepsHttp(next))
         next.protocol = "https:";
       if (!sameHost(next, url)) {
         // Refuse at once when the new host is private: the model should not even be pointed there.

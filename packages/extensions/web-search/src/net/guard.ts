@@ -39,15 +39,49 @@ function addressAllowed(address: string, policy: GuardPolicy): boolean {
   });
 }
 
+/**
+ * A host the user allowlisted as written: by name, or an IP literal inside an allowlisted range.
+ * Such a host is fetched as written (no https upgrade) and needs no separate permission rule.
+ */
+export function allowedAsWritten(hostname: string, policy: GuardPolicy): boolean {
+  const host = normalizeHost(hostname);
+  if (nameAllowed(host, policy)) return true;
+  if (isIP(host) !== 0) return addressAllowed(host, policy);
+  // localhost is 127.0.0.1 whatever a resolver says (checkTarget connects there), so allowing the address allows the name.
+  return isLocalhostName(host) && addressAllowed(LOCALHOST, policy);
+}
+
+const LOCALHOST = "127.0.0.1";
+
+/** This machine, known without DNS: a localhost name or a loopback IP literal. */
+export function isLoopbackLiteral(hostname: string): boolean {
+  const host = normalizeHost(hostname);
+  return isLocalhostName(host) || (isIP(host) !== 0 && classifyAddress(host) === "loopback");
+}
+
 function refusal(host: string, address: string, policy: GuardPolicy, url: URL): NetError {
   const kind = classifyAddress(address);
   const via = normalizeHost(host) === address ? "" : ` resolves to ${address}, which is`;
+  // The one setting that opens it, with the exact entry: the host as the URL names it.
   return netError(
     "blocked_address",
     `refused: ${host}${via || " is"} ${describeClass(kind)}. WebFetch does not reach loopback, private, ` +
-      `link-local or cloud metadata addresses; if you trust this host, add it to ${policy.allowKey}.`,
+      `link-local or cloud metadata addresses; if you trust this host, add "${normalizeHost(host)}" to ` +
+      `${policy.allowKey} in your user config (that one setting lets WebFetch reach it).`,
     { url: url.href },
   );
+}
+
+/**
+ * The refusal known before any lookup or approval: an IP literal or a localhost name that is not
+ * public and not allowlisted. Names that need DNS are judged when the fetch runs.
+ */
+export function refusalWithoutLookup(url: URL, policy: GuardPolicy): NetError | undefined {
+  const host = normalizeHost(url.hostname);
+  if (allowedAsWritten(host, policy)) return undefined;
+  const address = isIP(host) ? host : isLocalhostName(host) ? LOCALHOST : undefined;
+  if (address === undefined || classifyAddress(address) === "public") return undefined;
+  return refusal(host, address, policy, url);
 }
 
 export async function checkTarget(
@@ -60,7 +94,7 @@ export async function checkTarget(
   if (nameAllowed(host, policy)) return ok({ allowlisted: true });
   let addresses: string[];
   if (isIP(host)) addresses = [host];
-  else if (isLocalhostName(host)) addresses = ["127.0.0.1"];
+  else if (isLocalhostName(host)) addresses = [LOCALHOST];
   else {
     try {
       addresses = await resolver(host, signal);
