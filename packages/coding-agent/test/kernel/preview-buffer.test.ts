@@ -17,6 +17,9 @@ async function previews(textFiles: TextFileAccess | undefined) {
   writeFileSync(join(box.workspace, "notes.md"), "on disk\n");
   const f = faux({
     turns: [
+      // Read first: an Edit or Write of a file the model has not read fails before anyone is asked.
+      { toolCalls: [{ name: "Read", arguments: { path: "plan.md" } }] },
+      { toolCalls: [{ name: "Read", arguments: { path: "notes.md" } }] },
       {
         toolCalls: [
           { name: "Edit", arguments: { path: "plan.md", old_string: "in the buffer", new_string: "edited" } },
