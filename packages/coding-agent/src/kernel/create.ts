@@ -3,7 +3,7 @@
 // function of its own in ./create/, run here in the order that trust and the cache need.
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
-import type { StreamOptions, ThinkingLevel } from "@keel/ai";
+import type { ThinkingLevel } from "@keel/ai";
 import type { Diagnostic } from "@keel/extension-sdk";
 import { err, ok, type Result } from "neverthrow";
 import { resolveKeelHome } from "../config/paths.js";
@@ -17,7 +17,7 @@ import {
   extraDirectories,
   loadSessionConfig,
   sessionRules,
-  withStreamConfig,
+  sessionStreamOptions,
 } from "./create/config.js";
 import { gatherExtensions } from "./create/extensions.js";
 import { requiredFailure, startExtensionHost } from "./create/host.js";
@@ -27,7 +27,6 @@ import { openSession } from "./create/session.js";
 import { announceSessionStart } from "./create/session-start.js";
 import { sessionSystemPrompt } from "./create/system-prompt.js";
 import { createToolSetup } from "./create/tools.js";
-import { createDebugLog } from "./debug-log.js";
 import { createFileHistory } from "./file-history.js";
 import { modelRegistry, resolveModelRef } from "./model-choice.js";
 import { scopedRuleNotices } from "./scoped-rules.js";
@@ -48,6 +47,8 @@ export async function createCodingAgent(
   // Trust before anything from the project is read.
   const project = checkProjectTrust(cwd, home, note);
   const { projectRoot, trusted } = project;
+  // Where the session is, as every later step reads it.
+  const place = { options, cwd, home, userHome, projectRoot, trusted };
   const loaded = loadSessionConfig(options, { cwd, home, userHome, trusted }, note);
   if (loaded.isErr()) return err(loaded.error);
   const { config } = loaded.value;
@@ -69,31 +70,10 @@ export async function createCodingAgent(
   const extraDirs = extraDirectories(config, options, { cwd, userHome }, note);
   const rules = sessionRules(loaded.value, extraDirs, options);
   const { sandbox, permission, builtinTools, attention } = createToolSetup(
-    {
-      options,
-      cwd,
-      home,
-      userHome,
-      projectRoot,
-      trusted,
-      loaded: loaded.value,
-      mode,
-      extraDirs,
-      rules,
-      kernel: () => kernel,
-    },
+    { ...place, loaded: loaded.value, mode, extraDirs, rules, kernel: () => kernel },
     note,
   );
-  // What the vendor SDKs would print goes to the debug log (and `keel --debug`), never the terminal.
-  const writeDebug = createDebugLog(home);
-  const streamOptions: StreamOptions = {
-    onLog: (line) => {
-      const text = `${line.level}: ${line.message}`;
-      writeDebug(line.source, text);
-      kernel.emit({ type: "debug", source: line.source, message: text });
-    },
-    ...withStreamConfig(config.stream, options.streamOptions ?? {}),
-  };
+  const streamOptions = sessionStreamOptions(config, options, home, (event) => kernel.emit(event));
   const compaction = compactionSettings(config);
   // The thinking level: asked for now, else the session's last choice, else the host's default.
   const thinking = options.thinking ?? (folded?.thinking as ThinkingLevel | undefined);
@@ -131,11 +111,7 @@ export async function createCodingAgent(
   await kernel.recover();
 
   const extensions = await gatherExtensions({
-    options,
-    cwd,
-    home,
-    projectRoot,
-    trusted,
+    ...place,
     loaded: loaded.value,
     permission,
     attention,
@@ -166,7 +142,7 @@ export async function createCodingAgent(
     supervisor: () => supervisor,
   });
   // Command files last: Keel's commands, the front end's and extensions' keep their names.
-  registerSessionCommandFiles(kernel, { projectRoot, trusted, home, userHome, config });
+  registerSessionCommandFiles(kernel, { ...place, config });
   const failed = requiredFailure(host);
   if (failed) {
     await host.shutdown("exit");
@@ -175,13 +151,8 @@ export async function createCodingAgent(
   }
 
   const { promptFor, contextFiles } = await sessionSystemPrompt({
-    options,
-    cwd,
-    home,
-    userHome,
+    ...place,
     claudeHome,
-    projectRoot,
-    trusted,
     rules,
     session,
     host,

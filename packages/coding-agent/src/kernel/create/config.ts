@@ -12,6 +12,7 @@ import { realpathOrResolved } from "../../fs/paths.js";
 import { expandHome } from "../../permissions/paths.js";
 import { RULE_WORD } from "../../permissions/rules.js";
 import type { PermissionRuleEntry } from "../../permissions/types.js";
+import { createDebugLog } from "../debug-log.js";
 import type { CodingAgentError, CodingAgentOptions } from "../types.js";
 import type { Note } from "./project-trust.js";
 
@@ -82,8 +83,30 @@ export function compactionSettings(config: KeelConfig) {
   };
 }
 
+/**
+ * What every model call of the session is given: the caller's options over config's stream
+ * bounds, and a log line for what the vendor SDKs would print — the debug log (and `keel --debug`),
+ * never the terminal.
+ */
+export function sessionStreamOptions(
+  config: KeelConfig,
+  options: CodingAgentOptions,
+  home: string,
+  emit: (event: { type: "debug"; source: string; message: string }) => void,
+): StreamOptions {
+  const writeDebug = createDebugLog(home);
+  return {
+    onLog: (line) => {
+      const text = `${line.level}: ${line.message}`;
+      writeDebug(line.source, text);
+      emit({ type: "debug", source: line.source, message: text });
+    },
+    ...withStreamConfig(config.stream, options.streamOptions ?? {}),
+  };
+}
+
 /** Config's stream bounds under the caller's options (which win, field by field). */
-export function withStreamConfig(
+function withStreamConfig(
   stream:
     | { idleTimeoutMs?: number; replyTimeoutMs?: number; maxReplyChars?: number; maxRetries?: number }
     | undefined,
