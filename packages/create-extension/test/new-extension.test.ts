@@ -33,10 +33,12 @@ beforeAll(() => {
   mkdirSync(join(root, "scripts"));
   for (const file of ["workspace.mjs", "manifests.mjs"])
     copyFileSync(join(repo, "scripts", file), join(root, "scripts", file));
-  // What `pnpm install` would give the new package: the root tools and the SDK beside it.
+  // What `pnpm install` would give the new package: the root tools, the SDK beside it and the
+  // protocol its declarations name.
   symlinkSync(join(repo, "node_modules"), join(root, "node_modules"), "dir");
   mkdirSync(join(root, "packages"));
-  symlinkSync(join(repo, "packages/extension-sdk"), join(root, "packages/extension-sdk"), "dir");
+  for (const name of ["extension-sdk", "protocol"])
+    symlinkSync(join(repo, "packages", name), join(root, "packages", name), "dir");
 });
 
 afterAll(() => {
