@@ -28,17 +28,14 @@ describe("option scanning (GNU getopt_long)", () => {
     "--check: optional",
   ]);
   const scan = (line: string) => scanOptions(argv(line), table);
+  const scanned = (line: string) => scan(line)._unsafeUnwrap();
 
   it("splits clusters, attached and separate values, and stops at --", () => {
-    const s = scan("-ao out.txt -kx file -- -a");
-    expect(s.ok && s.options.map((o) => `${o.name}=${o.value?.value ?? ""}`)).toEqual([
-      "-a=",
-      "-o=out.txt",
-      "-k=x",
-    ]);
-    expect(s.ok && s.operands.map((o) => o.value)).toEqual(["file", "-a"]);
-    const attached = scan("-aoout.txt");
-    expect(attached.ok && attached.options[1]).toMatchObject({
+    const s = scanned("-ao out.txt -kx file -- -a");
+    expect(s.options.map((o) => `${o.name}=${o.value?.value ?? ""}`)).toEqual(["-a=", "-o=out.txt", "-k=x"]);
+    expect(s.operands.map((o) => o.value)).toEqual(["file", "-a"]);
+    const attached = scanned("-aoout.txt");
+    expect(attached.options[1]).toMatchObject({
       name: "-o",
       kind: "write",
       value: { value: "out.txt" },
@@ -46,8 +43,8 @@ describe("option scanning (GNU getopt_long)", () => {
   });
 
   it("resolves unique prefixes of long options, as getopt_long does", () => {
-    const s = scan("--comp=./x --out y --al");
-    expect(s.ok && s.options.map((o) => `${o.name}:${o.kind}`)).toEqual([
+    const s = scanned("--comp=./x --out y --al");
+    expect(s.options.map((o) => `${o.name}:${o.kind}`)).toEqual([
       "--compress-program:run",
       "--output:write",
       "--all:flag",
@@ -56,21 +53,24 @@ describe("option scanning (GNU getopt_long)", () => {
 
   it("takes the worst candidate of an ambiguous prefix", () => {
     const t = optionTable(["--color: optional", "--compress: run"]);
-    const s = scanOptions(argv("--co x"), t);
-    expect(s.ok && s.options[0]?.kind).toBe("run");
+    const s = scanOptions(argv("--co x"), t)._unsafeUnwrap();
+    expect(s.options[0]?.kind).toBe("run");
   });
 
   it("refuses options it does not know, and values where none are taken", () => {
-    expect(scan("--zzz").ok).toBe(false);
-    expect(scan("-z").ok).toBe(false);
-    expect(scan("--all=1").ok).toBe(false);
-    expect(scan("-o").ok).toBe(false);
+    expect(scan("--zzz")._unsafeUnwrapErr()).toEqual({
+      type: "unscannable",
+      message: "the option --zzz is not in the checker's table",
+    });
+    expect(scan("-z")._unsafeUnwrapErr().message).toBe("the option -z is not in the checker's table");
+    expect(scan("--all=1")._unsafeUnwrapErr().message).toBe("--all takes no value");
+    expect(scan("-o")._unsafeUnwrapErr().message).toBe("-o needs a value");
   });
 
   it("an optional value is only taken when attached", () => {
-    const s = scan("--check file");
-    expect(s.ok && s.options[0]?.value).toBeUndefined();
-    expect(s.ok && s.operands.map((o) => o.value)).toEqual(["file"]);
+    const s = scanned("--check file");
+    expect(s.options[0]?.value).toBeUndefined();
+    expect(s.operands.map((o) => o.value)).toEqual(["file"]);
   });
 });
 

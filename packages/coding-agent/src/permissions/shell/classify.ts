@@ -76,13 +76,17 @@ export function classifyReadOnly(words: ShellWord[]): ReadOnlyVerdict {
 
 function classifyByTable(name: string, spec: ReaderSpec, args: ShellWord[]): ReadOnlyVerdict {
   if (spec.anyOption) return { readOnly: true, reads: [], writes: [] };
-  const scan = scanOptions(args, spec.options, {
+  const scanned = scanOptions(args, spec.options, {
     stopAtOperand: spec.stopAtOperand,
     numbers: spec.numbers,
     dynamicWords: spec.operands === "none",
   });
-  if (!scan.ok)
-    return { ...notRead(`${name}: ${scan.reason}`), ...(scan.dynamic ? { unseenPath: true as const } : {}) };
+  if (scanned.isErr())
+    return {
+      ...notRead(`${name}: ${scanned.error.message}`),
+      ...(scanned.error.dynamic ? { unseenPath: true as const } : {}),
+    };
+  const scan = scanned.value;
   const reads: ShellWord[] = [];
   const writes: ShellWord[] = [];
   const scripts: ShellWord[] = [];
@@ -314,8 +318,9 @@ function classifyTar(args: ShellWord[]): ReadOnlyVerdict {
     }
     argv = [...expanded, ...args.slice(next)];
   }
-  const scan = scanOptions(argv, TAR, {});
-  if (!scan.ok) return notRead(`tar: ${scan.reason}`);
+  const scanned = scanOptions(argv, TAR, {});
+  if (scanned.isErr()) return notRead(`tar: ${scanned.error.message}`);
+  const scan = scanned.value;
   const reads: ShellWord[] = [];
   const writes: ShellWord[] = [];
   let listing = false;

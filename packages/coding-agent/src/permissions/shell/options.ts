@@ -2,6 +2,8 @@
 // options, attached or separate values, `--`, unique prefixes of long options), against a table
 // saying what each option does, so the checker knows which words are paths read or written and
 // whether an option runs a program.
+
+import { err, ok, type Result } from "neverthrow";
 import type { ShellWord } from "./parser.js";
 
 /**
@@ -111,10 +113,18 @@ export interface ScanOptions {
   dynamicWords?: boolean;
 }
 
-export type Scan =
-  | { ok: true; options: OptionUse[]; operands: ShellWord[] }
-  /** `dynamic`: it failed on a word only known at run time (which may also be a path). */
-  | { ok: false; reason: string; dynamic?: true };
+/** Why argv could not be split: an option the table does not know, a value missing or not taken. */
+export interface ScanError {
+  type: "unscannable";
+  message: string;
+  /** It failed on a word only known at run time (which may also be a path). */
+  dynamic?: true;
+}
+
+export type Scan = Result<{ options: OptionUse[]; operands: ShellWord[] }, ScanError>;
+
+const unscannable = (message: string, dynamic?: true): Scan =>
+  err({ type: "unscannable", message, ...(dynamic ? { dynamic } : {}) });
 
 /** Splits argv (without the command name) into options and operands, or says why it cannot. */
 export function scanOptions(
@@ -131,13 +141,9 @@ export function scanOptions(
     if (onlyOperands || !word.static || !v.startsWith("-") || v === "-") {
       // A word only known at run time may turn out to be an option, any option.
       if (!onlyOperands && !word.static && !settings.dynamicWords)
-        return {
-          ok: false,
-          reason: `${word.raw} is only known when the shell runs and may be an option`,
-          dynamic: true,
-        };
+        return unscannable(`${word.raw} is only known when the shell runs and may be an option`, true);
       if (word.glob !== undefined && word.value.startsWith("-"))
-        return { ok: false, reason: `the glob ${word.raw} may expand to options` };
+        return unscannable(`the glob ${word.raw} may expand to options`);
       operands.push(word);
       if (settings.stopAtOperand) onlyOperands = true;
       continue;
@@ -150,16 +156,15 @@ export function scanOptions(
       const eq = v.indexOf("=");
       const name = eq === -1 ? v.slice(2) : v.slice(2, eq);
       const kind = longKind(table, name);
-      if (kind === undefined)
-        return { ok: false, reason: `the option --${name} is not in the checker's table` };
+      if (kind === undefined) return unscannable(`the option --${name} is not in the checker's table`);
       const use: OptionUse = { name: `--${kind.name}`, kind: kind.kind };
       if (eq !== -1) {
         if (!TAKES_VALUE.has(kind.kind) && !OPTIONAL_VALUE.has(kind.kind))
-          return { ok: false, reason: `--${name} takes no value` };
+          return unscannable(`--${name} takes no value`);
         use.value = sliced(word, eq + 1);
       } else if (TAKES_VALUE.has(kind.kind)) {
         const next = args[++i];
-        if (next === undefined) return { ok: false, reason: `--${name} needs a value` };
+        if (next === undefined) return unscannable(`--${name} needs a value`);
         use.value = next;
       }
       options.push(use);
@@ -175,14 +180,14 @@ export function scanOptions(
       const kind = table.short.get(letter);
       if (kind === undefined) {
         if (settings.numbers && /\d/.test(letter)) continue;
-        return { ok: false, reason: `the option -${letter} is not in the checker's table` };
+        return unscannable(`the option -${letter} is not in the checker's table`);
       }
       const use: OptionUse = { name: `-${letter}`, kind };
       if (TAKES_VALUE.has(kind)) {
         if (j + 1 < v.length) use.value = sliced(word, j + 1);
         else {
           const next = args[++i];
-          if (next === undefined) return { ok: false, reason: `-${letter} needs a value` };
+          if (next === undefined) return unscannable(`-${letter} needs a value`);
           use.value = next;
         }
         options.push(use);
@@ -196,7 +201,7 @@ export function scanOptions(
       options.push(use);
     }
   }
-  return { ok: true, options, operands };
+  return ok({ options, operands });
 }
 
 /** The exact name, else getopt_long's unique-prefix match (an ambiguous one: the worst candidate). */

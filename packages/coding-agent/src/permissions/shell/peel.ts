@@ -68,12 +68,13 @@ function withOptions(
   opts: ReturnType<typeof table>,
   settings: { skip?: number; transparent: boolean; numbers?: boolean },
 ): Step | undefined {
-  const scan = scanOptions(words.slice(1), opts, { stopAtOperand: true, numbers: settings.numbers });
-  if (!scan.ok) {
+  const scanned = scanOptions(words.slice(1), opts, { stopAtOperand: true, numbers: settings.numbers });
+  if (scanned.isErr()) {
     // The checker cannot tell which word is the command it runs.
-    dynamicScript(out, `${name}: ${scan.reason}`);
+    dynamicScript(out, `${name}: ${scanned.error.message}`);
     return undefined;
   }
+  const scan = scanned.value;
   for (const o of scan.options) {
     if (o.kind === "write" && o.value) out.writes.push(o.value);
     if (o.kind === "unsupported") return undefined;
@@ -181,11 +182,12 @@ function lit(value: string): ShellWord {
 
 /** `env [-iv0] [-u NAME] [-C DIR] [-S STRING] [NAME=VALUE]… COMMAND…` */
 function peelEnv(words: ShellWord[], out: Unwrapped): Step | undefined {
-  const scan = scanOptions(words.slice(1), ENV, { stopAtOperand: true });
-  if (!scan.ok) {
-    out.opaque = `env: ${scan.reason}`;
+  const scanned = scanOptions(words.slice(1), ENV, { stopAtOperand: true });
+  if (scanned.isErr()) {
+    out.opaque = `env: ${scanned.error.message}`;
     return undefined;
   }
+  const scan = scanned.value;
   let i = 0;
   for (; i < scan.operands.length; i++) {
     const w = scan.operands[i]!;
@@ -241,11 +243,12 @@ function peelSudo(name: string, words: ShellWord[], out: Unwrapped): Step | unde
 
 /** `flock [options] FILE COMMAND…`, `flock [options] FILE -c SCRIPT`, `flock [options] FD`. */
 function peelFlock(words: ShellWord[], out: Unwrapped): Step | undefined {
-  const scan = scanOptions(words.slice(1), FLOCK, { stopAtOperand: true });
-  if (!scan.ok) {
-    out.opaque = `flock: ${scan.reason}`;
+  const scanned = scanOptions(words.slice(1), FLOCK, { stopAtOperand: true });
+  if (scanned.isErr()) {
+    out.opaque = `flock: ${scanned.error.message}`;
     return undefined;
   }
+  const scan = scanned.value;
   const [lock, ...rest] = scan.operands;
   if (lock && !/^\d+$/.test(lock.value)) out.writes.push(lock); // created when missing
   const script = scan.options.find((o) => o.kind === "script")?.value;
@@ -262,11 +265,12 @@ function peelFlock(words: ShellWord[], out: Unwrapped): Step | undefined {
 
 /** `watch [options] COMMAND…`: joined into one `sh -c` script unless -x. */
 function peelWatch(words: ShellWord[], out: Unwrapped): Step | undefined {
-  const scan = scanOptions(words.slice(1), WATCH, { stopAtOperand: true });
-  if (!scan.ok) {
-    out.opaque = `watch: ${scan.reason}`;
+  const scanned = scanOptions(words.slice(1), WATCH, { stopAtOperand: true });
+  if (scanned.isErr()) {
+    out.opaque = `watch: ${scanned.error.message}`;
     return undefined;
   }
+  const scan = scanned.value;
   out.notRead ??= "watch runs the command again and again";
   if (scan.operands.length === 0) return undefined;
   if (scan.options.some((o) => o.name === "-x" || o.name === "--exec"))
@@ -294,8 +298,8 @@ function peelTrap(words: ShellWord[], out: Unwrapped): undefined {
 /** `su [options] [-] [USER [ARG…]]` runs a shell as another user; -c gives it a script. */
 function peelSu(name: string, words: ShellWord[], out: Unwrapped): undefined {
   out.elevated = true;
-  const scan = scanOptions(words.slice(1), SU, { stopAtOperand: false });
-  const script = scan.ok ? scan.options.find((o) => o.kind === "script")?.value : undefined;
+  const scanned = scanOptions(words.slice(1), SU, { stopAtOperand: false });
+  const script = scanned.isOk() ? scanned.value.options.find((o) => o.kind === "script")?.value : undefined;
   if (script?.static) out.script = script;
   else if (script) dynamicScript(out, `${name} -c with a script only known when the shell runs`);
   else out.opaque = `${name} runs a shell the checker cannot see`;
@@ -303,11 +307,12 @@ function peelSu(name: string, words: ShellWord[], out: Unwrapped): undefined {
 }
 
 function peelXargs(words: ShellWord[], out: Unwrapped): Step | undefined {
-  const scan = scanOptions(words.slice(1), XARGS, { stopAtOperand: true });
-  if (!scan.ok) {
-    out.opaque = `xargs: ${scan.reason}`;
+  const scanned = scanOptions(words.slice(1), XARGS, { stopAtOperand: true });
+  if (scanned.isErr()) {
+    out.opaque = `xargs: ${scanned.error.message}`;
     return undefined;
   }
+  const scan = scanned.value;
   // -a FILE: the arguments come from the file, the command is still the one written.
   for (const o of scan.options) if (o.kind === "names" && o.value) out.reads.push(o.value);
   out.appendsArgs = true;

@@ -247,8 +247,12 @@ export function peelRunner(name: string, words: ShellWord[], out: Unwrapped): St
   if (name === "coproc") return peelCoproc(words, out);
   const runner = RUNNERS.get(name);
   if (!runner) return undefined;
-  const scan = scanOptions(words.slice(1), runner.options, { stopAtOperand: true, numbers: name === "chrt" });
-  if (!scan.ok) return runs(out, `${name}: ${scan.reason}`);
+  const scanned = scanOptions(words.slice(1), runner.options, {
+    stopAtOperand: true,
+    numbers: name === "chrt",
+  });
+  if (scanned.isErr()) return runs(out, `${name}: ${scanned.error.message}`);
+  const scan = scanned.value;
   out.notRead ??= runner.notRead;
   if (runner.elevated) out.elevated = true;
   for (const o of scan.options) {
