@@ -1,5 +1,5 @@
 // The CodingAgent: one session, one agent loop, one extension host. A façade over the kernel's
-// parts in ./agent/ — runs, navigation, settings, notice delivery, usage, compaction, trust and
+// parts in ./coding-agent/ — runs, navigation, settings, notice delivery, usage, compaction, trust and
 // the lifecycle — which share one KernelState; each method here hands the call to its part.
 import type { AgentTool } from "@keel/agent";
 import type { Message, Model, ThinkingLevel, Usage } from "@keel/ai";
@@ -9,20 +9,20 @@ import type { Result } from "neverthrow";
 import { builtinCommands } from "../commands/builtin/index.js";
 import { CommandRegistry } from "../commands/registry.js";
 import type { ExtensionHost, HostView } from "../host/extension-host.js";
-import { Compaction } from "./agent/compaction.js";
-import { KernelEvents } from "./agent/events.js";
-import { Lifecycle } from "./agent/lifecycle.js";
-import { attachHost, createLoop } from "./agent/loop.js";
-import { Navigation } from "./agent/navigation.js";
-import { NoticeDelivery } from "./agent/notice-delivery.js";
-import { RunDenials } from "./agent/run-denials.js";
-import { Runs } from "./agent/runs.js";
-import { KernelSettings } from "./agent/settings.js";
-import { ShellRuns } from "./agent/shell-runs.js";
-import { type KernelParts, KernelState } from "./agent/state.js";
-import { sessionTrustPreview, trustSessionProject } from "./agent/trust.js";
-import { KernelUsage } from "./agent/usage.js";
 import type { AgentSupervisor } from "./agents.js";
+import { Compaction } from "./coding-agent/compaction.js";
+import { KernelEvents } from "./coding-agent/events.js";
+import { Lifecycle } from "./coding-agent/lifecycle.js";
+import { attachHost, createLoop } from "./coding-agent/loop.js";
+import { Navigation } from "./coding-agent/navigation.js";
+import { NoticeDelivery } from "./coding-agent/notice-delivery.js";
+import { RunDenials } from "./coding-agent/run-denials.js";
+import { Runs } from "./coding-agent/runs.js";
+import { KernelSettings } from "./coding-agent/settings.js";
+import { ShellRuns } from "./coding-agent/shell-runs.js";
+import { type KernelParts, KernelState } from "./coding-agent/state.js";
+import { sessionTrustPreview, trustSessionProject } from "./coding-agent/trust.js";
+import { KernelUsage } from "./coding-agent/usage.js";
 import { NoticeQueue } from "./notices.js";
 import type { ThinkingState } from "./thinking.js";
 import { describeCall } from "./tool-calls.js";
@@ -48,7 +48,7 @@ import type {
 } from "./types.js";
 import type { UsageBreakdown } from "./usage-ledger.js";
 
-export type { KernelParts } from "./agent/state.js";
+export type { KernelParts } from "./coding-agent/state.js";
 export type { UsageBreakdown } from "./usage-ledger.js";
 
 export class KernelAgent implements CodingAgent {
