@@ -198,11 +198,19 @@ export default (keel) => {
     timeout: 60_000,
   }, async () => {
     const { server, ws } = fresh([
+      // Read first (through the editor): a change to a file never read fails before anyone is asked.
+      {
+        toolCalls: [
+          { id: "toolu_read_notes", name: "Read", arguments: { path: "notes.md" } },
+          { id: "toolu_read_plan", name: "Read", arguments: { path: "plan.md" } },
+        ],
+      },
       {
         toolCalls: [
           { id: "toolu_write", name: "Write", arguments: { path: "notes.md", content: "new text\n" } },
         ],
       },
+      // The Write is rejected, which ends that prompt's run; the next prompt makes the Edit.
       {
         toolCalls: [
           {

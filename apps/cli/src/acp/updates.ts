@@ -22,7 +22,7 @@ export class SessionUpdates {
   readonly #sessionId: () => string;
   /** Each call's facts, and what it showed when it started (a diff whose "before" may be read first). */
   readonly #calls = new Map<string, { facts: ToolCallFacts; started: Promise<ToolCallContent[]> }>();
-  /** Child agents by id: the parent's call that started each (SpawnAgent's), when one did. */
+  /** Child agents by id: the parent's tool call that started each, when one did. */
   readonly #children = new Map<string, string | undefined>();
   #sent: Promise<void> = Promise.resolve();
   #lastPlan = "";

@@ -66,7 +66,14 @@ export function watchSkillRoots(
     // A root that does not exist yet (or is removed and made again) is noticed when it appears.
     ignored: (path) => !relevant(path) && !roots.some((root) => isAncestor(path, root)),
   });
-  watcher.on("all", (_event, path) => {
+  watcher.on("all", (event, path) => {
+    // A root made again (a branch switch removes and restores .claude/skills): chokidar lists it
+    // before it watches it, so a skill folder made in between would never be seen. Adding the
+    // root again once the burst settles lists it anew and picks up what it missed.
+    if (event === "addDir" && partsUnder(roots, path)?.length === 0)
+      setTimeout(() => {
+        if (!closed) watcher.add(path);
+      }, debounceMs).unref();
     if (relevant(path)) fire();
   });
   watcher.on("error", onError);
