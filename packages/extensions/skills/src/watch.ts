@@ -67,12 +67,15 @@ export function watchSkillRoots(
     ignored: (path) => !relevant(path) && !roots.some((root) => isAncestor(path, root)),
   });
   watcher.on("all", (event, path) => {
-    // A root made again (a branch switch removes and restores .claude/skills): chokidar lists it
-    // before it watches it, so a skill folder made in between would never be seen. Adding the
-    // root again once the burst settles lists it anew and picks up what it missed.
+    // A root made again (a branch switch removes and restores .claude/skills) is found through
+    // its parent's watch, and chokidar may then list its skill folders without watching them (or
+    // miss one made while it lists): their edits would never be seen. Once the burst settles, the
+    // root is watched afresh as at the start (nothing is reported for what is already there).
     if (event === "addDir" && partsUnder(roots, path)?.length === 0)
       setTimeout(() => {
-        if (!closed) watcher.add(path);
+        if (closed) return;
+        watcher.unwatch(path);
+        watcher.add(path);
       }, debounceMs).unref();
     if (relevant(path)) fire();
   });
