@@ -1,5 +1,9 @@
 // A session file opened for use: the single append path (one write per entry, durability
 // by policy), head movement (branch, rewind, fork, labels) and the fold of the current head.
+// One long idea: the Session is the journal's single writer. Every change to the file (entries,
+// checkpoints, head moves, fork, close) goes through its private write path and refusal checks,
+// so they stay on one class; the parts without that state are beside it (journal-writer.ts,
+// checkpoint.ts, files.ts, fold.ts, restore-plan.ts).
 import { randomUUID } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";

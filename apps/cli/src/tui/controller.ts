@@ -1,13 +1,11 @@
-// The TUI's side of the agent: creates and swaps CodingAgents, turns their events into store
-// updates, answers the kernel's UI questions with dialogs, and sends prompts, shell commands,
-// steering, mode changes and aborts.
-import type { Message } from "@keel/ai";
+// The TUI's side of the agent: creates and swaps CodingAgents, and sends prompts, shell commands,
+// steering, mode changes and aborts. Their events become store updates in agent-events.ts; the
+// kernel's UI questions are answered with dialogs in host-ui.ts.
 import type {
   CodingAgent,
   CodingAgentError,
   CodingAgentEvent,
   CodingAgentOptions,
-  HostUI,
   PermissionModeName,
   PromptOptions,
   SessionChoice,
@@ -15,11 +13,13 @@ import type {
 import { err, ok, type Result } from "neverthrow";
 import { refusalHint } from "../refusal-hint.js";
 import type { TuiKernel } from "../tui-kernel.js";
+import { showAgentEvent } from "./agent-events.js";
 import { type CommandChoice, matchingCommands } from "./completion.js";
 import { editorWith } from "./editor.js";
 import { ExtensionMentions } from "./extension-mentions.js";
 import { FileIndex } from "./file-index.js";
 import { tuiCommands } from "./host-commands.js";
+import { inputDialog, pickDialog, tuiHostUI } from "./host-ui.js";
 import { runSlash } from "./slash.js";
 import type { UiStore } from "./store.js";
 
@@ -70,85 +70,17 @@ export class Controller {
     return this.options.sessionDir ?? this.kernel.defaultSessionDir(this.home, this.options.cwd);
   }
 
-  private hostUI(): HostUI {
-    const store = this.store;
-    return {
-      supports: { status: true, widget: true, notify: true, confirm: true, select: true, input: true },
-      // Also sent as events; handled here too because extensions draw during createCodingAgent.
-      setStatus: (key, text) => {
-        if (text === undefined) store.statuses.delete(key);
-        else store.statuses.set(key, text);
-        store.schedule();
-      },
-      setWidget: (key, lines) => {
-        if (lines === undefined) store.widgets.delete(key);
-        else store.widgets.set(key, lines);
-        store.schedule();
-      },
-      notify: (message, level = "info") => {
-        if (!this.subscribed) store.note(level, message);
-      },
-      approve: (request) =>
-        store.ask((answer) => ({ kind: "approval", request, selected: 0, scroll: 0, answer })),
-      confirm: async (title, message, ask) => {
-        const yes = await store.ask<boolean | undefined>(
-          (answer) => ({
-            kind: "confirm",
-            title,
-            ...(message !== undefined ? { message } : {}),
-            selected: 0,
-            answer,
-          }),
-          ask?.signal,
-        );
-        return yes === undefined ? { status: "cancelled" } : { status: "ok", value: yes };
-      },
-      select: async (title, options, ask) => {
-        const index = await this.pick(
-          title,
-          options.map((label) => ({ label })),
-          0,
-          ask?.signal,
-        );
-        return index === undefined ? { status: "cancelled" } : { status: "ok", value: options[index]! };
-      },
-      input: async (title, placeholder, ask) => {
-        const text = await this.ask(title, placeholder, ask?.signal);
-        return text === undefined ? { status: "cancelled" } : { status: "ok", value: text };
-      },
-    };
-  }
-
   pick(
     title: string,
     options: { label: string; detail?: string }[],
     selected = 0,
     signal?: AbortSignal,
   ): Promise<number | undefined> {
-    return this.store.ask<number | undefined>(
-      (answer) => ({
-        kind: "select",
-        title,
-        options,
-        selected,
-        filter: "",
-        answer,
-      }),
-      signal,
-    );
+    return pickDialog(this.store, title, options, selected, signal);
   }
 
   ask(title: string, placeholder?: string, signal?: AbortSignal): Promise<string | undefined> {
-    return this.store.ask<string | undefined>(
-      (answer) => ({
-        kind: "input",
-        title,
-        ...(placeholder !== undefined ? { placeholder } : {}),
-        editor: editorWith(""),
-        answer,
-      }),
-      signal,
-    );
+    return inputDialog(this.store, title, placeholder, signal);
   }
 
   /** Creates an agent for `session` (the options' choice when absent) and shows it. */
@@ -156,7 +88,7 @@ export class Controller {
     const created = await this.kernel.createCodingAgent({
       ...this.options,
       ...(session ? { session } : {}),
-      ui: this.hostUI(),
+      ui: tuiHostUI(this.store, () => this.subscribed),
       commands: tuiCommands(this),
     });
     if (created.isErr()) return err(created.error);
@@ -310,62 +242,7 @@ export class Controller {
   }
 
   private onEvent(event: CodingAgentEvent): void {
-    const { store } = this;
-    switch (event.type) {
-      case "run_start":
-        // Also runs nobody typed: a hook that keeps the agent going, a finished background agent.
-        store.running = true;
-        break;
-      case "message_end":
-        if (event.message.role === "assistant") this.refresh();
-        else if (event.message.role === "user") this.dequeue(event.message);
-        break;
-      case "agent_event":
-        // A child agent's usage is part of the session's totals (agent.usage()), so of the status line's.
-        if (event.event.type === "message_end" && event.event.message.role === "assistant") this.refresh();
-        break;
-      case "turn_end":
-        this.refresh();
-        break;
-      case "run_end":
-        store.running = false;
-        store.queued = [];
-        store.dismissDialogs("approvals");
-        this.refresh();
-        if (event.summary.unsent.length > 0) {
-          // Messages the run never delivered go back to the prompt rather than vanish.
-          const before = store.editor.text ? `${store.editor.text}\n` : "";
-          store.editor = editorWith(before + event.summary.unsent.join("\n"));
-          store.transcript.note(
-            "dim",
-            event.summary.promptWithdrawn
-              ? "The model never answered, so the prompt is out of the conversation again and back in the input."
-              : "Queued messages were not sent; they are back in the prompt.",
-          );
-        }
-        break;
-      case "status":
-        if (event.text === undefined) store.statuses.delete(event.key);
-        else store.statuses.set(event.key, event.text);
-        break;
-      case "widget":
-        if (event.lines === undefined) store.widgets.delete(event.key);
-        else store.widgets.set(event.key, event.lines);
-        break;
-      default:
-        break;
-    }
-    if (event.type === "message_start" && event.message.role === "assistant")
-      store.transcript.notesInThinking = this.agent?.model().thinking?.notesInThinking === true;
-    if (event.type === "debug" && !store.showDebug) return;
-    const change = store.transcript.apply(event);
-    store.changed(event.type === "status" || event.type === "widget" ? "structural" : change);
-  }
-
-  private dequeue(message: Message): void {
-    const text = typeof message.content === "string" ? message.content : "";
-    const index = this.store.queued.findIndex((q) => q.text === text);
-    if (index !== -1) this.store.queued = this.store.queued.filter((_, i) => i !== index);
+    showAgentEvent(this, event);
   }
 
   /** Enter: a slash command, a shell command, a new prompt, or (mid-run) steering. */

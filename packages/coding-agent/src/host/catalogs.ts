@@ -1,24 +1,19 @@
 // On-demand catalogs: the inventories extensions discover (each under a unique group), the
 // `group:name` identity of every entry, discovery with a deadline that goes on in the background,
 // and the views (filtered for a child agent) that SearchTools, ExecuteTool and notices read.
-import { createHash } from "node:crypto";
-import type {
-  CatalogEntry,
-  CatalogInventory,
-  ExecutableCatalogEntry,
-  ExtensionRuntime,
-  ToolCatalog,
-} from "@keel/extension-sdk";
-import { isTypeBoxSchema } from "@keel/extension-sdk";
+// What makes an entry valid, and its digest and summary, are in catalog-entries.ts.
+import type { CatalogInventory, ExtensionRuntime, ToolCatalog } from "@keel/extension-sdk";
 import { errnoMessage } from "../fs/errno.js";
+import { type IndexedEntry, indexEntries } from "./catalog-entries.js";
 import { SearchIndex } from "./catalog-search.js";
 import { type GroupView, type Inventory, inventoryOf } from "./inventory.js";
+
+export { type IndexedEntry, shownRef } from "./catalog-entries.js";
 
 export const SEARCH_TOOLS = "SearchTools";
 export const EXECUTE_TOOL = "ExecuteTool";
 
 const GROUP_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
-const ENTRY_PATTERN = /^[A-Za-z0-9_.-]{1,128}$/;
 export const DEFAULT_DISCOVER_DEADLINE_MS = 2000;
 
 const DEFAULT_HEADINGS: Record<string, string> = {
@@ -27,30 +22,6 @@ const DEFAULT_HEADINGS: Record<string, string> = {
   resources: "Resources (find one with SearchTools, read it with ExecuteTool):",
   prompts: "Prompts (find one with SearchTools):",
 };
-
-/**
- * How a catalog entry is shown to people (approvals, transcripts, editors): `group:name`, or the
- * name alone when it already begins with its group (`mcp__docs__search`, not
- * `mcp__docs:mcp__docs__search`). Its identity for rules and the journal stays `group:name`.
- */
-export function shownRef(group: string, name: string): string {
-  return name.startsWith(group) ? name : `${group}:${name}`;
-}
-
-export interface IndexedEntry {
-  /** `group:name`: the toolRef, the permission identity, what T1/T2 journal. */
-  ref: string;
-  extensionId: string;
-  group: string;
-  name: string;
-  kind: string;
-  entry: CatalogEntry;
-  digest: string;
-  summary: string;
-  description: string;
-  /** Whether the bare name may stand for the entry (unique, and not a built-in tool's name). */
-  bareName: boolean;
-}
 
 interface Slot {
   extensionId: string;
@@ -74,23 +45,6 @@ interface Slot {
 export type Target =
   | { found: true; item: IndexedEntry; executable: boolean; args: Record<string, unknown> }
   | { found: false; ref: string };
-
-function digestOf(entry: CatalogEntry, summary: string): string {
-  if (entry.digest) return entry.digest;
-  return createHash("sha256")
-    .update(entry.description)
-    .update("\0")
-    .update(summary)
-    .update("\0")
-    .update(entry.executable === false ? "listed" : JSON.stringify(entry.parameters ?? null))
-    .digest("hex")
-    .slice(0, 16);
-}
-
-function firstLine(text: string): string {
-  const line = text.trim().split("\n")[0] ?? "";
-  return line.length <= 200 ? line : `${line.slice(0, 199)}…`;
-}
 
 export class CatalogRegistry {
   private slots: Slot[] = [];
@@ -280,32 +234,9 @@ export class CatalogRegistry {
       this.report(slot.extensionId, `catalog ${slot.catalog.id}: discover returned no entry list`);
       return;
     }
-    const seen = new Set<string>();
-    const entries: IndexedEntry[] = [];
-    for (const entry of list) {
-      const problem = entryProblem(entry);
-      if (problem || seen.has(entry.name)) {
-        this.report(
-          slot.extensionId,
-          `catalog ${slot.catalog.id}: entry ${JSON.stringify(entry?.name)} left out: ${problem ?? "duplicate name"}`,
-        );
-        continue;
-      }
-      seen.add(entry.name);
-      const summary = firstLine(entry.summary ?? entry.description);
-      entries.push({
-        ref: `${slot.group}:${entry.name}`,
-        extensionId: slot.extensionId,
-        group: slot.group,
-        name: entry.name,
-        kind: slot.kind,
-        entry,
-        digest: digestOf(entry, summary),
-        summary,
-        description: entry.description,
-        bareName: false,
-      });
-    }
+    const entries = indexEntries(list, slot, (message) =>
+      this.report(slot.extensionId, `catalog ${slot.catalog.id}: ${message}`),
+    );
     slot.entries = entries;
     slot.instructions =
       !Array.isArray(inventory) && typeof inventory.instructions === "string"
@@ -443,24 +374,4 @@ function visibleGroup(slot: Slot, filter: ((item: IndexedEntry) => boolean) | un
     description: "",
     bareName: false,
   });
-}
-
-function entryProblem(entry: CatalogEntry | undefined): string | undefined {
-  if (!entry || typeof entry !== "object") return "not an object";
-  if (typeof entry.name !== "string" || !ENTRY_PATTERN.test(entry.name))
-    return "its name must be 1-128 letters, digits, _ - .";
-  if (typeof entry.description !== "string") return "it has no description";
-  if (entry.executable === false) return undefined;
-  const runnable = entry as ExecutableCatalogEntry;
-  if (typeof runnable.execute !== "function") return "it is executable but has no execute()";
-  const params = runnable.parameters as unknown;
-  if (typeof params !== "object" || params === null || Array.isArray(params))
-    return "its parameters are not a schema object";
-  if (
-    !isTypeBoxSchema(params) &&
-    (params as { type?: unknown }).type !== undefined &&
-    (params as { type?: unknown }).type !== "object"
-  )
-    return 'its parameters must describe an object (type "object")';
-  return undefined;
 }

@@ -1,17 +1,16 @@
 // Judges a Bash command: every simple command it runs, every file it redirects to, through
 // wrappers, with the shell's state (cwd, HOME, PATH, CDPATH) followed from command to command.
-import { relative } from "node:path";
+// How rules match is in bash-rules.ts; what git may run, in bash-git.ts.
 import type { Parser } from "web-tree-sitter";
-import { indexHook } from "./git-hooks.js";
-import { discover, gitEnvironmentRisk, gitRepositoryRisk } from "./git-repo.js";
+import { gitConfigWrites, gitRisk, optionalLocksOff } from "./bash-git.js";
+import { allowLayers, byName, display, findRule, ruleWords, words } from "./bash-rules.js";
 import { isProtectedWrite, type PathContext } from "./pathcheck.js";
-import { expandHome, isInside, resolveShellPath, statQuiet } from "./paths.js";
-import { RULE_WORD, rulesFor } from "./rules.js";
+import { expandHome, resolveShellPath, statQuiet } from "./paths.js";
+import { RULE_WORD } from "./rules.js";
 import { classifyReadOnly, dangerReason, type PathFacts, type ReadOnlyVerdict } from "./shell/classify.js";
 import { argvEvaluation, type Evaluation } from "./shell/evaluation.js";
-import { gitConfigWrite, type IndexRefresh } from "./shell/git.js";
 import { parseShell, type ShellCommand, type ShellWord } from "./shell/parser.js";
-import { commandName, systemName, type Unwrapped, unwrap } from "./shell/wrappers.js";
+import { commandName, systemName, unwrap } from "./shell/wrappers.js";
 import {
   applyStateEffects,
   assign,
@@ -27,7 +26,6 @@ import {
 } from "./shell-state.js";
 import { expandWords, judgePathWord, judgeRedirect, resolveWord } from "./shell-words.js";
 import { applyExactCommandRule, commandPrefixRules } from "./suggest.js";
-import type { PermissionBehavior } from "./types.js";
 import { allow, ask, deny, type Verdict } from "./verdict.js";
 
 const MAX_SCRIPT_DEPTH = 3;
@@ -65,76 +63,6 @@ function judgeScript(script: string, ctx: BashContext, depth: number): Verdict[]
     for (const r of cmd.redirects) out.push(...judgeRedirect(r, ctx));
   }
   for (const r of parsed.value.redirects) out.push(...judgeRedirect(r, ctx));
-  return out;
-}
-
-/** The text a rule is matched against: argv words, unquoted when known, as written otherwise. */
-function words(ws: ShellWord[]): string[] {
-  return ws.map((w) => (w.static ? w.value : w.raw));
-}
-
-function display(ws: ShellWord[]): string {
-  return ws
-    .map((w) =>
-      w.static && /^[\w@%+=:,./~-]+$/.test(w.value) ? w.value : w.static ? JSON.stringify(w.value) : w.raw,
-    )
-    .join(" ");
-}
-
-/**
- * `Bash(npm test:*)` / `Bash(npm test *)`: the command's words start with these words.
- * `Bash(git status)`: exactly these words. `*` inside a word matches within that word.
- */
-export function bashRuleMatches(specifier: string | undefined, argv: string[], exactOnly = false): boolean {
-  if (specifier === undefined) return !exactOnly;
-  let spec = specifier.trim();
-  let prefix = false;
-  if (spec.endsWith(":*")) {
-    spec = spec.slice(0, -2);
-    prefix = true;
-  } else if (spec.endsWith(" *")) {
-    spec = spec.slice(0, -2);
-    prefix = true;
-  }
-  if (prefix && exactOnly) return false;
-  const want = spec
-    .split(/\s+/)
-    .filter((w) => w.length > 0)
-    .map(unquote);
-  if (argv.length < want.length || (!prefix && argv.length !== want.length)) return false;
-  return want.every((w, i) => (w.includes("*") ? wildcard(w).test(argv[i]!) : w === argv[i]));
-}
-
-function unquote(w: string): string {
-  return /^(["']).*\1$/.test(w) ? w.slice(1, -1) : w;
-}
-
-function wildcard(w: string): RegExp {
-  return new RegExp(
-    `^${w
-      .split("*")
-      .map((p) => p.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
-      .join(".*")}$`,
-  );
-}
-
-function findRule(ctx: BashContext, behavior: PermissionBehavior, layers: string[][], exactOnly = false) {
-  for (const rule of rulesFor(ctx.rules, behavior, "bash", ctx.tool)) {
-    if (layers.some((argv) => bashRuleMatches(rule.specifier, argv, exactOnly))) return rule.entry.rule;
-  }
-  return undefined;
-}
-
-/**
- * Deny and ask rules name programs: `Bash(rm:*)` covers `/usr/bin/rm`, `./rm` and `\rm` as well,
- * so each layer is also matched with its command reduced to its base name.
- */
-function byName(layers: string[][]): string[][] {
-  const out = [...layers];
-  for (const argv of layers) {
-    const first = argv[0];
-    if (first?.includes("/")) out.push([first.slice(first.lastIndexOf("/") + 1), ...argv.slice(1)]);
-  }
   return out;
 }
 
@@ -359,56 +287,6 @@ function judgeCommand(cmd: ShellCommand, ctx: BashContext, depth: number, append
   return [...out, ask(`\`${full}\` ${reason}`, suggestions)];
 }
 
-/** `git config KEY VALUE` writes git's configuration: a protected file (it can name programs to run). */
-function gitConfigWrites(effective: ShellWord[], ctx: BashContext): Verdict[] {
-  if (systemName(effective[0]) !== "git") return [];
-  const target = gitConfigWrite(effective.slice(1));
-  if (!target) return [];
-  const word = (value: string): ShellWord => ({
-    value,
-    static: true,
-    raw: value,
-    tilde: value.startsWith("~"),
-  });
-  switch (target.scope) {
-    case "unknown":
-      return [ask("git config writes a configuration file only known when the shell runs", [], true)];
-    case "file":
-      return judgePathWord(target.file, ctx, "write");
-    case "global":
-      return judgePathWord(word("~/.gitconfig"), ctx, "write");
-    case "system":
-      return judgePathWord(word("/etc/gitconfig"), ctx, "write");
-    default: {
-      const cwds = ctx.state.cwds;
-      if (!cwds)
-        return [ask("git config writes the config of a repository only known when the shell runs", [], true)];
-      const file = target.scope === "worktree" ? "config.worktree" : "config";
-      return cwds.flatMap((c) => {
-        const found = discover(c);
-        return found ? judgePathWord(word(`${found.gitDir}/${file}`), ctx, "write") : [];
-      });
-    }
-  }
-}
-
-/** Rules for the inner command count through transparent wrappers only (not sudo, setsid, …). */
-function allowLayers(un: Unwrapped, all: string[][]): string[][] {
-  const out = [all[0]!];
-  for (let i = 1; i < un.layers.length; i++) {
-    if (!un.layers[i]!.transparent) break;
-    out.push(all[i]!);
-  }
-  return out;
-}
-
-/** The innermost command that allow rules are matched against: what a suggestion should name. */
-function ruleWords(un: Unwrapped): ShellWord[] {
-  let i = 0;
-  while (i + 1 < un.layers.length && un.layers[i + 1]!.transparent) i++;
-  return un.layers[i]!.words;
-}
-
 /** A read's verdicts, or why it is not one (`special`: a prefix allow rule does not cover it either). */
 type ReadJudgement = { verdicts: Verdict[] } | { reason: string; special?: true };
 
@@ -442,55 +320,6 @@ function readOnlyVerdicts(
   if (out.every((v) => v.behavior === "allow"))
     return { verdicts: [allow(`\`${display(ws)}\` only reads inside the workspace`)] };
   return { verdicts: out };
-}
-
-/**
- * Whether a git read that refreshes the index may write it (and so run post-index-change):
- * `git status` leaves it alone with GIT_OPTIONAL_LOCKS=0; `git diff` writes it regardless.
- */
-function optionalLocksOff(
-  refresh: IndexRefresh | undefined,
-  cmd: ShellCommand,
-  ctx: BashContext,
-): IndexRefresh | undefined {
-  if (refresh !== "optional") return refresh;
-  const prefix = cmd.assignments.find((a) => a.name === "GIT_OPTIONAL_LOCKS");
-  if (prefix) return prefix.value.static && prefix.value.value === "0" ? undefined : refresh;
-  if (ctx.state.assigned.has("GIT_OPTIONAL_LOCKS")) return refresh;
-  return ctx.env.GIT_OPTIONAL_LOCKS === "0" ? undefined : refresh;
-}
-
-/**
- * Where git would run (each cwd, or each -C dir from it) must use a repository with an inert
- * config, and, for a command that writes the index, no post-index-change hook.
- */
-function gitRisk(dirs: ShellWord[], ctx: BashContext, refresh?: IndexRefresh): string | undefined {
-  const env = gitEnvironmentRisk(ctx.env);
-  if (env) return env;
-  const cwds = ctx.state.cwds;
-  if (!cwds) return "git runs in a directory only known when the shell runs";
-  let places = cwds;
-  for (const d of dirs) {
-    const dir = resolveWord(d, ctx);
-    if (!dir.static) return `git -C ${d.raw} names a directory only known when the shell runs`;
-    const value = dir.tilde
-      ? ctx.state.home
-        ? expandHome(dir.value, ctx.state.home)
-        : undefined
-      : dir.value;
-    if (value === undefined) return "git -C names a directory under a HOME the script changed";
-    places = places.map((c) => resolveShellPath(value, c).real);
-  }
-  for (const place of places) {
-    const risk = gitRepositoryRisk(place, ctx.workspace);
-    if (risk) return risk;
-    const hook = refresh ? indexHook(place, ctx.home, ctx.env) : undefined;
-    if (hook) {
-      const where = isInside(hook, ctx.workspace) ? relative(ctx.workspace, hook) : hook;
-      return `it refreshes the index, and writing the index runs the repository's hook ${where}`;
-    }
-  }
-  return undefined;
 }
 
 /** A bare relative name (`cd src`) is looked up on CDPATH first. */
@@ -551,4 +380,5 @@ function facts(ctx: BashContext): PathFacts {
   };
 }
 
+export { bashRuleMatches } from "./bash-rules.js";
 export { commandName };

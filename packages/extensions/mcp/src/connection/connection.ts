@@ -2,6 +2,10 @@
 // reconnects after a loss — with backoff on its own, at once when a call needs the server —
 // for every transport. A call's idle timeout stands still while the server waits on the user
 // (elicitation, sampling). Each state change is an event; every failure is a McpFailure value.
+// One long idea: this is the connection's state machine (idle → connecting → connected →
+// reconnecting / failed / needs-auth → closed). Requests, reconnects, probes and list refreshes
+// all read and move the same private state, so they stay on one class; what does not touch that
+// state already lives beside it (open.ts, client.ts, calls.ts, lists.ts, backoff.ts, tasks.ts).
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";

@@ -1,0 +1,55 @@
+// What active extensions answer about trusting the project: what each would read or run from it
+// (trustPreview, shown before the user decides) and what each would honour that widens what runs
+// unasked (trustApprovals, recorded with the trust). One deadline per extension.
+import { withDeadline } from "./deadline.js";
+import type { Active } from "./extension-host.js";
+
+export interface ProjectPlace {
+  cwd: string;
+  projectRoot: string;
+}
+
+/** Each extension's trustPreview lines; a failing one says so instead of its lines. */
+export async function trustPreviews(
+  active: readonly Active[],
+  project: ProjectPlace,
+  deadlineMs: number,
+): Promise<{ extensionId: string; lines: string[] }[]> {
+  const out: { extensionId: string; lines: string[] }[] = [];
+  for (const a of active) {
+    const preview = a.definition.trustPreview;
+    if (!preview) continue;
+    const outcome = await withDeadline(
+      (signal) => preview.call(a.definition, project, { signal }),
+      deadlineMs,
+    );
+    const lines = outcome.ok
+      ? (Array.isArray(outcome.value) ? outcome.value : []).filter((l): l is string => typeof l === "string")
+      : [`(could not be listed: ${outcome.message})`];
+    if (lines.length > 0) out.push({ extensionId: a.definition.id, lines });
+  }
+  return out;
+}
+
+/** Each extension's trustApprovals by extension id; one that fails contributes nothing, so nothing of it is approved. */
+export async function trustApprovals(
+  active: readonly Active[],
+  project: ProjectPlace,
+  deadlineMs: number,
+): Promise<Record<string, Record<string, string>>> {
+  const out: Record<string, Record<string, string>> = {};
+  for (const a of active) {
+    const approvals = a.definition.trustApprovals;
+    if (!approvals) continue;
+    const outcome = await withDeadline(
+      (signal) => approvals.call(a.definition, project, { signal }),
+      deadlineMs,
+    );
+    if (!outcome.ok || typeof outcome.value !== "object" || outcome.value === null) continue;
+    const entries = Object.entries(outcome.value).filter(
+      (e): e is [string, string] => typeof e[1] === "string",
+    );
+    if (entries.length > 0) out[a.definition.id] = Object.fromEntries(entries);
+  }
+  return out;
+}
