@@ -29,6 +29,28 @@ export interface Terminal {
 
 let counter = 0;
 
+/** The direct children of a process (keel under the pane's shell). */
+function childrenOf(pid: string): string[] {
+  return spawnSync("pgrep", ["-P", pid], { encoding: "utf8" })
+    .stdout.split("\n")
+    .filter((p) => /^\d+$/.test(p));
+}
+
+/** Blocks until none of `pids` is alive, or `timeoutMs` has passed (afterEach hooks are synchronous). */
+function waitGone(pids: string[], timeoutMs: number): void {
+  const deadline = Date.now() + timeoutMs;
+  const nap = new Int32Array(new SharedArrayBuffer(4));
+  // A zombie (state Z, waiting for a parent to reap it) writes nothing any more.
+  const alive = (pid: string) => {
+    try {
+      return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+    } catch {
+      return false;
+    }
+  };
+  while (pids.some(alive) && Date.now() < deadline) Atomics.wait(nap, 0, 0, 20);
+}
+
 export interface LaunchOptions {
   server: MockServer;
   ws: Workspace;
@@ -114,7 +136,16 @@ export function launch(o: LaunchOptions): Terminal {
       }
       return readFileSync(exitFile, "utf8").trim();
     },
-    kill: () => void spawnSync("tmux", ["-L", socket, "kill-server"]),
+    kill: () => {
+      // The pane's shell and keel under it: a killed keel still writes (its compile cache, its
+      // journal's end) on the way out, so wait until they are gone before anyone removes the folder.
+      const pane = spawnSync("tmux", ["-L", socket, "display-message", "-p", "-t", session, "#{pane_pid}"], {
+        encoding: "utf8",
+      }).stdout.trim();
+      const pids = /^\d+$/.test(pane) ? [pane, ...childrenOf(pane)] : [];
+      spawnSync("tmux", ["-L", socket, "kill-server"]);
+      waitGone(pids, 10_000);
+    },
   };
 }
 
