@@ -52,7 +52,7 @@ export async function activateExtension(
   const id = definition.id;
   let live = false;
   const staged: (() => void)[] = [];
-  const runtime: MutableRuntime = createRuntime(definition, item.config.control, ctx.services, {
+  const runtime: MutableRuntime = createRuntime(definition, item.config, ctx.services, {
     commands: {
       add: (command) => {
         if (live) return addCommand(ctx, id, command, runtime);
