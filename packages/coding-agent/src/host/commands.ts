@@ -49,9 +49,9 @@ export function addExtensionCommand(
         COMMAND_DEADLINE_MS,
         context.signal,
       );
-      if (!outcome.ok) {
-        report(extensionId, `/${command.name} ${outcome.reason}: ${outcome.message}`);
-        return { error: `/${command.name} failed: ${outcome.message}` };
+      if (outcome.isErr()) {
+        report(extensionId, `/${command.name} ${outcome.error.type}: ${outcome.error.message}`);
+        return { error: `/${command.name} failed: ${outcome.error.message}` };
       }
       return outcome.value ?? {};
     },

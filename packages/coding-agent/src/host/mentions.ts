@@ -111,9 +111,9 @@ export class MentionTable {
       COMPLETE_DEADLINE_MS,
       signal,
     );
-    if (!outcome.ok) {
+    if (outcome.isErr()) {
       if (!signal?.aborted)
-        this.report(row.extensionId, `mention completion for @${mention.prefix}: ${outcome.message}`);
+        this.report(row.extensionId, `mention completion for @${mention.prefix}: ${outcome.error.message}`);
       return [];
     }
     const list = Array.isArray(outcome.value) ? outcome.value : [];
@@ -132,10 +132,11 @@ export class MentionTable {
       RESOLVE_DEADLINE_MS,
       signal,
     );
-    if (!outcome.ok)
+    if (outcome.isErr())
       return {
         ok: false,
-        message: outcome.reason === "timeout" ? "the extension did not answer in time" : outcome.message,
+        message:
+          outcome.error.type === "timeout" ? "the extension did not answer in time" : outcome.error.message,
       };
     const value = outcome.value;
     if (!value || typeof value !== "object" || (value.ok && !Array.isArray(value.content)))
