@@ -52,6 +52,7 @@ export async function activateExtension(
   const id = definition.id;
   let live = false;
   const staged: (() => void)[] = [];
+  // The registries' add() answers are the SDK's Registration (runtime.commands/catalogs/mentions).
   const runtime: MutableRuntime = createRuntime(definition, item.config, ctx.services, {
     commands: {
       add: (command) => {

@@ -41,6 +41,7 @@ export class MentionTable {
 
   constructor(private readonly report: (extensionId: string, message: string) => void) {}
 
+  /** Answers the SDK's Registration (runtime.mentions.add's contract). */
   add(extensionId: string, source: MentionSource): Registration {
     if (typeof source?.id !== "string" || !source.id)
       return { ok: false, message: "a mention source needs an id (a string)" };
@@ -123,7 +124,10 @@ export class MentionTable {
       .map((c) => ({ ...c, prefix: mention.prefix, source: row.extensionId }));
   }
 
-  /** What `@<prefix>:<ref>` attaches; undefined when no source answers the prefix (a path, then). */
+  /**
+   * What `@<prefix>:<ref>` attaches, as the SDK's MentionResolution (the source's own answer, or
+   * one in its shape); undefined when no source answers the prefix (a path, then).
+   */
   async resolve(mention: Mention, signal?: AbortSignal): Promise<MentionResolution | undefined> {
     const row = this.prefixMap().get(mention.prefix);
     if (!row) return undefined;
