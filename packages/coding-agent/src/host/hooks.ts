@@ -4,7 +4,7 @@
 // and a signal; handlers run in load order.
 import type { AfterToolCallEvent, HookName, ToolCallEvent } from "@keel/extension-sdk";
 import { err, ok, type Result } from "neverthrow";
-import { withDeadline } from "./deadline.js";
+import { type DeadlineError, withDeadline } from "./deadline.js";
 import type { Active, ToolCallDecision } from "./extension-host.js";
 
 /** A beforeAgentStart handler threw or missed its deadline, so the run is refused. */
@@ -36,16 +36,16 @@ export class HookDispatch {
     return withDeadline((signal) => entry.fn(event, entry.active.runtime, { signal }), this.deadlineMs);
   }
 
+  /** A hook whose failure does not stop the run: said once, as a warning. */
+  private warn(entry: { active: Active }, hook: HookName, error: DeadlineError): void {
+    this.report(entry.active.definition.id, "warning", `${hook} hook ${error.type}: ${error.message}`);
+  }
+
   /** Observer hooks: every handler runs; a failure is reported once and the run goes on. */
   async notify(hook: HookName, event: object): Promise<void> {
     for (const entry of this.handlers(hook)) {
       const outcome = await this.call(entry, event);
-      if (outcome.isErr())
-        this.report(
-          entry.active.definition.id,
-          "warning",
-          `${hook} hook ${outcome.error.type}: ${outcome.error.message}`,
-        );
+      if (outcome.isErr()) this.warn(entry, hook, outcome.error);
     }
   }
 
@@ -71,11 +71,7 @@ export class HookDispatch {
     for (const entry of this.handlers("beforeModelCall")) {
       const outcome = await this.call(entry, { turn });
       if (outcome.isErr()) {
-        this.report(
-          entry.active.definition.id,
-          "warning",
-          `beforeModelCall hook ${outcome.error.type}: ${outcome.error.message}`,
-        );
+        this.warn(entry, "beforeModelCall", outcome.error);
         continue;
       }
       const context = (outcome.value as { context?: unknown } | undefined)?.context;
@@ -120,11 +116,7 @@ export class HookDispatch {
     for (const entry of this.handlers("afterToolCall")) {
       const outcome = await this.call(entry, { ...event, result });
       if (outcome.isErr()) {
-        this.report(
-          entry.active.definition.id,
-          "warning",
-          `afterToolCall hook ${outcome.error.type}: ${outcome.error.message}`,
-        );
+        this.warn(entry, "afterToolCall", outcome.error);
         continue;
       }
       const patched = (outcome.value as { result?: AfterToolCallEvent["result"] } | undefined)?.result;
