@@ -77,14 +77,14 @@ export async function runSubcommand(
     }
     // The command's own data folder and user configuration, as a session would give them.
     const config = extension.configuration ? userExtensionConfig(extension, io.keelHome) : undefined;
-    if (config && !config.ok) {
-      io.stderr(`keel ${name}: ${config.message}\n`);
+    if (config?.isErr()) {
+      io.stderr(`keel ${name}: ${config.error.message}\n`);
       return EXIT.failed;
     }
     const own: CliIO = {
       ...io,
       dataDir: () => extensionDataDir(io.keelHome, extension.id),
-      ...(config ? { config: config.value } : {}),
+      ...(config?.isOk() ? { config: config.value } : {}),
     };
     try {
       return await command.run(argv, own);

@@ -57,7 +57,10 @@ export class CommandRegistry implements AgentCommands {
     return `command "/${name}" is already provided by ${row.by}`;
   }
 
-  /** Registers one spec for `registrant`; `by` names it in later refusals (default: its source). */
+  /**
+   * Registers one spec for `registrant`; `by` names it in later refusals (default: its source).
+   * Answers the SDK's Registration: runtime.commands.add hands it to extensions.
+   */
   add(spec: CommandSpec, registrant: string, by = describe(spec.source)): Registration {
     const refused = this.refusal(spec?.name, registrant);
     if (refused) return { ok: false, message: refused };

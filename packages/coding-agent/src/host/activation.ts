@@ -52,7 +52,8 @@ export async function activateExtension(
   const id = definition.id;
   let live = false;
   const staged: (() => void)[] = [];
-  const runtime: MutableRuntime = createRuntime(definition, item.config.control, ctx.services, {
+  // The registries' add() answers are the SDK's Registration (runtime.commands/catalogs/mentions).
+  const runtime: MutableRuntime = createRuntime(definition, item.config, ctx.services, {
     commands: {
       add: (command) => {
         if (live) return addCommand(ctx, id, command, runtime);
@@ -107,14 +108,14 @@ export async function activateExtension(
       );
       return activation;
     }, ctx.deadlineMs * 2);
-    if (!outcome.ok) {
+    if (outcome.isErr()) {
       ctx.fail(
         item.source,
-        `activation ${outcome.reason === "timeout" ? "timed out" : "failed"}: ${outcome.message}`,
+        `activation ${outcome.error.type === "timeout" ? "timed out" : "failed"}: ${outcome.error.message}`,
       );
       // One that ignored its signal and finishes later has opened what it meant to (connections,
       // watchers): it is deactivated then, so nothing of it is left running.
-      if (outcome.reason === "timeout")
+      if (outcome.error.type === "timeout")
         void activation?.then(
           (instance) => {
             runtime.instance = instance;
@@ -166,6 +167,6 @@ export async function deactivateExtension(ctx: ActivationContext, active: Active
   const deactivate = active.definition.lifecycle?.deactivate;
   if (!deactivate) return;
   const outcome = await withDeadline(() => deactivate(active.runtime as never), ctx.deadlineMs);
-  if (!outcome.ok)
-    ctx.report(active.definition.id, "warning", `deactivate ${outcome.reason}: ${outcome.message}`);
+  if (outcome.isErr())
+    ctx.report(active.definition.id, "warning", `deactivate ${outcome.error.type}: ${outcome.error.message}`);
 }

@@ -4,9 +4,11 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { ExtensionDefinition } from "@keel/extension-sdk";
+import { err, type Result } from "neverthrow";
+import type { ConfigError } from "../config/errors.js";
 import { configPaths } from "../config/paths.js";
 import { readJsonFile } from "../config/read.js";
-import { resolveExtensionConfig } from "./config.js";
+import { type ExtensionConfigError, resolveExtensionConfig } from "./config.js";
 
 /** `<home>/data/<id>`, created (0700) on first use. */
 export function extensionDataDir(home: string, extensionId: string): string {
@@ -18,10 +20,10 @@ export function extensionDataDir(home: string, extensionId: string): string {
 export function userExtensionConfig(
   definition: ExtensionDefinition,
   home: string,
-): { ok: true; value: unknown } | { ok: false; message: string } {
+): Result<unknown, ConfigError | ExtensionConfigError> {
   const file = configPaths(home, home).user;
   const read = readJsonFile(file);
-  if (read.isErr()) return { ok: false, message: read.error.message };
+  if (read.isErr()) return err(read.error);
   const extensions = ((read.value as { extensions?: unknown } | undefined)?.extensions ?? {}) as Record<
     string,
     { config?: unknown } | undefined
@@ -33,5 +35,5 @@ export function userExtensionConfig(
     userFile: file,
     projectFile: "",
   });
-  return resolved.ok ? { ok: true, value: resolved.control.current() } : resolved;
+  return resolved.map((control) => control.current());
 }

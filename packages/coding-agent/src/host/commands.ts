@@ -1,7 +1,7 @@
 // An extension's command as the registry holds it: its `run` bound to the extension's runtime,
 // under a deadline, a throw turned into the command's error; its source the extension unless it
 // says it is a skill, an MCP prompt or a command file it turned into a command.
-import type { CommandSpec, ExtensionCommand, ExtensionRuntime } from "@keel/extension-sdk";
+import type { CommandSpec, ExtensionCommand, ExtensionRuntime, Registration } from "@keel/extension-sdk";
 import type { CommandRegistry } from "../commands/registry.js";
 import { withDeadline } from "./deadline.js";
 
@@ -25,13 +25,14 @@ export function extensionCommandRefusal(
   return registry.refusal(command?.name, extensionRegistrant(extensionId));
 }
 
+/** Answers the SDK's Registration (runtime.commands.add's contract). */
 export function addExtensionCommand(
   registry: CommandRegistry,
   extensionId: string,
   command: ExtensionCommand,
   runtime: ExtensionRuntime,
   report: (extensionId: string, message: string) => void,
-): { ok: true } | { ok: false; message: string } {
+): Registration {
   const refused = extensionCommandRefusal(registry, extensionId, command);
   if (refused) return { ok: false, message: refused };
   if (typeof command.run !== "function")
@@ -49,9 +50,9 @@ export function addExtensionCommand(
         COMMAND_DEADLINE_MS,
         context.signal,
       );
-      if (!outcome.ok) {
-        report(extensionId, `/${command.name} ${outcome.reason}: ${outcome.message}`);
-        return { error: `/${command.name} failed: ${outcome.message}` };
+      if (outcome.isErr()) {
+        report(extensionId, `/${command.name} ${outcome.error.type}: ${outcome.error.message}`);
+        return { error: `/${command.name} failed: ${outcome.error.message}` };
       }
       return outcome.value ?? {};
     },

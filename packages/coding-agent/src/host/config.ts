@@ -4,6 +4,7 @@
 import type { ExtensionDefinition } from "@keel/extension-sdk";
 import { type TSchema, Type, TypeGuard } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
+import { err, ok, type Result } from "neverthrow";
 import { mergeLayers } from "../config/merge.js";
 import { errnoMessage } from "../fs/errno.js";
 import type { ConfigControl } from "./runtime.js";
@@ -19,7 +20,13 @@ export interface ExtensionConfigLayers {
   projectFile: string;
 }
 
-export type ConfigOutcome = { ok: true; control: ConfigControl } | { ok: false; message: string };
+/** Why an extension's configuration cannot be used: a layer or the resolved value fails its schema, or resolve() threw. */
+export interface ExtensionConfigError {
+  type: "extension_config";
+  message: string;
+}
+
+const refused = (message: string) => err<never, ExtensionConfigError>({ type: "extension_config", message });
 
 function firstError(schema: TSchema, value: unknown): string {
   const first = [...Value.Errors(schema, value)][0];
@@ -37,17 +44,14 @@ function layerSchemaOf(definition: ExtensionDefinition): TSchema {
 export function resolveExtensionConfig(
   definition: ExtensionDefinition,
   layers: ExtensionConfigLayers,
-): ConfigOutcome {
+): Result<ConfigControl, ExtensionConfigError> {
   const spec = definition.configuration;
   if (!spec) {
-    return {
-      ok: true,
-      control: {
-        current: () => undefined,
-        userBase: () => undefined,
-        adopt: () => ({ ok: false, message: `extension ${definition.id} declares no configuration` }),
-      },
-    };
+    return ok({
+      current: () => undefined,
+      userBase: () => undefined,
+      adopt: () => refused(`extension ${definition.id} declares no configuration`),
+    });
   }
   const id = definition.id;
   const layerSchema = layerSchemaOf(definition);
@@ -69,22 +73,19 @@ export function resolveExtensionConfig(
   let user = spec.scope === "project" ? undefined : layers.user[id];
   const project = spec.scope === "user" ? undefined : layers.project?.[id];
   const userProblem = checkLayer(user, layers.userFile);
-  if (userProblem) return { ok: false, message: userProblem };
+  if (userProblem) return refused(userProblem);
   const projectProblem = checkLayer(project, layers.projectFile);
-  if (projectProblem) return { ok: false, message: projectProblem };
+  if (projectProblem) return refused(projectProblem);
   const session = layers.session?.[id];
   const sessionProblem = checkLayer(session, "the host's session configuration");
-  if (sessionProblem) return { ok: false, message: sessionProblem };
+  if (sessionProblem) return refused(sessionProblem);
 
-  const finish = (
-    raw: unknown,
-    what: string,
-  ): { ok: true; value: unknown } | { ok: false; message: string } => {
+  const finish = (raw: unknown, what: string): Result<unknown, ExtensionConfigError> => {
     const value = Value.Default(spec.schema, mergeLayers(structuredClone(spec.default), raw));
-    if (Value.Check(spec.schema, value)) return { ok: true, value };
-    return { ok: false, message: `${what}: /extensions/${id}/config${firstError(spec.schema, value)}` };
+    if (Value.Check(spec.schema, value)) return ok(value);
+    return refused(`${what}: /extensions/${id}/config${firstError(spec.schema, value)}`);
   };
-  const resolveWith = (userLayer: unknown) => {
+  const resolveWith = (userLayer: unknown): Result<unknown, ExtensionConfigError> => {
     if (spec.scope === "user")
       return finish(mergeLayers(userLayer, session), `the configuration in ${layers.userFile}`);
     if (spec.scope === "project")
@@ -99,10 +100,7 @@ export function resolveExtensionConfig(
           ...(session !== undefined ? { session: session as never } : {}),
         });
       } catch (e) {
-        return {
-          ok: false as const,
-          message: `resolve() of extension ${id} threw: ${errnoMessage(e)}`,
-        };
+        return refused(`resolve() of extension ${id} threw: ${errnoMessage(e)}`);
       }
       return finish(resolved, "the resolved configuration");
     }
@@ -110,24 +108,21 @@ export function resolveExtensionConfig(
   };
 
   const first = resolveWith(user);
-  if (!first.ok) return first;
+  if (first.isErr()) return err(first.error);
   let current = first.value;
-  return {
-    ok: true,
-    control: {
-      current: () => current,
-      userBase: () => Value.Default(spec.schema, mergeLayers(structuredClone(spec.default), user)),
-      adopt: (next, write) => {
-        const problem = checkLayer(next, layers.userFile);
-        if (problem) return { ok: false, message: problem };
-        const resolved = resolveWith(next);
-        if (!resolved.ok) return resolved;
-        const failed = write();
-        if (failed) return { ok: false, message: failed };
-        user = next;
-        current = resolved.value;
-        return { ok: true, config: current };
-      },
+  return ok({
+    current: () => current,
+    userBase: () => Value.Default(spec.schema, mergeLayers(structuredClone(spec.default), user)),
+    adopt: (next, write) => {
+      const problem = checkLayer(next, layers.userFile);
+      if (problem) return refused(problem);
+      const resolved = resolveWith(next);
+      if (resolved.isErr()) return err(resolved.error);
+      const failed = write();
+      if (failed) return refused(failed);
+      user = next;
+      current = resolved.value;
+      return ok(current);
     },
-  };
+  });
 }

@@ -1,9 +1,16 @@
 // Runs extension code with a deadline and an AbortSignal that fires when the deadline passes (or
 // the caller's signal aborts). Outcomes are values: the caller decides whether a failure blocks
 // (policy hooks) or is reported (observers).
+import { err, ok, type Result } from "neverthrow";
 import { errnoMessage } from "../fs/errno.js";
 
-export type Settled<T> = { ok: true; value: T } | { ok: false; reason: "threw" | "timeout"; message: string };
+/** The extension code threw, or did not finish before the deadline. */
+export interface DeadlineError {
+  type: "threw" | "timeout";
+  message: string;
+}
+
+export type Settled<T> = Result<T, DeadlineError>;
 
 export async function withDeadline<T>(
   work: (signal: AbortSignal) => T | Promise<T>,
@@ -18,14 +25,14 @@ export async function withDeadline<T>(
   const timeout = new Promise<Settled<T>>((resolve) => {
     timer = setTimeout(() => {
       controller.abort(new Error(`deadline of ${ms} ms passed`));
-      resolve({ ok: false, reason: "timeout", message: `did not finish within ${ms} ms` });
+      resolve(err({ type: "timeout", message: `did not finish within ${ms} ms` }));
     }, ms);
   });
   const run = (async (): Promise<Settled<T>> => {
     try {
-      return { ok: true, value: await work(controller.signal) };
+      return ok(await work(controller.signal));
     } catch (e) {
-      return { ok: false, reason: "threw", message: errnoMessage(e) };
+      return err({ type: "threw", message: errnoMessage(e) });
     }
   })();
   try {

@@ -13,6 +13,7 @@ import {
   type ToolCallContext,
   type ToolCallEvent,
 } from "@keel/extension-sdk";
+import { ok, type Result } from "neverthrow";
 import type { CommandRegistry } from "../commands/registry.js";
 import type { DeclaredTool } from "../tools/declarations.js";
 import { type ActivationContext, activateExtension, deactivateExtension } from "./activation.js";
@@ -20,7 +21,7 @@ import { CatalogView } from "./catalog-tools.js";
 import { CatalogRegistry, EXECUTE_TOOL, SEARCH_TOOLS } from "./catalogs.js";
 import { extensionCommandRefusal } from "./commands.js";
 import type { ExtensionConfigLayers } from "./config.js";
-import { HookDispatch } from "./hooks.js";
+import { HookDispatch, type PromptRefused } from "./hooks.js";
 import { MentionTable } from "./mentions.js";
 import type { Caller, HostServices, MutableRuntime } from "./runtime.js";
 import { extensionTools, toolCallContext } from "./tool-context.js";
@@ -79,7 +80,7 @@ export interface HostView {
   /** Resident extension tools, then the catalog pair when any catalog exists. */
   tools(): DeclaredTool[];
   notify(hook: HookName, event: object): Promise<void>;
-  beforeAgentStart(prompt: string): Promise<{ ok: true; prompt: string } | { ok: false; reason: string }>;
+  beforeAgentStart(prompt: string): Promise<Result<string, PromptRefused>>;
   beforeModelCall(turn: number): Promise<string | undefined>;
   beforeToolCall(event: ToolCallEvent): Promise<ToolCallDecision>;
   afterToolCall(event: AfterToolCallEvent): Promise<AfterToolCallEvent["result"]>;
@@ -214,7 +215,7 @@ export class ExtensionHost implements HostView {
   }
 
   /** beforeAgentStart: a prompt transform chain; a failure refuses the run. */
-  beforeAgentStart(prompt: string): Promise<{ ok: true; prompt: string } | { ok: false; reason: string }> {
+  beforeAgentStart(prompt: string): Promise<Result<string, PromptRefused>> {
     return this.hooks.beforeAgentStart(prompt);
   }
 
@@ -244,7 +245,7 @@ export class ExtensionHost implements HostView {
       catalogs,
       tools: () => this.toolsFor(caller, catalogs).filter((t) => allowTool(t.name)),
       notify: async () => {},
-      beforeAgentStart: async (prompt) => ({ ok: true, prompt }),
+      beforeAgentStart: async (prompt) => ok(prompt),
       beforeModelCall: async () => undefined,
       beforeToolCall: (event) => this.beforeToolCall({ ...event, agent }),
       afterToolCall: (event) => this.afterToolCall({ ...event, agent }),

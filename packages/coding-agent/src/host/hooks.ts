@@ -3,8 +3,15 @@
 // policy chain (beforeToolCall: a throw or a missed deadline blocks). Each call has a deadline
 // and a signal; handlers run in load order.
 import type { AfterToolCallEvent, HookName, ToolCallEvent } from "@keel/extension-sdk";
-import { withDeadline } from "./deadline.js";
+import { err, ok, type Result } from "neverthrow";
+import { type DeadlineError, withDeadline } from "./deadline.js";
 import type { Active, ToolCallDecision } from "./extension-host.js";
+
+/** A beforeAgentStart handler threw or missed its deadline, so the run is refused. */
+export interface PromptRefused {
+  type: "extension";
+  message: string;
+}
 
 type HookFn = (event: unknown, runtime: unknown, context: { signal: AbortSignal }) => unknown;
 
@@ -29,35 +36,33 @@ export class HookDispatch {
     return withDeadline((signal) => entry.fn(event, entry.active.runtime, { signal }), this.deadlineMs);
   }
 
+  /** A hook whose failure does not stop the run: said once, as a warning. */
+  private warn(entry: { active: Active }, hook: HookName, error: DeadlineError): void {
+    this.report(entry.active.definition.id, "warning", `${hook} hook ${error.type}: ${error.message}`);
+  }
+
   /** Observer hooks: every handler runs; a failure is reported once and the run goes on. */
   async notify(hook: HookName, event: object): Promise<void> {
     for (const entry of this.handlers(hook)) {
       const outcome = await this.call(entry, event);
-      if (!outcome.ok)
-        this.report(
-          entry.active.definition.id,
-          "warning",
-          `${hook} hook ${outcome.reason}: ${outcome.message}`,
-        );
+      if (outcome.isErr()) this.warn(entry, hook, outcome.error);
     }
   }
 
   /** beforeAgentStart: a prompt transform chain; a failure refuses the run. */
-  async beforeAgentStart(
-    prompt: string,
-  ): Promise<{ ok: true; prompt: string } | { ok: false; reason: string }> {
+  async beforeAgentStart(prompt: string): Promise<Result<string, PromptRefused>> {
     let current = prompt;
     for (const entry of this.handlers("beforeAgentStart")) {
       const outcome = await this.call(entry, { prompt: current });
-      if (!outcome.ok) {
-        const reason = `extension ${entry.active.definition.id}: beforeAgentStart ${outcome.reason}: ${outcome.message}`;
+      if (outcome.isErr()) {
+        const reason = `extension ${entry.active.definition.id}: beforeAgentStart ${outcome.error.type}: ${outcome.error.message}`;
         this.report(entry.active.definition.id, "error", reason);
-        return { ok: false, reason };
+        return err({ type: "extension", message: reason });
       }
       const value = outcome.value as { prompt?: unknown } | undefined;
       if (typeof value?.prompt === "string") current = value.prompt;
     }
-    return { ok: true, prompt: current };
+    return ok(current);
   }
 
   /** beforeModelCall: contexts of all extensions for this one request; a failing one contributes nothing. */
@@ -65,12 +70,8 @@ export class HookDispatch {
     const parts: string[] = [];
     for (const entry of this.handlers("beforeModelCall")) {
       const outcome = await this.call(entry, { turn });
-      if (!outcome.ok) {
-        this.report(
-          entry.active.definition.id,
-          "warning",
-          `beforeModelCall hook ${outcome.reason}: ${outcome.message}`,
-        );
+      if (outcome.isErr()) {
+        this.warn(entry, "beforeModelCall", outcome.error);
         continue;
       }
       const context = (outcome.value as { context?: unknown } | undefined)?.context;
@@ -85,11 +86,11 @@ export class HookDispatch {
     for (const entry of this.handlers("beforeToolCall")) {
       const id = entry.active.definition.id;
       const outcome = await this.call(entry, { ...event, args });
-      if (!outcome.ok) {
-        this.report(id, "error", `beforeToolCall ${outcome.reason}: ${outcome.message}`);
+      if (outcome.isErr()) {
+        this.report(id, "error", `beforeToolCall ${outcome.error.type}: ${outcome.error.message}`);
         return {
           action: "block",
-          reason: `Blocked: extension ${id}'s policy ${outcome.reason === "timeout" ? "timed out" : "failed"} (${outcome.message}).`,
+          reason: `Blocked: extension ${id}'s policy ${outcome.error.type === "timeout" ? "timed out" : "failed"} (${outcome.error.message}).`,
         };
       }
       const value = outcome.value as { action?: string; reason?: unknown; args?: unknown } | undefined;
@@ -114,12 +115,8 @@ export class HookDispatch {
     let result = event.result;
     for (const entry of this.handlers("afterToolCall")) {
       const outcome = await this.call(entry, { ...event, result });
-      if (!outcome.ok) {
-        this.report(
-          entry.active.definition.id,
-          "warning",
-          `afterToolCall hook ${outcome.reason}: ${outcome.message}`,
-        );
+      if (outcome.isErr()) {
+        this.warn(entry, "afterToolCall", outcome.error);
         continue;
       }
       const patched = (outcome.value as { result?: AfterToolCallEvent["result"] } | undefined)?.result;

@@ -41,6 +41,7 @@ export class MentionTable {
 
   constructor(private readonly report: (extensionId: string, message: string) => void) {}
 
+  /** Answers the SDK's Registration (runtime.mentions.add's contract). */
   add(extensionId: string, source: MentionSource): Registration {
     if (typeof source?.id !== "string" || !source.id)
       return { ok: false, message: "a mention source needs an id (a string)" };
@@ -111,9 +112,9 @@ export class MentionTable {
       COMPLETE_DEADLINE_MS,
       signal,
     );
-    if (!outcome.ok) {
+    if (outcome.isErr()) {
       if (!signal?.aborted)
-        this.report(row.extensionId, `mention completion for @${mention.prefix}: ${outcome.message}`);
+        this.report(row.extensionId, `mention completion for @${mention.prefix}: ${outcome.error.message}`);
       return [];
     }
     const list = Array.isArray(outcome.value) ? outcome.value : [];
@@ -123,7 +124,10 @@ export class MentionTable {
       .map((c) => ({ ...c, prefix: mention.prefix, source: row.extensionId }));
   }
 
-  /** What `@<prefix>:<ref>` attaches; undefined when no source answers the prefix (a path, then). */
+  /**
+   * What `@<prefix>:<ref>` attaches, as the SDK's MentionResolution (the source's own answer, or
+   * one in its shape); undefined when no source answers the prefix (a path, then).
+   */
   async resolve(mention: Mention, signal?: AbortSignal): Promise<MentionResolution | undefined> {
     const row = this.prefixMap().get(mention.prefix);
     if (!row) return undefined;
@@ -132,10 +136,11 @@ export class MentionTable {
       RESOLVE_DEADLINE_MS,
       signal,
     );
-    if (!outcome.ok)
+    if (outcome.isErr())
       return {
         ok: false,
-        message: outcome.reason === "timeout" ? "the extension did not answer in time" : outcome.message,
+        message:
+          outcome.error.type === "timeout" ? "the extension did not answer in time" : outcome.error.message,
       };
     const value = outcome.value;
     if (!value || typeof value !== "object" || (value.ok && !Array.isArray(value.content)))

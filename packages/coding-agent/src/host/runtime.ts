@@ -26,7 +26,9 @@ import type {
   WorkspaceInfo,
 } from "@keel/extension-sdk";
 import { Value } from "@sinclair/typebox/value";
+import type { Result } from "neverthrow";
 import { errnoMessage } from "../fs/errno.js";
+import type { ExtensionConfigError } from "./config.js";
 
 /**
  * The network as the model's requests see it (@keel/ai's proxy rules), shared by every extension:
@@ -88,10 +90,7 @@ export interface ConfigControl {
    * Validates a new user layer, then `write`s it (an error message when that fails) and only then
    * adopts it; returns the resolved config or why not.
    */
-  adopt(
-    userLayer: unknown,
-    write: () => string | undefined,
-  ): { ok: true; config: unknown } | { ok: false; message: string };
+  adopt(userLayer: unknown, write: () => string | undefined): Result<unknown, ExtensionConfigError>;
 }
 
 export interface RuntimeRegistries {
@@ -151,6 +150,7 @@ export function createRuntime(
     report: (level, message) => services.report({ extensionId: id, level, message }),
     sendMessage: (text, options) => services.sendMessage(text, options),
     persistNotice: (text, options) => services.persistNotice(id, text, options),
+    // Answers the SDK's ConfigUpdate (runtime.updateConfig's contract), so its `{ ok }` shape stays.
     updateConfig: (scope, update) => {
       if (scope !== "user")
         return { ok: false, message: `only the user scope can be written (got "${scope}")` };
@@ -166,7 +166,9 @@ export function createRuntime(
         return { ok: false, message: `the update threw: ${errnoMessage(e)}` };
       }
       const adopted = config.adopt(next, () => services.writeUserConfig(id, next));
-      return adopted.ok ? { ok: true, config: adopted.config as never } : adopted;
+      return adopted.isOk()
+        ? { ok: true, config: adopted.value as never }
+        : { ok: false, message: adopted.error.message };
     },
     approve: (request) => services.approve(id, request, {}),
     recordUsage: (usage) => services.recordUsage(id, usage),

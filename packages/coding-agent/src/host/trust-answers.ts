@@ -23,9 +23,9 @@ export async function trustPreviews(
       (signal) => preview.call(a.definition, project, { signal }),
       deadlineMs,
     );
-    const lines = outcome.ok
+    const lines = outcome.isOk()
       ? (Array.isArray(outcome.value) ? outcome.value : []).filter((l): l is string => typeof l === "string")
-      : [`(could not be listed: ${outcome.message})`];
+      : [`(could not be listed: ${outcome.error.message})`];
     if (lines.length > 0) out.push({ extensionId: a.definition.id, lines });
   }
   return out;
@@ -45,7 +45,7 @@ export async function trustApprovals(
       (signal) => approvals.call(a.definition, project, { signal }),
       deadlineMs,
     );
-    if (!outcome.ok || typeof outcome.value !== "object" || outcome.value === null) continue;
+    if (outcome.isErr() || typeof outcome.value !== "object" || outcome.value === null) continue;
     const entries = Object.entries(outcome.value).filter(
       (e): e is [string, string] => typeof e[1] === "string",
     );

@@ -9,14 +9,16 @@ import {
   isTypeBoxSchema,
   listTools,
 } from "@keel/extension-sdk";
+import { err, ok, type Result } from "neverthrow";
 import { errnoMessage } from "../fs/errno.js";
 import { CatalogRegistry, EXECUTE_TOOL, SEARCH_TOOLS } from "./catalogs.js";
 import { resolveExtensionConfig } from "./config.js";
 import type { ExtensionHostOptions, ExtensionSource } from "./extension-host.js";
+import type { ConfigControl } from "./runtime.js";
 
 export interface Accepted {
   source: ExtensionSource;
-  config: ReturnType<typeof resolveExtensionConfig> & { ok: true };
+  config: ConfigControl;
 }
 
 export interface ValidationChecks {
@@ -50,8 +52,8 @@ export function validateDeclarations(options: ExtensionHostOptions, checks: Vali
       continue;
     }
     const tools = safe(() => listTools(definition));
-    if (!tools.ok) {
-      reject(`tools could not be listed: ${tools.message}`);
+    if (tools.isErr()) {
+      reject(`tools could not be listed: ${tools.error.message}`);
       continue;
     }
     const toolProblem = tools.value
@@ -102,24 +104,25 @@ export function validateDeclarations(options: ExtensionHostOptions, checks: Vali
       continue;
     }
     const config = resolveExtensionConfig(definition, options.config);
-    if (!config.ok) {
-      reject(config.message);
+    if (config.isErr()) {
+      reject(config.error.message);
       continue;
     }
     ids.add(id);
     for (const t of tools.value) toolOwners.set(t.name, `extension ${id}`);
     for (const c of definition.commands ?? []) commandsTaken.set(c.name, id);
     for (const g of groups) groupsTaken.set(g, id);
-    accepted.push({ source, config });
+    accepted.push({ source, config: config.value });
   }
   return accepted;
 }
 
-function safe<T>(fn: () => T): { ok: true; value: T } | { ok: false; message: string } {
+/** What the extension's own code threw while being read (listTools runs its getters). */
+function safe<T>(fn: () => T): Result<T, { type: "threw"; message: string }> {
   try {
-    return { ok: true, value: fn() };
+    return ok(fn());
   } catch (e) {
-    return { ok: false, message: errnoMessage(e) };
+    return err({ type: "threw", message: errnoMessage(e) });
   }
 }
 

@@ -7,15 +7,18 @@ import { join } from "node:path";
 import { type AssistantMessage, addUsage, emptyUsage } from "@keel/ai";
 import type { AgentRecord, AgentRun, AgentRunResult } from "@keel/extension-sdk";
 import { type AgentRunOutcome, createSession, openSession, type Session } from "@keel/session";
+import { err, ok, type Result } from "neverthrow";
 import type { Caller } from "../host/runtime.js";
 import type { KernelAgent } from "./coding-agent.js";
 
 /** What the parent's journal keeps of a child's final text; the whole transcript is in its own journal. */
 const KEPT_TEXT_CHARS = 20_000;
 
-export type ChildSession =
-  | { ok: true; session: Session; file: string | undefined; cleanup: () => void }
-  | { ok: false; message: string };
+export interface ChildSession {
+  session: Session;
+  file: string | undefined;
+  cleanup: () => void;
+}
 
 export function lastText(messages: readonly { role: string }[]): string {
   const last = [...messages].reverse().find((m) => m.role === "assistant") as AssistantMessage | undefined;
@@ -27,7 +30,7 @@ export async function openChildSession(
   d: { parent: KernelAgent; cwd: string; childrenDir(): string | undefined },
   agent: { agentId: string },
   caller: Caller,
-): Promise<ChildSession> {
+): Promise<Result<ChildSession, { type: "journal"; message: string }>> {
   const parent = d.parent;
   const persistent = d.childrenDir();
   const dir = persistent ?? mkdtempSync(join(tmpdir(), "keel-child-"));
@@ -46,15 +49,17 @@ export async function openChildSession(
     },
   });
   if (created.isErr())
-    return { ok: false, message: `Could not create the child's journal: ${created.error.message}` };
-  return {
-    ok: true,
+    return err({
+      type: "journal",
+      message: `Could not create the child's journal: ${created.error.message}`,
+    });
+  return ok({
     session: created.value,
     file: persistent ? created.value.path : undefined,
     cleanup: () => {
       if (!persistent) rmSync(dir, { recursive: true, force: true });
     },
-  };
+  });
 }
 
 export async function journalEnd(

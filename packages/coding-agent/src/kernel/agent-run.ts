@@ -55,6 +55,7 @@ function statusOf(stopReason: string, budget: boolean): Exclude<AgentRunStatus, 
   return "completed";
 }
 
+// Answers the SDK's RunAgentOutcome (agents.runAgent's contract), so its `{ ok }` shape stays.
 export async function launchChild(
   d: SupervisorDeps,
   p: Launch,
@@ -62,8 +63,9 @@ export async function launchChild(
 ): Promise<RunAgentOutcome> {
   const { options, caller, agent, model, view, tools, systemPrompt, prompt, shares } = p;
   const { agentId, title } = agent;
-  const session = await openChildSession(d, agent, caller);
-  if (!session.ok) return { ok: false, error: { type: "invalid", message: session.message } };
+  const opened = await openChildSession(d, agent, caller);
+  if (opened.isErr()) return { ok: false, error: { type: "invalid", message: opened.error.message } };
+  const session = opened.value;
   if (hooks.closed()) {
     await session.session.close();
     session.cleanup();

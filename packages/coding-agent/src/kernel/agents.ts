@@ -59,6 +59,7 @@ export class AgentSupervisor {
     ];
   }
 
+  /** Answers the SDK's RunAgentOutcome (agents.runAgent's contract), so its `{ ok }` shape stays. */
   async run(options: RunAgentOptions, caller: Caller): Promise<RunAgentOutcome> {
     const d = this.deps;
     if (this.closed) return { ok: false, error: { type: "closed", message: "The session is closing." } };

@@ -36,6 +36,14 @@ export interface ExpandedPrompt {
   notes: string[];
 }
 
+/** The prompt cannot be sent as the user meant it (an image the model cannot see, one too large). */
+export interface UnsendablePrompt {
+  type: "unsendable";
+  message: string;
+}
+
+const unsendable = (message: string) => err<never, UnsendablePrompt>({ type: "unsendable", message });
+
 /** `@path` or `@"path with spaces"`, at the start or after whitespace (so mail addresses stay text). */
 const MENTION = /(^|\s)@(?:"([^"]+)"|(\S+))/g;
 
@@ -88,20 +96,19 @@ function listing(path: string): string {
 const noImages = (ctx: MentionContext, what: string) =>
   `${ctx.modelName} does not accept images, so the prompt was not sent (${what}). Switch to a model that does with /model, or leave the image out.`;
 
-/** What an extension's mention attaches: its text (bounded) in a `<mention>` block, its images. */
+/** What an extension's mention attaches: its text (bounded) in a `<mention>` block, its images; the note says what. */
 async function attachExtension(
   mention: Mention,
   ctx: MentionContext,
   blocks: (TextContent | ImageContent)[],
-): Promise<{ ok: true; note: string } | { ok: false; message: string }> {
+): Promise<Result<string, UnsendablePrompt>> {
   const shown = `@${mention.prefix}:${mention.ref}`;
   const resolved = await ctx.extensions!.resolve(mention);
-  if (!resolved)
-    return { ok: true, note: `not attached: ${shown} (nothing answers @${mention.prefix}: now)` };
-  if (!resolved.ok) return { ok: true, note: `not attached: ${shown} (${resolved.message})` };
+  if (!resolved) return ok(`not attached: ${shown} (nothing answers @${mention.prefix}: now)`);
+  // `resolved` is the SDK's MentionResolution, an extension's answer: its `{ ok }` shape is that contract.
+  if (!resolved.ok) return ok(`not attached: ${shown} (${resolved.message})`);
   const images = resolved.content.filter((b): b is ImageContent => b.type === "image");
-  if (images.length > 0 && !ctx.supportsImages)
-    return { ok: false, message: noImages(ctx, `${shown} is an image`) };
+  if (images.length > 0 && !ctx.supportsImages) return unsendable(noImages(ctx, `${shown} is an image`));
   let text = resolved.content
     .filter((b): b is TextContent => b.type === "text")
     .map((b) => b.text)
@@ -122,24 +129,21 @@ async function attachExtension(
     ...(text ? [`${formatBytes(Math.min(size, MAX_MENTION_BYTES))}${cut ? ", cut" : ""}`] : []),
     ...(images.length > 0 ? [`${images.length} image${images.length > 1 ? "s" : ""}`] : []),
   ].join(", ");
-  return {
-    ok: true,
-    note: `attached ${shown}${resolved.title ? ` (${resolved.title}, ${what})` : ` (${what})`}`,
-  };
+  return ok(`attached ${shown}${resolved.title ? ` (${resolved.title}, ${what})` : ` (${what})`}`);
 }
 
 /** The prompt's content with its attachments; an error when it cannot be sent as the user meant it. */
 export async function expandPrompt(
   input: PromptInput,
   ctx: MentionContext,
-): Promise<Result<ExpandedPrompt, { message: string }>> {
+): Promise<Result<ExpandedPrompt, UnsendablePrompt>> {
   const blocks: (TextContent | ImageContent)[] = [];
   const notes: string[] = [];
   for (const item of mentioned(input.text, ctx)) {
     if (item.kind === "extension") {
       const attached = await attachExtension(item.mention, ctx, blocks);
-      if (!attached.ok) return err({ message: attached.message });
-      notes.push(attached.note);
+      if (attached.isErr()) return err(attached.error);
+      notes.push(attached.value);
       continue;
     }
     const { path } = item;
@@ -169,11 +173,11 @@ export async function expandPrompt(
       continue;
     }
     if (imageMimeTypeForPath(path)) {
-      if (!ctx.supportsImages) return err({ message: noImages(ctx, `@${shown} is an image`) });
+      if (!ctx.supportsImages) return unsendable(noImages(ctx, `@${shown} is an image`));
       if (info.size > READ_LIMITS.maxImageBytes)
-        return err({
-          message: `@${shown} is ${formatBytes(info.size)}, over the ${formatBytes(READ_LIMITS.maxImageBytes)} image limit; the prompt was not sent.`,
-        });
+        return unsendable(
+          `@${shown} is ${formatBytes(info.size)}, over the ${formatBytes(READ_LIMITS.maxImageBytes)} image limit; the prompt was not sent.`,
+        );
       const read = readFileBounded(path, READ_LIMITS.maxImageBytes);
       if (read.isErr()) {
         notes.push(`not attached: ${shown} (${read.error.message})`);
@@ -209,7 +213,7 @@ export async function expandPrompt(
     notes.push(`attached ${shown} (${lines} lines${cut ? `, the first ${formatBytes(bytes.length)}` : ""})`);
   }
   for (const image of input.images ?? []) {
-    if (!ctx.supportsImages) return err({ message: noImages(ctx, "it has an image attached") });
+    if (!ctx.supportsImages) return unsendable(noImages(ctx, "it has an image attached"));
     blocks.push(image);
     notes.push(`attached an image (${image.mimeType})`);
   }

@@ -85,6 +85,7 @@ export function createHostServices(d: ServiceDeps): HostServices {
       current: () => kernel.model(),
       list: () => d.registry.list(),
       resolve: resolveModel,
+      // Answers the SDK's CompletionOutcome (models.complete's contract), so its `{ ok }` shape stays.
       complete: async (request) => {
         const model = request.model ? resolveModel(request.model) : kernel.model();
         if (!model)
@@ -152,6 +153,7 @@ export function createHostServices(d: ServiceDeps): HostServices {
       return written.isErr() ? written.error.message : undefined;
     },
     approve,
+    // Answers the SDK's RunAgentOutcome (agents.runAgent's contract).
     runAgent: async (_extensionId, options, caller) => {
       const supervisor = d.supervisor();
       if (!supervisor)
@@ -163,6 +165,7 @@ export function createHostServices(d: ServiceDeps): HostServices {
     },
     agents: () => d.supervisor()?.records() ?? [],
     recordUsage: (_extensionId, usage) => kernel.recordExternalUsage(usage),
+    // Answers the SDK's Registration (runtime.allowForRun's contract).
     allowForRun: (extensionId, rules, reason) => {
       if (!kernel.isRunning) return { ok: false, message: "allowForRun works only while a run is going on" };
       const bad = rules.map((r) => checkRule(r)).find((problem) => problem !== undefined);

@@ -5,21 +5,20 @@ import { homedir } from "node:os";
 import { decide } from "../permissions/decide.js";
 import { RULE_WORD } from "../permissions/rules.js";
 import type { PermissionRuleEntry } from "../permissions/types.js";
-import { type ContextFile, loadContextFiles } from "../prompt/context-files.js";
+import { type ContextFile, type ContextFileOptions, loadContextFiles } from "../prompt/context-files.js";
 import { trustStatus } from "../trust/store.js";
 import { ONE_READ } from "./permission.js";
 
-export function sessionContextFiles(options: {
-  cwd: string;
-  home: string;
-  /** `~/.claude` unless config `claude.userFiles` is false. */
-  claudeHome?: string;
-  userHome?: string;
-  projectRoot: string;
-  trusted: boolean;
-  rules: readonly PermissionRuleEntry[];
-  report: (message: string, level: "info" | "warning") => void;
-}): Promise<ContextFile[]> {
+/** The loader's own options (`claudeHome`: unless config `claude.userFiles` is false), with the config's rules for `denied`. */
+export function sessionContextFiles(
+  options: Pick<
+    ContextFileOptions,
+    "cwd" | "home" | "claudeHome" | "userHome" | "projectRoot" | "trusted"
+  > & {
+    rules: readonly PermissionRuleEntry[];
+    report: NonNullable<ContextFileOptions["report"]>;
+  },
+): Promise<ContextFile[]> {
   const { cwd, home, projectRoot, trusted, rules, report } = options;
   return loadContextFiles({
     cwd,

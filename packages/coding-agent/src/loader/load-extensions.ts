@@ -12,6 +12,7 @@ import {
   type ExtensionFactory,
   isExtensionDefinition,
 } from "@keel/extension-sdk";
+import { err, ok, type Result } from "neverthrow";
 import { importEsm } from "../esm-import.js";
 import { errnoMessage } from "../fs/errno.js";
 import type { ExtensionSource } from "../host/extension-host.js";
@@ -39,6 +40,9 @@ export interface LoadFailureInfo {
   explicit: boolean;
 }
 
+/** loadOne's error: the failure as reported, tagged. */
+type LoadError = LoadFailureInfo & { type: "extension_load" };
+
 export interface LoadResult {
   extensions: ExtensionSource[];
   diagnostics: Diagnostic[];
@@ -52,21 +56,16 @@ type Manifest = {
 };
 
 /** A folder's package.json, or why it cannot be read; undefined when there is none. */
-function readManifest(
-  dir: string,
-): { ok: true; value: Manifest | undefined } | { ok: false; message: string } {
+function readManifest(dir: string): Result<Manifest | undefined, { type: "manifest"; message: string }> {
   const path = join(dir, "package.json");
-  if (!existsSync(path)) return { ok: true, value: undefined };
+  if (!existsSync(path)) return ok(undefined);
   try {
     const parsed: unknown = JSON.parse(readFileSync(path, "utf8"));
     if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
-      return { ok: false, message: "package.json is not a JSON object" };
-    return { ok: true, value: parsed as Manifest };
+      return err({ type: "manifest", message: "package.json is not a JSON object" });
+    return ok(parsed as Manifest);
   } catch (e) {
-    return {
-      ok: false,
-      message: `package.json cannot be read: ${errnoMessage(e)}`,
-    };
+    return err({ type: "manifest", message: `package.json cannot be read: ${errnoMessage(e)}` });
   }
 }
 
@@ -135,21 +134,25 @@ async function loadOne(
   path: string,
   explicit: boolean,
   typescriptCache: string | undefined,
-): Promise<{ ok: true; source: ExtensionSource } | { ok: false; failure: LoadFailureInfo }> {
+): Promise<Result<ExtensionSource, LoadError>> {
   let isDir = false;
   try {
     isDir = existsSync(path) && statSync(path).isDirectory();
   } catch {
     // Reported below as missing.
   }
-  const manifest = isDir ? readManifest(path) : { ok: true as const, value: undefined };
-  const id = idFor(path, manifest.ok ? manifest.value : undefined);
-  const fail = (message: string) => ({
-    ok: false as const,
-    failure: { extensionId: id, path, message: `${path}: ${message}`, explicit },
-  });
+  const manifest = isDir ? readManifest(path) : ok(undefined);
+  const id = idFor(path, manifest.unwrapOr(undefined));
+  const fail = (message: string) =>
+    err<never, LoadError>({
+      type: "extension_load",
+      extensionId: id,
+      path,
+      message: `${path}: ${message}`,
+      explicit,
+    });
   if (!existsSync(path)) return fail("no such file or folder");
-  if (!manifest.ok) return fail(manifest.message);
+  if (manifest.isErr()) return fail(manifest.error.message);
   const entry = isDir ? folderEntry(path, manifest.value) : path;
   if (!entry) return fail("folder has no package.json entry or index file");
   if (!existsSync(entry)) return fail(`its entry ${entry} does not exist`);
@@ -163,11 +166,11 @@ async function loadOne(
   const exported = defaultExport(mod);
   if (typeof exported === "function") {
     const result = await definitionFromFactory(id, exported as ExtensionFactory);
+    // definitionFromFactory answers the SDK's `{ ok }` factory outcome.
     if (!result.ok) return fail(`factory threw: ${result.error.message}`);
-    return { ok: true, source: { definition: result.definition, source: path, root, explicit } };
+    return ok({ definition: result.definition, source: path, root, explicit });
   }
-  if (isExtensionDefinition(exported))
-    return { ok: true, source: { definition: exported, source: path, root, explicit } };
+  if (isExtensionDefinition(exported)) return ok({ definition: exported, source: path, root, explicit });
   return fail("default export is neither defineExtension(...) nor a factory function");
 }
 
@@ -203,29 +206,24 @@ export async function loadExtensions(options: LoadOptions): Promise<LoadResult> 
   for (const { path, explicit } of paths) {
     if (seen.has(path)) continue;
     seen.add(path);
-    let loaded: Awaited<ReturnType<typeof loadOne>>;
+    let loaded: Result<ExtensionSource, LoadError>;
     try {
       loaded = await loadOne(path, explicit, options.typescriptCache);
     } catch (e) {
       // Belt and braces: whatever an odd file system does, the start goes on.
-      loaded = {
-        ok: false,
-        failure: {
-          extensionId: "extension",
-          path,
-          message: `${path}: ${errnoMessage(e)}`,
-          explicit,
-        },
-      };
-    }
-    if (loaded.ok) result.extensions.push(loaded.source);
-    else {
-      result.failures.push(loaded.failure);
-      result.diagnostics.push({
-        extensionId: loaded.failure.extensionId,
-        level: "error",
-        message: loaded.failure.message,
+      loaded = err({
+        type: "extension_load",
+        extensionId: "extension",
+        path,
+        message: `${path}: ${errnoMessage(e)}`,
+        explicit,
       });
+    }
+    if (loaded.isOk()) result.extensions.push(loaded.value);
+    else {
+      const { type: _, ...failure } = loaded.error;
+      result.failures.push(failure);
+      result.diagnostics.push({ extensionId: failure.extensionId, level: "error", message: failure.message });
     }
   }
   return result;

@@ -14,6 +14,7 @@
 import { statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { readFileBounded } from "@keel/extension-sdk/node";
+import { err, ok, type Result } from "neverthrow";
 import { pathExists, realpathOrResolved as realOf } from "../fs/paths.js";
 import { isInside } from "../permissions/paths.js";
 import { findEnclosingRoot } from "../trust/root.js";
@@ -211,25 +212,37 @@ class Collector {
   }
 }
 
-/** Whether a folder's context files may be read, or why not (undefined: leave them out silently). */
-function admitted(
-  dir: string,
-  options: ContextFileOptions,
-): { ok: true; enclosing?: string } | { ok: false; why?: string } {
-  if (isInside(dir, options.projectRoot)) return options.trusted ? { ok: true } : { ok: false };
+/**
+ * Why a folder's context files are left out: the untrusted project itself (silently: the trust
+ * prompt says so), or an enclosing project that is not trusted (said once per folder).
+ */
+type NotAdmitted =
+  | { type: "project_untrusted"; message: string }
+  | { type: "enclosing_untrusted"; message: string };
+
+/**
+ * Whether a folder's context files may be read: the enclosing trusted project (its imports may
+ * read there) or none; else why not.
+ */
+function admitted(dir: string, options: ContextFileOptions): Result<string | undefined, NotAdmitted> {
+  const silently = err<never, NotAdmitted>({
+    type: "project_untrusted",
+    message: "the project is not trusted",
+  });
+  if (isInside(dir, options.projectRoot)) return options.trusted ? ok(undefined) : silently;
   const enclosing = findEnclosingRoot(dir, options.home);
   // A folder above the project in no project: trusting the project approved its file.
-  if (enclosing === undefined) return options.trusted ? { ok: true } : { ok: false };
+  if (enclosing === undefined) return options.trusted ? ok(undefined) : silently;
   const status = options.trustAbove?.(enclosing, dir) ?? "untrusted";
   // Its imports may read within that project, which the user trusted too.
-  if (status === "trusted") return { ok: true, enclosing: realOf(enclosing) };
-  return {
-    ok: false,
-    why:
+  if (status === "trusted") return ok(realOf(enclosing));
+  return err({
+    type: "enclosing_untrusted",
+    message:
       status === "changed"
         ? `it belongs to ${enclosing}, which changed since you trusted it (/trust it again there)`
         : `it belongs to ${enclosing}, a project that is not trusted`,
-  };
+  });
 }
 
 export async function loadContextFiles(options: ContextFileOptions): Promise<ContextFile[]> {
@@ -254,12 +267,13 @@ export async function loadContextFiles(options: ContextFileOptions): Promise<Con
   for (const dir of dirs) {
     if (dir === keelHome) continue;
     const admission = admitted(dir, options);
-    if (!admission.ok) {
-      const name = admission.why && CONTEXT_FILE_NAMES.find((n) => pathExists(join(dir, n)));
-      if (name) report(`${join(dir, name)} is not read: ${admission.why}.`, "info");
+    if (admission.isErr()) {
+      const said = admission.error.type === "enclosing_untrusted";
+      const name = said && CONTEXT_FILE_NAMES.find((n) => pathExists(join(dir, n)));
+      if (name) report(`${join(dir, name)} is not read: ${admission.error.message}.`, "info");
       continue;
     }
-    if (admission.enclosing) collector.importRoots.push(admission.enclosing);
+    if (admission.value) collector.importRoots.push(admission.value);
     // The user's home as a folder above the project: its ~/.claude is the user's files (read
     // above, or opted out), not a project's.
     if (dir === userHome)

@@ -39,6 +39,7 @@ class Tail {
   }
 }
 
+/** Answers the SDK's ExecOutcome (runtime.exec's contract), so its `{ ok }` shape stays. */
 export async function execConfined(
   sandbox: CommandSandbox | undefined,
   sessionCwd: string,

@@ -4,6 +4,7 @@ import { spawn } from "node:child_process";
 import { accessSync, closeSync, constants, mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
+import { err, ok, type Result } from "neverthrow";
 import { unixSocketFilter } from "./seccomp.js";
 
 export type SandboxBackend =
@@ -17,7 +18,16 @@ export type SandboxBackend =
     }
   | { kind: "seatbelt"; path: string };
 
-export type SandboxAvailability = { ok: true; backend: SandboxBackend } | { ok: false; reason: string };
+/** No OS sandbox can start here, and why (what a command refused for it says too). */
+export interface SandboxRefusal {
+  type: "sandbox_unavailable";
+  message: string;
+}
+
+export type SandboxAvailability = Result<SandboxBackend, SandboxRefusal>;
+
+export const unavailable = (message: string) =>
+  err<never, SandboxRefusal>({ type: "sandbox_unavailable", message });
 
 const PROBE_TIMEOUT_MS = 5000;
 
@@ -71,7 +81,7 @@ function run(
 async function probeBwrap(path: string): Promise<SandboxAvailability> {
   const version = await run(path, ["--version"]);
   if (version.code !== 0)
-    return { ok: false, reason: `${path} does not run (${(version.error ?? version.out).trim()})` };
+    return unavailable(`${path} does not run (${(version.error ?? version.out).trim()})`);
   const m = /(\d+)\.(\d+)/.exec(version.out);
   const disableUserns = m !== null && (Number(m[1]) > 0 || Number(m[2]) >= 8);
   const filter = unixSocketFilter();
@@ -110,9 +120,9 @@ async function probeBwrap(path: string): Promise<SandboxAvailability> {
       const hint = /namespace|uid map|permission|not permitted/i.test(said)
         ? " (user namespaces are not allowed here)"
         : "";
-      return { ok: false, reason: `bubblewrap cannot start a sandbox: ${said}${hint}` };
+      return unavailable(`bubblewrap cannot start a sandbox: ${said}${hint}`);
     }
-    return { ok: true, backend: { kind: "bwrap", path, disableUserns, seccomp: filter !== undefined } };
+    return ok({ kind: "bwrap", path, disableUserns, seccomp: filter !== undefined });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -129,18 +139,17 @@ export function probeSandbox(env: NodeJS.ProcessEnv = process.env): Promise<Sand
     const path = "/usr/bin/sandbox-exec";
     return Promise.resolve(
       findExecutable("sandbox-exec", { PATH: "/usr/bin" }) === path
-        ? { ok: true, backend: { kind: "seatbelt", path } }
-        : { ok: false, reason: "macOS's sandbox-exec was not found" },
+        ? ok({ kind: "seatbelt", path })
+        : unavailable("macOS's sandbox-exec was not found"),
     );
   }
   if (process.platform !== "linux")
-    return Promise.resolve({ ok: false, reason: `there is no sandbox Keel can use on ${process.platform}` });
+    return Promise.resolve(unavailable(`there is no sandbox Keel can use on ${process.platform}`));
   const path = env.KEEL_BWRAP || findExecutable("bwrap", env);
   if (!path)
-    return Promise.resolve({
-      ok: false,
-      reason: "bubblewrap (bwrap) is not installed; install it (e.g. apt-get install bubblewrap)",
-    });
+    return Promise.resolve(
+      unavailable("bubblewrap (bwrap) is not installed; install it (e.g. apt-get install bubblewrap)"),
+    );
   let probe = probes.get(path);
   if (!probe) {
     probe = probeBwrap(path);

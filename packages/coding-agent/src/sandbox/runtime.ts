@@ -25,7 +25,7 @@ import { bwrapArgs, makePlaceholders } from "./bwrap.js";
 import { commandEnvironment, MIN_SECRET_LENGTH } from "./env.js";
 import { BRIDGE, LINK_FD, PROXY_PORT, serveLink } from "./network-link.js";
 import { type SandboxPolicy, sandboxPolicy } from "./policy.js";
-import { probeSandbox, type SandboxAvailability } from "./probe.js";
+import { probeSandbox, type SandboxAvailability, type SandboxRefusal, unavailable } from "./probe.js";
 import { type Lookup, type NetworkProxy, startProxy } from "./proxy.js";
 import { readDenials } from "./read-denials.js";
 import { seatbeltProfile } from "./seatbelt.js";
@@ -70,10 +70,7 @@ export interface ConfinedSpawn {
   release(): void;
 }
 
-export interface SandboxRefusal {
-  type: "sandbox_unavailable";
-  message: string;
-}
+export type { SandboxRefusal } from "./probe.js";
 
 export interface CommandSandboxOptions {
   workspace: string;
@@ -118,7 +115,7 @@ export class CommandSandbox {
     // Started at once, awaited by the first command: it overlaps the rest of the start.
     this.#availability = options.settings.enabled
       ? probeSandbox(options.env ?? process.env)
-      : Promise.resolve({ ok: false, reason: "off" });
+      : Promise.resolve(unavailable("off"));
     for (const value of commandEnvironment(options.env ?? process.env).secrets) this.#secrets.add(value);
   }
 
@@ -132,8 +129,8 @@ export class CommandSandbox {
     if (mode === "bypassPermissions" && this.settings.bypassPermissions === "none")
       return { state: "off", reason: 'sandbox.bypassPermissions is "none" in your config' };
     const found = await this.#availability;
-    if (!found.ok) return { state: "unavailable", reason: found.reason };
-    return { state: "on", backend: found.backend.kind, autoAllow: this.settings.autoAllow };
+    if (found.isErr()) return { state: "unavailable", reason: found.error.message };
+    return { state: "on", backend: found.value.kind, autoAllow: this.settings.autoAllow };
   }
 
   /**
@@ -271,24 +268,25 @@ export class CommandSandbox {
         });
       return ok(unconfined());
     }
-    const found = await this.#availability;
-    if (!found.ok) return ok(unconfined());
+    const available = await this.#availability;
+    if (available.isErr()) return ok(unconfined());
+    const backend = available.value;
     const policy = this.policy(mode, command.cwd);
     const proxy = policy.network === "proxy" ? await this.#proxyPort() : undefined;
     const env = { ...cleaned.env, ...(proxy ? proxyEnv() : {}) };
     const runtime = this.#runtime();
 
-    if (found.backend.kind === "seatbelt") {
+    if (backend.kind === "seatbelt") {
       // macOS: no mount namespace, so plan mode's private /tmp is a folder of its own per command.
       const tmp = policy.tmp.kind === "private" ? policy.tmp.dir : mkdtempSync(join(runtime, "plan-"));
       const profile = seatbeltProfile(policy, { tmpDir: tmp, ...(proxy ? { proxyPort: proxy.port } : {}) });
       return ok({
-        file: found.backend.path,
+        file: backend.path,
         args: ["-p", profile, command.file, ...command.args],
         env: { ...env, TMPDIR: tmp, ...(proxy ? proxyEnv(proxy.port) : {}) },
         stdio: (first) => first,
         backend: "seatbelt",
-        launcher: this.#launcher(found.backend.path),
+        launcher: this.#launcher(backend.path),
         attach: () => {},
         ended: async () => false,
         release: () => {
@@ -297,13 +295,13 @@ export class CommandSandbox {
       });
     }
 
-    const filter = found.backend.seccomp ? openSync(join(runtime, "seccomp.bpf"), "r") : undefined;
+    const filter = backend.seccomp ? openSync(join(runtime, "seccomp.bpf"), "r") : undefined;
     const removePlaceholders = makePlaceholders(policy.readOnly);
     const args = bwrapArgs(
       policy,
       { emptyDir: join(runtime, "empty"), emptyFile: join(runtime, "empty-file") },
       {
-        disableUserns: found.backend.disableUserns,
+        disableUserns: backend.disableUserns,
         ...(filter !== undefined ? { seccompFd: 3 } : {}),
         infoFd: INFO_FD,
       },
@@ -321,13 +319,13 @@ export class CommandSandbox {
     let info: Readable | undefined;
     let sandboxInit: number | undefined;
     return ok({
-      file: found.backend.path,
+      file: backend.path,
       args: [...args, "--", ...program],
       env,
       // fd 3: the filter bwrap reads (or nothing), fd 4: the network link (or nothing), fd 5: bwrap's info.
       stdio: (first) => [...first, filter ?? "ignore", proxy ? "pipe" : "ignore", "pipe"],
       backend: "bwrap",
-      launcher: this.#launcher(found.backend.path),
+      launcher: this.#launcher(backend.path),
       attach: (child) => {
         // The child has its own copy now.
         closeFilter();

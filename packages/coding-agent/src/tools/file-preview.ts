@@ -9,6 +9,7 @@ import type { TextFileAccess } from "./text-files.js";
 /** Past this a file is not read for a preview (the dialog says so instead). */
 const MAX_PREVIEW_FILE_BYTES = 2 * 1024 * 1024;
 
+// PreviewText is the SDK's ToolPreviewContext.readText answer, so its `{ ok }` shape stays.
 const unreadable = (message: string): PreviewText => ({ ok: false, error: { type: "unreadable", message } });
 const lf = (text: string) => text.replace(/\r\n/g, "\n");
 

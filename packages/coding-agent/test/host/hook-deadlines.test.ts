@@ -117,8 +117,8 @@ describe("hook deadlines", () => {
       { hookDeadlineMs: 30 },
     );
     const admitted = await host.beforeAgentStart("hello");
-    expect(admitted.ok).toBe(false);
-    expect(!admitted.ok && admitted.reason).toContain("beforeAgentStart timeout");
+    expect(admitted.isErr() && admitted.error).toMatchObject({ type: "extension" });
+    expect(admitted.isErr() && admitted.error.message).toContain("beforeAgentStart timeout");
     expect(await host.beforeModelCall(1)).toBe("3 todos open");
     expect(diagnostics.map((d) => d.level)).toEqual(["error", "warning"]);
   });

@@ -17,7 +17,8 @@ afterEach(async () => {
 
 beforeAll(async () => {
   const found = await probeSandbox();
-  if (!found.ok) throw new Error(`these tests need bubblewrap (apt-get install bubblewrap): ${found.reason}`);
+  if (found.isErr())
+    throw new Error(`these tests need bubblewrap (apt-get install bubblewrap): ${found.error.message}`);
 });
 
 /** A loopback TCP listener and a Unix socket that count who reaches them. */

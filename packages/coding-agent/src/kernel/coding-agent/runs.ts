@@ -122,8 +122,8 @@ export class Runs {
   ): Promise<Result<{ prompt: string; message: UserMessage }, CodingAgentError>> {
     const { state, deps } = this;
     const admitted = await state.host.beforeAgentStart(input.text);
-    if (!admitted.ok) return err({ type: "extension", message: admitted.reason });
-    const prompt = admitted.prompt;
+    if (admitted.isErr()) return err(admitted.error);
+    const prompt = admitted.value;
     const mentions = state.ownHost && !state.ownHost.mentions.isEmpty ? state.ownHost.mentions : undefined;
     const expanded = await expandPrompt(
       { ...input, text: prompt },
