@@ -22,6 +22,7 @@ export interface NetError {
   code?: string;
 }
 
+/** The SDK contract RuntimeNet.connect answers with (@keel/extension-sdk's NetConnectOutcome), so a union, not a Result. */
 export type NetConnectOutcome = { ok: true; socket: Socket; proxy?: string } | { ok: false; error: NetError };
 
 export interface NetOptions {
