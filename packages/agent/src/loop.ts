@@ -12,6 +12,7 @@ import {
   stream,
   type Usage,
 } from "@keel/ai";
+import { err, ok, type Result } from "neverthrow";
 import type { AgentLoopConfig, AgentStreamFn } from "./config.js";
 import type { AgentEvent, AgentRunError, AgentStopReason, RunResult } from "./events.js";
 import { describe } from "./results.js";
@@ -109,11 +110,11 @@ export async function runAgentLoop(
       pending = [];
 
       const request = await prepareRequest(config, turn, run.history.messages, signal);
-      if (!request.ok) return finish("error", { type: "internal", message: request.message });
+      if (request.isErr()) return finish("error", request.error);
 
-      const streamed = await streamTurn(config, request.context, signal, emit);
-      if (!streamed.ok) return finish("error", { type: "internal", message: streamed.message });
-      const message = streamed.message;
+      const streamed = await streamTurn(config, request.value, signal, emit);
+      if (streamed.isErr()) return finish("error", streamed.error);
+      const message = streamed.value;
       record(message);
       usage = addUsage(usage, message.usage);
 
@@ -177,14 +178,15 @@ export function agentLoop(
   return out;
 }
 
-type Prepared = { ok: true; context: Context } | { ok: false; message: string };
+/** A seam of the loop (prepareRequest, the stream function) threw or answered nonsense. */
+type SeamError = Extract<AgentRunError, { type: "internal" }>;
 
 async function prepareRequest(
   config: AgentLoopConfig,
   turn: number,
   history: readonly Message[],
   signal: AbortSignal,
-): Promise<Prepared> {
+): Promise<Result<Context, SeamError>> {
   const context: Context = { messages: [...history] };
   if (config.systemPrompt !== undefined) context.systemPrompt = config.systemPrompt;
   const tools = config.tools ?? [];
@@ -195,29 +197,27 @@ async function prepareRequest(
       parameters: t.parameters,
     }));
   }
-  if (!config.prepareRequest) return { ok: true, context };
+  if (!config.prepareRequest) return ok(context);
   try {
     const prepared: unknown = await config.prepareRequest(context, { turn, signal });
     if (typeof prepared !== "object" || prepared === null || !Array.isArray((prepared as Context).messages)) {
-      return {
-        ok: false,
+      return err({
+        type: "internal",
         message: "prepareRequest returned no context (expected an object with a messages array).",
-      };
+      });
     }
-    return { ok: true, context: prepared as Context };
+    return ok(prepared as Context);
   } catch (error) {
-    return { ok: false, message: `prepareRequest failed: ${describe(error)}` };
+    return err({ type: "internal", message: `prepareRequest failed: ${describe(error)}` });
   }
 }
-
-type Streamed = { ok: true; message: AssistantMessage } | { ok: false; message: string };
 
 async function streamTurn(
   config: AgentLoopConfig,
   context: Context,
   signal: AbortSignal,
   emit: (event: AgentEvent) => void,
-): Promise<Streamed> {
+): Promise<Result<AssistantMessage, SeamError>> {
   const streamFn: AgentStreamFn = config.streamFn ?? stream;
   let partial: AssistantMessage | undefined;
   try {
@@ -234,9 +234,9 @@ async function streamTurn(
     }
     const message = await events.result();
     if (!partial) emit({ type: "message_start", message });
-    return { ok: true, message };
+    return ok(message);
   } catch (error) {
-    return { ok: false, message: `The stream function failed: ${describe(error)}` };
+    return err({ type: "internal", message: `The stream function failed: ${describe(error)}` });
   }
 }
 

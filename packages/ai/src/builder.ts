@@ -216,19 +216,20 @@ export class MessageBuilder implements ChunkSink {
   }
 
   text(key: string, delta: string): void {
-    if (!this.admit(delta)) return;
-    const b = this.block(key, "text");
-    if (b.kind !== "text" || !b.text) return;
-    b.text.append(delta);
-    this.emit({ type: "text_delta", contentIndex: b.index, delta, partial: this.message });
+    this.appendDelta("text", key, delta);
   }
 
   thinking(key: string, delta: string): void {
+    this.appendDelta("thinking", key, delta);
+  }
+
+  private appendDelta(kind: "text" | "thinking", key: string, delta: string): void {
     if (!this.admit(delta)) return;
-    const b = this.block(key, "thinking");
-    if (b.kind !== "thinking" || !b.text) return;
+    const b = this.block(key, kind);
+    if (b.kind !== kind || !b.text) return;
     b.text.append(delta);
-    this.emit({ type: "thinking_delta", contentIndex: b.index, delta, partial: this.message });
+    const type = kind === "text" ? "text_delta" : "thinking_delta";
+    this.emit({ type, contentIndex: b.index, delta, partial: this.message });
   }
 
   thinkingSignature(key: string, signature: string, options?: { redacted?: boolean }): void {

@@ -4,6 +4,7 @@
 import { createRequire } from "node:module";
 import type { Ajv, ErrorObject, ValidateFunction } from "ajv";
 import type { Ajv2020 } from "ajv/dist/2020.js";
+import { err, ok, type Result } from "neverthrow";
 import type { SchemaIssue } from "./validation.js";
 
 type Schema = Record<string, unknown>;
@@ -129,21 +130,23 @@ function compileVariant(root: Schema, variant: Schema): ValidateFunction | Error
   return fn;
 }
 
-export type JsonSchemaOutcome =
-  | { ok: true; value: unknown }
-  | { ok: false; issues: SchemaIssue[] }
-  | { ok: false; unusable: string };
+export type JsonSchemaError =
+  /** The value does not match; `issues` says where and how. */
+  | { type: "invalid"; message: string; issues: SchemaIssue[] }
+  /** Ajv cannot compile the schema itself; `message` is Ajv's reason. */
+  | { type: "unusable_schema"; message: string };
 
 /**
  * Checks `args` (never mutated: a repaired clone is checked and returned) against a JSON Schema.
  * Defaults in the schema are filled in as TypeBox does.
  */
-export function validateJsonSchema(schema: Schema, args: unknown): JsonSchemaOutcome {
+export function validateJsonSchema(schema: Schema, args: unknown): Result<unknown, JsonSchemaError> {
   const check = compile(schema);
-  if (check instanceof Error) return { ok: false, unusable: check.message };
+  if (check instanceof Error) return err({ type: "unusable_schema", message: check.message });
   const value = withDefaults(schema, schema, coerce(schema, schema, structuredClone(args), 0), 0);
-  if (check(value)) return { ok: true, value };
-  return { ok: false, issues: issuesFrom(check.errors ?? [], schema) };
+  if (check(value)) return ok(value);
+  const issues = issuesFrom(check.errors ?? [], schema);
+  return err({ type: "invalid", message: "The value does not match the schema.", issues });
 }
 
 // ── repairs (the TypeBox path's rules, over plain schemas) ───────────────────────────────────

@@ -64,12 +64,13 @@ function validatePlain<T extends TSchema>(
   tool: { name: string; parameters: T },
   args: unknown,
 ): Result<Static<T>, ToolArgumentsError> {
-  const outcome = validateJsonSchema(tool.parameters as Record<string, unknown>, args);
-  if (outcome.ok) return ok(outcome.value as Static<T>);
+  const checked = validateJsonSchema(tool.parameters as Record<string, unknown>, args);
+  if (checked.isOk()) return ok(checked.value as Static<T>);
+  const failure = checked.error;
   const issues =
-    "unusable" in outcome
-      ? [{ path: "/", message: `cannot be checked: the tool's schema is invalid (${outcome.unusable})` }]
-      : outcome.issues;
+    failure.type === "unusable_schema"
+      ? [{ path: "/", message: `cannot be checked: the tool's schema is invalid (${failure.message})` }]
+      : failure.issues;
   return err({
     type: "invalid_arguments",
     tool: tool.name,

@@ -17,6 +17,7 @@ export {
 
 export type CreateError = { type: "invalid_name"; message: string } | { type: "exists"; message: string };
 
+/** The SDK's one failure shape, `{ ok: false, error: { type, message } }` (this package has no neverthrow). */
 export type CreateResult =
   | { ok: true; dir: string; pkg: string; id: string; sdkVersion: string; files: string[] }
   | { ok: false; error: CreateError };

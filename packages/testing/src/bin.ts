@@ -61,7 +61,7 @@ try {
   fail(`the scenario is not JSON: ${String(error)}`);
 }
 const check = checkScenario(parsed);
-if (!check.ok) fail(check.error);
+if (!check.ok) fail(check.error.message);
 
 const server = await startMockServer(check.scenario, { port }).catch((error: unknown) =>
   fail(`cannot listen on 127.0.0.1:${port}: ${String(error)}`, 1),

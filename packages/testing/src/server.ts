@@ -109,7 +109,7 @@ function controlAnswer(engine: ScenarioEngine, req: IncomingMessage, raw: string
       return [400, { error: { message: `scenario is not JSON: ${String(error)}` } }];
     }
     const check = checkScenario(parsed);
-    if (!check.ok) return [400, { error: { message: check.error } }];
+    if (!check.ok) return [400, { error: { message: check.error.message } }];
     engine.setScenario(check.scenario);
     return [200, { ok: true }];
   }

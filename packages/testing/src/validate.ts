@@ -2,7 +2,10 @@
 // it, so a typo is reported once with its location instead of failing a later request.
 import type { Scenario } from "./scenario.js";
 
-export type ScenarioCheck = { ok: true; scenario: Scenario } | { ok: false; error: string };
+/** The SDK's one failure shape (this package has no neverthrow): `{ ok: false, error: { type, message } }`. */
+export type ScenarioCheck =
+  | { ok: true; scenario: Scenario }
+  | { ok: false; error: { type: "invalid_scenario"; message: string } };
 
 function turnProblem(turn: unknown, where: string): string | undefined {
   if (typeof turn !== "object" || turn === null || Array.isArray(turn)) return `${where} must be an object`;
@@ -44,25 +47,32 @@ function endlessProblem(turn: object, where: string): string | undefined {
 }
 
 export function checkScenario(value: unknown): ScenarioCheck {
+  const problem = scenarioProblem(value);
+  if (problem !== undefined) return { ok: false, error: { type: "invalid_scenario", message: problem } };
+  return { ok: true, scenario: value as Scenario };
+}
+
+/** The first problem found, worded with its place (`turns[1].toolCalls[0] needs …`). */
+
+function scenarioProblem(value: unknown): string | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    return { ok: false, error: 'a scenario must be a JSON object like {"turns":[{"text":"hi"}]}' };
+    return 'a scenario must be a JSON object like {"turns":[{"text":"hi"}]}';
   }
   const { turns, fallback, models } = value as { turns?: unknown; fallback?: unknown; models?: unknown };
-  if (!Array.isArray(turns)) return { ok: false, error: 'a scenario needs a "turns" array' };
+  if (!Array.isArray(turns)) return 'a scenario needs a "turns" array';
   if (models !== undefined) {
-    if (!Array.isArray(models)) return { ok: false, error: '"models" must be an array like [{"id":"m"}]' };
+    if (!Array.isArray(models)) return '"models" must be an array like [{"id":"m"}]';
     for (const [i, m] of models.entries()) {
-      if (typeof (m as { id?: unknown } | null)?.id !== "string")
-        return { ok: false, error: `models[${i}] needs a string "id"` };
+      if (typeof (m as { id?: unknown } | null)?.id !== "string") return `models[${i}] needs a string "id"`;
     }
   }
   for (const [i, turn] of turns.entries()) {
     const problem = turnProblem(turn, `turns[${i}]`);
-    if (problem) return { ok: false, error: problem };
+    if (problem) return problem;
   }
   if (fallback !== undefined) {
     const problem = turnProblem(fallback, "fallback");
-    if (problem) return { ok: false, error: problem };
+    if (problem) return problem;
   }
-  return { ok: true, scenario: value as Scenario };
+  return undefined;
 }

@@ -217,11 +217,14 @@ describe("checkScenario (scenarios arriving as JSON)", () => {
   it("names a tool call without a name or arguments by its place", () => {
     expect(checkScenario({ turns: [{ text: "a" }, { toolCalls: [{ name: "read" }] }] })).toEqual({
       ok: false,
-      error: 'turns[1].toolCalls[0] needs "arguments": an object, or a string sent verbatim',
+      error: {
+        type: "invalid_scenario",
+        message: 'turns[1].toolCalls[0] needs "arguments": an object, or a string sent verbatim',
+      },
     });
     expect(checkScenario({ turns: [], fallback: { toolCalls: [{ arguments: {} }] } })).toEqual({
       ok: false,
-      error: 'fallback.toolCalls[0] needs a string "name"',
+      error: { type: "invalid_scenario", message: 'fallback.toolCalls[0] needs a string "name"' },
     });
     expect(checkScenario({ turns: [{ toolCalls: { name: "x" } }] })).toMatchObject({ ok: false });
     const good = {

@@ -107,7 +107,10 @@ describe("fault scenarios from JSON", () => {
   it("an endless turn needs text", () => {
     expect(checkScenario({ turns: [{ endless: true }] })).toEqual({
       ok: false,
-      error: 'turns[0] is endless and needs a non-empty "text" to repeat',
+      error: {
+        type: "invalid_scenario",
+        message: 'turns[0] is endless and needs a non-empty "text" to repeat',
+      },
     });
     expect(checkScenario({ turns: [{ endless: true, text: "x" }, { stallAfterEvents: 0 }] }).ok).toBe(true);
   });

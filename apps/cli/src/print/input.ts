@@ -4,30 +4,30 @@
 // {"type":"user","message":{"role":"user","content":…}}, is read as the same thing, so scripts
 // written for `claude -p --input-format stream-json` run unchanged.
 import { createInterface } from "node:readline";
+import { err, ok, type Result } from "neverthrow";
 import type { UsageError } from "../args.js";
 
 export type InputItem =
   | { kind: "prompt"; text: string; line: number }
   | { kind: "invalid"; error: UsageError };
 
-type Parsed = { ok: true; text: string } | { ok: false; why: string };
+/** Why a line is not a prompt: `message` completes "stdin line N …". */
+type LineError = { type: "not_a_prompt"; message: string };
+type Parsed = Result<string, LineError>;
 
-const nonEmpty = (text: string): Parsed =>
-  text.trim() === "" ? { ok: false, why: "has empty content" } : { ok: true, text };
+const notPrompt = (message: string): Parsed => err({ type: "not_a_prompt", message });
+
+const nonEmpty = (text: string): Parsed => (text.trim() === "" ? notPrompt("has empty content") : ok(text));
 
 function promptOf(value: unknown): Parsed {
   if (typeof value !== "object" || value === null || Array.isArray(value))
-    return { ok: false, why: "is not a JSON object" };
+    return notPrompt("is not a JSON object");
   const { type, content, ...rest } = value as Record<string, unknown>;
-  if (type !== "user")
-    return { ok: false, why: `has type ${JSON.stringify(type)}; only "user" lines are read` };
+  if (type !== "user") return notPrompt(`has type ${JSON.stringify(type)}; only "user" lines are read`);
   if (content === undefined && "message" in rest) return claudeMessage(rest);
   const extra = Object.keys(rest);
   if (extra.length > 0)
-    return {
-      ok: false,
-      why: `has fields keel does not read (${extra.join(", ")}); a user line has type and content`,
-    };
+    return notPrompt(`has fields keel does not read (${extra.join(", ")}); a user line has type and content`);
   return contentText(content);
 }
 
@@ -36,27 +36,23 @@ const CLAUDE_LINE_FIELDS = new Set(["message", "session_id", "parent_tool_use_id
 
 function claudeMessage(rest: Record<string, unknown>): Parsed {
   const extra = Object.keys(rest).filter((k) => !CLAUDE_LINE_FIELDS.has(k));
-  if (extra.length > 0) return { ok: false, why: `has fields keel does not read (${extra.join(", ")})` };
+  if (extra.length > 0) return notPrompt(`has fields keel does not read (${extra.join(", ")})`);
   const message = rest.message as { role?: unknown; content?: unknown } | null;
   if (typeof message !== "object" || message === null || Array.isArray(message))
-    return { ok: false, why: "has a message that is not an object" };
+    return notPrompt("has a message that is not an object");
   if (message.role !== undefined && message.role !== "user")
-    return { ok: false, why: `has message.role ${JSON.stringify(message.role)}; only "user" is read` };
+    return notPrompt(`has message.role ${JSON.stringify(message.role)}; only "user" is read`);
   return contentText(message.content);
 }
 
 function contentText(content: unknown): Parsed {
   if (typeof content === "string") return nonEmpty(content);
-  if (!Array.isArray(content))
-    return { ok: false, why: "needs content: a string or an array of text blocks" };
+  if (!Array.isArray(content)) return notPrompt("needs content: a string or an array of text blocks");
   const texts: string[] = [];
   for (const block of content) {
     const b = block as { type?: unknown; text?: unknown };
     if (b?.type !== "text" || typeof b.text !== "string")
-      return {
-        ok: false,
-        why: 'has a content block that is not {"type":"text","text":"…"} (only text is accepted)',
-      };
+      return notPrompt('has a content block that is not {"type":"text","text":"…"} (only text is accepted)');
     texts.push(b.text);
   }
   return nonEmpty(texts.join("\n"));
@@ -85,11 +81,11 @@ export function readInputLines(stdin: NodeJS.ReadableStream = process.stdin): {
         return;
       }
       const prompt = promptOf(parsed);
-      if (!prompt.ok) {
-        yield invalid(n, prompt.why);
+      if (prompt.isErr()) {
+        yield invalid(n, prompt.error.message);
         return;
       }
-      yield { kind: "prompt", text: prompt.text, line: n };
+      yield { kind: "prompt", text: prompt.value, line: n };
     }
   }
   return { items: items(), close: () => rl.close() };

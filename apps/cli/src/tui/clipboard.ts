@@ -4,6 +4,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import type { ImageContent } from "@keel/ai";
+import { err, ok, type Result } from "neverthrow";
 
 /** Providers reject base64 images above ~5 MB; 3.75 MB raw encodes to 5 MB. */
 const MAX_IMAGE_BYTES = 3.75 * 1024 * 1024;
@@ -34,9 +35,10 @@ const READERS: { file: string; args: string[] }[] = [
   { file: "pngpaste", args: ["-"] },
 ];
 
-export type ClipboardImage = { ok: true; image: ImageContent } | { ok: false; reason: string };
+/** Why no image came: no reader installed, or none of them had an image (or only a too-large one). */
+export type ClipboardError = { type: "no_clipboard_tool" | "no_image"; message: string };
 
-export function clipboardImage(sniff: Sniff): ClipboardImage {
+export function clipboardImage(sniff: Sniff): Result<ImageContent, ClipboardError> {
   let found = false;
   for (const reader of READERS) {
     let bytes: Buffer;
@@ -52,12 +54,14 @@ export function clipboardImage(sniff: Sniff): ClipboardImage {
     }
     found = true;
     const image = asImage(bytes, sniff);
-    if (image) return { ok: true, image };
+    if (image) return ok(image);
   }
-  return {
-    ok: false,
-    reason: found
-      ? "No image in the clipboard (or it is larger than 3.75 MB)."
-      : "No clipboard tool found: install wl-clipboard or xclip (pngpaste on macOS).",
-  };
+  return err(
+    found
+      ? { type: "no_image", message: "No image in the clipboard (or it is larger than 3.75 MB)." }
+      : {
+          type: "no_clipboard_tool",
+          message: "No clipboard tool found: install wl-clipboard or xclip (pngpaste on macOS).",
+        },
+  );
 }

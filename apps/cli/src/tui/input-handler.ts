@@ -174,8 +174,8 @@ function apply(c: Controller, action: KeyAction): void {
       return;
     case "pasteImage": {
       const image = clipboardImage(c.kernel.sniffImageMimeType);
-      if (image.ok) attachImage(c, image.image);
-      else c.flash(image.reason);
+      if (image.isOk()) attachImage(c, image.value);
+      else c.flash(image.error.message);
       break;
     }
     case "submit":

@@ -26,12 +26,12 @@ import { consoleToLog, sdkLogging } from "./sdk-log.js";
 type Event = Anthropic.RawMessageStreamEvent;
 type ApiErrorType = ConstructorParameters<typeof APIError>[4];
 
-async function open(
+/** A client per request (streaming and the models list): retries belong to the driver, the key and fetch to the call. */
+export function anthropicClient(
   model: Model,
-  context: Context,
-  options: AdapterOptions,
-): Promise<AsyncIterable<ServerSentEvent>> {
-  const client = new BaseAnthropic({
+  options: Pick<AdapterOptions, "apiKey" | "fetch" | "headers" | "onLog">,
+): BaseAnthropic {
+  return new BaseAnthropic({
     apiKey: options.apiKey,
     baseURL: baseUrlOf(model),
     maxRetries: 0,
@@ -41,6 +41,14 @@ async function open(
     // What the SDK logs goes to the caller's log, never to the console.
     ...sdkLogging("@anthropic-ai/sdk", process.env.ANTHROPIC_LOG, options.onLog),
   });
+}
+
+async function open(
+  model: Model,
+  context: Context,
+  options: AdapterOptions,
+): Promise<AsyncIterable<ServerSentEvent>> {
+  const client = anthropicClient(model, options);
   const params = buildParams(model, context, options);
   options.onPayload?.(params);
   // Keel reads the SDK's SSE frames and parses each event in translate: the SDK's event

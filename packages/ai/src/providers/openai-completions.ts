@@ -22,12 +22,13 @@ import {
   dataUrl,
   type Framed,
   frame,
+  heldToolImages,
   IMAGE_OMITTED,
   imagesOf,
   inBandError,
   promptCacheKey,
   promptCacheRetention,
-  textOf,
+  toolOutputText,
 } from "./openai-shared.js";
 
 /** Compat flags with the defaults a server that says nothing gets. */
@@ -127,20 +128,12 @@ function convertMessages(
     out.push({ role, content: context.systemPrompt });
   }
   const messages = transformMessages(context.messages, model);
-  // Tool messages must directly follow their assistant message, so images returned by tools
-  // are gathered and sent as one user message after the run of tool results.
-  let pendingImages: ContentPart[] = [];
-  const flushImages = () => {
-    if (pendingImages.length === 0) return;
-    out.push({
-      role: "user",
-      content: [{ type: "text", text: "Images returned by the tools above:" }, ...pendingImages],
-    });
-    pendingImages = [];
-  };
+  const toolImages = heldToolImages<ContentPart>((note, images) =>
+    out.push({ role: "user", content: [{ type: "text", text: note }, ...images] }),
+  );
 
   for (const message of messages) {
-    if (message.role !== "toolResult") flushImages();
+    if (message.role !== "toolResult") toolImages.flush();
     if (message.role === "user") {
       out.push({ role: "user", content: userContent(model, message.content) });
     } else if (message.role === "assistant") {
@@ -168,16 +161,10 @@ function convertMessages(
       }
       out.push(assistant);
     } else {
-      const images = imagesOf(message.content);
-      const text = textOf(message.content);
-      out.push({
-        role: "tool",
-        tool_call_id: message.toolCallId,
-        content: text !== "" ? text : images.length > 0 ? "(see the image below)" : "(no output)",
-      });
+      out.push({ role: "tool", tool_call_id: message.toolCallId, content: toolOutputText(message.content) });
       const acceptsImages = model.input.includes("image");
-      for (const image of images) {
-        pendingImages.push(
+      for (const image of imagesOf(message.content)) {
+        toolImages.add(
           acceptsImages
             ? { type: "image_url", image_url: { url: dataUrl(image) } }
             : { type: "text", text: IMAGE_OMITTED },
@@ -185,7 +172,7 @@ function convertMessages(
       }
     }
   }
-  flushImages();
+  toolImages.flush();
   return out;
 }
 

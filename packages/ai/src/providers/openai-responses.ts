@@ -28,10 +28,11 @@ import {
   dataUrl,
   type Framed,
   frame,
+  heldToolImages,
   IMAGE_OMITTED,
   imagesOf,
   promptCacheRetention,
-  textOf,
+  toolOutputText,
 } from "./openai-shared.js";
 
 export { joinToolCallId, splitToolCallId };
@@ -211,31 +212,23 @@ function assistantInput(model: Model, message: AssistantMessage, out: ResponseIn
 
 function convertInput(model: Model, context: Context): ResponseInputItem[] {
   const out: ResponseInputItem[] = [];
-  let pendingImages: ResponseInputContent[] = [];
-  const flushImages = () => {
-    if (pendingImages.length === 0) return;
-    out.push({
-      role: "user",
-      content: [{ type: "input_text", text: "Images returned by the tools above:" }, ...pendingImages],
-    });
-    pendingImages = [];
-  };
+  const toolImages = heldToolImages<ResponseInputContent>((note, images) =>
+    out.push({ role: "user", content: [{ type: "input_text", text: note }, ...images] }),
+  );
   for (const message of transformMessages(context.messages, model)) {
-    if (message.role !== "toolResult") flushImages();
+    if (message.role !== "toolResult") toolImages.flush();
     if (message.role === "user") out.push(userInput(model, message.content));
     else if (message.role === "assistant") assistantInput(model, message, out);
     else {
-      const images = imagesOf(message.content);
-      const text = textOf(message.content);
       out.push({
         type: "function_call_output",
         call_id: splitToolCallId(message.toolCallId).callId,
-        output: text !== "" ? text : images.length > 0 ? "(see the image below)" : "(no output)",
+        output: toolOutputText(message.content),
       });
-      for (const image of images) pendingImages.push(imagePart(model, image));
+      for (const image of imagesOf(message.content)) toolImages.add(imagePart(model, image));
     }
   }
-  flushImages();
+  toolImages.flush();
   return out;
 }
 

@@ -72,6 +72,31 @@ export function dataUrl(image: ImageContent): string {
 
 export const IMAGE_OMITTED = "(image omitted: this model does not accept images)";
 
+/** What a tool result's text field says: its text, or a word on why there is none. */
+export function toolOutputText(content: readonly (TextContent | ImageContent)[]): string {
+  const text = textOf(content);
+  return text !== "" ? text : imagesOf(content).length > 0 ? "(see the image below)" : "(no output)";
+}
+
+/**
+ * Tool messages must directly follow their assistant message, so the images a run of tool
+ * results returned wait here and go after the run as one user message, opened by `note`
+ * (`flush` before any other message and at the end).
+ */
+export function heldToolImages<Part>(send: (note: string, images: Part[]) => void) {
+  let pending: Part[] = [];
+  return {
+    add(part: Part): void {
+      pending.push(part);
+    },
+    flush(): void {
+      if (pending.length === 0) return;
+      send("Images returned by the tools above:", pending);
+      pending = [];
+    },
+  };
+}
+
 /** OpenAI's code, then the wording compatible servers (vLLM, llama.cpp, OpenRouter, …) use. */
 const OVERFLOW_CODES = new Set(["context_length_exceeded", "exceed_context_size_error"]);
 const OVERFLOW_TEXT =

@@ -13,7 +13,10 @@ import {
 } from "./proxy.js";
 import { proxyFetch } from "./proxy-fetch.js";
 
-/** Mirrors @keel/extension-sdk's NetError (ai cannot import the SDK; the kernel checks they agree). */
+/**
+ * Mirrors @keel/extension-sdk's NetError: ai cannot import the SDK, and coding-agent's
+ * test/host/net-mirror.test.ts fails the typecheck when the two differ.
+ */
 export interface NetError {
   type: "proxy" | "connect" | "aborted";
   message: string;
@@ -22,6 +25,7 @@ export interface NetError {
   code?: string;
 }
 
+/** Implements the SDK's NetConnectOutcome (what RuntimeNet.connect answers), so a union, not a Result. */
 export type NetConnectOutcome = { ok: true; socket: Socket; proxy?: string } | { ok: false; error: NetError };
 
 export interface NetOptions {

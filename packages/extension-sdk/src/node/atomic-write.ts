@@ -16,6 +16,7 @@ import {
 } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { err, ok, type Result } from "neverthrow";
+import { errnoFields } from "./errno.js";
 
 export interface AtomicWriteOptions {
   /**
@@ -106,12 +107,6 @@ export function writeFileAtomic(
     return ok({ path: target, created: existing === undefined, mtimeMs: statSync(target).mtimeMs });
   } catch (error) {
     if (temp !== undefined) rmSync(temp, { force: true });
-    const code = (error as { code?: unknown }).code;
-    return err({
-      type: "write_failed",
-      path,
-      ...(typeof code === "string" ? { code } : {}),
-      message: error instanceof Error ? error.message : String(error),
-    });
+    return err({ type: "write_failed", path, ...errnoFields(error) });
   }
 }

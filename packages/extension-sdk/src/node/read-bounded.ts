@@ -2,6 +2,7 @@
 // a socket or a directory is never read (opening a FIFO could block; /dev/zero never ends).
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { err, ok, type Result } from "neverthrow";
+import { errnoFields } from "./errno.js";
 
 export interface BoundedRead {
   /** The first `min(size, maxBytes)` bytes. */
@@ -21,15 +22,8 @@ export interface BoundedReadError {
 }
 
 export function readFileBounded(path: string, maxBytes: number): Result<BoundedRead, BoundedReadError> {
-  const unreadable = (error: unknown): Result<never, BoundedReadError> => {
-    const code = (error as { code?: unknown }).code;
-    return err({
-      type: "unreadable",
-      path,
-      ...(typeof code === "string" ? { code } : {}),
-      message: error instanceof Error ? error.message : String(error),
-    });
-  };
+  const unreadable = (error: unknown): Result<never, BoundedReadError> =>
+    err({ type: "unreadable", path, ...errnoFields(error) });
   let fd: number;
   try {
     // Non-blocking: a FIFO put in place after any check still cannot hang the open.

@@ -72,6 +72,26 @@ function finalStatus(reply: PlannedReply): Item {
 /** Whether the reply ends incomplete (response.incomplete instead of response.completed). */
 const incomplete = (reply: PlannedReply) => reply.stopReason === "length" || reply.stopReason === "refusal";
 
+/**
+ * One output item's events: added in its in-progress form, its own events, done in its finished
+ * form (the frame every item kind shares).
+ */
+function outputItem(
+  output_index: number,
+  added: Item,
+  done: Item,
+  own: Event[],
+): { events: Event[]; done: Item } {
+  return {
+    done,
+    events: [
+      { type: "response.output_item.added", output_index, item: added },
+      ...own,
+      { type: "response.output_item.done", output_index, item: done },
+    ],
+  };
+}
+
 /** Each output item as a list of events (without sequence numbers) and its finished form. */
 function items(reply: PlannedReply): { events: Event[]; done: Item }[] {
   const out: { events: Event[]; done: Item }[] = [];
@@ -89,20 +109,13 @@ function items(reply: PlannedReply): { events: Event[]; done: Item }[] {
     };
     const done = { id, type: "web_search_call", status: tool.error ? "failed" : "completed", action };
     const at = { item_id: id, output_index };
-    out.push({
-      done,
-      events: [
-        {
-          type: "response.output_item.added",
-          output_index,
-          item: { id, type: "web_search_call", status: "in_progress" },
-        },
+    out.push(
+      outputItem(output_index, { id, type: "web_search_call", status: "in_progress" }, done, [
         { type: "response.web_search_call.in_progress", ...at },
         { type: "response.web_search_call.searching", ...at },
         { type: "response.web_search_call.completed", ...at },
-        { type: "response.output_item.done", output_index, item: done },
-      ],
-    });
+      ]),
+    );
   });
   if (reply.thinking !== undefined) {
     const output_index = out.length;
@@ -113,14 +126,8 @@ function items(reply: PlannedReply): { events: Event[]; done: Item }[] {
     const part = { type: "summary_text", text };
     const done = { id, type: "reasoning", summary: [part], ...secret };
     const at = { item_id: id, output_index, summary_index: 0 };
-    out.push({
-      done,
-      events: [
-        {
-          type: "response.output_item.added",
-          output_index,
-          item: { id, type: "reasoning", summary: [], ...secret },
-        },
+    out.push(
+      outputItem(output_index, { id, type: "reasoning", summary: [], ...secret }, done, [
         { type: "response.reasoning_summary_part.added", ...at, part: { type: "summary_text", text: "" } },
         ...splitText(text, chunkSize).map((delta) => ({
           type: "response.reasoning_summary_text.delta",
@@ -129,9 +136,8 @@ function items(reply: PlannedReply): { events: Event[]; done: Item }[] {
         })),
         { type: "response.reasoning_summary_text.done", ...at, text },
         { type: "response.reasoning_summary_part.done", ...at, part },
-        { type: "response.output_item.done", output_index, item: done },
-      ],
-    });
+      ]),
+    );
   }
   if (reply.text !== undefined) {
     const output_index = out.length;
@@ -148,14 +154,8 @@ function items(reply: PlannedReply): { events: Event[]; done: Item }[] {
     const item = { id, type: "message", role: "assistant" };
     const done = { ...item, status: itemStatus, content: [part] };
     const at = { item_id: id, output_index, content_index: 0 };
-    out.push({
-      done,
-      events: [
-        {
-          type: "response.output_item.added",
-          output_index,
-          item: { ...item, status: "in_progress", content: [] },
-        },
+    out.push(
+      outputItem(output_index, { ...item, status: "in_progress", content: [] }, done, [
         { type: "response.content_part.added", ...at, part: { ...part, annotations: [], text: "" } },
         ...splitText(text, chunkSize).map((delta) => ({
           type: "response.output_text.delta",
@@ -171,9 +171,8 @@ function items(reply: PlannedReply): { events: Event[]; done: Item }[] {
         })),
         { type: "response.output_text.done", ...at, text, logprobs: [] },
         { type: "response.content_part.done", ...at, part },
-        { type: "response.output_item.done", output_index, item: done },
-      ],
-    });
+      ]),
+    );
   }
   reply.toolCalls.forEach((call, i) => {
     const output_index = out.length;
@@ -186,23 +185,16 @@ function items(reply: PlannedReply): { events: Event[]; done: Item }[] {
     };
     const done = { ...item, status: itemStatus, arguments: call.arguments };
     const at = { item_id: id, output_index };
-    out.push({
-      done,
-      events: [
-        {
-          type: "response.output_item.added",
-          output_index,
-          item: { ...item, status: "in_progress", arguments: "" },
-        },
+    out.push(
+      outputItem(output_index, { ...item, status: "in_progress", arguments: "" }, done, [
         ...splitText(call.arguments, chunkSize).map((delta) => ({
           type: "response.function_call_arguments.delta",
           ...at,
           delta,
         })),
         { type: "response.function_call_arguments.done", ...at, name: call.name, arguments: call.arguments },
-        { type: "response.output_item.done", output_index, item: done },
-      ],
-    });
+      ]),
+    );
   });
   return out;
 }
