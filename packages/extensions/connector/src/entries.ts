@@ -11,7 +11,7 @@ import type {
 import { ResultAsync } from "neverthrow";
 import type { ConnectorConfig } from "./config.js";
 import type { ConnectorHub } from "./hub.js";
-import { type DecisionRecord, passGate } from "./policy/gate.js";
+import { type DecisionRecord, type GateInput, passGate } from "./policy/gate.js";
 import type { ExactCallGrants } from "./policy/grants.js";
 import { redactArgs, scrubSecrets } from "./redact.js";
 import { type Connector, type ConnectorAction, entryName } from "./sdk/connector.js";
@@ -23,7 +23,7 @@ export interface EntryDeps {
   grants: ExactCallGrants;
   now(): number;
   record(decision: DecisionRecord): void;
-  persistAlways(entry: string): { ok: true } | { ok: false; message: string };
+  persistAlways: GateInput["persistAlways"];
   /** Hands a token to the kernel, which keeps it out of commands and every tool result. */
   protect(token: string): void;
 }

@@ -2,6 +2,7 @@
 // it has credentials (a login mid-session arrives as a diff notice), every call through the
 // user's approval policy with its decision journaled, `/connectors`, and `keel connector …`.
 import { defineExtension, type ExtensionRuntime, type ToolCatalog } from "@keel/extension-sdk";
+import { err, ok } from "neverthrow";
 import { connectorCli } from "./cli.js";
 import {
   type ConnectorConfig,
@@ -53,7 +54,8 @@ function entryDeps(runtime: ConnectorRuntime, now: () => number): EntryDeps {
         const own = userLayer(current);
         return { ...own, policy: withAlwaysAllowed(own.policy, entry) };
       });
-      return written.ok ? { ok: true } : { ok: false, message: written.message };
+      // `updateConfig` answers with the SDK's ConfigUpdate union; inside the connector it is a Result.
+      return written.ok ? ok(undefined) : err({ type: "config_not_saved", message: written.message });
     },
   };
 }

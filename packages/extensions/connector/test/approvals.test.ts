@@ -134,6 +134,27 @@ describe("the question", () => {
     h.cleanup();
   });
 
+  it("an 'always' the config could not keep runs once, and the record says why", async () => {
+    const h = await github();
+    (h.runtime as { updateConfig: typeof h.runtime.updateConfig }).updateConfig = () => ({
+      ok: false,
+      message: "config.json is read-only",
+    });
+    const result = await h.call("github__comment_issue", { repo: "acme/web", number: 1, body: "a" }, () => ({
+      status: "allowed",
+      scope: "always",
+    }));
+    expect(result.isError ?? false).toBe(false);
+    expect(fake.requests.length).toBe(1);
+    expect(h.decisions[0]).toMatchObject({
+      outcome: "allowed",
+      by: "user",
+      scope: "once",
+      reason: '"always" not saved: config.json is read-only',
+    });
+    h.cleanup();
+  });
+
   it("'always' is saved to the user's config at once and stops the questions, also after a restart", async () => {
     const h = await github();
     await h.call("github__comment_issue", { repo: "acme/web", number: 1, body: "a" }, () => ({
