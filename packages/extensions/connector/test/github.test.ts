@@ -78,7 +78,8 @@ describe("github actions", () => {
     const result = await h.call("github__get_issue", { repo: "acme/web", number: 1 });
     expect(last()).toMatchObject({ method: "GET", path: "/repos/acme/web/issues/1" });
     expect(textOf(result)).toContain("#1 Crash on start\nstate: open\nauthor: octo\nlabels: bug");
-    expect(textOf(result)).toContain("Body of Crash on start");
+    // The header, an empty line, then the description.
+    expect(textOf(result)).toMatch(/\nurl: https:\/\/\S+\/issues\/1\n\nBody of Crash on start$/);
   });
 
   it("create_issue posts title, body, labels and assignees", async () => {
@@ -151,6 +152,7 @@ describe("github actions", () => {
     const one = await h.call("github__get_pull_request", { repo: "acme/web", number: 3 });
     expect(textOf(one)).toContain("branches: bump-port → main (head abc123def456)");
     expect(textOf(one)).toContain("mergeable: yes (clean)");
+    expect(textOf(one)).toMatch(/\nurl: https:\/\/\S+\/pull\/3\n\nBody of .+$/);
 
     const diff = await h.call("github__get_pull_request_diff", { repo: "acme/web", number: 3 });
     expect(last().headers.accept).toBe("application/vnd.github.v3.diff");
