@@ -20,7 +20,7 @@ import {
   type McpFailure,
 } from "./connection/index.js";
 import { type BrowserOpener, openInBrowser } from "./connection/oauth/browser.js";
-import { OAuthSession } from "./connection/oauth/session.js";
+import { type OAuthSession, oauthSessionFor } from "./connection/oauth/session.js";
 import { elicit } from "./features/elicitation.js";
 import { type SamplingGate, sample } from "./features/sampling.js";
 import { statusLine } from "./status.js";
@@ -210,19 +210,13 @@ export class McpManager {
   private createHandle(spec: ServerSpec, part: string): ServerHandle {
     const runtime = this.runtime;
     const open = this.options.open ?? openInBrowser;
-    const auth =
-      spec.transport !== "stdio" && spec.oauth !== false
-        ? new OAuthSession({
-            server: spec.name,
-            url: spec.url,
-            settings: spec.oauth,
-            storeDir: join(runtime.dataDir(), "oauth"),
-            open,
-            tell: (message) => runtime.ui.notify(message, "info"),
-            clientName: "Keel",
-            ...(this.options.clientVersion ? { clientVersion: this.options.clientVersion } : {}),
-          })
-        : undefined;
+    const auth = oauthSessionFor(spec, {
+      storeDir: join(runtime.dataDir(), "oauth"),
+      open,
+      tell: (message) => runtime.ui.notify(message, "info"),
+      clientName: "Keel",
+      ...(this.options.clientVersion ? { clientVersion: this.options.clientVersion } : {}),
+    });
     const connection = new McpConnection(spec, {
       clientInfo: { name: "keel", version: this.options.clientVersion ?? "0.0.0" },
       logFile: join(runtime.dataDir(), "logs", `${part}.log`),

@@ -21,7 +21,7 @@ import type {
 } from "@modelcontextprotocol/sdk/shared/auth.js";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { err, ok, type Result } from "neverthrow";
-import type { OAuthSettings } from "../../config/servers.js";
+import type { OAuthSettings, ServerSpec } from "../../config/servers.js";
 import type { AuthSession } from "../connection.js";
 import { classify, type McpFailure } from "../errors.js";
 import type { BrowserOpener } from "./browser.js";
@@ -60,6 +60,15 @@ function readKey(path: string): { key: string } | { problem: string } {
   } catch (error) {
     return { problem: `cannot read the private key file ${path}: ${(error as Error).message}` };
   }
+}
+
+/** A server's OAuth session: an HTTP server gets one unless its config turns OAuth off (`"oauth": false`). */
+export function oauthSessionFor(
+  spec: ServerSpec,
+  options: Omit<OAuthSessionOptions, "server" | "url" | "settings">,
+): OAuthSession | undefined {
+  if (spec.transport === "stdio" || spec.oauth === false) return undefined;
+  return new OAuthSession({ server: spec.name, url: spec.url, settings: spec.oauth, ...options });
 }
 
 export class OAuthSession implements AuthSession {
