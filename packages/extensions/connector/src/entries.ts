@@ -102,9 +102,10 @@ export function actionEntry(
       const args = rawArgs as Record<string, unknown>;
       const details: ActionDetails = { connector: connector.id, action: name, effect: action.effect };
       const config = deps.config();
-      const live = await deps.hub.client(connector, config);
-      if (live && "problem" in live) return result(`${live.problem} ${name} was not run.`, details, true, []);
-      if (!live) {
+      const connected = await deps.hub.client(connector, config);
+      if (connected.isErr()) {
+        if (connected.error.type !== "not_connected")
+          return result(`${connected.error.message} ${name} was not run.`, details, true, []);
         const { tokenEnv } = deps.hub.settingsOf(connector, config);
         return result(
           `${connector.label} is not connected any more (no $${tokenEnv} and no stored login); ${name} was not run. ` +
@@ -114,6 +115,7 @@ export function actionEntry(
           [],
         );
       }
+      const live = connected.value;
       const secrets = [live.token];
       deps.protect(live.token);
       const gate = await passGate({

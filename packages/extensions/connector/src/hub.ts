@@ -1,6 +1,7 @@
 // The connectors of one session: which are enabled, where each one's token comes from, and one
 // client per token and base URL. Reads credentials on demand, so a login made by
 // `keel connector login` in another terminal is picked up at the next discovery.
+import { err, ok, type Result } from "neverthrow";
 import type { ConnectorConfig } from "./config.js";
 import { type CredentialsError, type ResolvedToken, readStore, resolveToken } from "./credentials.js";
 import type { Connector, ConnectorSettings } from "./sdk/connector.js";
@@ -15,6 +16,21 @@ export interface LiveConnector {
   settings: ConnectorSettings;
   tokenEnv: string;
   status: ConnectorStatus;
+}
+
+/** A client with the token it was made for (kept out of whatever the call returns). */
+export interface LiveClient {
+  client: unknown;
+  token: string;
+}
+
+/**
+ * Why there is no client: no token (logged out, or the connector disabled), a base URL the token
+ * must not be sent to (plain http off this machine), or a client the connector failed to make.
+ */
+export interface ClientProblem {
+  type: "not_connected" | "unsafe_url" | "client_failed";
+  message: string;
 }
 
 export class ConnectorHub {
@@ -77,20 +93,17 @@ export class ConnectorHub {
     return { connector, settings, tokenEnv, status: { state: "connected", tokenEnv, credential } };
   }
 
-  /**
-   * The client for the connector's current token: undefined when it has none (logged out), a
-   * problem when the token must not be sent where the config points (plain http off this machine).
-   */
-  async client(
-    connector: Connector,
-    config: ConnectorConfig,
-  ): Promise<{ client: unknown; token: string } | { problem: string } | undefined> {
+  /** The client for the connector's current token. */
+  async client(connector: Connector, config: ConnectorConfig): Promise<Result<LiveClient, ClientProblem>> {
     const { settings, tokenEnv, enabled } = this.settingsOf(connector, config);
-    if (!enabled) return undefined;
-    const { token } = this.token(connector, tokenEnv);
-    if (!token) return undefined;
+    const token = enabled ? this.token(connector, tokenEnv).token : undefined;
+    if (!token)
+      return err({
+        type: "not_connected",
+        message: `${connector.label} is not connected (no $${tokenEnv} and no stored login).`,
+      });
     const unsafe = plainTextProblem(settings.baseUrl);
-    if (unsafe) return { problem: unsafe };
+    if (unsafe) return err({ type: "unsafe_url", message: unsafe });
     const key = `${settings.baseUrl}\0${token.token}`;
     let cached = this.clients.get(connector.id);
     if (cached?.key !== key) {
@@ -99,12 +112,13 @@ export class ConnectorHub {
       this.clients.set(connector.id, cached);
     }
     try {
-      return { client: await cached.client, token: token.token };
+      return ok({ client: await cached.client, token: token.token });
     } catch (e) {
       this.clients.delete(connector.id);
-      return {
-        problem: `${connector.label}: the client could not be created (${e instanceof Error ? e.message : String(e)}).`,
-      };
+      return err({
+        type: "client_failed",
+        message: `${connector.label}: the client could not be created (${e instanceof Error ? e.message : String(e)}).`,
+      });
     }
   }
 }

@@ -316,4 +316,16 @@ describe("sensitive actions", () => {
     expect(JSON.stringify(h.decisions)).not.toContain("hunter2");
     h.cleanup();
   });
+
+  it("a client the connector cannot make is one clear result, and nobody is asked", async () => {
+    const broken = { ...vault, client: () => Promise.reject(new Error("bad settings for vault-token-123")) };
+    const h = await activate({ connectors: [broken], env: { VAULT_TOKEN: "vault-token-123" } });
+    const result = await h.call("vault__put_secret", { name: "db", value: "hunter2" }, () => once);
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toBe(
+      "Vault: the client could not be created (bad settings for vault-token-123). vault__put_secret was not run.",
+    );
+    expect(h.questions).toEqual([]);
+    h.cleanup();
+  });
 });

@@ -118,14 +118,20 @@ describe("prompt arguments", () => {
   };
   it("takes positional, quoted and name=value arguments, the last one taking the rest", () => {
     expect(splitArgs(`a "b c" 'd'`)).toEqual(["a", "b c", "d"]);
-    expect(promptArguments(prompt, "Lisbon")).toEqual({ values: { city: "Lisbon" } });
-    expect(promptArguments(prompt, `note=hi city="New York"`)).toEqual({
-      values: { city: "New York", note: "hi" },
+    expect(promptArguments(prompt, "Lisbon")._unsafeUnwrap()).toEqual({ city: "Lisbon" });
+    expect(promptArguments(prompt, `note=hi city="New York"`)._unsafeUnwrap()).toEqual({
+      city: "New York",
+      note: "hi",
     });
-    expect(promptArguments(prompt, "Porto bring an umbrella")).toEqual({
-      values: { city: "Porto", note: "bring an umbrella" },
+    expect(promptArguments(prompt, "Porto bring an umbrella")._unsafeUnwrap()).toEqual({
+      city: "Porto",
+      note: "bring an umbrella",
     });
-    expect(promptArguments(prompt, "")).toEqual({ problem: "missing city" });
+    expect(promptArguments(prompt, "")._unsafeUnwrapErr()).toEqual({
+      type: "missing_arguments",
+      message: "missing city",
+      missing: ["city"],
+    });
   });
 });
 

@@ -54,11 +54,14 @@ export function loginHint(server: string, scope?: string): string {
   return `MCP server "${server}" ${what}: run \`keel mcp login ${server}\` (or /mcp login ${server} in the TUI)`;
 }
 
-function readKey(path: string): { key: string } | { problem: string } {
+function readKey(path: string): Result<string, { type: "key_unreadable"; message: string }> {
   try {
-    return { key: readFileSync(path, "utf8") };
+    return ok(readFileSync(path, "utf8"));
   } catch (error) {
-    return { problem: `cannot read the private key file ${path}: ${(error as Error).message}` };
+    return err({
+      type: "key_unreadable",
+      message: `cannot read the private key file ${path}: ${(error as Error).message}`,
+    });
   }
 }
 
@@ -240,7 +243,7 @@ export class OAuthSession implements AuthSession {
     const provider: OAuthClientProvider = key
       ? new PrivateKeyJwtProvider({
           clientId,
-          privateKey: "key" in key ? key.key : "",
+          privateKey: key.isOk() ? key.value : "",
           algorithm: settings.signingAlgorithm ?? "ES256",
           clientName: this.options.clientName ?? "Keel",
           ...(settings.scope ? { scope: settings.scope } : {}),
@@ -251,10 +254,11 @@ export class OAuthSession implements AuthSession {
           clientName: this.options.clientName ?? "Keel",
           ...(settings.scope ? { scope: settings.scope } : {}),
         });
-    if (key && "problem" in key) {
+    if (key?.isErr()) {
       // A missing key file is a clear error at the first token request, not a crash at start.
+      const { message } = key.error;
       provider.addClientAuthentication = () => {
-        throw new Error(key.problem);
+        throw new Error(message);
       };
     }
     provider.tokens = () => this.store.entry()?.tokens;
