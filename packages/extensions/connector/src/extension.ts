@@ -91,8 +91,9 @@ function reportOnce(runtime: Omit<ConnectorRuntime, "instance">, hub: ConnectorH
     if (runtime.ui.supports.confirm && told.first(connector.id, line)) runtime.report("info", line);
     else runtime.debug(line);
   }
-  const unsaved = told.save();
-  if (unsaved) runtime.debug(`connector: could not record the connection hints already shown: ${unsaved}`);
+  const saved = told.save();
+  if (saved.isErr())
+    runtime.debug(`connector: could not record the connection hints already shown: ${saved.error.message}`);
   const ignored = config.fromProject?.ignored ?? [];
   if (ignored.length > 0)
     runtime.report(

@@ -102,8 +102,8 @@ export class ConnectorHub {
         type: "not_connected",
         message: `${connector.label} is not connected (no $${tokenEnv} and no stored login).`,
       });
-    const unsafe = plainTextProblem(settings.baseUrl);
-    if (unsafe) return err({ type: "unsafe_url", message: unsafe });
+    const safe = plainTextAllowed(settings.baseUrl);
+    if (safe.isErr()) return err(safe.error);
     const key = `${settings.baseUrl}\0${token.token}`;
     let cached = this.clients.get(connector.id);
     if (cached?.key !== key) {
@@ -126,15 +126,18 @@ export class ConnectorHub {
 const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
 /** A token goes over plain http only to this machine (a local fake, a tunnel's local end). */
-export function plainTextProblem(baseUrl: string): string | undefined {
+export function plainTextAllowed(baseUrl: string): Result<void, ClientProblem> {
+  const unsafe = (message: string) => err<void, ClientProblem>({ type: "unsafe_url", message });
   let url: URL;
   try {
     url = new URL(baseUrl);
   } catch {
-    return `The base URL "${baseUrl}" is not a URL.`;
+    return unsafe(`The base URL "${baseUrl}" is not a URL.`);
   }
-  if (url.protocol === "https:") return undefined;
+  if (url.protocol === "https:") return ok(undefined);
   if (url.protocol === "http:" && (LOOPBACK.has(url.hostname) || url.hostname.startsWith("127.")))
-    return undefined;
-  return `The base URL ${baseUrl} would send the token unencrypted; use https (plain http is accepted only for localhost).`;
+    return ok(undefined);
+  return unsafe(
+    `The base URL ${baseUrl} would send the token unencrypted; use https (plain http is accepted only for localhost).`,
+  );
 }
