@@ -1,5 +1,6 @@
 // @keel/extension-sdk/node: Node-only helpers an extension (and the kernel) share instead of
-// writing their own — atomic writes, bounded reads, front matter, the process table. No kernel state.
+// writing their own — atomic writes, bounded reads, front matter, the process table, an abortable
+// sleep. No kernel state.
 export {
   type AtomicWriteError,
   type AtomicWriteOptions,
@@ -22,3 +23,4 @@ export {
   stillRunning,
 } from "./processes.js";
 export { type BoundedRead, type BoundedReadError, readFileBounded } from "./read-bounded.js";
+export { sleep } from "./sleep.js";

@@ -11,7 +11,7 @@ import type {
 import { ResultAsync } from "neverthrow";
 import type { ConnectorConfig } from "./config.js";
 import type { ConnectorHub } from "./hub.js";
-import { type DecisionRecord, passGate } from "./policy/gate.js";
+import { type DecisionRecord, type GateInput, passGate } from "./policy/gate.js";
 import type { ExactCallGrants } from "./policy/grants.js";
 import { redactArgs, scrubSecrets } from "./redact.js";
 import { type Connector, type ConnectorAction, entryName } from "./sdk/connector.js";
@@ -23,7 +23,7 @@ export interface EntryDeps {
   grants: ExactCallGrants;
   now(): number;
   record(decision: DecisionRecord): void;
-  persistAlways(entry: string): { ok: true } | { ok: false; message: string };
+  persistAlways: GateInput["persistAlways"];
   /** Hands a token to the kernel, which keeps it out of commands and every tool result. */
   protect(token: string): void;
 }
@@ -102,9 +102,10 @@ export function actionEntry(
       const args = rawArgs as Record<string, unknown>;
       const details: ActionDetails = { connector: connector.id, action: name, effect: action.effect };
       const config = deps.config();
-      const live = await deps.hub.client(connector, config);
-      if (live && "problem" in live) return result(`${live.problem} ${name} was not run.`, details, true, []);
-      if (!live) {
+      const connected = await deps.hub.client(connector, config);
+      if (connected.isErr()) {
+        if (connected.error.type !== "not_connected")
+          return result(`${connected.error.message} ${name} was not run.`, details, true, []);
         const { tokenEnv } = deps.hub.settingsOf(connector, config);
         return result(
           `${connector.label} is not connected any more (no $${tokenEnv} and no stored login); ${name} was not run. ` +
@@ -114,6 +115,7 @@ export function actionEntry(
           [],
         );
       }
+      const live = connected.value;
       const secrets = [live.token];
       deps.protect(live.token);
       const gate = await passGate({

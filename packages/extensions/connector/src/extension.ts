@@ -2,6 +2,7 @@
 // it has credentials (a login mid-session arrives as a diff notice), every call through the
 // user's approval policy with its decision journaled, `/connectors`, and `keel connector …`.
 import { defineExtension, type ExtensionRuntime, type ToolCatalog } from "@keel/extension-sdk";
+import { err, ok } from "neverthrow";
 import { connectorCli } from "./cli.js";
 import {
   type ConnectorConfig,
@@ -53,7 +54,8 @@ function entryDeps(runtime: ConnectorRuntime, now: () => number): EntryDeps {
         const own = userLayer(current);
         return { ...own, policy: withAlwaysAllowed(own.policy, entry) };
       });
-      return written.ok ? { ok: true } : { ok: false, message: written.message };
+      // `updateConfig` answers with the SDK's ConfigUpdate union; inside the connector it is a Result.
+      return written.ok ? ok(undefined) : err({ type: "config_not_saved", message: written.message });
     },
   };
 }
@@ -89,8 +91,9 @@ function reportOnce(runtime: Omit<ConnectorRuntime, "instance">, hub: ConnectorH
     if (runtime.ui.supports.confirm && told.first(connector.id, line)) runtime.report("info", line);
     else runtime.debug(line);
   }
-  const unsaved = told.save();
-  if (unsaved) runtime.debug(`connector: could not record the connection hints already shown: ${unsaved}`);
+  const saved = told.save();
+  if (saved.isErr())
+    runtime.debug(`connector: could not record the connection hints already shown: ${saved.error.message}`);
   const ignored = config.fromProject?.ignored ?? [];
   if (ignored.length > 0)
     runtime.report(

@@ -1,6 +1,7 @@
 // The connectors of one session: which are enabled, where each one's token comes from, and one
 // client per token and base URL. Reads credentials on demand, so a login made by
 // `keel connector login` in another terminal is picked up at the next discovery.
+import { err, ok, type Result } from "neverthrow";
 import type { ConnectorConfig } from "./config.js";
 import { type CredentialsError, type ResolvedToken, readStore, resolveToken } from "./credentials.js";
 import type { Connector, ConnectorSettings } from "./sdk/connector.js";
@@ -15,6 +16,21 @@ export interface LiveConnector {
   settings: ConnectorSettings;
   tokenEnv: string;
   status: ConnectorStatus;
+}
+
+/** A client with the token it was made for (kept out of whatever the call returns). */
+export interface LiveClient {
+  client: unknown;
+  token: string;
+}
+
+/**
+ * Why there is no client: no token (logged out, or the connector disabled), a base URL the token
+ * must not be sent to (plain http off this machine), or a client the connector failed to make.
+ */
+export interface ClientProblem {
+  type: "not_connected" | "unsafe_url" | "client_failed";
+  message: string;
 }
 
 export class ConnectorHub {
@@ -77,20 +93,17 @@ export class ConnectorHub {
     return { connector, settings, tokenEnv, status: { state: "connected", tokenEnv, credential } };
   }
 
-  /**
-   * The client for the connector's current token: undefined when it has none (logged out), a
-   * problem when the token must not be sent where the config points (plain http off this machine).
-   */
-  async client(
-    connector: Connector,
-    config: ConnectorConfig,
-  ): Promise<{ client: unknown; token: string } | { problem: string } | undefined> {
+  /** The client for the connector's current token. */
+  async client(connector: Connector, config: ConnectorConfig): Promise<Result<LiveClient, ClientProblem>> {
     const { settings, tokenEnv, enabled } = this.settingsOf(connector, config);
-    if (!enabled) return undefined;
-    const { token } = this.token(connector, tokenEnv);
-    if (!token) return undefined;
-    const unsafe = plainTextProblem(settings.baseUrl);
-    if (unsafe) return { problem: unsafe };
+    const token = enabled ? this.token(connector, tokenEnv).token : undefined;
+    if (!token)
+      return err({
+        type: "not_connected",
+        message: `${connector.label} is not connected (no $${tokenEnv} and no stored login).`,
+      });
+    const safe = plainTextAllowed(settings.baseUrl);
+    if (safe.isErr()) return err(safe.error);
     const key = `${settings.baseUrl}\0${token.token}`;
     let cached = this.clients.get(connector.id);
     if (cached?.key !== key) {
@@ -99,12 +112,13 @@ export class ConnectorHub {
       this.clients.set(connector.id, cached);
     }
     try {
-      return { client: await cached.client, token: token.token };
+      return ok({ client: await cached.client, token: token.token });
     } catch (e) {
       this.clients.delete(connector.id);
-      return {
-        problem: `${connector.label}: the client could not be created (${e instanceof Error ? e.message : String(e)}).`,
-      };
+      return err({
+        type: "client_failed",
+        message: `${connector.label}: the client could not be created (${e instanceof Error ? e.message : String(e)}).`,
+      });
     }
   }
 }
@@ -112,15 +126,18 @@ export class ConnectorHub {
 const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
 /** A token goes over plain http only to this machine (a local fake, a tunnel's local end). */
-export function plainTextProblem(baseUrl: string): string | undefined {
+export function plainTextAllowed(baseUrl: string): Result<void, ClientProblem> {
+  const unsafe = (message: string) => err<void, ClientProblem>({ type: "unsafe_url", message });
   let url: URL;
   try {
     url = new URL(baseUrl);
   } catch {
-    return `The base URL "${baseUrl}" is not a URL.`;
+    return unsafe(`The base URL "${baseUrl}" is not a URL.`);
   }
-  if (url.protocol === "https:") return undefined;
+  if (url.protocol === "https:") return ok(undefined);
   if (url.protocol === "http:" && (LOOPBACK.has(url.hostname) || url.hostname.startsWith("127.")))
-    return undefined;
-  return `The base URL ${baseUrl} would send the token unencrypted; use https (plain http is accepted only for localhost).`;
+    return ok(undefined);
+  return unsafe(
+    `The base URL ${baseUrl} would send the token unencrypted; use https (plain http is accepted only for localhost).`,
+  );
 }

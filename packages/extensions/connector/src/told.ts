@@ -3,7 +3,8 @@
 // connector and hint — not on every start — and again only after it was connected in between.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { writeFileAtomic } from "@keel/extension-sdk/node";
+import { type AtomicWriteError, writeFileAtomic } from "@keel/extension-sdk/node";
+import { ok, type Result } from "neverthrow";
 
 /** Connector id → the exact line the user was shown. */
 type Told = Record<string, string>;
@@ -47,12 +48,12 @@ export class ToldOnce {
     this.changed = true;
   }
 
-  /** Writes what changed; a failure returns its message (the line is then said again next time). */
-  save(): string | undefined {
-    if (!this.changed) return undefined;
+  /** Writes what changed; when it cannot, the line is said again next time. */
+  save(): Result<void, AtomicWriteError> {
+    if (!this.changed) return ok(undefined);
     const written = writeFileAtomic(join(this.dataDir, FILE), `${JSON.stringify(this.told, null, 2)}\n`, {
       durable: false,
     });
-    return written.isErr() ? written.error.message : undefined;
+    return written.map(() => undefined);
   }
 }

@@ -134,6 +134,27 @@ describe("the question", () => {
     h.cleanup();
   });
 
+  it("an 'always' the config could not keep runs once, and the record says why", async () => {
+    const h = await github();
+    (h.runtime as { updateConfig: typeof h.runtime.updateConfig }).updateConfig = () => ({
+      ok: false,
+      message: "config.json is read-only",
+    });
+    const result = await h.call("github__comment_issue", { repo: "acme/web", number: 1, body: "a" }, () => ({
+      status: "allowed",
+      scope: "always",
+    }));
+    expect(result.isError ?? false).toBe(false);
+    expect(fake.requests.length).toBe(1);
+    expect(h.decisions[0]).toMatchObject({
+      outcome: "allowed",
+      by: "user",
+      scope: "once",
+      reason: '"always" not saved: config.json is read-only',
+    });
+    h.cleanup();
+  });
+
   it("'always' is saved to the user's config at once and stops the questions, also after a restart", async () => {
     const h = await github();
     await h.call("github__comment_issue", { repo: "acme/web", number: 1, body: "a" }, () => ({
@@ -293,6 +314,18 @@ describe("sensitive actions", () => {
     expect(textOf(result)).toBe("stored db");
     expect(shown!.args).toEqual({ name: "[redacted]", value: "[redacted]" });
     expect(JSON.stringify(h.decisions)).not.toContain("hunter2");
+    h.cleanup();
+  });
+
+  it("a client the connector cannot make is one clear result, and nobody is asked", async () => {
+    const broken = { ...vault, client: () => Promise.reject(new Error("bad settings for vault-token-123")) };
+    const h = await activate({ connectors: [broken], env: { VAULT_TOKEN: "vault-token-123" } });
+    const result = await h.call("vault__put_secret", { name: "db", value: "hunter2" }, () => once);
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toBe(
+      "Vault: the client could not be created (bad settings for vault-token-123). vault__put_secret was not run.",
+    );
+    expect(h.questions).toEqual([]);
     h.cleanup();
   });
 });

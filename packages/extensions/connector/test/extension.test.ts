@@ -1,7 +1,7 @@
 // The declaration: catalogs per connector listed only with credentials, one line on how to
 // connect, a login mid-session noticed through `subscribe`, the project's ignored settings said
 // once, `/connectors`, and connector packages loaded from the user's `modules`.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ExtensionDefinition } from "@keel/extension-sdk";
@@ -73,6 +73,19 @@ describe("the connector extension", () => {
     // Connected once, then the token gone: that is news again.
     expect(await start({ env: { GH_WORK_TOKEN: GITHUB_TOKEN }, tokenEnv: "GH_WORK_TOKEN" })).toEqual([]);
     expect(await start({ tokenEnv: "GH_WORK_TOKEN" })).toEqual(["GitHub"]);
+  });
+
+  it("when what was told cannot be kept, the debug log says why and the next start says it again", async () => {
+    const dataDir = mkdtempSync(join(temp, "told-unwritable-"));
+    // A folder where the file goes: no rename can replace it, whoever runs the test.
+    mkdirSync(join(dataDir, "told.json", "blocked"), { recursive: true });
+    const first = await activate({ connectors: [githubConnector], dataDir });
+    expect(first.reports.map((r) => r.level)).toEqual(["info", "debug"]);
+    expect(first.reports[1]!.message).toMatch(
+      /^connector: could not record the connection hints already shown: .+/,
+    );
+    const again = await activate({ connectors: [githubConnector], dataDir });
+    expect(again.reports.map((r) => r.level)).toEqual(["info", "debug"]);
   });
 
   it("print mode's debug line does not count as told: the next interactive start says it", async () => {

@@ -1,6 +1,7 @@
 // The GitHub connector against a fake GitHub API on 127.0.0.1 (Octokit's baseUrl pointed at it):
 // each action's request and the text the model reads, GitHub's errors as clear tool errors, and
 // the token in none of what comes back.
+import { testToolContext } from "@keel/extension-sdk/testing";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { githubConnector } from "../src/index.js";
 import { type FakeGitHub, GITHUB_TOKEN, startFakeGitHub } from "./fakes/github.js";
@@ -78,7 +79,8 @@ describe("github actions", () => {
     const result = await h.call("github__get_issue", { repo: "acme/web", number: 1 });
     expect(last()).toMatchObject({ method: "GET", path: "/repos/acme/web/issues/1" });
     expect(textOf(result)).toContain("#1 Crash on start\nstate: open\nauthor: octo\nlabels: bug");
-    expect(textOf(result)).toContain("Body of Crash on start");
+    // The header, an empty line, then the description.
+    expect(textOf(result)).toMatch(/\nurl: https:\/\/\S+\/issues\/1\n\nBody of Crash on start$/);
   });
 
   it("create_issue posts title, body, labels and assignees", async () => {
@@ -151,6 +153,7 @@ describe("github actions", () => {
     const one = await h.call("github__get_pull_request", { repo: "acme/web", number: 3 });
     expect(textOf(one)).toContain("branches: bump-port → main (head abc123def456)");
     expect(textOf(one)).toContain("mergeable: yes (clean)");
+    expect(textOf(one)).toMatch(/\nurl: https:\/\/\S+\/pull\/3\n\nBody of .+$/);
 
     const diff = await h.call("github__get_pull_request_diff", { repo: "acme/web", number: 3 });
     expect(last().headers.accept).toBe("application/vnd.github.v3.diff");
@@ -304,6 +307,25 @@ describe("github errors", () => {
     const result = await remote.call("github__get_issue", { repo: "acme/web", number: 1 });
     expect(textOf(result)).toContain("would send the token unencrypted");
     remote.cleanup();
+  });
+
+  it("a token gone since the actions were listed (logged out meanwhile) is said, and nothing is sent", async () => {
+    const env: Record<string, string | undefined> = { GITHUB_TOKEN };
+    const gone = await activate({
+      connectors: [githubConnector],
+      env,
+      config: { ...ALLOW_ALL, connectors: { github: { baseUrl: fake.url } } },
+    });
+    const entry = (await gone.entries("github")).find((e) => e.name === "github__get_issue")!;
+    delete env.GITHUB_TOKEN;
+    const result = await entry.execute({ repo: "acme/web", number: 1 } as never, testToolContext());
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toBe(
+      "GitHub is not connected any more (no $GITHUB_TOKEN and no stored login); github__get_issue was not run. " +
+        "The user can connect it with `keel connector login github`.",
+    );
+    expect(fake.requests).toEqual([]);
+    gone.cleanup();
   });
 
   it("the token appears in no result, decision or error of this file's calls", () => {

@@ -20,7 +20,7 @@ import {
   type McpFailure,
 } from "./connection/index.js";
 import { type BrowserOpener, openInBrowser } from "./connection/oauth/browser.js";
-import { OAuthSession } from "./connection/oauth/session.js";
+import { type OAuthSession, oauthSessionFor } from "./connection/oauth/session.js";
 import { elicit } from "./features/elicitation.js";
 import { type SamplingGate, sample } from "./features/sampling.js";
 import { statusLine } from "./status.js";
@@ -136,7 +136,7 @@ export class McpManager {
     if (!server)
       return failureResult(name, tool.name, { type: "unavailable", message: "the server is not configured" });
     const ready = await this.whenReady(server, call.signal);
-    if (ready) return failureResult(name, tool.name, ready);
+    if (ready.isErr()) return failureResult(name, tool.name, ready.error);
     const live = server.connection.listedTools().find((t) => t.name === tool.name);
     if (!live)
       return failureResult(name, tool.name, {
@@ -152,7 +152,7 @@ export class McpManager {
     if (!server)
       return failureResult(name, "resources/list", { type: "unavailable", message: "not configured" });
     const ready = await this.whenReady(server, call.signal);
-    if (ready) return failureResult(name, "resources/list", ready);
+    if (ready.isErr()) return failureResult(name, "resources/list", ready.error);
     return listResources(this.entryContext(server), cursor, call);
   }
 
@@ -161,7 +161,7 @@ export class McpManager {
     if (!server)
       return failureResult(name, `resources/read ${uri}`, { type: "unavailable", message: "not configured" });
     const ready = await this.whenReady(server, call.signal);
-    if (ready) return failureResult(name, `resources/read ${uri}`, ready);
+    if (ready.isErr()) return failureResult(name, `resources/read ${uri}`, ready.error);
     return readResource(this.entryContext(server), uri, call);
   }
 
@@ -175,14 +175,13 @@ export class McpManager {
     const server = this.get(name);
     if (!server) return err({ type: "unavailable", message: `MCP server "${name}" is not configured` });
     const ready = await this.whenReady(server, signal);
-    if (ready) return err(ready);
+    if (ready.isErr()) return err(ready.error);
     return server.connection.getPrompt(prompt, values, signal);
   }
 
-  private async whenReady(server: ServerHandle, signal: AbortSignal): Promise<McpFailure | undefined> {
+  private whenReady(server: ServerHandle, signal: AbortSignal): Promise<Result<void, McpFailure>> {
     this.start();
-    const ready = await server.connection.ready({ signal, timeoutMs: server.spec.startupTimeoutMs });
-    return ready.isErr() ? ready.error : undefined;
+    return server.connection.ready({ signal, timeoutMs: server.spec.startupTimeoutMs });
   }
 
   /** The workspace root changed (a resumed or switched session): tell servers that asked for roots. */
@@ -195,14 +194,13 @@ export class McpManager {
   }
 
   /** Runs the browser login (or step-up) for a server and reconnects it. */
-  async login(server: ServerHandle, signal?: AbortSignal): Promise<McpFailure | undefined> {
+  async login(server: ServerHandle, signal?: AbortSignal): Promise<Result<void, McpFailure>> {
     if (!server.auth)
-      return { type: "unavailable", message: `MCP server "${server.spec.name}" does not use OAuth` };
+      return err({ type: "unavailable", message: `MCP server "${server.spec.name}" does not use OAuth` });
     const scope = server.auth.store.read().pendingScope;
     const done = await server.auth.authorize({ ...(scope ? { scope } : {}), ...(signal ? { signal } : {}) });
-    if (done.isErr()) return done.error;
-    const connected = await server.connection.reconnect();
-    return connected.isErr() ? connected.error : undefined;
+    if (done.isErr()) return err(done.error);
+    return server.connection.reconnect();
   }
 
   // ---- per server ----
@@ -210,19 +208,13 @@ export class McpManager {
   private createHandle(spec: ServerSpec, part: string): ServerHandle {
     const runtime = this.runtime;
     const open = this.options.open ?? openInBrowser;
-    const auth =
-      spec.transport !== "stdio" && spec.oauth !== false
-        ? new OAuthSession({
-            server: spec.name,
-            url: spec.url,
-            settings: spec.oauth,
-            storeDir: join(runtime.dataDir(), "oauth"),
-            open,
-            tell: (message) => runtime.ui.notify(message, "info"),
-            clientName: "Keel",
-            ...(this.options.clientVersion ? { clientVersion: this.options.clientVersion } : {}),
-          })
-        : undefined;
+    const auth = oauthSessionFor(spec, {
+      storeDir: join(runtime.dataDir(), "oauth"),
+      open,
+      tell: (message) => runtime.ui.notify(message, "info"),
+      clientName: "Keel",
+      ...(this.options.clientVersion ? { clientVersion: this.options.clientVersion } : {}),
+    });
     const connection = new McpConnection(spec, {
       clientInfo: { name: "keel", version: this.options.clientVersion ?? "0.0.0" },
       logFile: join(runtime.dataDir(), "logs", `${part}.log`),

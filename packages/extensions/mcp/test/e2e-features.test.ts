@@ -93,6 +93,9 @@ describe("MCP client features in the kernel", () => {
     expect(prompt._unsafeUnwrap().prompt).toContain("Lisbon");
     const missing = await agent.commands.run("/mcp__everything__args-prompt");
     expect(missing._unsafeUnwrapErr().message).toContain("missing city");
+    // A stdio server has no OAuth: /mcp login says so and leaves it connected.
+    const login = (await agent.commands.run("/mcp login everything"))._unsafeUnwrap().message;
+    expect(login).toBe('Login for everything did not complete: MCP server "everything" does not use OAuth');
   });
 
   it("completes and attaches @server:uri mentions of resources in the user's prompt", async () => {

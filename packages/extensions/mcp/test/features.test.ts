@@ -17,23 +17,24 @@ function ui(answers: Partial<Pick<ExtensionUI, "confirm" | "input" | "select">>)
 
 describe("form elicitation", () => {
   it("checks answers against the field's schema", () => {
-    expect(parseAnswer({ type: "integer", minimum: 1 }, "3")).toEqual({ ok: true, value: 3 });
-    expect(parseAnswer({ type: "integer" }, "3.5")).toMatchObject({ ok: false });
-    expect(parseAnswer({ type: "number", maximum: 10 }, "11")).toMatchObject({
-      ok: false,
-      problem: "at most 10",
+    const accepted = (result: ReturnType<typeof parseAnswer>) => result._unsafeUnwrap();
+    const problemOf = (result: ReturnType<typeof parseAnswer>) => result._unsafeUnwrapErr();
+    expect(accepted(parseAnswer({ type: "integer", minimum: 1 }, "3"))).toBe(3);
+    expect(problemOf(parseAnswer({ type: "integer" }, "3.5"))).toEqual({
+      type: "invalid_answer",
+      message: "enter a whole number",
     });
-    expect(parseAnswer({ type: "string", format: "email" }, "nope")).toMatchObject({ ok: false });
-    expect(parseAnswer({ type: "string", pattern: "^[a-z]+$" }, "abc")).toEqual({ ok: true, value: "abc" });
-    expect(parseAnswer({ type: "array", items: { enum: ["a", "b"] }, maxItems: 1 }, "a, b")).toMatchObject({
-      ok: false,
-    });
+    expect(problemOf(parseAnswer({ type: "number", maximum: 10 }, "11")).message).toBe("at most 10");
+    expect(problemOf(parseAnswer({ type: "string", format: "email" }, "nope")).message).toBe(
+      "not a valid email",
+    );
+    expect(accepted(parseAnswer({ type: "string", pattern: "^[a-z]+$" }, "abc"))).toBe("abc");
     expect(
-      parseAnswer({ type: "array", items: { anyOf: [{ const: "#f00", title: "Red" }] } }, "Red"),
-    ).toEqual({
-      ok: true,
-      value: ["#f00"],
-    });
+      problemOf(parseAnswer({ type: "array", items: { enum: ["a", "b"] }, maxItems: 1 }, "a, b")).message,
+    ).toBe("pick at most 1");
+    expect(
+      accepted(parseAnswer({ type: "array", items: { anyOf: [{ const: "#f00", title: "Red" }] } }, "Red")),
+    ).toEqual(["#f00"]);
   });
 
   it("asks again after a bad answer and declines when the person says no at review", async () => {
@@ -117,14 +118,20 @@ describe("prompt arguments", () => {
   };
   it("takes positional, quoted and name=value arguments, the last one taking the rest", () => {
     expect(splitArgs(`a "b c" 'd'`)).toEqual(["a", "b c", "d"]);
-    expect(promptArguments(prompt, "Lisbon")).toEqual({ values: { city: "Lisbon" } });
-    expect(promptArguments(prompt, `note=hi city="New York"`)).toEqual({
-      values: { city: "New York", note: "hi" },
+    expect(promptArguments(prompt, "Lisbon")._unsafeUnwrap()).toEqual({ city: "Lisbon" });
+    expect(promptArguments(prompt, `note=hi city="New York"`)._unsafeUnwrap()).toEqual({
+      city: "New York",
+      note: "hi",
     });
-    expect(promptArguments(prompt, "Porto bring an umbrella")).toEqual({
-      values: { city: "Porto", note: "bring an umbrella" },
+    expect(promptArguments(prompt, "Porto bring an umbrella")._unsafeUnwrap()).toEqual({
+      city: "Porto",
+      note: "bring an umbrella",
     });
-    expect(promptArguments(prompt, "")).toEqual({ problem: "missing city" });
+    expect(promptArguments(prompt, "")._unsafeUnwrapErr()).toEqual({
+      type: "missing_arguments",
+      message: "missing city",
+      missing: ["city"],
+    });
   });
 });
 

@@ -1,6 +1,6 @@
 // `/skill:<name> [args]`, one command per user-invocable skill, kept in step with the skill set
 // through `runtime.commands.add/remove` as skills come, change and go.
-import type { CommandResult, ExtensionCommand } from "@keel/extension-sdk";
+import type { CommandResult, ExtensionCommand, Registration } from "@keel/extension-sdk";
 import { loadSkillText } from "./load.js";
 import { rememberLoaded, type SkillsInstance, type SkillsRuntime } from "./skill-tool.js";
 import type { Skill } from "./types.js";
@@ -9,7 +9,8 @@ export const COMMAND_PREFIX = "skill:";
 const MAX_COMMAND_DESCRIPTION = 100;
 
 interface Registry {
-  add(command: ExtensionCommand<never>): { ok: true } | { ok: false; message: string };
+  /** `runtime.commands.add`: its answer is the SDK's Registration union, read as the SDK shapes it. */
+  add(command: ExtensionCommand<never>): Registration;
   remove(name: string): boolean;
 }
 

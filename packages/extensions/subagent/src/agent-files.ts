@@ -7,6 +7,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, join, relative } from "node:path";
 import type { WorkspaceInfo } from "@keel/extension-sdk";
+import { err, ok, type Result } from "neverthrow";
 import {
   type AgentDefinition,
   BUILTIN_AGENTS,
@@ -49,14 +50,15 @@ export interface AgentSet {
 interface Listed {
   path: string;
   stamp: string;
-  text: string | { error: string };
+  /** Empty for a live folder: its files are read again when they are parsed. */
+  text: Result<string, { type: "unreadable"; message: string }>;
 }
 
 function read(path: string): Listed["text"] {
   try {
-    return readFileSync(path, "utf8");
+    return ok(readFileSync(path, "utf8"));
   } catch (e) {
-    return { error: e instanceof Error ? e.message : String(e) };
+    return err({ type: "unreadable", message: e instanceof Error ? e.message : String(e) });
   }
 }
 
@@ -83,7 +85,7 @@ function markdownFiles(dir: string, withText: boolean, depth = 0, files: Listed[
       const stat = statSync(path);
       if (stat.isDirectory()) folders.push(path);
       else if (stat.isFile() && name.endsWith(".md"))
-        files.push({ path, stamp: `${stat.size}:${stat.mtimeMs}`, text: withText ? read(path) : "" });
+        files.push({ path, stamp: `${stat.size}:${stat.mtimeMs}`, text: withText ? read(path) : ok("") });
     } catch {
       // Removed between the listing and the stat: the next look sees it gone.
     }
@@ -130,11 +132,11 @@ export class AgentFiles {
     for (const { folder, files } of listed)
       for (const file of files) {
         const text = folder.live ? read(file.path) : file.text;
-        if (typeof text !== "string") {
-          problems.push({ path: file.path, message: `it could not be read: ${text.error}` });
+        if (text.isErr()) {
+          problems.push({ path: file.path, message: `it could not be read: ${text.error.message}` });
           continue;
         }
-        const parsed = parseDefinition(text, file.path, folder.source, basename(file.path, ".md"));
+        const parsed = parseDefinition(text.value, file.path, folder.source, basename(file.path, ".md"));
         if (parsed.isErr()) {
           problems.push({ path: file.path, message: parsed.error.message });
           continue;

@@ -2,6 +2,7 @@
 // an ended background child's result here counts as its delivery (no notice follows); asking again
 // after the notice came is a re-read.
 import { type Static, type ToolCallContext, type ToolResult, Type, textResult } from "@keel/extension-sdk";
+import { sleep } from "@keel/extension-sdk/node";
 import type { SubagentRuntime } from "./children.js";
 import { resultText, stillRunningText } from "./report.js";
 
@@ -23,18 +24,6 @@ export const GET_RESULT_DESCRIPTION =
   "Get a sub-agent's result by the id SpawnAgent returned: its final message, how it ended, turns and cost. " +
   "For an agent still running it says so; with wait_ms it first waits up to that long for it to end. " +
   "A background agent's result also arrives by itself as a notice, so only wait when you need it now.";
-
-function abortable(signal: AbortSignal, ms: number): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    }
-    signal.addEventListener("abort", done, { once: true });
-  });
-}
 
 export async function getAgentResult(
   args: Static<typeof GetResultParams>,
@@ -59,7 +48,7 @@ export async function getAgentResult(
     // Registered as waiting until the result is in hand, so an end meanwhile is handed to this call.
     const ended = await children.waitingOn(id, async () => {
       if (live.run.status() === "running" && wait > 0)
-        await Promise.race([live.run.result, abortable(ctx.signal, wait)]);
+        await Promise.race([live.run.result, sleep(wait, ctx.signal)]);
       return live.run.status() === "running" ? undefined : await live.run.result;
     });
     if (!ended) return textResult(stillRunningText(live.activity, Date.now() - started));

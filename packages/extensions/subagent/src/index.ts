@@ -15,6 +15,6 @@ export {
 export { type ChildEntry, NOTICE_KEY, owedNotices, SubagentState } from "./delivery.js";
 export { subagentExtension } from "./extension.js";
 export { MAX_WAIT_MS } from "./get-result.js";
-export { chooseModel } from "./models.js";
+export { chooseModel, type ModelChoice, type UnknownModel } from "./models.js";
 export { noticeText, resultText } from "./report.js";
 export default subagentExtension;

@@ -71,11 +71,12 @@ export async function spawnAgent(
   const name = args.agent?.trim() || DEFAULT_AGENT;
   const definition = agents.get(name);
   if (!definition) return error(`There is no agent "${name}". Agents: ${[...agents.keys()].join(", ")}.`);
-  const model = chooseModel(args.model ?? definition.model, runtime.models);
-  if (!model.ok)
+  const chosen = chooseModel(args.model ?? definition.model, runtime.models);
+  if (chosen.isErr())
     return error(
-      `Agent ${name} cannot start: ${model.message}${args.model ? "" : ` (set in ${definition.path ?? "its definition"})`}.`,
+      `Agent ${name} cannot start: ${chosen.error.message}${args.model ? "" : ` (set in ${definition.path ?? "its definition"})`}.`,
     );
+  const model = chosen.value;
   if (model.note) runtime.debug(`${name}: ${model.note}`);
   const background = args.run_in_background ?? definition.background ?? false;
   const agentId = `${name}-${randomSuffix()}`;

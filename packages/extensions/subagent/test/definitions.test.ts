@@ -224,19 +224,23 @@ describe("chooseModel", () => {
 
   it("passes provider/id on, qualifies a known bare id, maps Claude Code's aliases to the newest of the family", () => {
     const anthropic = access(list[0]!);
-    expect(chooseModel(undefined, anthropic)).toEqual({ ok: true });
-    expect(chooseModel("inherit", anthropic)).toEqual({ ok: true });
-    expect(chooseModel("openai/gpt-6.2", anthropic)).toEqual({ ok: true, model: "openai/gpt-6.2" });
-    expect(chooseModel("gpt-6.2", anthropic)).toEqual({ ok: true, model: "openai/gpt-6.2" });
-    expect(chooseModel("sonnet", anthropic)).toEqual({ ok: true, model: "anthropic/claude-sonnet-5-5" });
-    expect(chooseModel("haiku", anthropic)).toEqual({ ok: true, model: "anthropic/claude-haiku-5-5" });
+    const chosen = (ref: string | undefined) => chooseModel(ref, anthropic)._unsafeUnwrap();
+    expect(chosen(undefined)).toEqual({});
+    expect(chosen("inherit")).toEqual({});
+    expect(chosen("openai/gpt-6.2")).toEqual({ model: "openai/gpt-6.2" });
+    expect(chosen("gpt-6.2")).toEqual({ model: "openai/gpt-6.2" });
+    expect(chosen("sonnet")).toEqual({ model: "anthropic/claude-sonnet-5-5" });
+    expect(chosen("haiku")).toEqual({ model: "anthropic/claude-haiku-5-5" });
   });
 
   it("keeps the session's model for an alias on another provider, and refuses an unknown id", () => {
     const openai = access(list[4]!);
-    const alias = chooseModel("sonnet", openai);
-    expect(alias).toMatchObject({ ok: true, note: /this session runs openai/ });
-    expect(alias.ok && alias.model).toBeUndefined();
-    expect(chooseModel("gpt-7", openai)).toMatchObject({ ok: false, message: /not one this session knows/ });
+    const alias = chooseModel("sonnet", openai)._unsafeUnwrap();
+    expect(alias.note).toMatch(/this session runs openai/);
+    expect(alias.model).toBeUndefined();
+    expect(chooseModel("gpt-7", openai)._unsafeUnwrapErr()).toMatchObject({
+      type: "unknown_model",
+      message: /not one this session knows/,
+    });
   });
 });

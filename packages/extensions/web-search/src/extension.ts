@@ -9,6 +9,7 @@ import {
   Type,
   textResult,
 } from "@keel/extension-sdk";
+import { err, ok, type Result } from "neverthrow";
 import {
   CONFIG_KEY,
   ConfigSchema,
@@ -25,7 +26,7 @@ import { formatDocument, formatRedirect, formatSearch } from "./format.js";
 import { createHttpClient, type NetworkSeams } from "./net/client.js";
 import type { GuardPolicy } from "./net/guard.js";
 import { modelSearchProvider } from "./search/model.js";
-import type { Env, ProviderFactory, SearchProvider, SearchRequest } from "./search/provider.js";
+import type { Env, ProviderFactory, SearchError, SearchProvider, SearchRequest } from "./search/provider.js";
 import { searxngProvider } from "./search/searxng.js";
 import { type TavilyOptions, tavilyProvider } from "./search/tavily.js";
 
@@ -42,13 +43,18 @@ export interface WebSearchOptions {
   tavily?: TavilyOptions;
 }
 
+/** The provider WebSearch calls, and how a key is kept out of whatever comes back from it. */
+export interface ActiveSearch {
+  provider: SearchProvider;
+  redact: (text: string) => string;
+}
+
 export interface WebSearchInstance {
   fetcher: Fetcher;
   /** Allowlisted hosts whose WebFetch permission this run already has. */
   granted: Set<string>;
-  search:
-    | { ok: true; provider: SearchProvider; redact: (text: string) => string }
-    | { ok: false; reason: string };
+  /** A `not_configured` error says why WebSearch is off. */
+  search: Result<ActiveSearch, SearchError>;
 }
 
 const StateSchema = Type.Object({ searches: Type.Integer({ minimum: 0 }) });
@@ -122,35 +128,36 @@ function buildSearch(
   const chosen = config.search.provider === "auto" ? (key.key ? "tavily" : "model") : config.search.provider;
   const built = build(chosen);
   if (!built)
-    return {
-      ok: false,
-      reason: `unknown search provider "${config.search.provider}" (known: auto, ${Object.keys(providers).join(", ")})`,
-    };
+    return err({
+      type: "not_configured",
+      message: `unknown search provider "${config.search.provider}" (known: auto, ${Object.keys(providers).join(", ")})`,
+    });
   if (built.isErr())
-    return {
-      ok: false,
-      reason:
+    return err({
+      type: "not_configured",
+      message:
         config.search.provider === "auto"
           ? `no Tavily key (${key.source} is not set), and ${built.error.message}`
           : built.error.message,
-    };
+    });
   // A key must never reach the model, the journal or a log, whatever a provider's error says.
   const secret = key.key;
   const redact = (text: string) => (secret ? text.split(secret).join("[key]") : text);
-  return { ok: true, provider: built.value, redact };
+  return ok({ provider: built.value, redact });
 }
 
 /** What `/web` shows: the provider and where its key comes from (never the key), caps, the allowlist. */
 function statusLines(rt: Runtime): string[] {
   const { search, fetch } = rt.config;
-  const s = rt.instance.search;
+  const active = rt.instance.search;
+  const name = active.isOk() ? active.value.provider.name : undefined;
   const done = rt.state.get().searches;
   const cap = search.maxSearchesPerSession ? ` of ${search.maxSearchesPerSession}` : "";
   const key = keyFrom(rt.config, {}).source;
   return [
-    s.ok
-      ? `WebSearch: ${s.provider.name === "model" ? `the model provider's own search (${rt.models.current().provider}, with the model's key)` : s.provider.name}${s.provider.name !== "model" && search.endpoint ? ` at ${search.endpoint}` : ""}${s.provider.name === "tavily" ? `, key from ${key}` : ""}; ${done}${cap} searches this session`
-      : `WebSearch: off (${s.reason})`,
+    active.isOk()
+      ? `WebSearch: ${name === "model" ? `the model provider's own search (${rt.models.current().provider}, with the model's key)` : name}${name !== "model" && search.endpoint ? ` at ${search.endpoint}` : ""}${name === "tavily" ? `, key from ${key}` : ""}; ${done}${cap} searches this session`
+      : `WebSearch: off (${active.error.message})`,
     `WebFetch: ${fetch.allow.length > 0 ? `allowlist ${fetch.allow.join(", ")}` : "no private or local hosts"}; ` +
       `${fetch.upgradeHttp ? "http upgraded to https" : "http fetched as written"}; ` +
       `${Math.round(fetch.maxDownloadBytes / 1024 / 1024)} MB download cap, ${fetch.timeoutMs / 1000} s, ` +
@@ -185,7 +192,8 @@ export function createWebSearchExtension(options: WebSearchOptions = {}) {
           cacheTtlMs: f.cacheTtlMs,
         });
         const search = buildSearch(ctx.config, options, http, env, ctx.models);
-        if (!search.ok) tellOnce(ctx, `WebSearch is off: ${search.reason}. To enable it, ${ENABLE_HINT}.`);
+        if (search.isErr())
+          tellOnce(ctx, `WebSearch is off: ${search.error.message}. To enable it, ${ENABLE_HINT}.`);
         return { fetcher, search, granted: new Set() };
       },
       deactivate: (runtime) => runtime.instance.fetcher.clearCache(),
@@ -318,9 +326,10 @@ export function createWebSearchExtension(options: WebSearchOptions = {}) {
         access: "network",
         summary: (args) => args.query,
         async execute(args, ctx, rt: Runtime) {
-          const search = rt.instance.search;
-          if (!search.ok)
-            return textResult(`WebSearch is not configured: ${search.reason}.`, undefined, true);
+          const active = rt.instance.search;
+          if (active.isErr())
+            return textResult(`WebSearch is not configured: ${active.error.message}.`, undefined, true);
+          const search = active.value;
           if (args.time_range !== undefined && args.days !== undefined)
             return textResult("WebSearch: give time_range or days, not both.", undefined, true);
           const cap = rt.config.search.maxSearchesPerSession;
@@ -373,7 +382,7 @@ export function createWebSearchExtension(options: WebSearchOptions = {}) {
         },
       });
       // Validation lists both; a session without a usable provider offers WebFetch alone.
-      if (runtime !== undefined && !runtime.instance.search.ok) return [webFetch];
+      if (runtime?.instance.search.isErr()) return [webFetch];
       return [webFetch, webSearch];
     },
   });

@@ -16,6 +16,15 @@ import {
 
 const issueData = (i: IssueLike) => ({ number: i.number, title: i.title, state: i.state, url: i.html_url });
 
+/** The description, labels and assignees the model gave, and only those: creating or updating, an absent one is not sent. */
+function givenFields(args: { body?: string; labels?: string[]; assignees?: string[] }) {
+  return {
+    ...(args.body === undefined ? {} : { body: args.body }),
+    ...(args.labels ? { labels: args.labels } : {}),
+    ...(args.assignees ? { assignees: args.assignees } : {}),
+  };
+}
+
 export const listIssues = action({
   name: "list_issues",
   description:
@@ -82,9 +91,7 @@ export const createIssue = action({
       client.issues.create({
         ...repoParts(args.repo),
         title: args.title,
-        ...(args.body === undefined ? {} : { body: args.body }),
-        ...(args.labels ? { labels: args.labels } : {}),
-        ...(args.assignees ? { assignees: args.assignees } : {}),
+        ...givenFields(args),
         ...requestOptions(signal),
       }),
     ).map(({ data }) => ({
@@ -116,9 +123,7 @@ export const updateIssue = action({
         ...repoParts(args.repo),
         issue_number: args.number,
         ...(args.title === undefined ? {} : { title: args.title }),
-        ...(args.body === undefined ? {} : { body: args.body }),
-        ...(args.labels ? { labels: args.labels } : {}),
-        ...(args.assignees ? { assignees: args.assignees } : {}),
+        ...givenFields(args),
         ...requestOptions(signal),
       }),
     ).map(({ data }) => ({

@@ -76,6 +76,13 @@ export function issueLine(issue: IssueLike): string {
   return `#${issue.number} ${issue.state} "${issue.title}"${tags}${by}${comments}`;
 }
 
+/** A single item's text: the header lines it has, then its description, bounded (or "(no description)"). */
+function withBody(header: (string | undefined)[], body: string | null | undefined): string {
+  const lines = header.filter((l): l is string => l !== undefined);
+  const description = body?.trim() ? truncate(body, BODY_LIMIT, "the body is longer") : "(no description)";
+  return `${lines.join("\n")}\n\n${description}`;
+}
+
 export function issueText(issue: IssueLike): string {
   const labels = labelNames(issue.labels);
   const assignees = (issue.assignees ?? []).map((a) => a.login).filter(Boolean);
@@ -87,11 +94,8 @@ export function issueText(issue: IssueLike): string {
     assignees.length > 0 ? `assignees: ${assignees.join(", ")}` : undefined,
     issue.created_at ? `created: ${issue.created_at}` : undefined,
     `url: ${issue.html_url}`,
-  ].filter((l): l is string => l !== undefined);
-  const body = issue.body?.trim()
-    ? `\n\n${truncate(issue.body, BODY_LIMIT, "the body is longer")}`
-    : "\n\n(no description)";
-  return `${head.join("\n")}${body}`;
+  ];
+  return withBody(head, issue.body);
 }
 
 export function pullLine(pull: PullLike): string {
@@ -114,9 +118,6 @@ export function pullText(pull: PullLike): string {
       ? undefined
       : `changes: ${pull.changed_files} file(s), +${pull.additions ?? 0} −${pull.deletions ?? 0}`,
     `url: ${pull.html_url}`,
-  ].filter((l): l is string => l !== undefined);
-  const body = pull.body?.trim()
-    ? `\n\n${truncate(pull.body, BODY_LIMIT, "the body is longer")}`
-    : "\n\n(no description)";
-  return `${lines.join("\n")}${body}`;
+  ];
+  return withBody(lines, pull.body);
 }

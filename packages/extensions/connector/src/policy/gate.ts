@@ -2,6 +2,7 @@
 // it, else the question (with the action, its class and the preview) and what the answer means.
 // Every outcome comes back as a record to journal; nothing here sends anything to the service.
 import type { ApprovalDecision, ApprovalPreview, ApprovalRequest } from "@keel/extension-sdk";
+import type { Result } from "neverthrow";
 import type { SideEffectClass } from "../sdk/connector.js";
 import { callHash, type ExactCallGrants } from "./grants.js";
 import { type ActionIdentity, type PolicyConfig, type PolicyRule, ruleFor, verdictFor } from "./policy.js";
@@ -35,6 +36,12 @@ export type GateOutcome =
       denial: string;
     };
 
+/** Why an "always" answer could not be saved as a rule (the config write's own words). */
+export interface PersistError {
+  type: "config_not_saved";
+  message: string;
+}
+
 export interface GateInput {
   identity: ActionIdentity;
   /** "GitHub" */
@@ -50,8 +57,8 @@ export interface GateInput {
   grants: ExactCallGrants;
   now: () => number;
   approve(request: ApprovalRequest): Promise<ApprovalDecision>;
-  /** Saves "always" to the user's config; a message when it could not. */
-  persistAlways(entry: string): { ok: true } | { ok: false; message: string };
+  /** Saves "always" to the user's config; the reason when it could not. */
+  persistAlways(entry: string): Result<void, PersistError>;
   signal: AbortSignal;
 }
 
@@ -124,10 +131,10 @@ export async function passGate(input: GateInput): Promise<GateOutcome> {
       // An "always" the dialog was not allowed to offer counts once, never as a saved rule.
       if (answer.scope === "always" && verdict.offerAlways) {
         const saved = input.persistAlways(identity.entry);
-        if (saved.ok) return allowed("user", "always");
+        if (saved.isOk()) return allowed("user", "always");
         // The call was approved; only the rule could not be kept. It runs, and the record says why.
         const once = allowed("user", "once");
-        once.record.reason = `"always" not saved: ${saved.message}`;
+        once.record.reason = `"always" not saved: ${saved.error.message}`;
         return once;
       }
       return allowed("user", "once");

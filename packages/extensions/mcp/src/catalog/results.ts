@@ -7,6 +7,7 @@ import { join } from "node:path";
 import type { ToolResult } from "@keel/extension-sdk";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
+import { err, ok, type Result } from "neverthrow";
 
 type Block = ToolResult["content"][number];
 type TextContent = Extract<Block, { type: "text" }>;
@@ -38,16 +39,20 @@ export interface ResultContext {
 const validator = new AjvJsonSchemaValidator();
 const validators = new WeakMap<object, ReturnType<typeof validator.getValidator>>();
 
-function checkStructured(tool: Tool, value: unknown): string | undefined {
+/** A structured result against the tool's declared output schema (none declared: anything goes). */
+function checkStructured(
+  tool: Tool,
+  value: unknown,
+): Result<void, { type: "schema_mismatch"; message: string }> {
   const schema = tool.outputSchema;
-  if (!schema) return undefined;
+  if (!schema) return ok(undefined);
   let check = validators.get(schema);
   if (!check) {
     check = validator.getValidator(schema as never);
     validators.set(schema, check);
   }
   const result = check(value);
-  return result.valid ? undefined : result.errorMessage;
+  return result.valid ? ok(undefined) : err({ type: "schema_mismatch", message: result.errorMessage });
 }
 
 function safeName(text: string): string {
@@ -132,12 +137,12 @@ export function toToolResult(result: CallToolResult, context: ResultContext): To
   let isError = result.isError === true;
   const structured = result.structuredContent;
   if (structured !== undefined) {
-    const problem = checkStructured(context.tool, structured);
-    if (problem) {
+    const checked = checkStructured(context.tool, structured);
+    if (checked.isErr()) {
       isError = true;
       blocks.unshift({
         type: "text",
-        text: `MCP server "${context.server}" returned a structured result that does not match the tool's output schema: ${problem}`,
+        text: `MCP server "${context.server}" returned a structured result that does not match the tool's output schema: ${checked.error.message}`,
       });
     }
     // A server should also send the JSON as text; when it did not, the model still gets it.

@@ -16,7 +16,7 @@ import { collectServers } from "../config/layers.js";
 import { parseServer, type ServerSpec } from "../config/servers.js";
 import { McpConnection } from "../connection/index.js";
 import { browserOpener } from "../connection/oauth/browser.js";
-import { OAuthSession } from "../connection/oauth/session.js";
+import { oauthSessionFor } from "../connection/oauth/session.js";
 import { describeEntry } from "./describe.js";
 import { USAGE } from "./usage.js";
 
@@ -52,17 +52,11 @@ function configured(io: CliIO): { specs: ServerSpec[]; problems: string[] } {
 }
 
 function connectionFor(io: CliIO, spec: ServerSpec, interactive: boolean) {
-  const auth =
-    spec.transport !== "stdio" && spec.oauth !== false
-      ? new OAuthSession({
-          server: spec.name,
-          url: spec.url,
-          settings: spec.oauth,
-          storeDir: join(dataDir(io), "oauth"),
-          open: browserOpener(io.env),
-          tell: (message) => io.stdout(`${message}\n`),
-        })
-      : undefined;
+  const auth = oauthSessionFor(spec, {
+    storeDir: join(dataDir(io), "oauth"),
+    open: browserOpener(io.env),
+    tell: (message) => io.stdout(`${message}\n`),
+  });
   if (auth && interactive) auth.mode = "interactive";
   const connection = new McpConnection(
     { ...spec, startupTimeoutMs: Math.min(spec.startupTimeoutMs, interactive ? 600_000 : 10_000) },

@@ -46,10 +46,10 @@ export async function runMcpCommand(
       };
     }
     case "login": {
-      const failure = await manager.login(server, signal);
+      const login = await manager.login(server, signal);
       return {
-        message: failure
-          ? `Login for ${server.spec.name} did not complete: ${failure.message}`
+        message: login.isErr()
+          ? `Login for ${server.spec.name} did not complete: ${login.error.message}`
           : `Logged in to ${server.spec.name}; ${server.connection.status().tools} tools.`,
       };
     }

@@ -16,38 +16,36 @@ interface ListOptions {
   signal?: AbortSignal;
 }
 
+/** Pages until the server gives no cursor, or MAX_LISTED items are in (more are cut). */
+async function everyPage<T>(
+  page: (params: { cursor?: string }) => Promise<{ items: T[]; nextCursor?: string | undefined }>,
+): Promise<T[]> {
+  const items: T[] = [];
+  let cursor: string | undefined;
+  do {
+    const next = await page(cursor ? { cursor } : {});
+    items.push(...next.items);
+    cursor = next.nextCursor;
+  } while (cursor && items.length < MAX_LISTED);
+  return items.slice(0, MAX_LISTED);
+}
+
 /**
  * Every page of tools/list. Called through `request` rather than `client.listTools`, which keeps
  * output validators for the last page only; Keel validates structured results itself.
  */
-export async function listAllTools(client: Client, options: ListOptions): Promise<Tool[]> {
-  const tools: Tool[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await client.request(
-      { method: "tools/list", params: cursor ? { cursor } : {} },
-      ListToolsResultSchema,
-      options,
-    );
-    tools.push(...page.tools);
-    cursor = page.nextCursor;
-  } while (cursor && tools.length < MAX_LISTED);
-  return tools.slice(0, MAX_LISTED);
+export function listAllTools(client: Client, options: ListOptions): Promise<Tool[]> {
+  return everyPage(async (params) => {
+    const page = await client.request({ method: "tools/list", params }, ListToolsResultSchema, options);
+    return { items: page.tools, nextCursor: page.nextCursor };
+  });
 }
 
-export async function listAllPrompts(client: Client, options: ListOptions): Promise<Prompt[]> {
-  const prompts: Prompt[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await client.request(
-      { method: "prompts/list", params: cursor ? { cursor } : {} },
-      ListPromptsResultSchema,
-      options,
-    );
-    prompts.push(...page.prompts);
-    cursor = page.nextCursor;
-  } while (cursor && prompts.length < MAX_LISTED);
-  return prompts.slice(0, MAX_LISTED);
+export function listAllPrompts(client: Client, options: ListOptions): Promise<Prompt[]> {
+  return everyPage(async (params) => {
+    const page = await client.request({ method: "prompts/list", params }, ListPromptsResultSchema, options);
+    return { items: page.prompts, nextCursor: page.nextCursor };
+  });
 }
 
 /** Same content in the same order (what the model and the user could see of it). */

@@ -3,6 +3,7 @@
 // call's idle timer from running out) and its status passed on, tasks/result fetches the result —
 // early when the task asks for input, since the server's questions come on that request — and a
 // call that is cancelled (or times out) cancels its task with tasks/cancel.
+import { sleep } from "@keel/extension-sdk/node";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import {
   CallToolResultSchema,
@@ -35,18 +36,6 @@ export interface TaskCallOptions {
   requestTimeoutMs: number;
   onProgress?(progress: Progress): void;
   onStatus?(task: TaskState): void;
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    }
-    signal.addEventListener("abort", done, { once: true });
-  });
 }
 
 export async function callAsTask(

@@ -5,6 +5,7 @@
 // cancelled (or that the server withdrew) is closed.
 import type { ExtensionUI } from "@keel/extension-sdk";
 import type { ElicitRequest, ElicitResult } from "@modelcontextprotocol/sdk/types.js";
+import { err, ok, type Result } from "neverthrow";
 import type { BrowserOpener } from "../connection/oauth/browser.js";
 
 /** One property of a form's flat schema (strings, numbers, booleans, single and multi enums). */
@@ -56,21 +57,23 @@ const FORMATS: Record<string, (text: string) => boolean> = {
   "date-time": (text) => !Number.isNaN(Date.parse(text)) && /T/.test(text),
 };
 
-/** Parses one typed answer; a string says what is wrong with it. */
-export function parseAnswer(
-  field: Field,
-  text: string,
-): { ok: true; value: unknown } | { ok: false; problem: string } {
+/** What is wrong with one typed answer, in the words shown beside the question again. */
+export interface InvalidAnswer {
+  type: "invalid_answer";
+  message: string;
+}
+
+const invalid = (message: string) => err<never, InvalidAnswer>({ type: "invalid_answer", message });
+
+/** Parses one typed answer against its field. */
+export function parseAnswer(field: Field, text: string): Result<unknown, InvalidAnswer> {
   if (field.type === "number" || field.type === "integer") {
     const value = Number(text);
-    if (text.trim() === "" || !Number.isFinite(value)) return { ok: false, problem: "enter a number" };
-    if (field.type === "integer" && !Number.isInteger(value))
-      return { ok: false, problem: "enter a whole number" };
-    if (field.minimum !== undefined && value < field.minimum)
-      return { ok: false, problem: `at least ${field.minimum}` };
-    if (field.maximum !== undefined && value > field.maximum)
-      return { ok: false, problem: `at most ${field.maximum}` };
-    return { ok: true, value };
+    if (text.trim() === "" || !Number.isFinite(value)) return invalid("enter a number");
+    if (field.type === "integer" && !Number.isInteger(value)) return invalid("enter a whole number");
+    if (field.minimum !== undefined && value < field.minimum) return invalid(`at least ${field.minimum}`);
+    if (field.maximum !== undefined && value > field.maximum) return invalid(`at most ${field.maximum}`);
+    return ok(value);
   }
   const multi = multiChoicesOf(field);
   if (multi) {
@@ -80,22 +83,22 @@ export function parseAnswer(
       .filter(Boolean)
       .map((part) => multi.find((c) => c.value === part || c.label === part)?.value ?? part);
     const unknown = picked.filter((value) => !multi.some((c) => c.value === value));
-    if (unknown.length > 0) return { ok: false, problem: `not an option: ${unknown.join(", ")}` };
+    if (unknown.length > 0) return invalid(`not an option: ${unknown.join(", ")}`);
     if (field.minItems !== undefined && picked.length < field.minItems)
-      return { ok: false, problem: `pick at least ${field.minItems}` };
+      return invalid(`pick at least ${field.minItems}`);
     if (field.maxItems !== undefined && picked.length > field.maxItems)
-      return { ok: false, problem: `pick at most ${field.maxItems}` };
-    return { ok: true, value: picked };
+      return invalid(`pick at most ${field.maxItems}`);
+    return ok(picked);
   }
   if (field.minLength !== undefined && text.length < field.minLength)
-    return { ok: false, problem: `at least ${field.minLength} characters` };
+    return invalid(`at least ${field.minLength} characters`);
   if (field.maxLength !== undefined && text.length > field.maxLength)
-    return { ok: false, problem: `at most ${field.maxLength} characters` };
+    return invalid(`at most ${field.maxLength} characters`);
   if (field.pattern !== undefined && !new RegExp(field.pattern, "u").test(text))
-    return { ok: false, problem: `must match ${field.pattern}` };
+    return invalid(`must match ${field.pattern}`);
   const check = field.format ? FORMATS[field.format] : undefined;
-  if (check && !check(text)) return { ok: false, problem: `not a valid ${field.format}` };
-  return { ok: true, value: text };
+  if (check && !check(text)) return invalid(`not a valid ${field.format}`);
+  return ok(text);
 }
 
 async function askField(
@@ -157,8 +160,8 @@ async function askField(
       continue;
     }
     const parsed = parseAnswer(field, answer.value);
-    if (parsed.ok) return { kind: "value", value: parsed.value };
-    problem = parsed.problem;
+    if (parsed.isOk()) return { kind: "value", value: parsed.value };
+    problem = parsed.error.message;
   }
   return { kind: "cancel" };
 }

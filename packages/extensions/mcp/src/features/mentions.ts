@@ -59,6 +59,8 @@ export function mentionSource(host: MentionHost): MentionSource {
           ...(r.description || r.mimeType ? { description: r.description ?? r.mimeType } : {}),
         }));
     },
+    // Every answer here is the SDK's MentionResolution (`{ ok, content } | { ok: false, message }`),
+    // the mention-source contract the host reads; it stays that shape.
     resolve: async ({ prefix, ref }, { signal }): Promise<MentionResolution> => {
       if (!ref) return { ok: false, message: `name a resource: @${prefix}:<uri>` };
       const server = (await host.load())?.get(prefix);

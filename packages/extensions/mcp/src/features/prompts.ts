@@ -4,7 +4,7 @@
 // prompts/list_changed; running one connects its server first if it is not yet.
 import type { CommandResult, ExtensionCommand } from "@keel/extension-sdk";
 import type { GetPromptResult, Prompt } from "@modelcontextprotocol/sdk/types.js";
-import type { Result } from "neverthrow";
+import { err, ok, type Result } from "neverthrow";
 import type { McpFailure } from "../connection/index.js";
 
 /** Splits on spaces, keeping "quoted parts" together (also inside a word: name="a b"). */
@@ -14,10 +14,17 @@ export function splitArgs(text: string): string[] {
   );
 }
 
+/** Required arguments the command line left out. */
+export interface MissingArguments {
+  type: "missing_arguments";
+  message: string;
+  missing: string[];
+}
+
 export function promptArguments(
   prompt: Prompt,
   text: string,
-): { values: Record<string, string> } | { problem: string } {
+): Result<Record<string, string>, MissingArguments> {
   const declared = prompt.arguments ?? [];
   const values: Record<string, string> = {};
   const positional: string[] = [];
@@ -38,8 +45,9 @@ export function promptArguments(
     if (last) values[last.name] = [values[last.name], ...positional].filter(Boolean).join(" ");
   }
   const missing = declared.filter((a) => a.required && !values[a.name]).map((a) => a.name);
-  if (missing.length > 0) return { problem: `missing ${missing.join(", ")}` };
-  return { values };
+  if (missing.length > 0)
+    return err({ type: "missing_arguments", message: `missing ${missing.join(", ")}`, missing });
+  return ok(values);
 }
 
 function promptText(result: GetPromptResult): string {
@@ -82,8 +90,8 @@ export function promptCommand(
       : {}),
     run: async (text, _runtime, { signal }): Promise<CommandResult> => {
       const parsed = promptArguments(prompt, text);
-      if ("problem" in parsed) return { error: `/${name}: ${parsed.problem}` };
-      const result = await get(prompt.name, parsed.values, signal);
+      if (parsed.isErr()) return { error: `/${name}: ${parsed.error.message}` };
+      const result = await get(prompt.name, parsed.value, signal);
       if (result.isErr()) return { error: `/${name}: ${result.error.message}` };
       return { prompt: promptText(result.value) };
     },

@@ -14,7 +14,7 @@ function parsed(raw: unknown): URL | undefined {
   }
 }
 
-/** Why this fetch is refused before it is asked about, or undefined. */
+/** Why this fetch is refused before it is asked about, or undefined: the shape of the SDK's tool `precondition`. */
 export function refusedBeforeAsking(url: unknown, policy: GuardPolicy): string | undefined {
   const target = parsed(url);
   if (!target || (target.protocol !== "http:" && target.protocol !== "https:")) return undefined;

@@ -6,6 +6,7 @@ import type { CompletionOutcome, ModelsAccess } from "@keel/extension-sdk";
 import { err, ok } from "neverthrow";
 import type { ProviderFactory, SearchRequest, SearchResponse, SearchResult } from "./provider.js";
 
+// `runtime.models.complete` answers with the SDK's CompletionOutcome union; its reply is read as is.
 type Reply = Extract<CompletionOutcome, { ok: true }>["message"];
 type Block = Reply["content"][number];
 

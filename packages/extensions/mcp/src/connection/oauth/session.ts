@@ -21,7 +21,7 @@ import type {
 } from "@modelcontextprotocol/sdk/shared/auth.js";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { err, ok, type Result } from "neverthrow";
-import type { OAuthSettings } from "../../config/servers.js";
+import type { OAuthSettings, ServerSpec } from "../../config/servers.js";
 import type { AuthSession } from "../connection.js";
 import { classify, type McpFailure } from "../errors.js";
 import type { BrowserOpener } from "./browser.js";
@@ -54,12 +54,24 @@ export function loginHint(server: string, scope?: string): string {
   return `MCP server "${server}" ${what}: run \`keel mcp login ${server}\` (or /mcp login ${server} in the TUI)`;
 }
 
-function readKey(path: string): { key: string } | { problem: string } {
+function readKey(path: string): Result<string, { type: "key_unreadable"; message: string }> {
   try {
-    return { key: readFileSync(path, "utf8") };
+    return ok(readFileSync(path, "utf8"));
   } catch (error) {
-    return { problem: `cannot read the private key file ${path}: ${(error as Error).message}` };
+    return err({
+      type: "key_unreadable",
+      message: `cannot read the private key file ${path}: ${(error as Error).message}`,
+    });
   }
+}
+
+/** A server's OAuth session: an HTTP server gets one unless its config turns OAuth off (`"oauth": false`). */
+export function oauthSessionFor(
+  spec: ServerSpec,
+  options: Omit<OAuthSessionOptions, "server" | "url" | "settings">,
+): OAuthSession | undefined {
+  if (spec.transport === "stdio" || spec.oauth === false) return undefined;
+  return new OAuthSession({ server: spec.name, url: spec.url, settings: spec.oauth, ...options });
 }
 
 export class OAuthSession implements AuthSession {
@@ -231,7 +243,7 @@ export class OAuthSession implements AuthSession {
     const provider: OAuthClientProvider = key
       ? new PrivateKeyJwtProvider({
           clientId,
-          privateKey: "key" in key ? key.key : "",
+          privateKey: key.isOk() ? key.value : "",
           algorithm: settings.signingAlgorithm ?? "ES256",
           clientName: this.options.clientName ?? "Keel",
           ...(settings.scope ? { scope: settings.scope } : {}),
@@ -242,10 +254,11 @@ export class OAuthSession implements AuthSession {
           clientName: this.options.clientName ?? "Keel",
           ...(settings.scope ? { scope: settings.scope } : {}),
         });
-    if (key && "problem" in key) {
+    if (key?.isErr()) {
       // A missing key file is a clear error at the first token request, not a crash at start.
+      const { message } = key.error;
       provider.addClientAuthentication = () => {
-        throw new Error(key.problem);
+        throw new Error(message);
       };
     }
     provider.tokens = () => this.store.entry()?.tokens;
