@@ -101,11 +101,12 @@ describe("startup", () => {
     const fromPackages = Object.entries(meta.outputs["dist/bin.cjs"]!.inputs)
       .filter(([path, input]) => /(^|\/)packages\//.test(path) && input.bytesInOutput > 0)
       .map(([path]) => path);
-    // The code cache is written through the one atomic write (@keel/extension-sdk/node), not its
-    // front matter or anything else of the SDK.
+    // The code cache is written through the one atomic write (@keel/extension-sdk/node, with the
+    // errno wording it shares with the bounded read), not its front matter or anything else of the SDK.
     expect(fromPackages.sort()).toEqual([
       expect.stringMatching(/packages\/coding-agent\/dist\/config\/paths\.js$/),
       expect.stringMatching(/packages\/extension-sdk\/dist\/node\/atomic-write\.js$/),
+      expect.stringMatching(/packages\/extension-sdk\/dist\/node\/errno\.js$/),
     ]);
   });
 
