@@ -64,6 +64,18 @@ export interface FamilyRule {
   specifier?: string;
 }
 
+/** The well-formed rules of one behavior, each with its parse: what every selection below starts from. */
+function* parsedRules(
+  rules: readonly PermissionRuleEntry[],
+  behavior: PermissionBehavior,
+): Generator<{ entry: PermissionRuleEntry; parsed: ParsedRule }> {
+  for (const entry of rules) {
+    if (entry.behavior !== behavior) continue;
+    const parsed = parseRule(entry.rule);
+    if (parsed) yield { entry, parsed };
+  }
+}
+
 /**
  * The rules that judge `family`, by behavior: those written with the family's word, and, when
  * `tool` is judged within that family, those naming it. A tool's rules never judge another
@@ -76,10 +88,7 @@ export function rulesFor(
   tool?: JudgedTool,
 ): FamilyRule[] {
   const out: FamilyRule[] = [];
-  for (const entry of rules) {
-    if (entry.behavior !== behavior) continue;
-    const parsed = parseRule(entry.rule);
-    if (!parsed) continue;
+  for (const { entry, parsed } of parsedRules(rules, behavior)) {
     const own = tool !== undefined && tool.family === family && parsed.tool === tool.name;
     if (FAMILY_WORDS[parsed.tool] === family || own) out.push({ entry, specifier: parsed.specifier });
   }
@@ -97,10 +106,7 @@ export function toolRules(
   tool: string,
 ): FamilyRule[] {
   const out: FamilyRule[] = [];
-  for (const entry of rules) {
-    if (entry.behavior !== behavior) continue;
-    const parsed = parseRule(entry.rule);
-    if (!parsed) continue;
+  for (const { entry, parsed } of parsedRules(rules, behavior)) {
     if (parsed.tool === tool) {
       if (behavior !== "allow" || parsed.specifier === undefined)
         out.push({ entry, specifier: parsed.specifier });
@@ -117,10 +123,8 @@ export function domainRules(
   tool: string,
 ): FamilyRule[] {
   const out: FamilyRule[] = [];
-  for (const entry of rules) {
-    if (entry.behavior !== behavior) continue;
-    const parsed = parseRule(entry.rule);
-    if (parsed?.tool === tool) out.push({ entry, specifier: parsed.specifier });
+  for (const { entry, parsed } of parsedRules(rules, behavior)) {
+    if (parsed.tool === tool) out.push({ entry, specifier: parsed.specifier });
   }
   return out;
 }
@@ -131,10 +135,8 @@ export function catalogRules(
   behavior: PermissionBehavior,
 ): { tool: string; rule: string }[] {
   const out: { tool: string; rule: string }[] = [];
-  for (const entry of rules) {
-    if (entry.behavior !== behavior) continue;
-    const parsed = parseRule(entry.rule);
-    if (parsed && !parsed.specifier) out.push({ tool: parsed.tool, rule: entry.rule });
+  for (const { entry, parsed } of parsedRules(rules, behavior)) {
+    if (!parsed.specifier) out.push({ tool: parsed.tool, rule: entry.rule });
   }
   return out;
 }
