@@ -65,15 +65,14 @@ export interface FamilyRule {
 }
 
 /** The well-formed rules of one behavior, each with its parse: what every selection below starts from. */
-function* parsedRules(
+function parsedRules(
   rules: readonly PermissionRuleEntry[],
   behavior: PermissionBehavior,
-): Generator<{ entry: PermissionRuleEntry; parsed: ParsedRule }> {
-  for (const entry of rules) {
-    if (entry.behavior !== behavior) continue;
-    const parsed = parseRule(entry.rule);
-    if (parsed) yield { entry, parsed };
-  }
+): { entry: PermissionRuleEntry; parsed: ParsedRule }[] {
+  return rules.flatMap((entry) => {
+    const parsed = entry.behavior === behavior ? parseRule(entry.rule) : undefined;
+    return parsed ? [{ entry, parsed }] : [];
+  });
 }
 
 /**
@@ -122,11 +121,9 @@ export function domainRules(
   behavior: PermissionBehavior,
   tool: string,
 ): FamilyRule[] {
-  const out: FamilyRule[] = [];
-  for (const { entry, parsed } of parsedRules(rules, behavior)) {
-    if (parsed.tool === tool) out.push({ entry, specifier: parsed.specifier });
-  }
-  return out;
+  return parsedRules(rules, behavior)
+    .filter(({ parsed }) => parsed.tool === tool)
+    .map(({ entry, parsed }) => ({ entry, specifier: parsed.specifier }));
 }
 
 /** Rules without a specifier, by behavior: the ones that can name a catalog entry or group. */
@@ -134,11 +131,9 @@ export function catalogRules(
   rules: readonly PermissionRuleEntry[],
   behavior: PermissionBehavior,
 ): { tool: string; rule: string }[] {
-  const out: { tool: string; rule: string }[] = [];
-  for (const { entry, parsed } of parsedRules(rules, behavior)) {
-    if (!parsed.specifier) out.push({ tool: parsed.tool, rule: entry.rule });
-  }
-  return out;
+  return parsedRules(rules, behavior)
+    .filter(({ parsed }) => !parsed.specifier)
+    .map(({ entry, parsed }) => ({ tool: parsed.tool, rule: entry.rule }));
 }
 
 /**
