@@ -4,6 +4,7 @@ import { spawn } from "node:child_process";
 import { accessSync, closeSync, constants, mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
+import { isolationArgs } from "./bwrap.js";
 import { unixSocketFilter } from "./seccomp.js";
 
 export type SandboxBackend =
@@ -84,24 +85,7 @@ async function probeBwrap(path: string): Promise<SandboxAvailability> {
     }
     const trial = await run(
       path,
-      [
-        "--die-with-parent",
-        "--unshare-all",
-        "--unshare-user",
-        ...(disableUserns ? ["--disable-userns"] : []),
-        "--cap-drop",
-        "ALL",
-        ...(fd !== undefined ? ["--seccomp", "3"] : []),
-        "--ro-bind",
-        "/",
-        "/",
-        "--dev",
-        "/dev",
-        "--proc",
-        "/proc",
-        "--",
-        "true",
-      ],
+      [...isolationArgs({ disableUserns, ...(fd !== undefined ? { seccompFd: 3 } : {}) }), "--", "true"],
       fd,
     );
     if (fd !== undefined) closeSync(fd);
