@@ -29,16 +29,16 @@ export class HookDispatch {
     return withDeadline((signal) => entry.fn(event, entry.active.runtime, { signal }), this.deadlineMs);
   }
 
+  /** A handler's failure the run goes on past: a warning under its extension's name. */
+  private warn(entry: { active: Active }, message: string): void {
+    this.report(entry.active.definition.id, "warning", message);
+  }
+
   /** Observer hooks: every handler runs; a failure is reported once and the run goes on. */
   async notify(hook: HookName, event: object): Promise<void> {
     for (const entry of this.handlers(hook)) {
       const outcome = await this.call(entry, event);
-      if (!outcome.ok)
-        this.report(
-          entry.active.definition.id,
-          "warning",
-          `${hook} hook ${outcome.reason}: ${outcome.message}`,
-        );
+      if (!outcome.ok) this.warn(entry, `${hook} hook ${outcome.reason}: ${outcome.message}`);
     }
   }
 
@@ -66,11 +66,7 @@ export class HookDispatch {
     for (const entry of this.handlers("beforeModelCall")) {
       const outcome = await this.call(entry, { turn });
       if (!outcome.ok) {
-        this.report(
-          entry.active.definition.id,
-          "warning",
-          `beforeModelCall hook ${outcome.reason}: ${outcome.message}`,
-        );
+        this.warn(entry, `beforeModelCall hook ${outcome.reason}: ${outcome.message}`);
         continue;
       }
       const context = (outcome.value as { context?: unknown } | undefined)?.context;
@@ -115,11 +111,7 @@ export class HookDispatch {
     for (const entry of this.handlers("afterToolCall")) {
       const outcome = await this.call(entry, { ...event, result });
       if (!outcome.ok) {
-        this.report(
-          entry.active.definition.id,
-          "warning",
-          `afterToolCall hook ${outcome.reason}: ${outcome.message}`,
-        );
+        this.warn(entry, `afterToolCall hook ${outcome.reason}: ${outcome.message}`);
         continue;
       }
       const patched = (outcome.value as { result?: AfterToolCallEvent["result"] } | undefined)?.result;
