@@ -39,6 +39,8 @@ export interface KernelFixture {
   write(path: string, text: string): string;
   /** Trusts the workspace, as `/trust yes` would. */
   trust(): void;
+  /** What starts a kernel in this project, with these homes, on `provider` (fauxProvider's). */
+  options(provider: Pick<CodingAgentOptions, "model" | "streamOptions">): CodingAgentOptions;
   cleanup(): void;
 }
 
@@ -66,6 +68,13 @@ export function kernelFixture(options: { git?: boolean; name?: string } = {}): K
       const done = trustProject(workspace, { home: keelHome });
       if (done.isErr()) throw new Error(done.error.message);
     },
+    options: (provider) => ({
+      cwd: workspace,
+      home: keelHome,
+      userHome: home,
+      model: provider.model,
+      streamOptions: provider.streamOptions,
+    }),
     // Retries: a server a test started may still be writing inside the tree as it goes.
     cleanup: () => rmSync(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 }),
   };
@@ -166,6 +175,47 @@ export async function startKernel(
   });
   if (created.isErr()) throw new Error(`createCodingAgent failed: ${created.error.message}`);
   return created.value;
+}
+
+export interface ResumedSession {
+  /** The session resumed from its file; the caller closes it. */
+  agent: CodingAgent;
+  /** The model's three answers, in order. */
+  answers: string[];
+}
+
+/**
+ * A session with all a resume must tell apart, closed and resumed: three prompts, a notice the
+ * extension `jobs` leaves at the second run, a compaction before the third. The first two answers
+ * are long enough that the compaction keeps only the second on.
+ */
+export async function resumedSession(fixture: KernelFixture): Promise<ResumedSession> {
+  const long = ` ${"Some detail worth keeping in mind for later. ".repeat(12)}`;
+  const answers = [`First answer.${long}`, `Second answer.${long}`, "Third answer."];
+  const summary = "## Goal\nKeep going.\n## Next steps\n- more";
+  const faux = fauxProvider({
+    turns: [{ text: answers[0]! }, { text: answers[1]! }, { text: summary }, { text: answers[2]! }],
+  });
+  let runs = 0;
+  const notifier = hosted({
+    id: "jobs",
+    hooks: {
+      runStart: (_event: unknown, runtime: { persistNotice(text: string): void }) => {
+        if (++runs === 2) runtime.persistNotice("Background job finished: 3 tests failed.");
+      },
+    },
+  });
+  const options = { ...fixture.options(faux), extensions: [notifier] };
+  const agent = await startKernel(options);
+  await agent.prompt("first question");
+  await agent.prompt("second question");
+  const compacted = await agent.compact();
+  if (compacted.isErr()) throw new Error(`compact failed: ${compacted.error.message}`);
+  await agent.prompt("third question");
+  const file = agent.sessionFile!;
+  await agent.close();
+  const resumed = await startKernel({ ...options, session: { mode: "resume", session: file } });
+  return { agent: resumed, answers };
 }
 
 /**

@@ -63,19 +63,13 @@ export function addPermissionRule(
   scope: RuleScope,
   where: { keelHome: string; projectRoot: string },
 ): Result<string, ConfigError> {
-  const path = configFileFor(scope, where);
   if (scope === "projectLocal") {
     const ignored = ensureLocalConfigIgnored(where.projectRoot);
     if (ignored.isErr()) return err(ignored.error);
   }
-  return updateConfigFile(path, (config) => {
-    const permissions = (isObject(config.permissions) ? config.permissions : {}) as Record<string, unknown>;
-    const list = Array.isArray(permissions[behavior]) ? (permissions[behavior] as unknown[]) : [];
-    if (!list.includes(rule)) list.push(rule);
-    permissions[behavior] = list;
-    config.permissions = permissions;
-    return config;
-  }).map(() => path);
+  return editRuleList(configFileFor(scope, where), behavior, (list = []) =>
+    list.includes(rule) ? list : [...list, rule],
+  );
 }
 
 /** Takes every copy of a permission rule out of the config file of `scope` (none there: no change). */
@@ -85,11 +79,24 @@ export function removePermissionRule(
   scope: RuleScope,
   where: { keelHome: string; projectRoot: string },
 ): Result<string, ConfigError> {
-  const path = configFileFor(scope, where);
+  return editRuleList(configFileFor(scope, where), behavior, (list) => list?.filter((r) => r !== rule));
+}
+
+/**
+ * Rewrites the file's `permissions.<behavior>` list (undefined when it has none); `change`
+ * answering undefined leaves the file's permissions as they are. Returns the file's path.
+ */
+function editRuleList(
+  path: string,
+  behavior: PermissionBehavior,
+  change: (list: unknown[] | undefined) => unknown[] | undefined,
+): Result<string, ConfigError> {
   return updateConfigFile(path, (config) => {
     const permissions = (isObject(config.permissions) ? config.permissions : {}) as Record<string, unknown>;
-    if (!Array.isArray(permissions[behavior])) return config;
-    permissions[behavior] = (permissions[behavior] as unknown[]).filter((r) => r !== rule);
+    const current = permissions[behavior];
+    const list = change(Array.isArray(current) ? current : undefined);
+    if (list === undefined) return config;
+    permissions[behavior] = list;
     config.permissions = permissions;
     return config;
   }).map(() => path);

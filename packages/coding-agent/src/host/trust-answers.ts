@@ -16,17 +16,11 @@ export async function trustPreviews(
   deadlineMs: number,
 ): Promise<{ extensionId: string; lines: string[] }[]> {
   const out: { extensionId: string; lines: string[] }[] = [];
-  for (const a of active) {
-    const preview = a.definition.trustPreview;
-    if (!preview) continue;
-    const outcome = await withDeadline(
-      (signal) => preview.call(a.definition, project, { signal }),
-      deadlineMs,
-    );
+  for (const { extensionId, outcome } of await ask(active, "trustPreview", project, deadlineMs)) {
     const lines = outcome.isOk()
       ? (Array.isArray(outcome.value) ? outcome.value : []).filter((l): l is string => typeof l === "string")
       : [`(could not be listed: ${outcome.error.message})`];
-    if (lines.length > 0) out.push({ extensionId: a.definition.id, lines });
+    if (lines.length > 0) out.push({ extensionId, lines });
   }
   return out;
 }
@@ -38,18 +32,33 @@ export async function trustApprovals(
   deadlineMs: number,
 ): Promise<Record<string, Record<string, string>>> {
   const out: Record<string, Record<string, string>> = {};
-  for (const a of active) {
-    const approvals = a.definition.trustApprovals;
-    if (!approvals) continue;
-    const outcome = await withDeadline(
-      (signal) => approvals.call(a.definition, project, { signal }),
-      deadlineMs,
-    );
+  for (const { extensionId, outcome } of await ask(active, "trustApprovals", project, deadlineMs)) {
     if (outcome.isErr() || typeof outcome.value !== "object" || outcome.value === null) continue;
     const entries = Object.entries(outcome.value).filter(
       (e): e is [string, string] => typeof e[1] === "string",
     );
-    if (entries.length > 0) out[a.definition.id] = Object.fromEntries(entries);
+    if (entries.length > 0) out[extensionId] = Object.fromEntries(entries);
   }
   return out;
+}
+
+/** Asks each extension that answers `question`, in load order, each under its own deadline. */
+async function ask(
+  active: readonly Active[],
+  question: "trustPreview" | "trustApprovals",
+  project: ProjectPlace,
+  deadlineMs: number,
+) {
+  const answers = [];
+  for (const a of active) {
+    const answer: ((p: ProjectPlace, c: { signal: AbortSignal }) => unknown) | undefined =
+      a.definition[question];
+    if (!answer) continue;
+    const outcome = await withDeadline(
+      (signal) => answer.call(a.definition, project, { signal }),
+      deadlineMs,
+    );
+    answers.push({ extensionId: a.definition.id, outcome });
+  }
+  return answers;
 }

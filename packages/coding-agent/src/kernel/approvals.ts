@@ -85,28 +85,18 @@ export function createExtensionApprover(options: {
       record("cancelled");
       return { status: "cancelled" };
     }
-    switch (answer.decision) {
-      case "allow_once":
-        record("allow_once");
-        return { status: "allowed", scope: "once" };
-      case "allow_always":
-        if (request.offerAlways !== true) {
-          // Only what the dialog offered may be granted.
-          record("allow_once");
-          return { status: "allowed", scope: "once" };
-        }
-        record("allow_always");
-        return { status: "allowed", scope: "always" };
-      case "allow_exact":
-        if (request.offerExactCall !== true) {
-          record("allow_once");
-          return { status: "allowed", scope: "once" };
-        }
-        record("allow_exact");
-        return { status: "allowed", scope: "exact" };
-      case "deny":
-        record("deny", answer.reason);
-        return { status: "denied", ...(answer.reason ? { reason: answer.reason } : {}) };
+    if (answer.decision === "deny") {
+      record("deny", answer.reason);
+      return { status: "denied", ...(answer.reason ? { reason: answer.reason } : {}) };
     }
+    // Only what the dialog offered may be granted: "always" or "exact" it did not offer is once.
+    const scope =
+      answer.decision === "allow_always" && request.offerAlways === true
+        ? "always"
+        : answer.decision === "allow_exact" && request.offerExactCall === true
+          ? "exact"
+          : "once";
+    record(`allow_${scope}`);
+    return { status: "allowed", scope };
   };
 }

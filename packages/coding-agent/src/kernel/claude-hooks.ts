@@ -115,6 +115,13 @@ export function claudeHandlers(
   };
   const failed = (name: string, run: HookRun, code: number | null, stderr: string) =>
     new Error(`${name} hook "${run.command}" exited ${code}${stderr ? `: ${stderr}` : ""}`);
+  // Events a hook cannot change (exit 2 means nothing there): a failing command is reported like
+  // any observer's.
+  const observe = (name: ClaudeHookName, subject: string, input: Json) =>
+    each(name, subject, input, (run, code, _o, stderr) => {
+      if (code !== 0 && code !== 2) throw failed(name, run, code, stderr);
+      return undefined;
+    });
 
   const handlers: Record<string, (event: never, runtime: ExtensionRuntime) => Promise<unknown>> = {};
 
@@ -281,31 +288,15 @@ export function claudeHandlers(
     handlers.sessionShutdown = async (event: SessionShutdownEvent, runtime) => {
       const reason = END_REASON[event.reason];
       if (reason === undefined) return undefined;
-      // It cannot stop the session from ending; a failing command is reported like any observer.
-      await each(
-        "SessionEnd",
-        reason,
-        { ...base("SessionEnd", runtime), reason },
-        (run, code, _o, stderr) => {
-          if (code !== 0 && code !== 2) throw failed("SessionEnd", run, code, stderr);
-          return undefined;
-        },
-      );
+      // It cannot stop the session from ending.
+      await observe("SessionEnd", reason, { ...base("SessionEnd", runtime), reason });
       return undefined;
     };
 
   if (events.PostCompact)
     handlers.compaction = async (event: CompactionEvent, runtime) => {
       const trigger = event.reason === "manual" ? "manual" : "auto";
-      await each(
-        "PostCompact",
-        trigger,
-        { ...base("PostCompact", runtime), trigger },
-        (run, code, _o, stderr) => {
-          if (code !== 0 && code !== 2) throw failed("PostCompact", run, code, stderr);
-          return undefined;
-        },
-      );
+      await observe("PostCompact", trigger, { ...base("PostCompact", runtime), trigger });
       return undefined;
     };
 

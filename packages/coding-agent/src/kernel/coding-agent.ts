@@ -23,6 +23,7 @@ import { ShellRuns } from "./coding-agent/shell-runs.js";
 import { type KernelParts, KernelState } from "./coding-agent/state.js";
 import { sessionTrustPreview, trustSessionProject } from "./coding-agent/trust.js";
 import { KernelUsage } from "./coding-agent/usage.js";
+import { PermissionControls } from "./controls.js";
 import { NoticeQueue } from "./notices.js";
 import type { ThinkingState } from "./thinking.js";
 import { describeCall } from "./tool-calls.js";
@@ -37,8 +38,8 @@ import type {
   HistoryItem,
   MentionCompletionInfo,
   PermissionModeName,
+  PermissionRuleEdit,
   PermissionRuleInfo,
-  PermissionRuleScope,
   PromptInput,
   RestoreChoice,
   RunSummary,
@@ -57,6 +58,7 @@ export class KernelAgent implements CodingAgent {
   private readonly denials: RunDenials;
   private readonly spent: KernelUsage;
   private readonly settings: KernelSettings;
+  private readonly controls: PermissionControls;
   private readonly delivery: NoticeDelivery;
   private readonly compaction: Compaction;
   private readonly runs: Runs;
@@ -85,6 +87,10 @@ export class KernelAgent implements CodingAgent {
     );
     state.notices = this.notices;
     this.settings = new KernelSettings(state, report);
+    this.controls = new PermissionControls(parts.permission, {
+      keelHome: parts.home,
+      projectRoot: parts.projectRoot,
+    });
     this.delivery = new NoticeDelivery(state, () => void this.runs.run(null));
     this.compaction = new Compaction(state, {
       emit,
@@ -242,7 +248,7 @@ export class KernelAgent implements CodingAgent {
     return host.mentions.complete(token, signal);
   }
 
-  // Settings (settings.ts).
+  // Settings (settings.ts; the permission mode and rules, ../controls.ts).
 
   model(): Model {
     return this.settings.model();
@@ -260,21 +266,16 @@ export class KernelAgent implements CodingAgent {
     return this.settings.setThinking(level);
   }
   permissionMode(): PermissionModeName {
-    return this.settings.permissionMode();
+    return this.controls.mode();
   }
   setPermissionMode(mode: PermissionModeName): Result<PermissionModeName, CodingAgentError> {
-    return this.settings.setPermissionMode(mode);
+    return this.controls.setMode(mode);
   }
   permissionRules(): PermissionRuleInfo[] {
-    return this.settings.permissionRules();
+    return this.controls.rules();
   }
-  editPermissionRule(edit: {
-    rule: string;
-    behavior: PermissionRuleInfo["behavior"];
-    scope: PermissionRuleScope;
-    remove?: boolean;
-  }): Result<PermissionRuleInfo, CodingAgentError> {
-    return this.settings.editPermissionRule(edit);
+  editPermissionRule(edit: PermissionRuleEdit): Result<PermissionRuleInfo, CodingAgentError> {
+    return this.controls.edit(edit);
   }
 
   // Runs (runs.ts, shell-runs.ts).

@@ -10,8 +10,8 @@ import type { KernelPermission } from "./permission.js";
 import type {
   CodingAgentError,
   PermissionModeName,
+  PermissionRuleEdit,
   PermissionRuleInfo,
-  PermissionRuleScope,
 } from "./types.js";
 
 /** A provider's key is there: in the options, in its environment variable, or none is needed. */
@@ -68,12 +68,7 @@ export class PermissionControls {
     return this.permission.rules().map((r) => this.info(r));
   }
 
-  edit(edit: {
-    rule: string;
-    behavior: PermissionRuleInfo["behavior"];
-    scope: PermissionRuleScope;
-    remove?: boolean;
-  }): Result<PermissionRuleInfo, CodingAgentError> {
+  edit(edit: PermissionRuleEdit): Result<PermissionRuleInfo, CodingAgentError> {
     const problem = checkRule(edit.rule);
     if (problem) return err({ type: "config", message: problem });
     const entry = { rule: edit.rule, behavior: edit.behavior, source: edit.scope };

@@ -3,8 +3,9 @@
 // that read-only git commands would run. Keys are judged against an allow-list of inert ones from
 // git-config(1) of git 2.39.5; anything else (diff.external, core.fsmonitor, filter.*, pager.*,
 // include.*, …) makes git reads ask.
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { namesIn } from "../fs/paths.js";
 import { isInside, lstatQuiet, statQuiet } from "./paths.js";
 
 /** Environment variables that make git use another repository, config or program. */
@@ -263,12 +264,7 @@ export function configFiles(gitDir: string): string[] | undefined {
   const pending = [join(commonDir, "modules")];
   while (pending.length > 0) {
     const dir = pending.pop()!;
-    let names: string[];
-    try {
-      names = readdirSync(dir);
-    } catch {
-      continue;
-    }
+    const names = namesIn(dir);
     if (names.includes("config")) files.push(join(dir, "config"));
     for (const name of names) {
       if (name === "objects" || name === "refs" || name === "logs") continue;

@@ -15,11 +15,5 @@ export {
 export { readGuardFor } from "./read-scope.js";
 export { checkRule, type ParsedRule, parseRule } from "./rules.js";
 export { BEFORE_V8_FLAGS } from "./shell/wasm-tiering.js";
-export type {
-  PermissionBehavior,
-  PermissionDecision,
-  PermissionMode,
-  PermissionRequest,
-  PermissionRuleEntry,
-  RuleSource,
-} from "./types.js";
+// Every permission type is public: the vocabulary a host's gate and rules are written in.
+export type * from "./types.js";

@@ -64,6 +64,17 @@ export interface FamilyRule {
   specifier?: string;
 }
 
+/** The well-formed rules of one behavior, each with its parse: what every selection below starts from. */
+function parsedRules(
+  rules: readonly PermissionRuleEntry[],
+  behavior: PermissionBehavior,
+): { entry: PermissionRuleEntry; parsed: ParsedRule }[] {
+  return rules.flatMap((entry) => {
+    const parsed = entry.behavior === behavior ? parseRule(entry.rule) : undefined;
+    return parsed ? [{ entry, parsed }] : [];
+  });
+}
+
 /**
  * The rules that judge `family`, by behavior: those written with the family's word, and, when
  * `tool` is judged within that family, those naming it. A tool's rules never judge another
@@ -76,10 +87,7 @@ export function rulesFor(
   tool?: JudgedTool,
 ): FamilyRule[] {
   const out: FamilyRule[] = [];
-  for (const entry of rules) {
-    if (entry.behavior !== behavior) continue;
-    const parsed = parseRule(entry.rule);
-    if (!parsed) continue;
+  for (const { entry, parsed } of parsedRules(rules, behavior)) {
     const own = tool !== undefined && tool.family === family && parsed.tool === tool.name;
     if (FAMILY_WORDS[parsed.tool] === family || own) out.push({ entry, specifier: parsed.specifier });
   }
@@ -97,10 +105,7 @@ export function toolRules(
   tool: string,
 ): FamilyRule[] {
   const out: FamilyRule[] = [];
-  for (const entry of rules) {
-    if (entry.behavior !== behavior) continue;
-    const parsed = parseRule(entry.rule);
-    if (!parsed) continue;
+  for (const { entry, parsed } of parsedRules(rules, behavior)) {
     if (parsed.tool === tool) {
       if (behavior !== "allow" || parsed.specifier === undefined)
         out.push({ entry, specifier: parsed.specifier });
@@ -116,13 +121,9 @@ export function domainRules(
   behavior: PermissionBehavior,
   tool: string,
 ): FamilyRule[] {
-  const out: FamilyRule[] = [];
-  for (const entry of rules) {
-    if (entry.behavior !== behavior) continue;
-    const parsed = parseRule(entry.rule);
-    if (parsed?.tool === tool) out.push({ entry, specifier: parsed.specifier });
-  }
-  return out;
+  return parsedRules(rules, behavior)
+    .filter(({ parsed }) => parsed.tool === tool)
+    .map(({ entry, parsed }) => ({ entry, specifier: parsed.specifier }));
 }
 
 /** Rules without a specifier, by behavior: the ones that can name a catalog entry or group. */
@@ -130,13 +131,9 @@ export function catalogRules(
   rules: readonly PermissionRuleEntry[],
   behavior: PermissionBehavior,
 ): { tool: string; rule: string }[] {
-  const out: { tool: string; rule: string }[] = [];
-  for (const entry of rules) {
-    if (entry.behavior !== behavior) continue;
-    const parsed = parseRule(entry.rule);
-    if (parsed && !parsed.specifier) out.push({ tool: parsed.tool, rule: entry.rule });
-  }
-  return out;
+  return parsedRules(rules, behavior)
+    .filter(({ parsed }) => !parsed.specifier)
+    .map(({ entry, parsed }) => ({ tool: parsed.tool, rule: entry.rule }));
 }
 
 /**

@@ -23,12 +23,11 @@ export interface BwrapFeatures {
 }
 
 /**
- * The arguments before the command. Order matters: later mounts cover earlier ones, so the
- * read-only root comes first, then /tmp, then what is visible or writable, then what stays
- * read-only inside it, and what is hidden last of all.
+ * The isolation every sandboxed command gets, before any mount of its policy: its own namespaces,
+ * no capabilities, the root read-only with fresh /dev and /proc. The probe tries exactly these.
  */
-export function bwrapArgs(policy: SandboxPolicy, assets: BwrapAssets, features: BwrapFeatures): string[] {
-  const args = [
+export function isolationArgs(features: BwrapFeatures): string[] {
+  return [
     // No --new-session: Keel starts every command in a session of its own, with no terminal.
     "--die-with-parent",
     "--unshare-all",
@@ -47,6 +46,15 @@ export function bwrapArgs(policy: SandboxPolicy, assets: BwrapAssets, features: 
     "--proc",
     "/proc",
   ];
+}
+
+/**
+ * The arguments before the command. Order matters: later mounts cover earlier ones, so the
+ * read-only root comes first, then /tmp, then what is visible or writable, then what stays
+ * read-only inside it, and what is hidden last of all.
+ */
+export function bwrapArgs(policy: SandboxPolicy, assets: BwrapAssets, features: BwrapFeatures): string[] {
+  const args = isolationArgs(features);
   if (policy.tmp.kind === "ephemeral") args.push("--tmpfs", "/tmp");
   else args.push("--bind", policy.tmp.dir, "/tmp");
   for (const path of policy.visible) if (!policy.writable.includes(path)) args.push("--ro-bind", path, path);

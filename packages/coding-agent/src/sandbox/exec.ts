@@ -5,7 +5,7 @@ import { spawn } from "node:child_process";
 import { resolve } from "node:path";
 import type { ExecOptions, ExecOutcome } from "@keel/extension-sdk";
 import { errnoMessage } from "../fs/errno.js";
-import { killTree, newTreeMarker, registerTree, startTicks, treeAlive } from "../tools/process-tree.js";
+import { newTreeMarker, registerTree, startTicks, treeAlive, watchTree } from "../tools/process-tree.js";
 import type { CommandSandbox, ConfinedSpawn } from "./runtime.js";
 
 const DEFAULT_TIMEOUT_MS = 120_000;
@@ -100,22 +100,11 @@ export async function execConfined(
     child.stdin?.end(input);
   }
 
-  let killing: Promise<void> | undefined;
-  const terminate = () => {
-    if (tree) killing ??= killTree(tree, KILL_GRACE_MS);
-    return killing ?? Promise.resolve();
-  };
-  let timedOut = false;
-  let aborted = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    void terminate();
-  }, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
-  const onAbort = () => {
-    aborted = true;
-    void terminate();
-  };
-  options.signal?.addEventListener("abort", onAbort, { once: true });
+  const watch = watchTree(tree, {
+    graceMs: KILL_GRACE_MS,
+    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    signal: options.signal,
+  });
   const closed = new Promise<void>((done) => child.once("close", () => done()));
   const exit = await new Promise<{ code: number | null; signal: string | null } | { spawnError: string }>(
     (done) => {
@@ -123,11 +112,11 @@ export async function execConfined(
       child.once("exit", (code, signal) => done({ code, signal }));
     },
   );
-  clearTimeout(timer);
-  options.signal?.removeEventListener("abort", onAbort);
+  watch.stop();
+  const { timedOut, aborted } = watch;
   // Whatever of its tree is still running was left in the background: it ends with the program.
-  if (killing !== undefined || (tree && !(await run?.ended()) && treeAlive(tree, run?.launcher)))
-    await terminate();
+  if (watch.killing || (tree && !(await run?.ended()) && treeAlive(tree, run?.launcher)))
+    await watch.terminate();
   unregister();
   await Promise.race([closed, new Promise((done) => setTimeout(done, 500))]);
   child.stdout?.destroy();

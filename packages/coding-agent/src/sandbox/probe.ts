@@ -5,6 +5,7 @@ import { accessSync, closeSync, constants, mkdtempSync, openSync, rmSync, writeF
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { err, ok, type Result } from "neverthrow";
+import { isolationArgs } from "./bwrap.js";
 import { unixSocketFilter } from "./seccomp.js";
 
 export type SandboxBackend =
@@ -94,24 +95,7 @@ async function probeBwrap(path: string): Promise<SandboxAvailability> {
     }
     const trial = await run(
       path,
-      [
-        "--die-with-parent",
-        "--unshare-all",
-        "--unshare-user",
-        ...(disableUserns ? ["--disable-userns"] : []),
-        "--cap-drop",
-        "ALL",
-        ...(fd !== undefined ? ["--seccomp", "3"] : []),
-        "--ro-bind",
-        "/",
-        "/",
-        "--dev",
-        "/dev",
-        "--proc",
-        "/proc",
-        "--",
-        "true",
-      ],
+      [...isolationArgs({ disableUserns, ...(fd !== undefined ? { seccompFd: 3 } : {}) }), "--", "true"],
       fd,
     );
     if (fd !== undefined) closeSync(fd);

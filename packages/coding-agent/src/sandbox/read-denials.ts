@@ -1,8 +1,8 @@
 // Read deny rules as paths the sandbox hides: a rule naming a path hides it; a glob rule hides what
 // matches it now, found by a bounded walk below the rule's literal part (what a command creates
 // later is its own, not a secret that was there).
-import { readdirSync } from "node:fs";
 import { join, normalize, resolve, sep } from "node:path";
+import { namesIn } from "../fs/paths.js";
 import {
   compilePathPattern,
   expandHome,
@@ -44,13 +44,7 @@ export function readDenials(
     const pattern = compilePathPattern(specifier, workspace, home);
     let seen = 0;
     const walk = (dir: string): void => {
-      let names: string[];
-      try {
-        names = readdirSync(dir);
-      } catch {
-        return;
-      }
-      for (const name of names) {
+      for (const name of namesIn(dir)) {
         if (++seen > WALK_LIMIT) return;
         const path = join(dir, name);
         const real = realpathLoose(path);

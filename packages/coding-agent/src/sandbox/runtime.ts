@@ -9,7 +9,6 @@ import {
   mkdirSync,
   mkdtempSync,
   openSync,
-  readdirSync,
   realpathSync,
   rmSync,
   writeFileSync,
@@ -20,6 +19,7 @@ import type { Duplex, Readable } from "node:stream";
 import { type SecretScrubber, secretScrubber } from "@keel/extension-sdk";
 import { stillRunning } from "@keel/extension-sdk/node";
 import { err, ok, type Result } from "neverthrow";
+import { namesIn } from "../fs/paths.js";
 import type { PermissionMode, PermissionRuleEntry } from "../permissions/types.js";
 import { bwrapArgs, makePlaceholders } from "./bwrap.js";
 import { commandEnvironment, MIN_SECRET_LENGTH } from "./env.js";
@@ -382,13 +382,7 @@ export class CommandSandbox {
 
 /** Removes the folders of keel processes that are gone (killed before they could clean up). */
 function pruneStale(base: string): void {
-  let names: string[];
-  try {
-    names = readdirSync(base);
-  } catch {
-    return;
-  }
-  for (const name of names) {
+  for (const name of namesIn(base)) {
     const pid = Number(/^(\d+)-/.exec(name)?.[1]);
     if (!pid || pid === process.pid || processExists(pid)) continue;
     rmSync(join(base, name), { recursive: true, force: true });

@@ -12,11 +12,11 @@ import { type CollectedOutput, OutputCollector } from "./bash-output.js";
 import { loginEnvironment } from "./login-env.js";
 import {
   type CommandTree,
-  killTree,
   newTreeMarker,
   registerTree,
   startTicks,
   treeAlive,
+  watchTree,
 } from "./process-tree.js";
 import { type BuiltinTool, errorResult, formatBytes } from "./shared.js";
 
@@ -200,22 +200,11 @@ export function createBashTool(options: BashToolOptions): BuiltinTool<typeof bas
       child.stdout?.on("data", onData);
       child.stderr?.on("data", onData);
 
-      let killing: Promise<void> | undefined;
-      const terminate = () => {
-        if (tree !== undefined) killing ??= killTree(tree, settings.killGraceMs);
-        return killing ?? Promise.resolve();
-      };
-      let timedOut = false;
-      let aborted = false;
-      const timer = setTimeout(() => {
-        timedOut = true;
-        void terminate();
-      }, timeoutSeconds * 1000);
-      const onAbort = () => {
-        aborted = true;
-        void terminate();
-      };
-      signal.addEventListener("abort", onAbort, { once: true });
+      const watch = watchTree(tree, {
+        graceMs: settings.killGraceMs,
+        timeoutMs: timeoutSeconds * 1000,
+        signal,
+      });
 
       const closed = new Promise<void>((resolve) => child.once("close", () => resolve()));
       const exit = await new Promise<{ code: number | null; signal: string | null } | { spawnError: string }>(
@@ -224,17 +213,14 @@ export function createBashTool(options: BashToolOptions): BuiltinTool<typeof bas
           child.once("exit", (code, sig) => resolve({ code, signal: sig }));
         },
       );
-      clearTimeout(timer);
-      signal.removeEventListener("abort", onAbort);
+      watch.stop();
+      const { timedOut, aborted } = watch;
 
       // The shell is gone; anything of its tree still alive was started in the background. A
       // sandbox that proves its tree ended spares the search of every process on the machine.
       const killedBackground =
-        killing === undefined &&
-        tree !== undefined &&
-        !(await run?.ended()) &&
-        treeAlive(tree, run?.launcher);
-      if (killing !== undefined || killedBackground) await terminate();
+        !watch.killing && tree !== undefined && !(await run?.ended()) && treeAlive(tree, run?.launcher);
+      if (watch.killing || killedBackground) await watch.terminate();
       unregister();
       await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, CLOSE_WAIT_MS))]);
       child.stdout?.destroy();

@@ -5,18 +5,13 @@ import type { ToolPreview, ToolPreviewContext } from "@keel/extension-sdk";
 import { type Static, Type } from "@sinclair/typebox";
 import { structuredPatch } from "diff";
 import { applyEdits, type Candidate, type EditFailure, type EditSpec } from "./edit-apply.js";
-import { type CurrentFile, currentFile } from "./file-current.js";
+import { type ChangeToolOptions, type CurrentFile, currentFile } from "./file-current.js";
 import { looksBinary } from "./file-kind.js";
-import { type FileReadTracker, stampOf } from "./file-tracker.js";
+import { stampOf } from "./file-tracker.js";
 import { type BuiltinTool, displayPath, errorResult, resolvePath, textResult } from "./shared.js";
-import { type TextFileAccess, writeTextBytes } from "./text-files.js";
+import { writeTextBytes } from "./text-files.js";
 
-export interface EditToolOptions {
-  cwd: string;
-  tracker: FileReadTracker;
-  /** The host's view of files, when it has one (else the disk). */
-  textFiles?: TextFileAccess;
-}
+export type EditToolOptions = ChangeToolOptions;
 
 export interface EditDetails {
   path: string;

@@ -7,6 +7,14 @@ import { type FileReadTracker, freshnessMessage, stampOf } from "./file-tracker.
 import { fsErrorMessage } from "./shared.js";
 import { readTextBytes, type TextFileAccess } from "./text-files.js";
 
+/** What Edit and Write are made with: the workspace, what the model has read, the host's files. */
+export interface ChangeToolOptions {
+  cwd: string;
+  tracker: FileReadTracker;
+  /** The host's view of files, when it has one (else the disk). */
+  textFiles?: TextFileAccess;
+}
+
 export type CurrentFile =
   | { kind: "current"; bytes: Buffer; mtimeMs: number }
   | { kind: "missing" }

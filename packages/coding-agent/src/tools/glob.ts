@@ -9,8 +9,8 @@ import {
   type BuiltinTool,
   displayPath,
   errorResult,
-  fsErrorMessage,
   resolvePath,
+  statNamed,
   textResult,
 } from "./shared.js";
 import { leftOutNote, newWalkStats, type WalkGuard, walk } from "./walk.js";
@@ -65,12 +65,9 @@ export function createGlobTool(options: GlobToolOptions): BuiltinTool<typeof glo
         ? scan.base
         : join(resolvePath(options.cwd, args.path ?? "."), scan.base);
       const shownDir = displayPath(options.cwd, searchDir);
-      let info: Awaited<ReturnType<typeof stat>>;
-      try {
-        info = await stat(searchDir);
-      } catch (error) {
-        return errorResult(fsErrorMessage(error, shownDir));
-      }
+      const stated = await statNamed(searchDir, shownDir);
+      if (stated.isErr()) return errorResult(stated.error.message);
+      const info = stated.value;
       if (!scan.isGlob) {
         // A literal path: it is its own only match.
         return info.isDirectory()

@@ -13,8 +13,8 @@ import {
   displayPath,
   errorResult,
   formatBytes,
-  fsErrorMessage,
   resolvePath,
+  statNamed,
   textResult,
 } from "./shared.js";
 import { leftOutNote, newWalkStats, type WalkGuard, walk } from "./walk.js";
@@ -111,12 +111,9 @@ export function createGrepTool(options: GrepToolOptions): BuiltinTool<typeof gre
       if (typeof regex === "string") return errorResult(`Invalid regex ${args.pattern}: ${regex}`);
       const root = resolvePath(options.cwd, args.path ?? ".");
       const shownRoot = displayPath(options.cwd, root);
-      let isDir: boolean;
-      try {
-        isDir = (await stat(root)).isDirectory();
-      } catch (error) {
-        return errorResult(fsErrorMessage(error, shownRoot));
-      }
+      const stated = await statNamed(root, shownRoot);
+      if (stated.isErr()) return errorResult(stated.error.message);
+      const isDir = stated.value.isDirectory();
 
       const details: GrepDetails = { mode, files: 0, matches: 0, filesSearched: 0, binarySkipped: 0 };
       const files: string[] = [];

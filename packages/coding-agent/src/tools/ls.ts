@@ -1,6 +1,5 @@
 // LS: a compact, .gitignore-aware tree of a directory, breadth-first so that a capped
 // listing still shows every top-level entry.
-import { stat } from "node:fs/promises";
 import type { AgentToolResult } from "@keel/agent";
 import { type Static, Type } from "@sinclair/typebox";
 import picomatch from "picomatch";
@@ -9,8 +8,8 @@ import {
   type BuiltinTool,
   displayPath,
   errorResult,
-  fsErrorMessage,
   resolvePath,
+  statNamed,
   textResult,
 } from "./shared.js";
 import { leftOutNote, newWalkStats, type WalkEntry, type WalkGuard, walk } from "./walk.js";
@@ -48,12 +47,10 @@ export function createLsTool(options: LsToolOptions): BuiltinTool<typeof lsParam
     async execute(args, { signal }): Promise<AgentToolResult<LsDetails>> {
       const root = resolvePath(options.cwd, args.path ?? ".");
       const shownRoot = displayPath(options.cwd, root);
-      try {
-        if (!(await stat(root)).isDirectory())
-          return errorResult(`${shownRoot} is a file, not a directory. Use Read.`);
-      } catch (error) {
-        return errorResult(fsErrorMessage(error, shownRoot));
-      }
+      const stated = await statNamed(root, shownRoot);
+      if (stated.isErr()) return errorResult(stated.error.message);
+      if (!stated.value.isDirectory())
+        return errorResult(`${shownRoot} is a file, not a directory. Use Read.`);
       const leaveOut =
         args.ignore !== undefined && args.ignore.length > 0
           ? picomatch(args.ignore, { dot: true, basename: true })

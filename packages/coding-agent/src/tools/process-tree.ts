@@ -184,6 +184,56 @@ export async function killTree(tree: CommandTree, graceMs: number): Promise<void
   for (let waited = 0; waited < REAP_WAIT_MS && anyAlive(); waited += POLL_MS) await sleep(POLL_MS);
 }
 
+/** A running command's deadline and abort signal, each of which kills its tree. */
+export interface TreeWatch {
+  /** Kills the tree; later calls wait for the same kill. Nothing to kill without a tree. */
+  terminate(): Promise<void>;
+  /** A kill has begun (the deadline, the abort, or terminate). */
+  readonly killing: boolean;
+  readonly timedOut: boolean;
+  readonly aborted: boolean;
+  /** Ends the deadline and the abort listener, once the command's own process has exited. */
+  stop(): void;
+}
+
+export function watchTree(
+  tree: CommandTree | undefined,
+  options: { graceMs: number; timeoutMs: number; signal?: AbortSignal | undefined },
+): TreeWatch {
+  let killing: Promise<void> | undefined;
+  let timedOut = false;
+  let aborted = false;
+  const terminate = () => {
+    if (tree) killing ??= killTree(tree, options.graceMs);
+    return killing ?? Promise.resolve();
+  };
+  const timer = setTimeout(() => {
+    timedOut = true;
+    void terminate();
+  }, options.timeoutMs);
+  const onAbort = () => {
+    aborted = true;
+    void terminate();
+  };
+  options.signal?.addEventListener("abort", onAbort, { once: true });
+  return {
+    terminate,
+    get killing() {
+      return killing !== undefined;
+    },
+    get timedOut() {
+      return timedOut;
+    },
+    get aborted() {
+      return aborted;
+    },
+    stop() {
+      clearTimeout(timer);
+      options.signal?.removeEventListener("abort", onAbort);
+    },
+  };
+}
+
 /** Trees whose command is still running or being cleaned up, in this process. */
 const live = new Set<CommandTree>();
 

@@ -1,6 +1,6 @@
 // Read: a file as numbered text lines (paged), or as an image; records what was seen in the
 // FileReadTracker so Edit and Write can detect stale views.
-import { readFile, stat } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import type { AgentToolResult } from "@keel/agent";
 import { type Static, Type } from "@sinclair/typebox";
 import { looksBinary, sniffImageMimeType } from "./file-kind.js";
@@ -12,6 +12,7 @@ import {
   formatBytes,
   fsErrorMessage,
   resolvePath,
+  statNamed,
   textResult,
 } from "./shared.js";
 import type { TextFileAccess } from "./text-files.js";
@@ -62,12 +63,9 @@ export function createReadTool(options: ReadToolOptions): BuiltinTool<typeof rea
     async execute(args): Promise<AgentToolResult<ReadDetails>> {
       const path = resolvePath(options.cwd, args.path);
       const shown = displayPath(options.cwd, path);
-      let info: Awaited<ReturnType<typeof stat>>;
-      try {
-        info = await stat(path);
-      } catch (error) {
-        return errorResult(fsErrorMessage(error, shown));
-      }
+      const stated = await statNamed(path, shown);
+      if (stated.isErr()) return errorResult(stated.error.message);
+      const info = stated.value;
       if (info.isDirectory()) return errorResult(`${shown} is a directory, not a file. Use LS to list it.`);
       if (info.size > READ_LIMITS.maxFileBytes) {
         return errorResult(

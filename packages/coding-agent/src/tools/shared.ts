@@ -1,9 +1,12 @@
 // Helpers every built-in tool shares: path resolution against the workspace and the
 // shape of text / error results (JSON-safe, never thrown).
+import type { Stats } from "node:fs";
+import { stat } from "node:fs/promises";
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import type { AgentTool, AgentToolResult } from "@keel/agent";
 import type { ToolDeclarationFields } from "@keel/extension-sdk";
 import type { Static, TSchema } from "@sinclair/typebox";
+import { err, ok, type Result } from "neverthrow";
 import { errnoCode, errnoMessage } from "../fs/errno.js";
 import { expandHome } from "../permissions/paths.js";
 
@@ -54,6 +57,18 @@ export function fsErrorMessage(error: unknown, shownPath: string): string {
       return `A parent of ${shownPath} is not a directory.`;
     default:
       return `Cannot access ${shownPath}: ${errnoMessage(error)}`;
+  }
+}
+
+/** Stats a path the model named (`shown` as it sees it); a failure carries fsErrorMessage's words. */
+export async function statNamed(
+  path: string,
+  shown: string,
+): Promise<Result<Stats, { type: "fs"; message: string }>> {
+  try {
+    return ok(await stat(path));
+  } catch (error) {
+    return err({ type: "fs", message: fsErrorMessage(error, shown) });
   }
 }
 

@@ -3,17 +3,12 @@
 
 import { type Static, Type } from "@sinclair/typebox";
 import { unifiedDiff } from "./edit.js";
-import { currentFile } from "./file-current.js";
-import { type FileReadTracker, stampOf } from "./file-tracker.js";
+import { type ChangeToolOptions, currentFile } from "./file-current.js";
+import { stampOf } from "./file-tracker.js";
 import { type BuiltinTool, displayPath, errorResult, resolvePath, textResult } from "./shared.js";
-import { type TextFileAccess, writeTextBytes } from "./text-files.js";
+import { writeTextBytes } from "./text-files.js";
 
-export interface WriteToolOptions {
-  cwd: string;
-  tracker: FileReadTracker;
-  /** The host's view of files, when it has one (else the disk). */
-  textFiles?: TextFileAccess;
-}
+export type WriteToolOptions = ChangeToolOptions;
 
 export interface WriteDetails {
   path: string;

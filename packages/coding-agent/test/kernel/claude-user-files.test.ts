@@ -19,14 +19,7 @@ async function session(): Promise<{ system: string; claudeHome: string | undefin
     },
   });
   const model = fauxProvider({ turns: [{ text: "ok" }] });
-  const agent = await startKernel({
-    cwd: f.workspace,
-    home: f.keelHome,
-    userHome: f.home,
-    model: model.model,
-    streamOptions: model.streamOptions,
-    extensions: [hosted(probe)],
-  });
+  const agent = await startKernel({ ...f.options(model), extensions: [hosted(probe)] });
   await agent.prompt("hi");
   await agent.close();
   return { system: JSON.stringify(model.requests[0]!.body.system), claudeHome: seen[0] };

@@ -1,50 +1,15 @@
 // A resumed session's history says what each message is: what was said, the compaction's summary,
 // and the notices Keel or an extension left for the model, so no front end replays those as prompts.
 import { afterEach, describe, expect, it } from "vitest";
-import { fauxProvider, hosted, type KernelFixture, kernelFixture, startKernel } from "../../src/testing.js";
+import { type KernelFixture, kernelFixture, resumedSession } from "../../src/testing.js";
 
 let fixture: KernelFixture;
 afterEach(() => fixture?.cleanup());
 
-const LONG = ` ${"Some detail worth keeping in mind for later. ".repeat(12)}`;
-
 describe("history()", () => {
   it("sets the summary and the notices apart from the conversation, also after a resume", async () => {
     fixture = kernelFixture();
-    const faux = fauxProvider({
-      turns: [
-        { text: `First answer.${LONG}` },
-        { text: `Second answer.${LONG}` },
-        { text: "## Goal\nKeep going.\n## Next steps\n- more" },
-        { text: "Third answer." },
-      ],
-    });
-    let runs = 0;
-    // An extension that leaves the model a notice at its second run (a background job finished).
-    const notifier = hosted({
-      id: "jobs",
-      hooks: {
-        runStart: (_event: unknown, runtime: { persistNotice(text: string): void }) => {
-          if (++runs === 2) runtime.persistNotice("Background job finished: 3 tests failed.");
-        },
-      },
-    });
-    const options = {
-      cwd: fixture.workspace,
-      home: fixture.home,
-      model: faux.model,
-      streamOptions: faux.streamOptions,
-      extensions: [notifier],
-    };
-    const agent = await startKernel(options);
-    await agent.prompt("first question");
-    await agent.prompt("second question");
-    (await agent.compact())._unsafeUnwrap();
-    await agent.prompt("third question");
-    const file = agent.sessionFile!;
-    await agent.close();
-
-    const resumed = await startKernel({ ...options, session: { mode: "resume", session: file } });
+    const { agent: resumed } = await resumedSession(fixture);
     const history = resumed.history();
     await resumed.close();
     const shape = history.map((item) =>

@@ -34,13 +34,7 @@ describe("path-scoped rules", () => {
         { text: "again" },
       ],
     });
-    const agent = await startKernel({
-      cwd: f.workspace,
-      home: f.keelHome,
-      userHome: f.home,
-      model: model.model,
-      streamOptions: model.streamOptions,
-    });
+    const agent = await startKernel(f.options(model));
     await agent.prompt("look around");
     await agent.prompt("once more");
     await agent.close();
@@ -92,14 +86,7 @@ describe("path-scoped rules in a child agent", () => {
               text: "parent done",
             }),
     });
-    const agent = await startKernel({
-      cwd: f.workspace,
-      home: f.keelHome,
-      userHome: f.home,
-      model: model.model,
-      streamOptions: model.streamOptions,
-      extensions: [hosted(spawner)],
-    });
+    const agent = await startKernel({ ...f.options(model), extensions: [hosted(spawner)] });
     await agent.prompt("spawn a reader");
     await agent.close();
     const child = model.requests.filter((r) => isChild(r.raw));

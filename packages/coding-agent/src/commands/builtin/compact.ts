@@ -7,7 +7,6 @@ export const compactCommand: BuiltinCommand = (agent) => ({
   name: "compact",
   description: "Summarize the history to free context",
   argumentHint: "[instructions]",
-  source: { kind: "builtin" },
   interactive: "compact",
   run: async (args) =>
     outcome(

@@ -5,6 +5,5 @@ import type { BuiltinCommand } from "./spec.js";
 export const costCommand: BuiltinCommand = (agent) => ({
   name: "cost",
   description: "Tokens and cost of this session, child agents included",
-  source: { kind: "builtin" },
   run: async () => ({ message: formatUsage(agent.usageBreakdown()) }),
 });

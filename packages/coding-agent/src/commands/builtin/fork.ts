@@ -5,6 +5,5 @@ import { outcome } from "./spec.js";
 export const forkCommand: BuiltinCommand = (agent) => ({
   name: "fork",
   description: "Continue in a new session file from here",
-  source: { kind: "builtin" },
   run: async () => outcome((await agent.fork()).map((f) => ({ message: `Forked into ${f.sessionFile}` }))),
 });

@@ -5,7 +5,6 @@ import type { BuiltinCommand } from "./spec.js";
 export const helpCommand: BuiltinCommand = (agent) => ({
   name: "help",
   description: "List commands",
-  source: { kind: "builtin" },
   interactive: "help",
   run: async () => ({
     message: agent.commands

@@ -32,5 +32,5 @@ const BUILTINS: readonly BuiltinCommand[] = [
 ];
 
 export function builtinCommands(agent: CodingAgent): CommandSpec[] {
-  return BUILTINS.map((make) => make(agent));
+  return BUILTINS.map((make) => ({ ...make(agent), source: { kind: "builtin" } }));
 }

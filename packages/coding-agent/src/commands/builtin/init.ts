@@ -5,6 +5,5 @@ import type { BuiltinCommand } from "./spec.js";
 export const initCommand: BuiltinCommand = () => ({
   name: "init",
   description: "Look at the project and write an AGENTS.md for it",
-  source: { kind: "builtin" },
   run: async () => ({ prompt: INIT_PROMPT }),
 });

@@ -6,7 +6,6 @@ export const modelCommand: BuiltinCommand = (agent) => ({
   name: "model",
   description: "Show or switch the model",
   argumentHint: "[provider/id]",
-  source: { kind: "builtin" },
   interactive: "model-picker",
   run: async (args) => {
     if (!args) return { message: `Model: ${agent.model().provider}/${agent.model().id}` };

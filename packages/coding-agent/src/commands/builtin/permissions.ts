@@ -19,7 +19,6 @@ export const permissionsCommand: BuiltinCommand = (agent) => ({
   name: "permissions",
   description: "Show the permission mode and rules (with their files); add or remove a rule",
   argumentHint: "[allow|ask|deny <rule> [--user|--project|--local|--session] | remove …]",
-  source: { kind: "builtin" },
   interactive: "permissions-dialog",
   run: async (args) => {
     if (!args) return { message: permissionsText(agent.permissionMode(), agent.permissionRules()) };

@@ -6,7 +6,6 @@ export const rewindCommand: BuiltinCommand = (agent) => ({
   name: "rewind",
   description: "Undo the last prompt(s) and what followed",
   argumentHint: "[count]",
-  source: { kind: "builtin" },
   interactive: "rewind-restore",
   run: async (args) => {
     const count = args ? Number.parseInt(args, 10) : 1;

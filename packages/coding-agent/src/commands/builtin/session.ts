@@ -4,7 +4,6 @@ import type { BuiltinCommand } from "./spec.js";
 export const sessionCommand: BuiltinCommand = (agent) => ({
   name: "session",
   description: "Show session id, file, usage and context",
-  source: { kind: "builtin" },
   run: async () => {
     const usage = agent.usage();
     const ctx = agent.contextUsage();

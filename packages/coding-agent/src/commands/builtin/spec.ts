@@ -4,8 +4,8 @@ import type { CommandResult, CommandSpec } from "@keel/extension-sdk";
 import type { Result } from "neverthrow";
 import type { CodingAgent, CodingAgentError } from "../../kernel/types.js";
 
-/** One built-in command, made for the agent it runs against. */
-export type BuiltinCommand = (agent: CodingAgent) => CommandSpec;
+/** One built-in command, made for the agent it runs against (its source is said once, in index.ts). */
+export type BuiltinCommand = (agent: CodingAgent) => Omit<CommandSpec, "source">;
 
 export function outcome(
   result: Result<{ message?: string; prompt?: string }, CodingAgentError>,

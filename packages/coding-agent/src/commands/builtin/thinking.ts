@@ -6,7 +6,6 @@ export const thinkingCommand: BuiltinCommand = (agent) => ({
   name: "thinking",
   description: "Show or set how hard the model thinks",
   argumentHint: "[off|low|medium|high|…|default]",
-  source: { kind: "builtin" },
   interactive: "thinking-picker",
   run: async (args) => {
     if (args) {

@@ -6,7 +6,6 @@ export const treeCommand: BuiltinCommand = (agent) => ({
   name: "tree",
   description: "Show the session tree; continue from an entry",
   argumentHint: "[entry id]",
-  source: { kind: "builtin" },
   interactive: "tree-picker",
   run: async (args) => {
     if (args) return outcome((await agent.branch(args)).map(() => ({ message: `Continuing from ${args}.` })));

@@ -8,7 +8,6 @@ export const trustCommand: BuiltinCommand = (agent) => ({
   name: "trust",
   description: "Show what this project could do if trusted; /trust yes trusts it",
   argumentHint: "[yes]",
-  source: { kind: "builtin" },
   interactive: "trust-confirm",
   run: async (args) => {
     if (args !== "" && args !== "yes") return { error: "Usage: /trust (show what it allows) or /trust yes" };

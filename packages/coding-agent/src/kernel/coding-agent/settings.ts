@@ -1,30 +1,19 @@
 // The session's settings a user changes while it goes on: the model (journaled), the thinking
-// level (journaled with it), a prompt's own model for its run, the permission mode and rules.
+// level (journaled with it), a prompt's own model for its run. The permission mode and rules are
+// ../controls.ts's, which the façade calls itself.
 import { type Model, modelRef, type ThinkingLevel } from "@keel/ai";
 import type { Diagnostic } from "@keel/extension-sdk";
 import { err, ok, type Result } from "neverthrow";
-import { hasKey, modelChoices, PermissionControls } from "../controls.js";
+import { hasKey, modelChoices } from "../controls.js";
 import { remapNote, type ThinkingState, thinkingState } from "../thinking.js";
-import type {
-  CodingAgentError,
-  PermissionModeName,
-  PermissionRuleInfo,
-  PermissionRuleScope,
-} from "../types.js";
+import type { CodingAgentError } from "../types.js";
 import type { KernelState } from "./state.js";
 
 export class KernelSettings {
-  private readonly controls: PermissionControls;
-
   constructor(
     private readonly state: KernelState,
     private readonly report: (level: Diagnostic["level"], message: string) => void,
-  ) {
-    this.controls = new PermissionControls(state.parts.permission, {
-      keelHome: state.parts.home,
-      projectRoot: state.parts.projectRoot,
-    });
-  }
+  ) {}
 
   model(): Model {
     return this.state.model;
@@ -91,27 +80,6 @@ export class KernelSettings {
       state.model = session;
       state.agent.configure({ model: session, streamOptions: state.requestOptions(state.session.id) });
     };
-  }
-
-  permissionMode(): PermissionModeName {
-    return this.controls.mode();
-  }
-
-  setPermissionMode(mode: PermissionModeName): Result<PermissionModeName, CodingAgentError> {
-    return this.controls.setMode(mode);
-  }
-
-  permissionRules(): PermissionRuleInfo[] {
-    return this.controls.rules();
-  }
-
-  editPermissionRule(edit: {
-    rule: string;
-    behavior: PermissionRuleInfo["behavior"];
-    scope: PermissionRuleScope;
-    remove?: boolean;
-  }): Result<PermissionRuleInfo, CodingAgentError> {
-    return this.controls.edit(edit);
   }
 
   private journalModel(): void {

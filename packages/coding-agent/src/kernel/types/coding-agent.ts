@@ -2,7 +2,6 @@
 import type { Message, Model, ThinkingLevel, Usage } from "@keel/ai";
 import type { AgentRecord, AgentRunResult, Diagnostic } from "@keel/extension-sdk";
 import type { Result } from "neverthrow";
-import type { PermissionBehavior } from "../../permissions/types.js";
 import type { TrustPreview } from "../trust-preview.js";
 import type { AgentCommands } from "./commands.js";
 import type { CodingAgentError } from "./errors.js";
@@ -15,8 +14,8 @@ import type {
   HistoryItem,
   MentionCompletionInfo,
   PermissionModeName,
+  PermissionRuleEdit,
   PermissionRuleInfo,
-  PermissionRuleScope,
   RestoreChoice,
   SessionTreeNode,
 } from "./session.js";
@@ -68,12 +67,7 @@ export interface CodingAgent {
   /** The permission rules in force, with the config file each came from. */
   permissionRules(): PermissionRuleInfo[];
   /** Adds (or, `remove`, takes out) a rule, in force at once and saved where `scope` says. */
-  editPermissionRule(edit: {
-    rule: string;
-    behavior: PermissionBehavior;
-    scope: PermissionRuleScope;
-    remove?: boolean;
-  }): Result<PermissionRuleInfo, CodingAgentError>;
+  editPermissionRule(edit: PermissionRuleEdit): Result<PermissionRuleInfo, CodingAgentError>;
   /**
    * Runs the agent to its natural end. Provider failures are a summary with that stop reason.
    * `@path` mentions of files attach their content (bounded), of folders their listing, of

@@ -17,6 +17,14 @@ export interface PermissionRuleInfo {
 /** Where a rule added from a UI is kept: a config file, or this session only. */
 export type PermissionRuleScope = "user" | "project" | "projectLocal" | "session";
 
+/** A rule to add (or, `remove`, take out), and where it is kept. */
+export interface PermissionRuleEdit {
+  rule: string;
+  behavior: PermissionBehavior;
+  scope: PermissionRuleScope;
+  remove?: boolean;
+}
+
 /** What a rewind or tree move may restore: the conversation, the files Keel's tools changed, or both. */
 export type RestoreChoice = "conversation" | "code" | "both";
 

@@ -138,7 +138,7 @@ function walk(node: Node, pipedInput: boolean, out: ShellAnalysis, certain: bool
     case "test_command": {
       // `((x))` and `[[ -v x ]]` evaluate text as code although they run no command.
       const evaluates = statementEvaluation(node);
-      if (evaluates) out.commands.push(pseudo(node.text, pipedInput, certain, { evaluates }));
+      if (evaluates) out.commands.push(shellCommand(node.text, pipedInput, certain, { evaluates }));
       for (const [child, sure] of sequence(node, certain)) walk(child, pipedInput, out, sure);
       return;
     }
@@ -174,29 +174,19 @@ function walk(node: Node, pipedInput: boolean, out: ShellAnalysis, certain: bool
       return;
     case "variable_assignment": {
       const evaluates = evaluationsIn(node);
-      out.commands.push({
-        assignments: [assignment(node, out)],
-        words: [],
-        redirects: [],
-        pipedInput,
-        source: node.text,
-        certain,
-        ...(evaluates ? { evaluates } : {}),
-      });
+      out.commands.push(
+        shellCommand(node.text, pipedInput, certain, {
+          assignments: [assignment(node, out)],
+          ...(evaluates ? { evaluates } : {}),
+        }),
+      );
       return;
     }
     case "declaration_command":
     case "unset_command": {
       // `export PATH=…`, `local HOME=…`: the assignments are the shell's own, listed so the
       // checker sees what they change; the words are what rules match.
-      const cmd: ShellCommand = {
-        assignments: [],
-        words: [],
-        redirects: [],
-        pipedInput,
-        source: node.text,
-        certain,
-      };
+      const cmd = shellCommand(node.text, pipedInput, certain);
       const first = node.children.find((c) => c !== null && !c.isNamed);
       if (first) cmd.words.push(literal(first.text));
       for (const child of kids(node)) {
@@ -232,18 +222,21 @@ function walk(node: Node, pipedInput: boolean, out: ShellAnalysis, certain: bool
       const evaluates = kids(node)
         .filter((c) => WORDISH.has(c.type))
         .reduce<Evaluation | undefined>((e, c) => mergeEvaluations(e, evaluationsIn(c)), undefined);
-      if (evaluates) out.commands.push(pseudo(node.text, pipedInput, false, { evaluates }));
+      if (evaluates) out.commands.push(shellCommand(node.text, pipedInput, false, { evaluates }));
       for (const child of kids(node)) walk(child, pipedInput, out, false);
     }
   }
 }
 
-/** A command of the checker's own making: an assignment or an evaluation the syntax implies. */
-function pseudo(
+/**
+ * A command, empty but for `extra`: one the walk goes on to fill with its words, or one of the
+ * checker's own making (an assignment or an evaluation the syntax implies).
+ */
+function shellCommand(
   source: string,
   pipedInput: boolean,
   certain: boolean,
-  extra: Partial<ShellCommand>,
+  extra: Partial<ShellCommand> = {},
 ): ShellCommand {
   return { assignments: [], words: [], redirects: [], pipedInput, source, certain, ...extra };
 }
@@ -268,7 +261,7 @@ function forIn(node: Node, pipedInput: boolean, out: ShellAnalysis, certain: boo
     undefined,
   );
   out.commands.push(
-    pseudo(`for ${name} in …`, pipedInput, certain, {
+    shellCommand(`for ${name} in …`, pipedInput, certain, {
       assignments: [{ name, value }],
       ...(integers ? { integers: [name] } : {}),
       ...(evaluates ? { evaluates } : {}),
@@ -284,12 +277,14 @@ function forArithmetic(node: Node, pipedInput: boolean, out: ShellAnalysis, cert
   for (const c of kids(node))
     if (c.type !== "do_group" && c.type !== "compound_statement") substitutions(c, out);
   const loop = () => {
-    if (header.loop) out.commands.push(pseudo(node.text, pipedInput, false, { evaluates: header.loop }));
+    if (header.loop)
+      out.commands.push(shellCommand(node.text, pipedInput, false, { evaluates: header.loop }));
   };
-  if (header.init) out.commands.push(pseudo(node.text, pipedInput, certain, { evaluates: header.init }));
+  if (header.init)
+    out.commands.push(shellCommand(node.text, pipedInput, certain, { evaluates: header.init }));
   if (header.integers.length > 0)
     out.commands.push(
-      pseudo("for ((…))", pipedInput, certain, {
+      shellCommand("for ((…))", pipedInput, certain, {
         assignments: header.integers.map((name) => ({ name, value: literal("0") })),
         integers: header.integers,
       }),
@@ -316,14 +311,7 @@ function redirected(node: Node, pipedInput: boolean, out: ShellAnalysis, certain
 }
 
 function command(node: Node, pipedInput: boolean, out: ShellAnalysis, certain: boolean): void {
-  const cmd: ShellCommand = {
-    assignments: [],
-    words: [],
-    redirects: [],
-    pipedInput,
-    source: node.text,
-    certain,
-  };
+  const cmd = shellCommand(node.text, pipedInput, certain);
   for (const child of kids(node)) {
     switch (child.type) {
       case "variable_assignment":

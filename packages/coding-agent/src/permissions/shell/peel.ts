@@ -2,7 +2,7 @@
 // util-linux 2.38, findutils 4.9.0, procps 4.0.2, time 1.9, bash 5.2) and what it runs.
 import { peelGitLine } from "./git.js";
 import { SHELLS } from "./names.js";
-import { optionTable, scanOptions } from "./options.js";
+import { type OptionTable, type OptionUse, optionTable, scanOptions } from "./options.js";
 import type { ShellCommand, ShellWord } from "./parser.js";
 import { OPAQUE_RUNNERS, peelRunner, RUNNERS } from "./runners.js";
 import type { Unwrapped } from "./wrappers.js";
@@ -148,8 +148,7 @@ export function peel(
     case "eval": {
       const args = words.slice(1);
       if (args.some((w) => !w.static)) {
-        out.opaque = "eval of text only known when the shell runs";
-        out.dynamic = true;
+        dynamicScript(out, "eval of text only known when the shell runs");
         return undefined;
       }
       out.script = lit(args.map((w) => w.value).join(" "));
@@ -171,9 +170,25 @@ export function peel(
   }
 }
 
+/** What runs is known only when the shell runs: the line is opaque, and says why. */
 function dynamicScript(out: Unwrapped, reason: string): void {
   out.opaque = reason;
   out.dynamic = true;
+}
+
+/** A wrapper's options and operands up to the command it runs; unreadable options make the line opaque. */
+function scanWrapper(
+  name: string,
+  words: ShellWord[],
+  options: OptionTable,
+  out: Unwrapped,
+): { options: OptionUse[]; operands: ShellWord[] } | undefined {
+  const scanned = scanOptions(words.slice(1), options, { stopAtOperand: true });
+  if (scanned.isErr()) {
+    out.opaque = `${name}: ${scanned.error.message}`;
+    return undefined;
+  }
+  return scanned.value;
 }
 
 function lit(value: string): ShellWord {
@@ -182,18 +197,13 @@ function lit(value: string): ShellWord {
 
 /** `env [-iv0] [-u NAME] [-C DIR] [-S STRING] [NAME=VALUE]… COMMAND…` */
 function peelEnv(words: ShellWord[], out: Unwrapped): Step | undefined {
-  const scanned = scanOptions(words.slice(1), ENV, { stopAtOperand: true });
-  if (scanned.isErr()) {
-    out.opaque = `env: ${scanned.error.message}`;
-    return undefined;
-  }
-  const scan = scanned.value;
+  const scan = scanWrapper("env", words, ENV, out);
+  if (!scan) return undefined;
   let i = 0;
   for (; i < scan.operands.length; i++) {
     const w = scan.operands[i]!;
     if (!w.static) {
-      out.opaque = "env with an argument only known when the shell runs";
-      out.dynamic = true;
+      dynamicScript(out, "env with an argument only known when the shell runs");
       return undefined;
     }
     if (!/^[A-Za-z_][A-Za-z0-9_]*=/.test(w.value)) break;
@@ -207,8 +217,7 @@ function peelEnv(words: ShellWord[], out: Unwrapped): Step | undefined {
     if (o.kind === "script") {
       // -S splits its string into arguments that come before the remaining ones.
       if (!o.value?.static) {
-        out.opaque = "env -S with a string only known when the shell runs";
-        out.dynamic = true;
+        dynamicScript(out, "env -S with a string only known when the shell runs");
         return undefined;
       }
       out.script = lit([o.value.value, ...rest.map((w) => w.raw)].join(" "));
@@ -243,12 +252,8 @@ function peelSudo(name: string, words: ShellWord[], out: Unwrapped): Step | unde
 
 /** `flock [options] FILE COMMAND…`, `flock [options] FILE -c SCRIPT`, `flock [options] FD`. */
 function peelFlock(words: ShellWord[], out: Unwrapped): Step | undefined {
-  const scanned = scanOptions(words.slice(1), FLOCK, { stopAtOperand: true });
-  if (scanned.isErr()) {
-    out.opaque = `flock: ${scanned.error.message}`;
-    return undefined;
-  }
-  const scan = scanned.value;
+  const scan = scanWrapper("flock", words, FLOCK, out);
+  if (!scan) return undefined;
   const [lock, ...rest] = scan.operands;
   if (lock && !/^\d+$/.test(lock.value)) out.writes.push(lock); // created when missing
   const script = scan.options.find((o) => o.kind === "script")?.value;
@@ -265,12 +270,8 @@ function peelFlock(words: ShellWord[], out: Unwrapped): Step | undefined {
 
 /** `watch [options] COMMAND…`: joined into one `sh -c` script unless -x. */
 function peelWatch(words: ShellWord[], out: Unwrapped): Step | undefined {
-  const scanned = scanOptions(words.slice(1), WATCH, { stopAtOperand: true });
-  if (scanned.isErr()) {
-    out.opaque = `watch: ${scanned.error.message}`;
-    return undefined;
-  }
-  const scan = scanned.value;
+  const scan = scanWrapper("watch", words, WATCH, out);
+  if (!scan) return undefined;
   out.notRead ??= "watch runs the command again and again";
   if (scan.operands.length === 0) return undefined;
   if (scan.options.some((o) => o.name === "-x" || o.name === "--exec"))
@@ -307,12 +308,8 @@ function peelSu(name: string, words: ShellWord[], out: Unwrapped): undefined {
 }
 
 function peelXargs(words: ShellWord[], out: Unwrapped): Step | undefined {
-  const scanned = scanOptions(words.slice(1), XARGS, { stopAtOperand: true });
-  if (scanned.isErr()) {
-    out.opaque = `xargs: ${scanned.error.message}`;
-    return undefined;
-  }
-  const scan = scanned.value;
+  const scan = scanWrapper("xargs", words, XARGS, out);
+  if (!scan) return undefined;
   // -a FILE: the arguments come from the file, the command is still the one written.
   for (const o of scan.options) if (o.kind === "names" && o.value) out.reads.push(o.value);
   out.appendsArgs = true;
