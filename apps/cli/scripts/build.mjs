@@ -290,14 +290,20 @@ for (const ext of extensions)
       )
         throw new Error(`an extension bundle requires ${path}, which neither the core lends nor dist/ holds`);
 
-const cjs = await build({
+const front = await build({
   ...cjsCommon,
   entryPoints: {
     bin: "src/bin.ts",
-    keel: "src/main.ts",
     acp: "src/acp/front.ts",
     "esm-import": "src/esm-import.ts",
   },
+});
+// The core, where the provider SDKs are: their Headers, Response and FormData without undici
+// (src/fetch-globals.ts); injected here only, so the bin and the ACP front stay without @keel/ai.
+const cjs = await build({
+  ...cjsCommon,
+  inject: ["src/fetch-globals.ts"],
+  entryPoints: { keel: "src/main.ts" },
 });
 chmodSync(join(root, "dist/bin.cjs"), 0o755);
 for (const file of ["keel.cjs", "acp.cjs", ...official.map(({ id }) => `ext-${id}.cjs`)]) {
@@ -330,7 +336,7 @@ for (const file of ["keel.cjs", "acp.cjs", ...official.map(({ id }) => `ext-${id
 }
 
 // Tests read the module graph from here (print mode must not reach the TUI, the TUI no kernel).
-const builds = [tui, api, cjs, ...extensions, ...vendored];
+const builds = [tui, api, front, cjs, ...extensions, ...vendored];
 const metafile = {
   inputs: Object.assign({}, ...builds.map((b) => b.metafile.inputs)),
   outputs: Object.assign({}, ...builds.map((b) => b.metafile.outputs)),

@@ -156,6 +156,53 @@ Module._resolveFilename = function (...args) {
     expect(loaded.filter((u) => isTui(u.replace(/^file:\/\//, "")) || /\/dist\/tui\//.test(u))).toEqual([]);
   });
 
+  it("a keel -p turn in each dialect sends its request without loading Node's undici", async () => {
+    // Headers, Response and FormData are undici's: the first touch of one loads all of it. The
+    // bundle gives the SDKs @keel/ai's (src/fetch-globals.ts), so no run touches it.
+    const own = workspace();
+    try {
+      writeFileSync(
+        join(own.home, "config.json"),
+        JSON.stringify({ providers: { deepseek: { baseUrl: server.openaiBaseUrl } } }),
+      );
+      const preload = join(own.home, "undici-probe.cjs");
+      const report = join(own.home, "undici.log");
+      writeFileSync(
+        preload,
+        `process.on("exit", () => require("node:fs").appendFileSync(${JSON.stringify(report)},
+  process.moduleLoadList.filter((m) => m.includes("undici")).join(",") + "|"));`,
+      );
+      writeFileSync(report, "");
+      const env = { OPENAI_BASE_URL: server.openaiBaseUrl, OPENAI_API_KEY: "test", DEEPSEEK_API_KEY: "test" };
+      const before = server.requests.length;
+      for (const model of [MODEL, "openai/gpt-5", "deepseek/deepseek-v4-pro"]) {
+        const r = await runKeel(["-p", "hi", "--model", model, "--cwd", own.repo], {
+          server,
+          ws: own,
+          env,
+          nodeArgs: ["--require", preload],
+        });
+        expect(r.code, r.stderr).toBe(0);
+        expect(r.stdout).toBe("ok\n");
+      }
+      expect(server.requests.slice(before).map((q) => q.api)).toEqual([
+        "anthropic-messages",
+        "openai-responses",
+        "openai-completions",
+      ]);
+      expect(readFileSync(report, "utf8")).toBe("|||");
+      // The probe does see undici when something loads it.
+      const touched = await runKeel(["--version"], {
+        ws: own,
+        nodeArgs: ["--require", preload, "-e", "Headers"],
+      });
+      expect(touched.code).toBe(0);
+      expect(readFileSync(report, "utf8")).toMatch(/^\|\|\|.*undici.*\|$/);
+    } finally {
+      own.dispose();
+    }
+  });
+
   it("interactive mode without a terminal is a usage error pointing at -p", async () => {
     const r = await runKeel(["hello"], { ws });
     expect(r.code).toBe(2);

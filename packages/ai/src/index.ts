@@ -64,6 +64,13 @@ export {
 } from "./thinking.js";
 export { charsPerToken, DEFAULT_CHARS_PER_TOKEN } from "./tokenizer.js";
 export {
+  FetchFormData,
+  FetchHeaders,
+  type FetchHeadersInit,
+  FetchResponse,
+  type FetchResponseInit,
+} from "./transport/fetch-types.js";
+export {
   connectFor,
   createNet,
   type NetConnectOutcome,

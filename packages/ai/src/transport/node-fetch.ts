@@ -2,7 +2,8 @@
 // spends ~20 ms of a process's first request building its dispatcher and compiling its WASM
 // HTTP parser; node:http parses natively. HTTPS_PROXY / HTTP_PROXY / NO_PROXY are honoured
 // (./proxy.ts): https through a CONNECT tunnel, http in absolute form. Requests this does not
-// cover (other schemes, streamed or form bodies) go to the global fetch unchanged.
+// cover (other schemes, streamed or form bodies) go to the global fetch unchanged. Headers and the
+// Response are ./fetch-types.ts's, so a request never loads undici.
 import {
   type ClientRequestArgs,
   Agent as HttpAgent,
@@ -15,6 +16,7 @@ import { isIP, connect as netConnect, type Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import { connect as tlsConnect } from "node:tls";
 import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
+import { FetchHeaders, type FetchHeadersInit, FetchResponse, NULL_BODY } from "./fetch-types.js";
 import {
   defaultPort,
   describeProxy,
@@ -25,8 +27,6 @@ import {
   proxyFor,
 } from "./proxy.js";
 
-/** Statuses whose responses have no body, which `new Response` refuses one for. */
-const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const MAX_REDIRECTS = 20;
 
@@ -281,7 +281,7 @@ export async function nodeFetch(
   if (signal?.aborted) throw abortReason(signal);
 
   const headers: Record<string, string> = {};
-  for (const [name, value] of new Headers(init.headers)) headers[name] = value;
+  for (const [name, value] of new FetchHeaders(init.headers as FetchHeadersInit)) headers[name] = value;
   let method = (init.method ?? "GET").toUpperCase();
   let body = init.body == null ? undefined : Buffer.from(init.body as string | Uint8Array);
   let url = start;
@@ -303,15 +303,16 @@ export async function nodeFetch(
       }
       continue;
     }
-    const responseHeaders = new Headers();
+    const responseHeaders = new FetchHeaders();
     for (let i = 0; i + 1 < res.rawHeaders.length; i += 2)
       responseHeaders.append(res.rawHeaders[i]!, res.rawHeaders[i + 1]!);
     const hasBody = !NULL_BODY.has(status) && method !== "HEAD";
     if (!hasBody) res.resume();
-    return new Response(hasBody ? bodyStream(res, signal) : null, {
+    // The SDKs read it as a Response; it is the subset of one that they use (./fetch-types.ts).
+    return new FetchResponse(hasBody ? bodyStream(res, signal) : null, {
       status,
       statusText: res.statusMessage ?? "",
       headers: responseHeaders,
-    });
+    }) as unknown as Response;
   }
 }

@@ -99,7 +99,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export class CommandSandbox {
   readonly settings: SandboxSettings;
   readonly #o: CommandSandboxOptions;
-  readonly #availability: Promise<SandboxAvailability>;
+  #availability: Promise<SandboxAvailability> | undefined;
+  readonly #probeStarted = Promise.withResolvers<Promise<SandboxAvailability>>();
   #runtimeDir: string | undefined;
   #proxy: Promise<NetworkProxy> | undefined;
   readonly #secretNames = new Set<string>();
@@ -112,15 +113,26 @@ export class CommandSandbox {
   constructor(options: CommandSandboxOptions) {
     this.#o = options;
     this.settings = options.settings;
-    // Started at once, awaited by the first command: it overlaps the rest of the start.
-    this.#availability = options.settings.enabled
-      ? probeSandbox(options.env ?? process.env)
-      : Promise.resolve(unavailable("off"));
     for (const value of commandEnvironment(options.env ?? process.env).secrets) this.#secrets.add(value);
   }
 
+  /**
+   * Whether a sandbox can start here: probed on first need (a command, or the session's start line
+   * once the first request is out), so a start sends its request before it spawns anything.
+   */
   availability(): Promise<SandboxAvailability> {
+    if (!this.#availability) {
+      this.#availability = this.settings.enabled
+        ? probeSandbox(this.#o.env ?? process.env)
+        : Promise.resolve(unavailable("off"));
+      this.#probeStarted.resolve(this.#availability);
+    }
     return this.#availability;
+  }
+
+  /** The probe's answer once something has started it (this does not). */
+  async probed(): Promise<SandboxAvailability> {
+    return await (await this.#probeStarted.promise);
   }
 
   /** The sandbox a command would get in `mode`. */
@@ -128,7 +140,7 @@ export class CommandSandbox {
     if (!this.settings.enabled) return { state: "off", reason: "sandbox.enabled is false in your config" };
     if (mode === "bypassPermissions" && this.settings.bypassPermissions === "none")
       return { state: "off", reason: 'sandbox.bypassPermissions is "none" in your config' };
-    const found = await this.#availability;
+    const found = await this.availability();
     if (found.isErr()) return { state: "unavailable", reason: found.error.message };
     return { state: "on", backend: found.value.kind, autoAllow: this.settings.autoAllow };
   }
@@ -268,7 +280,7 @@ export class CommandSandbox {
         });
       return ok(unconfined());
     }
-    const available = await this.#availability;
+    const available = await this.availability();
     if (available.isErr()) return ok(unconfined());
     const backend = available.value;
     const policy = this.policy(mode, command.cwd);

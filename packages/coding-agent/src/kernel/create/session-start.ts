@@ -38,13 +38,19 @@ export async function announceSessionStart(
   // A level asked for (--thinking) or kept from the session that this model cannot take as it is.
   const remapped = remapNote(kernel.thinking());
   if (remapped) kernel.report("info", remapped);
-  // The probe (a bubblewrap start, tens of ms on a busy machine) must not hold up the first
-  // request: its one line is said once it is known, after the start if need be. Every command
-  // waits for the probe itself (confine) and fails closed without a sandbox.
-  void sandbox.state(mode).then((state) => {
-    const said = sandboxNotice(state, mode);
-    if (said) kernel.report(said.level, said.message);
-  });
+  // The probe (two bubblewrap starts, tens of ms on a busy machine) must not hold up the first
+  // request: it begins on the event loop's next turn (a print run has written its first request by
+  // then: the start up to it is one chain of microtasks) or at the first command, whichever comes
+  // first, and its one line is said once it is known. Every command waits for the probe itself
+  // (confine) and fails closed without a sandbox.
+  void sandbox
+    .probed()
+    .then(() => sandbox.state(mode))
+    .then((state) => {
+      const said = sandboxNotice(state, mode);
+      if (said) kernel.report(said.level, said.message);
+    });
+  setImmediate(() => void sandbox.availability());
   await host.notify("sessionStart", { reason: start.reason, sessionId: session.id });
   kernel.emit({
     type: "session_start",
