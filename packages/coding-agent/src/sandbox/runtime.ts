@@ -100,7 +100,7 @@ export class CommandSandbox {
   readonly settings: SandboxSettings;
   readonly #o: CommandSandboxOptions;
   #availability: Promise<SandboxAvailability> | undefined;
-  readonly #probeStarted = Promise.withResolvers<Promise<SandboxAvailability>>();
+  readonly #probeStarted = Promise.withResolvers<SandboxAvailability>();
   #runtimeDir: string | undefined;
   #proxy: Promise<NetworkProxy> | undefined;
   readonly #secretNames = new Set<string>();
@@ -131,8 +131,8 @@ export class CommandSandbox {
   }
 
   /** The probe's answer once something has started it (this does not). */
-  async probed(): Promise<SandboxAvailability> {
-    return await (await this.#probeStarted.promise);
+  probed(): Promise<SandboxAvailability> {
+    return this.#probeStarted.promise;
   }
 
   /** The sandbox a command would get in `mode`. */
