@@ -3,7 +3,9 @@
 // HTTP parser; node:http parses natively. HTTPS_PROXY / HTTP_PROXY / NO_PROXY are honoured
 // (./proxy.ts): https through a CONNECT tunnel, http in absolute form. Requests this does not
 // cover (other schemes, streamed or form bodies) go to the global fetch unchanged. Headers and the
-// Response are ./fetch-types.ts's, so a request never loads undici.
+// Response are ./fetch-types.ts's, so a request never loads undici; node:https and node:tls load
+// with the first https connection and node:zlib with the first compressed body (each costs a start
+// milliseconds it need not pay before its first request).
 import {
   type ClientRequestArgs,
   Agent as HttpAgent,
@@ -11,11 +13,10 @@ import {
   type IncomingMessage,
   type RequestOptions,
 } from "node:http";
-import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
+import type * as Https from "node:https";
 import { isIP, connect as netConnect, type Socket } from "node:net";
 import type { Duplex } from "node:stream";
-import { connect as tlsConnect } from "node:tls";
-import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
+import type { ConnectionOptions, TLSSocket } from "node:tls";
 import { FetchHeaders, type FetchHeadersInit, FetchResponse, NULL_BODY } from "./fetch-types.js";
 import {
   defaultPort,
@@ -26,6 +27,10 @@ import {
   type ProxyRoute,
   proxyFor,
 } from "./proxy.js";
+
+const https = () => process.getBuiltinModule("node:https");
+const tlsConnect = (options: ConnectionOptions): TLSSocket =>
+  process.getBuiltinModule("node:tls").connect(options);
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const MAX_REDIRECTS = 20;
@@ -52,39 +57,53 @@ class WarmHttpAgent extends HttpAgent {
     return takeWarm(`http://${options.host}:${options.port}`) ?? super.createConnection(options, callback);
   }
 }
-class WarmHttpsAgent extends HttpsAgent {
-  override createConnection(options: ClientRequestArgs, callback?: Connect): Duplex | null | undefined {
-    return takeWarm(`https://${options.host}:${options.port}`) ?? super.createConnection(options, callback);
-  }
-}
-const agents = {
-  "http:": new WarmHttpAgent({ keepAlive: true }),
-  "https:": new WarmHttpsAgent({ keepAlive: true }),
-};
+const httpAgent = new WarmHttpAgent({ keepAlive: true });
 
-/** https through a proxy: each connection is a CONNECT tunnel, then TLS to the server inside it. */
-class TunnelAgent extends HttpsAgent {
-  constructor(private readonly route: ProxyRoute) {
-    super({ keepAlive: true });
+/** The https agents, made with the first https connection (node:https is loaded then). */
+interface HttpsAgents {
+  warm: Https.Agent;
+  plain: () => Https.Agent;
+  tunnel: (route: ProxyRoute) => Https.Agent;
+}
+let httpsAgents: HttpsAgents | undefined;
+function httpsAgentsOf(): HttpsAgents {
+  if (httpsAgents) return httpsAgents;
+  const { Agent } = https();
+  class WarmHttpsAgent extends Agent {
+    override createConnection(options: ClientRequestArgs, callback?: Connect): Duplex | null | undefined {
+      return takeWarm(`https://${options.host}:${options.port}`) ?? super.createConnection(options, callback);
+    }
   }
-  override createConnection(options: ClientRequestArgs, callback?: Connect): Duplex | null | undefined {
-    const host = String(options.host ?? "localhost");
-    const port = Number(options.port ?? 443);
-    openTunnel(this.route, `${isIP(host) === 6 ? `[${host}]` : host}:${port}`).then(
-      (socket) =>
-        callback?.(
-          null,
-          tlsConnect({
-            socket,
-            host,
-            ALPNProtocols: ["http/1.1"],
-            ...(isIP(host) ? {} : { servername: host }),
-          }),
-        ),
-      (e: Error) => callback?.(e, undefined as unknown as Duplex),
-    );
-    return undefined;
+  /** https through a proxy: each connection is a CONNECT tunnel, then TLS to the server inside it. */
+  class TunnelAgent extends Agent {
+    constructor(private readonly route: ProxyRoute) {
+      super({ keepAlive: true });
+    }
+    override createConnection(options: ClientRequestArgs, callback?: Connect): Duplex | null | undefined {
+      const host = String(options.host ?? "localhost");
+      const port = Number(options.port ?? 443);
+      openTunnel(this.route, `${isIP(host) === 6 ? `[${host}]` : host}:${port}`).then(
+        (socket) =>
+          callback?.(
+            null,
+            tlsConnect({
+              socket,
+              host,
+              ALPNProtocols: ["http/1.1"],
+              ...(isIP(host) ? {} : { servername: host }),
+            }),
+          ),
+        (e: Error) => callback?.(e, undefined as unknown as Duplex),
+      );
+      return undefined;
+    }
   }
+  httpsAgents = {
+    warm: new WarmHttpsAgent({ keepAlive: true }),
+    plain: () => new Agent({ keepAlive: true }),
+    tunnel: (route) => new TunnelAgent(route),
+  };
+  return httpsAgents;
 }
 
 /** Pooled connections per proxy: tunnels for https, connections to the proxy for http. */
@@ -95,9 +114,9 @@ function proxyAgent(route: ProxyRoute, target: "http:" | "https:"): HttpAgent {
   if (!agent) {
     agent =
       target === "https:"
-        ? new TunnelAgent(route)
+        ? httpsAgentsOf().tunnel(route)
         : route.url.protocol === "https:"
-          ? new HttpsAgent({ keepAlive: true })
+          ? httpsAgentsOf().plain()
           : new HttpAgent({ keepAlive: true });
     proxyAgents.set(key, agent);
   }
@@ -157,11 +176,11 @@ function bodyStream(res: IncomingMessage, signal: AbortSignal | undefined): Read
   const encoding = String(res.headers["content-encoding"] ?? "").toLowerCase();
   const decoder =
     encoding === "gzip" || encoding === "x-gzip"
-      ? createGunzip()
+      ? process.getBuiltinModule("node:zlib").createGunzip()
       : encoding === "deflate"
-        ? createInflate()
+        ? process.getBuiltinModule("node:zlib").createInflate()
         : encoding === "br"
-          ? createBrotliDecompress()
+          ? process.getBuiltinModule("node:zlib").createBrotliDecompress()
           : undefined;
   const source = decoder ? res.pipe(decoder) : res;
   if (decoder) res.on("error", (e) => decoder.destroy(e));
@@ -213,14 +232,18 @@ function send(
     }
     let req: ReturnType<typeof httpRequest>;
     if (!route) {
-      const options: RequestOptions = { method, headers, agent: agents[target] };
-      req = (target === "https:" ? httpsRequest : httpRequest)(url, options);
+      const options: RequestOptions = {
+        method,
+        headers,
+        agent: target === "https:" ? httpsAgentsOf().warm : httpAgent,
+      };
+      req = target === "https:" ? https().request(url, options) : httpRequest(url, options);
     } else if (target === "https:") {
-      req = httpsRequest(url, { method, headers, agent: proxyAgent(route, target) });
+      req = https().request(url, { method, headers, agent: proxyAgent(route, target) });
     } else {
       // Plain http goes to the proxy itself, the target in absolute form.
       const proxyHost = route.url.hostname.replace(/^\[(.*)\]$/, "$1");
-      req = (route.url.protocol === "https:" ? httpsRequest : httpRequest)({
+      req = (route.url.protocol === "https:" ? https().request : httpRequest)({
         host: proxyHost,
         port: defaultPort(route.url),
         path: url.href,

@@ -3,7 +3,11 @@
 // Failures reject with ProxyError, which names the proxy and the variable so the error a user
 // sees says which setting to check.
 import { BlockList, isIP, connect as netConnect, type Socket } from "node:net";
-import { connect as tlsConnect } from "node:tls";
+import type { ConnectionOptions, TLSSocket } from "node:tls";
+
+/** node:tls, loaded with the first https proxy (a start that uses none does not pay for it). */
+const tlsConnect = (options: ConnectionOptions): TLSSocket =>
+  process.getBuiltinModule("node:tls").connect(options);
 
 export interface ProxyRoute {
   url: URL;

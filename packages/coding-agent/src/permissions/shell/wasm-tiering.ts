@@ -9,7 +9,6 @@
 // own modules come from such a cache built into node, so every Node module loaded after a flag
 // change is compiled from source (a keel -p start ran ~27% more instructions with the flags set
 // first). By the time a shell command is first judged, a session has loaded the modules it needs.
-import { setFlagsFromString } from "node:v8";
 
 const FLAGS = ["--liftoff-only", "--no-wasm-tier-up", "--no-wasm-dynamic-tiering"];
 
@@ -25,5 +24,7 @@ export function keepWasmOnBaseline(): void {
   if (switched) return;
   switched = true;
   (process as NodeJS.EventEmitter).emit(BEFORE_V8_FLAGS);
+  // node:v8 is loaded here, at the first judged command, not by every start.
+  const { setFlagsFromString } = process.getBuiltinModule("node:v8");
   for (const flag of FLAGS) setFlagsFromString(flag);
 }

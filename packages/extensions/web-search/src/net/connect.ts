@@ -2,7 +2,6 @@
 // address that was checked (never a second DNS answer), directly or through the proxy the
 // environment names; TLS on top names the host for SNI and the certificate check.
 import { isIP, type Socket } from "node:net";
-import { connect as tlsConnect } from "node:tls";
 import type { RuntimeNet } from "@keel/extension-sdk";
 import { err, ok, type Result } from "neverthrow";
 import { describeSocketError, type NetError, netError } from "./errors.js";
@@ -57,7 +56,8 @@ export async function openConnection(options: ConnectOptions): Promise<Result<So
     return err(describeSocketError({ code: error.code, message: error.message }, where));
   }
   if (url.protocol !== "https:") return ok(opened.socket);
-  const secured = tlsConnect({
+  // node:tls on the first https fetch: the extension's activation does not pay for loading it.
+  const secured = process.getBuiltinModule("node:tls").connect({
     socket: opened.socket,
     host: hostname,
     ...(isIP(hostname) ? {} : { servername: hostname }),

@@ -3,7 +3,6 @@
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import type { Socket } from "node:net";
 import type { Readable } from "node:stream";
-import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
 import { err, ok, type Result } from "neverthrow";
 import { describeSocketError, type NetError, netError } from "./errors.js";
 
@@ -31,18 +30,20 @@ export interface HttpRequestOptions {
   signal: AbortSignal;
 }
 
+/** node:zlib on the first compressed body: the extension's activation does not pay for loading it. */
 function decoderFor(encoding: string | undefined): (() => NodeJS.ReadWriteStream) | "identity" | undefined {
+  const zlib = () => process.getBuiltinModule("node:zlib");
   switch ((encoding ?? "identity").trim().toLowerCase()) {
     case "identity":
     case "":
       return "identity";
     case "gzip":
     case "x-gzip":
-      return createGunzip;
+      return () => zlib().createGunzip();
     case "deflate":
-      return createInflate;
+      return () => zlib().createInflate();
     case "br":
-      return createBrotliDecompress;
+      return () => zlib().createBrotliDecompress();
     default:
       return undefined;
   }
