@@ -3,7 +3,6 @@
 // names it (the runs before it stand); the shape is InputLine in schema.ts. Claude Code's shape,
 // {"type":"user","message":{"role":"user","content":…}}, is read as the same thing, so scripts
 // written for `claude -p --input-format stream-json` run unchanged.
-import { createInterface } from "node:readline";
 import { err, ok, type Result } from "neverthrow";
 import type { UsageError } from "../args.js";
 
@@ -64,7 +63,11 @@ export function readInputLines(stdin: NodeJS.ReadableStream = process.stdin): {
   /** Stops reading (keel is stopping). */
   close(): void;
 } {
-  const rl = createInterface({ input: stdin, crlfDelay: Number.POSITIVE_INFINITY });
+  // node:readline only when stream-json input is read: a plain -p start does not load it.
+  const rl = process.getBuiltinModule("node:readline").createInterface({
+    input: stdin,
+    crlfDelay: Number.POSITIVE_INFINITY,
+  });
   // Taken now, not when the first run ends: readline's iterator buffers lines from its creation,
   // and lines that arrive while the agent opens would otherwise be emitted to no one.
   const pending = rl[Symbol.asyncIterator]();

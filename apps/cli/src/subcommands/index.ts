@@ -1,6 +1,5 @@
 // `keel <subcommand> …`: Keel's own (install, uninstall, update, list, sessions) and those the composed official
 // extensions contribute through their `cli` field (keel mcp, keel connector).
-import { createInterface } from "node:readline/promises";
 import {
   type ExtensionModule,
   extensionDataDir,
@@ -37,7 +36,11 @@ export function cliIO(): CliIO {
       ? {
           prompt: async (question: string, options?: { secret?: boolean }) => {
             if (options?.secret) return readSecret(question);
-            const rl = createInterface({ input: process.stdin, output: process.stdout });
+            // Loaded here, not by every start that bundles the subcommands.
+            const rl = process.getBuiltinModule("node:readline/promises").createInterface({
+              input: process.stdin,
+              output: process.stdout,
+            });
             try {
               return await rl.question(question);
             } finally {

@@ -1,7 +1,6 @@
 // Keel's network proxy for sandboxed commands: HTTP CONNECT (https, anything tunnelled) and plain
 // http requests, to the hosts the user allows and nowhere else. It listens on 127.0.0.1 only; the
 // sandbox reaches it through the link in network-link.ts, never through the host's network.
-import { lookup as dnsLookup } from "node:dns/promises";
 import { createServer, request as httpRequest, type IncomingMessage, type Server } from "node:http";
 import { connect, isIP, type Socket } from "node:net";
 import { domainMatches, normalizeDomain } from "../permissions/rules.js";
@@ -27,7 +26,8 @@ export function hostAllowed(host: string, allowed: readonly string[]): boolean {
   return allowed.some((entry) => domainMatches(`domain:${entry}`, h));
 }
 
-const defaultLookup: Lookup = (host) => dnsLookup(host);
+/** node:dns/promises on the first name a sandboxed command connects to, not at every start. */
+const defaultLookup: Lookup = (host) => process.getBuiltinModule("node:dns/promises").lookup(host);
 
 function target(authority: string, defaultPort: number): { host: string; port: number } | undefined {
   const m = /^(\[[^\]]+\]|[^:]+)(?::(\d+))?$/.exec(authority);

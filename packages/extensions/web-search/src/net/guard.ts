@@ -1,7 +1,6 @@
 // The private-network guard: resolves a host once, refuses it unless every address is public or
 // allowlisted, and hands back the one address the connection must use (no second lookup, so no
 // DNS-rebinding window between the check and the connection).
-import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
 import { err, ok, type Result } from "neverthrow";
 import { classifyAddress, describeClass, inRange, parseRange } from "./address.js";
@@ -11,8 +10,11 @@ import { hostMatches, isLocalhostName, normalizeHost } from "./hosts.js";
 /** Resolves a host name to its addresses; DNS unless a test injects a stub. */
 export type Resolver = (hostname: string, signal: AbortSignal) => Promise<string[]>;
 
+// node:dns/promises on the first fetch, not at the extension's activation.
 export const systemResolver: Resolver = async (hostname) =>
-  (await lookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
+  (await process.getBuiltinModule("node:dns/promises").lookup(hostname, { all: true, verbatim: true })).map(
+    (a) => a.address,
+  );
 
 export interface GuardPolicy {
   /** Host names (`*.x` for subdomains), IP addresses and CIDR ranges the user lets WebFetch reach. */
