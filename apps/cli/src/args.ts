@@ -1,6 +1,7 @@
 // Command-line parsing: argv → a checked CliCommand (run, help or version) or a usage error.
 // Strict: unknown flags, bad values and contradictory combinations are errors, never ignored.
 import { parseArgs } from "node:util";
+import { splitToolRules } from "@keel/extension-sdk";
 import { err, ok, type Result } from "neverthrow";
 
 export const OUTPUT_FORMATS = ["text", "json", "stream-json"] as const;
@@ -361,23 +362,9 @@ export function parseCliArgs(argv: readonly string[]): Result<CliCommand, UsageE
 }
 
 /**
- * `--allowedTools "Bash(git log:*) Read,Edit"`: rules separated by commas or spaces outside
- * parentheses, as Claude Code reads them; the flag may also be given once per rule.
+ * `--allowedTools "Bash(git log:*) Read,Edit"`: rules as Claude Code reads them (the SDK's
+ * splitToolRules); the flag may also be given once per rule.
  */
 export function toolRules(values: readonly string[]): string[] {
-  const out: string[] = [];
-  for (const value of values) {
-    let depth = 0;
-    let current = "";
-    for (const c of value) {
-      if (c === "(") depth++;
-      if (c === ")") depth = Math.max(0, depth - 1);
-      if (depth === 0 && (c === "," || /\s/.test(c))) {
-        if (current) out.push(current);
-        current = "";
-      } else current += c;
-    }
-    if (current) out.push(current);
-  }
-  return out;
+  return values.flatMap(splitToolRules);
 }

@@ -102,11 +102,13 @@ describe("startup", () => {
       .filter(([path, input]) => /(^|\/)packages\//.test(path) && input.bytesInOutput > 0)
       .map(([path]) => path);
     // The code cache is written through the one atomic write (@keel/extension-sdk/node, with the
-    // errno wording it shares with the bounded read), not its front matter or anything else of the SDK.
+    // errno wording it shares with the bounded read), and --allowedTools is read with the SDK's
+    // rule reader: nothing else of the SDK (its front matter, TypeBox).
     expect(fromPackages.sort()).toEqual([
       expect.stringMatching(/packages\/coding-agent\/dist\/config\/paths\.js$/),
       expect.stringMatching(/packages\/extension-sdk\/dist\/node\/atomic-write\.js$/),
       expect.stringMatching(/packages\/extension-sdk\/dist\/node\/errno\.js$/),
+      expect.stringMatching(/packages\/extension-sdk\/dist\/tool-rules\.js$/),
     ]);
   });
 

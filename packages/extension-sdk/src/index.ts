@@ -14,5 +14,6 @@ export * from "./net.js";
 export * from "./process.js";
 export * from "./runtime.js";
 export * from "./secrets.js";
+export * from "./tool-rules.js";
 export * from "./tools.js";
 export * from "./ui.js";

@@ -3,12 +3,12 @@
 // the origin (not the command), and names taken by others giving way to the full name.
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { splitToolRules as splitAllowedTools } from "@keel/extension-sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import { type CommandRoot, commandRoots, discoverCommandFiles } from "../../src/commands/files/discover.js";
 import {
   fillShellOutputs,
   shellCommands,
-  splitAllowedTools,
   splitArguments,
   substituteArguments,
 } from "../../src/commands/files/expand.js";

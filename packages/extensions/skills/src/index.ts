@@ -2,6 +2,8 @@
 // a budgeted catalog announced in capability notices, the Skill tool, /skill commands, live reload.
 import { skillsExtension } from "./extension.js";
 
+// splitAllowedTools: the SDK's splitToolRules, under the name this package has exported.
+export { splitToolRules as splitAllowedTools } from "@keel/extension-sdk";
 export {
   budgetChars,
   DEFAULT_BUDGET_FRACTION,
@@ -41,6 +43,6 @@ export {
   type SkillRoot,
   type SkillScope,
 } from "./types.js";
-export { splitAllowedTools, validateFrontMatter } from "./validate.js";
+export { validateFrontMatter } from "./validate.js";
 export { type SkillWatcher, watchSkillRoots } from "./watch.js";
 export default skillsExtension;

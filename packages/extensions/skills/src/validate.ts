@@ -1,6 +1,7 @@
 // Front matter → SkillMeta, by the Agent Skills rules applied leniently (as the format's client
 // guide advises): cosmetic problems load the skill with a warning naming the field; a missing
 // description, or a name Keel cannot use at all, skips it.
+import { splitToolRules } from "@keel/extension-sdk";
 import { err, ok, type Result } from "neverthrow";
 import type { SkillDiagnostic, SkillMeta } from "./types.js";
 
@@ -19,28 +20,6 @@ export interface Validated {
 }
 
 export type SkipReason = { type: "skipped"; field: string; message: string };
-
-/**
- * Splits `allowed-tools` as the spec writes it (space-delimited string or YAML list) and as
- * Claude Code does (commas), keeping spaces inside parentheses: `Bash(git diff:*) Read`.
- */
-export function splitAllowedTools(value: string): string[] {
-  const out: string[] = [];
-  let depth = 0;
-  let current = "";
-  for (const ch of value) {
-    if (ch === "(") depth++;
-    if (ch === ")") depth = Math.max(0, depth - 1);
-    if (depth === 0 && (ch === "," || /\s/.test(ch))) {
-      if (current) out.push(current);
-      current = "";
-      continue;
-    }
-    current += ch;
-  }
-  if (current) out.push(current);
-  return out;
-}
 
 /** Folds the description into one line for the catalog, bounded. */
 export function summaryOf(description: string, max = MAX_DESCRIPTION): string {
@@ -150,9 +129,9 @@ export function validateFrontMatter(
 
   const tools = data["allowed-tools"];
   if (tools !== undefined) {
-    if (typeof tools === "string") meta.allowedTools = splitAllowedTools(tools);
+    if (typeof tools === "string") meta.allowedTools = splitToolRules(tools);
     else if (Array.isArray(tools) && tools.every((t) => typeof t === "string"))
-      meta.allowedTools = tools.flatMap((t) => splitAllowedTools(t));
+      meta.allowedTools = tools.flatMap((t) => splitToolRules(t));
     else warn("allowed-tools", "not a space-separated string or a list of strings; ignored");
   }
 

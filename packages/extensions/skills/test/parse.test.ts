@@ -5,7 +5,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { parseSkillFile } from "../src/frontmatter.js";
-import { splitAllowedTools, summaryOf, validateFrontMatter } from "../src/validate.js";
+import { splitAllowedTools } from "../src/index.js";
+import { summaryOf, validateFrontMatter } from "../src/validate.js";
 
 const dirs: string[] = [];
 afterEach(() => {

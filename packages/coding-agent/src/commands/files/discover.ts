@@ -4,11 +4,11 @@
 // folder unless `claude.userFiles` is false. A bad file is one problem line, never a failed start.
 import { readdirSync, realpathSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
+import { splitToolRules } from "@keel/extension-sdk";
 import { parseFrontMatter, readFileBounded } from "@keel/extension-sdk/node";
 import { translateRule } from "../../config/claude-settings.js";
 import { isInside } from "../../permissions/paths.js";
 import { checkRule } from "../../permissions/rules.js";
-import { splitAllowedTools } from "./expand.js";
 
 export type CommandScope = "project" | "user";
 
@@ -178,9 +178,9 @@ export function readCommandFile(
   const tools = data["allowed-tools"];
   const listed =
     typeof tools === "string"
-      ? splitAllowedTools(tools)
+      ? splitToolRules(tools)
       : Array.isArray(tools)
-        ? tools.flatMap((t) => (typeof t === "string" ? splitAllowedTools(t) : []))
+        ? tools.flatMap((t) => (typeof t === "string" ? splitToolRules(t) : []))
         : [];
   const allowedTools: string[] = [];
   const notes: string[] = parsed.value.repaired ? [parsed.value.repaired] : [];

@@ -63,25 +63,3 @@ export function fillShellOutputs(text: string, outputs: readonly string[]): stri
   let i = 0;
   return text.replace(SHELL, (_, lead: string) => `${lead}${(outputs[i++] ?? "").replace(/\s+$/, "")}`);
 }
-
-/**
- * Claude Code's `allowed-tools`: a list, or one string of rules separated by commas or spaces
- * outside parentheses (`Bash(git add:*), Bash(git status:*)`, `Read Grep`).
- */
-export function splitAllowedTools(value: string): string[] {
-  const rules: string[] = [];
-  let depth = 0;
-  let rule = "";
-  for (const ch of value) {
-    if (ch === "(") depth++;
-    if (ch === ")") depth = Math.max(0, depth - 1);
-    if (depth === 0 && (ch === "," || /\s/.test(ch))) {
-      if (rule.trim()) rules.push(rule.trim());
-      rule = "";
-      continue;
-    }
-    rule += ch;
-  }
-  if (rule.trim()) rules.push(rule.trim());
-  return rules;
-}
