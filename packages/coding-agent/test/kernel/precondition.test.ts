@@ -31,14 +31,7 @@ describe("a tool's precondition", () => {
       ],
     });
     const ui = recordingUi({ interactive: true, approve: () => ({ decision: "allow_once" }) });
-    const agent = await startKernel({
-      cwd: fixture.workspace,
-      home: fixture.home,
-      model: faux.model,
-      streamOptions: faux.streamOptions,
-      permissionMode: "default",
-      ui: ui.ui,
-    });
+    const agent = await startKernel({ ...fixture.options(faux), permissionMode: "default", ui: ui.ui });
     const run = (await agent.prompt("change alpha to beta"))._unsafeUnwrap();
     await agent.close();
     expect(run.text).toBe("I will read it first.");
@@ -71,14 +64,7 @@ describe("a tool's precondition", () => {
       ],
     });
     const ui = recordingUi({ interactive: true, approve: () => ({ decision: "allow_once" }) });
-    const agent = await startKernel({
-      cwd: fixture.workspace,
-      home: fixture.home,
-      model: faux.model,
-      streamOptions: faux.streamOptions,
-      permissionMode: "default",
-      ui: ui.ui,
-    });
+    const agent = await startKernel({ ...fixture.options(faux), permissionMode: "default", ui: ui.ui });
     (await agent.prompt("change alpha to beta"))._unsafeUnwrap();
     await agent.close();
     expect(ui.approvals.map((a) => [a.toolName, a.summary])).toEqual([["Edit", "notes.txt"]]);
