@@ -16,15 +16,7 @@ let box: Sandbox;
 afterEach(() => box?.cleanup());
 
 async function load(cwd: string, extra: Partial<ContextFileOptions> = {}) {
-  const reports: string[] = [];
-  const files = await loadContextFiles({
-    cwd,
-    home: box.home,
-    projectRoot: box.workspace,
-    trusted: true,
-    report: (message) => reports.push(message),
-    ...extra,
-  });
+  const { files, reports } = await loadFiles(cwd, extra);
   return { contents: files.map((f) => f.content), reports };
 }
 
