@@ -9,6 +9,18 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { probeSandbox } from "../../src/sandbox/probe.js";
 import { CREDENTIALS_TEXT, KEY_TEXT, type SandboxFixture, sandboxFixture } from "./fixture.js";
 
+/** The processes whose command line starts with `marker` (gone ones skipped as they are read). */
+function processesNamed(marker: string): string[] {
+  return readdirSync("/proc")
+    .filter((p) => /^\d+$/.test(p))
+    .filter((p) => {
+      try {
+        return readFileSync(`/proc/${p}/cmdline`, "utf8").startsWith(marker);
+      } catch {
+        return false;
+      }
+    });
+}
 let fx: SandboxFixture | undefined;
 afterEach(async () => {
   await fx?.dispose();
@@ -179,15 +191,7 @@ describe("default mode", () => {
     await fx.run(
       `(exec -a ${marker} sleep 300) & setsid bash -c 'exec -a ${marker} sleep 301' & echo started`,
     );
-    const alive = readdirSync("/proc")
-      .filter((p) => /^\d+$/.test(p))
-      .filter((p) => {
-        try {
-          return readFileSync(`/proc/${p}/cmdline`, "utf8").startsWith(marker);
-        } catch {
-          return false;
-        }
-      });
+    const alive = processesNamed(marker);
     expect(alive).toEqual([]);
   });
 });
@@ -211,15 +215,7 @@ describe("a confined command's end", () => {
     child.stdout?.on("data", (d: Buffer) => (out += d));
     await new Promise((resolve) => child.once("exit", resolve));
     const ended = await run.ended();
-    const alive = readdirSync("/proc")
-      .filter((p) => /^\d+$/.test(p))
-      .filter((p) => {
-        try {
-          return readFileSync(`/proc/${p}/cmdline`, "utf8").startsWith(marker);
-        } catch {
-          return false;
-        }
-      });
+    const alive = processesNamed(marker);
     run.release();
     expect(out).toContain("started");
     expect(ended).toBe(true);
