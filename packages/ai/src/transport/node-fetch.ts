@@ -16,7 +16,6 @@ import {
 import type * as Https from "node:https";
 import { isIP, connect as netConnect, type Socket } from "node:net";
 import type { Duplex } from "node:stream";
-import type { ConnectionOptions, TLSSocket } from "node:tls";
 import { FetchHeaders, type FetchHeadersInit, FetchResponse, NULL_BODY } from "./fetch-types.js";
 import {
   defaultPort,
@@ -26,11 +25,10 @@ import {
   ProxyError,
   type ProxyRoute,
   proxyFor,
+  tlsConnect,
 } from "./proxy.js";
 
 const https = () => process.getBuiltinModule("node:https");
-const tlsConnect = (options: ConnectionOptions): TLSSocket =>
-  process.getBuiltinModule("node:tls").connect(options);
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const MAX_REDIRECTS = 20;

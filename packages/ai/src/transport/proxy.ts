@@ -5,8 +5,8 @@
 import { BlockList, isIP, connect as netConnect, type Socket } from "node:net";
 import type { ConnectionOptions, TLSSocket } from "node:tls";
 
-/** node:tls, loaded with the first https proxy (a start that uses none does not pay for it). */
-const tlsConnect = (options: ConnectionOptions): TLSSocket =>
+/** A TLS connection through node:tls, loaded on first use (a start that opens none does not pay for it). */
+export const tlsConnect = (options: ConnectionOptions): TLSSocket =>
   process.getBuiltinModule("node:tls").connect(options);
 
 export interface ProxyRoute {
