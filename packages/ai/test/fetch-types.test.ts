@@ -66,6 +66,8 @@ describe("FetchHeaders", () => {
     expect(() => new FetchHeaders({ "bad name": "x" })).toThrow(TypeError);
     expect(() => new FetchHeaders().set("x", "a\r\nInjected: yes")).toThrow(TypeError);
     expect(() => new FetchHeaders([["only-name"]] as unknown as [string, string][])).toThrow(TypeError);
+    expect(() => new FetchHeaders(["ab"] as unknown as [string, string][])).toThrow(TypeError);
+    expect(() => new Headers(["ab"] as unknown as [string, string][])).toThrow(TypeError);
     expect(() => new Headers({ "bad name": "x" })).toThrow(TypeError);
   });
 });

@@ -32,7 +32,8 @@ export class FetchHeaders {
     if (typeof init !== "object") throw new TypeError("Headers: init must be an object");
     if (Symbol.iterator in init) {
       for (const pair of init as Iterable<readonly string[]>) {
-        if (pair == null || typeof (pair as object)[Symbol.iterator as never] !== "function")
+        // A pair is a sequence object: a string ("ab") is iterable but is not one.
+        if (typeof pair !== "object" || pair === null || !(Symbol.iterator in pair))
           throw new TypeError("Headers: each entry must be a [name, value] pair");
         const [name, value, ...rest] = [...pair];
         if (name === undefined || value === undefined || rest.length > 0)
