@@ -43,6 +43,9 @@ import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+/** CommonJS's function wrapper, as src/code-cache.ts expects it (a test holds the two equal). */
+const CJS_WRAPPER_HEAD = "(function (exports, require, module, __filename, __dirname) {";
+const CJS_WRAPPER_TAIL = "})";
 const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
 const externalOf = (names) => names.flatMap((name) => [name, `${name}/*`]);
 // @keel/extension-sdk is a dependency for the extensions keel installs (they resolve the host's
@@ -316,6 +319,15 @@ for (const file of ["keel.cjs", "acp.cjs", ...official.map(({ id }) => `ext-${id
   // A dynamic import left in a file run from the code cache would fail there; fail here.
   if (/(^|[^\w$.`'"])import\(/m.test(code))
     throw new Error(`dist/${file} contains import(); route it through an esm-import module`);
+  // The bin compiles each of these as it is read (src/code-cache.ts), so the file already holds
+  // CommonJS's function wrapper: wrapped at run time, the 2 MB core was a second copy of itself
+  // on the heap (the concatenation, flattened for the compiler). The wrapper has a line of its own
+  // and the source map one more line, so positions still match.
+  writeFileSync(join(root, "dist", file), `${CJS_WRAPPER_HEAD}\n${code}\n${CJS_WRAPPER_TAIL}`);
+  const mapFile = join(root, "dist", `${file}.map`);
+  const map = JSON.parse(readFileSync(mapFile, "utf8"));
+  map.mappings = `;${map.mappings}`;
+  writeFileSync(mapFile, JSON.stringify(map));
 }
 
 // The print-mode schema, from the TypeBox module print mode's line types are derived from.

@@ -12,6 +12,12 @@ import vm from "node:vm";
 import { resolveKeelHome } from "@keel/coding-agent";
 import { writeFileAtomic } from "@keel/extension-sdk/node";
 
+/**
+ * CommonJS's function wrapper. The build writes the bundles the bin loads with it in place
+ * (scripts/build.mjs has the same text; a test holds the two equal); other files get it here.
+ */
+export const CJS_WRAPPER_HEAD = "(function (exports, require, module, __filename, __dirname) {";
+
 export type CacheState = "off" | "miss" | "hit" | "rejected";
 
 export interface LoadedModule {
@@ -156,10 +162,9 @@ export function requireWithCodeCache(
   // The build keeps the core pure ASCII, so latin1 reads it exactly, as a one-byte string, and
   // skips the UTF-8 validation of 2 MB (~2 ms a start).
   const source = readFileSync(file, "latin1");
-  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
-    filename: file,
-    ...(cachedData ? { cachedData } : {}),
-  });
+  // The build wraps its bundles already: compiled as read, the core's 2 MB are not copied again.
+  const wrapped = source.startsWith(CJS_WRAPPER_HEAD) ? source : `${CJS_WRAPPER_HEAD}${source}\n})`;
+  const script = new vm.Script(wrapped, { filename: file, ...(cachedData ? { cachedData } : {}) });
   const module = { exports: {} as unknown };
   const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
   const nodeRequire = createRequire(file);

@@ -17,7 +17,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BEFORE_V8_FLAGS as kernelSignal } from "@keel/coding-agent";
 import { describe, expect, it } from "vitest";
-import { BEFORE_V8_FLAGS, enableModuleCache, MIN_FREE_BYTES, writeCache } from "../src/code-cache.js";
+import {
+  BEFORE_V8_FLAGS,
+  CJS_WRAPPER_HEAD,
+  enableModuleCache,
+  MIN_FREE_BYTES,
+  requireWithCodeCache,
+  writeCache,
+} from "../src/code-cache.js";
 import { MODEL, mockSuite, runKeel, type Workspace } from "./helpers.js";
 
 const { fresh } = mockSuite({ text: "ok" });
@@ -173,6 +180,54 @@ describe("code cache", () => {
 describe("the code cache and the kernel", () => {
   it("listen for the signal the kernel sends before it switches V8 flags", () => {
     expect(BEFORE_V8_FLAGS).toBe(kernelSignal);
+  });
+});
+
+describe("the bundles the bin compiles", () => {
+  const dist = join(import.meta.dirname, "..", "dist");
+  const bundles = readdirSync(dist).filter(
+    (f) => f === "keel.cjs" || f === "acp.cjs" || /^ext-.+\.cjs$/.test(f),
+  );
+
+  it("arrive wrapped, so the core is compiled as read and not copied again", () => {
+    expect(bundles).toContain("keel.cjs");
+    for (const file of bundles) {
+      const text = readFileSync(join(dist, file), "latin1");
+      expect(text.startsWith(`${CJS_WRAPPER_HEAD}\n`), file).toBe(true);
+      expect(text.endsWith("\n})"), file).toBe(true);
+      // The wrapper's line is in the source map too: line 2 of the file is line 1 of the bundle.
+      const map = JSON.parse(readFileSync(join(dist, `${file}.map`), "utf8")) as { mappings: string };
+      const lines = map.mappings.split(";");
+      expect(lines[0], file).toBe("");
+      expect(lines.length, file).toBeLessThanOrEqual(text.split("\n").length - 1);
+    }
+  });
+
+  it("a file without the wrapper still loads, as require() would load it", () => {
+    const dir = mkdtempSync(join(tmpdir(), "keel-wrap-"));
+    try {
+      writeFileSync(join(dir, "plain.cjs"), "module.exports = { twice: (n) => 2 * n, file: __filename };\n");
+      writeFileSync(
+        join(dir, "wrapped.cjs"),
+        `${CJS_WRAPPER_HEAD}\nexports.name = require("node:path").basename(__filename);\n})`,
+      );
+      const plain = requireWithCodeCache(join(dir, "plain.cjs"), undefined).exports as {
+        twice(n: number): number;
+        file: string;
+      };
+      expect(plain.twice(21)).toBe(42);
+      expect(plain.file).toBe(join(dir, "plain.cjs"));
+      expect(requireWithCodeCache(join(dir, "wrapped.cjs"), undefined).exports).toEqual({
+        name: "wrapped.cjs",
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("the build writes the wrapper the loader looks for", () => {
+    const build = readFileSync(join(import.meta.dirname, "..", "scripts", "build.mjs"), "utf8");
+    expect(build).toContain(`const CJS_WRAPPER_HEAD = ${JSON.stringify(CJS_WRAPPER_HEAD)};`);
   });
 });
 
