@@ -80,6 +80,12 @@ describe("the reader table", () => {
     for (const [name, why] of NOT_READERS) expect(why.length, name).toBeGreaterThan(10);
   });
 
+  it("parses every row (tables are parsed on first use, so a bad line fails here, not at import)", () => {
+    for (const [name, spec] of READERS) expect(() => spec.options.short, name).not.toThrow();
+    const bad = optionTable(["--ok", "--x: sometimes"]);
+    expect(() => bad.long).toThrow('unknown option kind in "--x: sometimes"');
+  });
+
   it("knows the options that run, write or follow of the commands issue 10 names", () => {
     const kind = (cmd: string, opt: string) => {
       const t = READERS.get(cmd)!.options;

@@ -77,8 +77,23 @@ export interface OptionTable {
 /**
  * Builds a table from lines like `"-o --output: write"`: the names, then the kind (default flag).
  * Short names are one character after `-`; anything after `--` is a long name.
+ * Parsed on first use: the ~60 tables are module constants, and a start that judges no command
+ * (every print run's first request) should not pay for them.
  */
 export function optionTable(lines: readonly string[]): OptionTable {
+  let built: OptionTable | undefined;
+  const table = () => (built ??= parseOptionLines(lines));
+  return {
+    get short() {
+      return table().short;
+    },
+    get long() {
+      return table().long;
+    },
+  };
+}
+
+function parseOptionLines(lines: readonly string[]): OptionTable {
   const table: OptionTable = { short: new Map(), long: new Map() };
   for (const line of lines) {
     const colon = line.lastIndexOf(": ");
