@@ -202,6 +202,8 @@ export class CatalogRegistry {
         const inventory = await slot.catalog.discover(slot.runtime, { signal: controller.signal });
         if (gone()) return;
         this.apply(slot, inventory);
+        // A waiter that stopped waiting for this discovery (past its deadline) looks again now.
+        for (const wake of [...slot.changed]) wake();
       } catch (e) {
         if (!gone())
           this.report(slot.extensionId, `catalog ${slot.catalog.id}: discover failed: ${errnoMessage(e)}`);
@@ -274,6 +276,9 @@ export class CatalogRegistry {
           which({ group: s.group, entries: filter ? s.entries.filter(filter).length : s.entries.length }),
       );
       if (this.closed || waiting.length === 0 || signal?.aborted) return;
+      // Invalidated while the refresh above was under way (a server connected during the
+      // discovery): what it found is already old, and that wake-up had no one to hear it.
+      if (waiting.some((s) => s.dirty)) continue;
       const until = Math.min(...waiting.map((s) => s.pending!.until));
       await new Promise<void>((resolve) => {
         const done = () => {

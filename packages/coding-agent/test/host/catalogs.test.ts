@@ -3,6 +3,7 @@
 import type { AgentTool } from "@keel/agent";
 import {
   type CatalogEntry,
+  type CatalogInventory,
   defineExtension,
   type ExtensionDefinition,
   type ExtensionRuntime,
@@ -362,5 +363,85 @@ describe("SearchTools index", () => {
         ).toEqual(reference(flat, query, limit));
       }
     }
+  });
+});
+
+describe("waiting for a catalog to settle", () => {
+  /** A catalog whose discovery the test holds open, and whose source it can say has changed. */
+  function held(deadlineMs?: number) {
+    let state: CatalogInventory = { entries: [], pending: { reason: "still connecting", waitMs: 20_000 } };
+    let invalidate = () => {};
+    let release: (() => void) | undefined;
+    let hold = false;
+    let lateState: CatalogInventory | undefined;
+    const catalog: ToolCatalog = {
+      id: "remote",
+      ...(deadlineMs ? { deadlineMs } : {}),
+      discover: async () => {
+        const now = state;
+        if (hold) await new Promise<void>((r) => (release = r));
+        return hold === false && lateState ? lateState : now;
+      },
+      subscribe: (fn) => {
+        invalidate = fn;
+        return undefined;
+      },
+    };
+    return {
+      catalog,
+      hold: () => (hold = true),
+      /** The source says it changed, without a change yet (a server moving on while it connects). */
+      poke: () => invalidate(),
+      settleSource: () => {
+        state = { entries: [entry("Echo", "Echoes.")] };
+        invalidate();
+      },
+      finish: () => {
+        hold = false;
+        release?.();
+      },
+      /** The held discovery ends with the source settled (it saw the server connect). */
+      finishSettled: () => {
+        lateState = { entries: [entry("Echo", "Echoes.")] };
+        hold = false;
+        release?.();
+      },
+    };
+  }
+
+  it("a source that settles while a discovery is under way ends the wait at once, not at the window", async () => {
+    const source = held();
+    const { r } = registry([{ extensionId: "mcp", catalog: source.catalog }]);
+    await r.refresh();
+    expect(r.pendingGroups()).toHaveLength(1);
+    // The next discovery starts (the source changed once) and is held open; while it runs, the
+    // source settles and says so. That discovery then answers what it saw when it started.
+    source.hold();
+    source.poke();
+    const started = Date.now();
+    const waiting = r.settle(() => true);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    source.settleSource();
+    source.finish();
+    await waiting;
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(r.pendingGroups()).toEqual([]);
+    expect(r.search("Echo", 8).map((h) => h.ref)).toEqual(["mcp:Echo"]);
+  });
+
+  it("a discovery that outlives its deadline wakes the waiters when it ends", async () => {
+    const source = held(50);
+    const { r } = registry([{ extensionId: "mcp", catalog: source.catalog }]);
+    await r.refresh();
+    source.hold();
+    source.poke();
+    const started = Date.now();
+    const waiting = r.settle(() => true);
+    // Past the 50 ms deadline the refresh stops waiting for the discovery; the wait goes on.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    source.finishSettled();
+    await waiting;
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(r.pendingGroups()).toEqual([]);
   });
 });
