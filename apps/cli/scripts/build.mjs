@@ -255,6 +255,14 @@ const cjsCommon = {
   define: { "import.meta.url": "__keelModuleUrl" },
   banner: { js: '"use strict"; const __keelModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
 };
+// The bundles the bin compiles itself (src/code-cache.ts: the core, the ACP front, the official
+// extensions) carry CommonJS's function wrapper, written by esbuild as banner and footer (so the
+// source maps count its line): the bin compiles each file's text as read. Wrapped at run time, the
+// 2 MB core was copied once more onto the heap (the concatenation, flattened for the compiler).
+const compiledByBin = {
+  banner: { js: `${CJS_WRAPPER_HEAD}\n${cjsCommon.banner.js}` },
+  footer: { js: CJS_WRAPPER_TAIL },
+};
 // What the core lends them (src/shared-modules.ts): external in their bundles.
 const shared = [
   ...readFileSync(join(root, "src/shared-modules.ts"), "utf8").matchAll(
@@ -267,6 +275,7 @@ for (const { id, from, name } of official)
   extensions.push(
     await build({
       ...cjsCommon,
+      ...compiledByBin,
       external: [...external, ...shared],
       stdin: {
         contents: `export { ${name} as extension } from "${from}";`,
@@ -297,14 +306,19 @@ const front = await build({
   ...cjsCommon,
   entryPoints: {
     bin: "src/bin.ts",
-    acp: "src/acp/front.ts",
     "esm-import": "src/esm-import.ts",
   },
+});
+const acpFront = await build({
+  ...cjsCommon,
+  ...compiledByBin,
+  entryPoints: { acp: "src/acp/front.ts" },
 });
 // The core, where the provider SDKs are: their Headers, Response and FormData without undici
 // (src/fetch-globals.ts); injected here only, so the bin and the ACP front stay without @keel/ai.
 const cjs = await build({
   ...cjsCommon,
+  ...compiledByBin,
   inject: ["src/fetch-globals.ts"],
   entryPoints: { keel: "src/main.ts" },
 });
@@ -319,15 +333,8 @@ for (const file of ["keel.cjs", "acp.cjs", ...official.map(({ id }) => `ext-${id
   // A dynamic import left in a file run from the code cache would fail there; fail here.
   if (/(^|[^\w$.`'"])import\(/m.test(code))
     throw new Error(`dist/${file} contains import(); route it through an esm-import module`);
-  // The bin compiles each of these as it is read (src/code-cache.ts), so the file already holds
-  // CommonJS's function wrapper: wrapped at run time, the 2 MB core was a second copy of itself
-  // on the heap (the concatenation, flattened for the compiler). The wrapper has a line of its own
-  // and the source map one more line, so positions still match.
-  writeFileSync(join(root, "dist", file), `${CJS_WRAPPER_HEAD}\n${code}\n${CJS_WRAPPER_TAIL}`);
-  const mapFile = join(root, "dist", `${file}.map`);
-  const map = JSON.parse(readFileSync(mapFile, "utf8"));
-  map.mappings = `;${map.mappings}`;
-  writeFileSync(mapFile, JSON.stringify(map));
+  if (!code.startsWith(`${CJS_WRAPPER_HEAD}\n`))
+    throw new Error(`dist/${file} does not begin with CommonJS's wrapper; build it with compiledByBin`);
 }
 
 // The print-mode schema, from the TypeBox module print mode's line types are derived from.
@@ -348,7 +355,7 @@ for (const file of ["keel.cjs", "acp.cjs", ...official.map(({ id }) => `ext-${id
 }
 
 // Tests read the module graph from here (print mode must not reach the TUI, the TUI no kernel).
-const builds = [tui, api, front, cjs, ...extensions, ...vendored];
+const builds = [tui, api, front, acpFront, cjs, ...extensions, ...vendored];
 const metafile = {
   inputs: Object.assign({}, ...builds.map((b) => b.metafile.inputs)),
   outputs: Object.assign({}, ...builds.map((b) => b.metafile.outputs)),
