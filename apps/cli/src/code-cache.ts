@@ -13,8 +13,8 @@ import { resolveKeelHome } from "@keel/coding-agent";
 import { writeFileAtomic } from "@keel/extension-sdk/node";
 
 /**
- * CommonJS's function wrapper. The build writes the bundles the bin loads with it in place
- * (scripts/build.mjs has the same text; a test holds the two equal); other files get it here.
+ * CommonJS's function wrapper, which the build writes into every bundle the bin loads
+ * (scripts/build.mjs has the same text; a test holds the built bundles to this one).
  */
 export const CJS_WRAPPER_HEAD = "(function (exports, require, module, __filename, __dirname) {";
 
@@ -141,8 +141,8 @@ export function writeCache(
 }
 
 /**
- * Runs a CommonJS bundle like `require(file)` would, compiling it from the code cache in `dir`
- * when one matches. On a miss or a rejected cache, the cache is written at process exit, so it
+ * Runs a CommonJS bundle the build wrapped (CJS_WRAPPER_HEAD) like `require(file)` would,
+ * compiling it from the code cache in `dir` when one matches. On a miss or a rejected cache, the cache is written at process exit, so it
  * also holds every function this run compiled lazily, not only the top level.
  * `dir === undefined` turns caching off (plain compile).
  *
@@ -163,8 +163,9 @@ export function requireWithCodeCache(
   // skips the UTF-8 validation of 2 MB (~2 ms a start).
   const source = readFileSync(file, "latin1");
   // The build wraps its bundles already: compiled as read, the core's 2 MB are not copied again.
-  const wrapped = source.startsWith(CJS_WRAPPER_HEAD) ? source : `${CJS_WRAPPER_HEAD}${source}\n})`;
-  const script = new vm.Script(wrapped, { filename: file, ...(cachedData ? { cachedData } : {}) });
+  if (!source.startsWith(CJS_WRAPPER_HEAD))
+    throw new Error(`${file} is not a bundle keel's build wrapped; reinstall keel or run pnpm build`);
+  const script = new vm.Script(source, { filename: file, ...(cachedData ? { cachedData } : {}) });
   const module = { exports: {} as unknown };
   const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
   const nodeRequire = createRequire(file);
