@@ -181,27 +181,26 @@ const CODING = [
   tool("Bash", { command: "wc -l a.txt b.txt" }),
   { text: "done" },
 ];
-/** The same scenario's work done by a bare Node program (scenario-floor.mjs): Keel's floor. */
-async function floorRun(ws) {
+/** The scenario's files as its first turn finds them, and its turns at the mock server. */
+function startScenario(ws) {
   writeFileSync(join(ws.repo, "a.txt"), "answer 41\n");
   rmSync(join(ws.repo, "b.txt"), { force: true });
   script(CODING);
+}
+/** The same scenario's work done by a bare Node program (scenario-floor.mjs): Keel's floor. */
+async function floorRun(ws) {
+  startScenario(ws);
   const floor = join(here, "bench/cli/scenario-floor.mjs");
   const resolveFrom = join(here, "packages/coding-agent/package.json");
-  const r = await run(
-    [process.execPath, floor, ws.repo, resolveFrom, server.anthropicBaseUrl],
-    baseEnv,
-    true,
-  );
+  const argv = [floor, ws.repo, resolveFrom, server.anthropicBaseUrl, JSON.stringify(CODING)];
+  const r = await run([process.execPath, ...argv], baseEnv, true);
   check(r, "scenario floor");
   if (arrivals.length !== CODING.length)
     throw new Error(`floor: expected 10 requests, saw ${arrivals.length}`);
   return r.rssMb;
 }
 async function codingRun(build, ws) {
-  writeFileSync(join(ws.repo, "a.txt"), "answer 41\n");
-  rmSync(join(ws.repo, "b.txt"), { force: true });
-  script(CODING);
+  startScenario(ws);
   const args = keelArgs(ws, "fix the answer", [
     "--output-format",
     "stream-json",

@@ -1,18 +1,19 @@
 // The 10-turn scenario's floor: what a Node program pays to do the same work with none of Keel.
-// It sends the scenario's ten streamed requests to the same mock server, runs its three shell
-// commands in bubblewrap, and loads the bash grammar Keel judges commands with (web-tree-sitter,
-// kept on V8's baseline compiler as Keel keeps it) for three parses. bench/cli/run.mjs runs it
-// under GNU time beside keel: Keel's own memory is its peak RSS less this one.
-//   node scenario-floor.mjs <repo dir> <a package.json that resolves web-tree-sitter> <mock server URL>
+// For each of the scenario's turns (run.mjs's CODING, given as JSON) it sends one streamed request
+// to the same mock server, then does that turn's tool call itself: Read, LS, Edit and Write on the
+// files, Bash through the bash grammar Keel judges commands with (web-tree-sitter, kept on V8's
+// baseline compiler as Keel keeps it) and bubblewrap. bench/cli/run.mjs runs it under GNU time
+// beside keel: Keel's own memory is its peak RSS less this one.
+//   node scenario-floor.mjs <repo dir> <a package.json that resolves web-tree-sitter> <mock server URL> <turns JSON>
 import { spawn } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { createRequire } from "node:module";
 import { setFlagsFromString } from "node:v8";
 
-const [repo, resolveFrom, base] = process.argv.slice(2);
-if (!repo || !resolveFrom || !base)
-  throw new Error("usage: node scenario-floor.mjs <repo> <package.json> <mock server URL>");
+const [repo, resolveFrom, base, turnsJson] = process.argv.slice(2);
+if (!repo || !resolveFrom || !base || !turnsJson)
+  throw new Error("usage: node scenario-floor.mjs <repo> <package.json> <mock server URL> <turns JSON>");
 
 function post(body) {
   return new Promise((done, fail) => {
@@ -58,17 +59,26 @@ async function parse(command) {
   parser.parse(command).delete();
 }
 
-// The scenario's turns, by index: the file work and the three commands (run.mjs's CODING).
-const commands = { 3: "cat a.txt", 7: "git status --short", 8: "wc -l a.txt b.txt" };
+/** What Keel's tool of that name does, without Keel. */
+async function act({ name, arguments: args }) {
+  const path = (p) => `${repo}/${p}`;
+  if (name === "Read") readFileSync(path(args.path), "utf8");
+  else if (name === "LS") readdirSync(path(args.path));
+  else if (name === "Write") writeFileSync(path(args.path), args.content);
+  else if (name === "Edit")
+    writeFileSync(
+      path(args.path),
+      readFileSync(path(args.path), "utf8").replace(args.old_string, args.new_string),
+    );
+  else if (name === "Bash") {
+    await parse(args.command);
+    await sandboxed(args.command);
+  } else throw new Error(`scenario-floor: no stand-in for the ${name} tool`);
+}
+
 const messages = [{ role: "user", content: "fix the answer" }];
-for (let turn = 0; turn < 10; turn++) {
+for (const turn of JSON.parse(turnsJson)) {
   const reply = await post({ model: "claude-sonnet-4-6", max_tokens: 1024, stream: true, messages });
   messages.push({ role: "assistant", content: reply.slice(0, 4000) }, { role: "user", content: "ok" });
-  if (turn === 0 || turn === 5) readFileSync(`${repo}/a.txt`, "utf8");
-  if (turn === 2) writeFileSync(`${repo}/a.txt`, readFileSync(`${repo}/a.txt`, "utf8").replace("41", "42"));
-  if (turn === 4) writeFileSync(`${repo}/b.txt`, "x\n");
-  if (commands[turn]) {
-    await parse(commands[turn]);
-    await sandboxed(commands[turn]);
-  }
+  for (const call of turn.toolCalls ?? []) await act(call);
 }
