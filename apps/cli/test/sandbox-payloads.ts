@@ -206,7 +206,11 @@ export const PAYLOADS: Payload[] = [
     "git running the repository's hooks",
     "touch README.md; KEEL_PAYLOAD={id} git update-index --refresh >/dev/null; true",
   ),
-  out("git running the repository's hooks", "KEEL_PAYLOAD={id} git add README.md"),
+  // git add writes the index (and so runs post-index-change) only when an entry changed or was
+  // racily clean: without the touch the hook ran only when the fixture wrote README.md within a
+  // second of committing it, which a loaded machine misses. The sleep keeps the touch out of the
+  // racy window, as for git diff above.
+  out("git running the repository's hooks", "sleep 1; touch README.md; KEEL_PAYLOAD={id} git add README.md"),
   out("git running the repository's hooks", "KEEL_PAYLOAD={id} git commit -q --allow-empty -m x"),
   out("git running the repository's hooks", "KEEL_PAYLOAD={id} git checkout -q -b b{id}"),
 
