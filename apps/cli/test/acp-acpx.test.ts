@@ -121,6 +121,11 @@ describe("keel acp under acpx", () => {
     const sessionId = created.json.find((m) => m.action === "session_ensured")?.acpxSessionId as string;
     expect(sessionId).toMatch(/^[0-9a-f-]{36}$/);
 
+    // Each prompt below starts once the previous queue owner (and its keel) has gone after its
+    // one-second TTL: acpx hands a prompt that reaches an owner in its last moments a retryable
+    // "Queue owner is shutting down" error, which a loaded machine (a slow acpx start) hits.
+    const ownerGone = (what: string) => until(() => agentsLeft() === 0, what, 20_000);
+    await ownerGone("keel to exit after sessions new");
     const first = await run(["prompt", "Make the greeting say goodbye."]);
     expect(first.code, first.stderr).toBe(0);
     expect(result(first)?.stopReason).toBe("end_turn");
@@ -148,6 +153,7 @@ describe("keel acp under acpx", () => {
     ).toEqual([{ content: "Fix the greeting", status: "in_progress", priority: "medium" }]);
 
     // A second acpx process cancels the running turn: the command and its background job end.
+    await ownerGone("keel to exit with the first prompt's queue owner");
     const waiting = run(["prompt", "Now wait a long time."]);
     await until(() => processesWith(token).length >= 2, "the long command to run", 30_000);
     const cancel = await run(["cancel"]);
@@ -160,7 +166,7 @@ describe("keel acp under acpx", () => {
     // keel that resumes the session (keel offers session/resume, which acpx prefers to a load:
     // it has the history already). The history is seen where it matters: the model's next
     // request carries the whole conversation.
-    await until(() => agentsLeft() === 0, "keel to exit with acpx's queue owner", 20_000);
+    await ownerGone("keel to exit with acpx's queue owner");
     const third = await run(["prompt", "Still there?"]);
     expect(third.code, third.stderr).toBe(0);
     expect(methods(third)).toContain("session/resume");
