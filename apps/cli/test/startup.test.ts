@@ -69,6 +69,27 @@ describe("startup", () => {
     expect(rss.stderr).toMatch(/^keel: maxRSS \d+ KB$/m);
   });
 
+  it("--version loads none of Node's crypto (a third of a bare node start's work)", async () => {
+    const preload = join(ws.home, "crypto-probe.cjs");
+    const report = join(ws.home, "crypto.log");
+    writeFileSync(
+      preload,
+      `process.on("exit", () => require("node:fs").appendFileSync(${JSON.stringify(report)},
+  process.moduleLoadList.filter((m) => /crypto/.test(m)).join(",") + "|"));`,
+    );
+    writeFileSync(report, "");
+    const v = await runKeel(["--version"], { ws, nodeArgs: ["--require", preload] });
+    expect(v.code, v.stderr).toBe(0);
+    expect(readFileSync(report, "utf8")).toBe("|");
+    // The probe does see crypto when something loads it.
+    const touched = await runKeel(["--version"], {
+      ws,
+      nodeArgs: ["--require", preload, "-e", "require('node:crypto')"],
+    });
+    expect(touched.code).toBe(0);
+    expect(readFileSync(report, "utf8")).toMatch(/^\|.*NativeModule crypto.*\|$/);
+  });
+
   it("the graph of the bin, the core and the extensions' bundles, dynamic imports included, never reaches the TUI", () => {
     const meta = JSON.parse(readFileSync(join(CLI_ROOT, "dist/meta.json"), "utf8")) as Metafile;
     // The bin loads dist/keel.cjs, and the core each dist/ext-<id>.cjs, by path (through the code

@@ -1,7 +1,6 @@
 // The one atomic file write: readers see the old bytes or the new ones, never a torn mix, and
 // after it returns a crash keeps the new ones. Temp file beside the target, fsync, rename, fsync of
 // the folder (the rename itself is only durable once the directory entry is).
-import { randomBytes } from "node:crypto";
 import {
   chmodSync,
   closeSync,
@@ -17,6 +16,13 @@ import {
 import { basename, dirname, join, resolve } from "node:path";
 import { err, ok, type Result } from "neverthrow";
 import { errnoFields } from "./errno.js";
+
+/**
+ * Node's crypto is loaded on the first write, not with the module: `keel --version`, whose bin
+ * carries this file for its code cache, would otherwise load all of node:crypto (a third of the
+ * instructions of a `node -e 0`) to print one line.
+ */
+const randomHex = () => process.getBuiltinModule("node:crypto").randomBytes(4).toString("hex");
 
 export interface AtomicWriteOptions {
   /**
@@ -89,7 +95,7 @@ export function writeFileAtomic(
     const existing = statSync(target, { throwIfNoEntry: false });
     const dir = dirname(target);
     mkdirSync(dir, { recursive: true, ...(options.dirMode !== undefined ? { mode: options.dirMode } : {}) });
-    temp = join(dir, `.${basename(target)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+    temp = join(dir, `.${basename(target)}.${process.pid}.${randomHex()}.tmp`);
     const kept = existing ? existing.mode & 0o7777 : undefined;
     const fd = openSync(temp, "wx", options.mode ?? kept ?? options.newFileMode ?? DEFAULT_FILE_MODE);
     try {
