@@ -54,6 +54,22 @@ function reachable(meta: Metafile, roots: string[]): string[] {
 
 const extensionBundles = OFFICIAL_EXTENSIONS.map(({ id }) => `dist/ext-${id}.cjs`);
 
+/**
+ * A --require preload that appends, at each process's exit, the Node modules it loaded whose names
+ * match `pattern` and then a "|": one "|"-ended entry per run, empty when none matched.
+ */
+function builtinProbe(dir: string, name: string, pattern: RegExp) {
+  const preload = join(dir, `${name}-probe.cjs`);
+  const report = join(dir, `${name}.log`);
+  writeFileSync(
+    preload,
+    `process.on("exit", () => require("node:fs").appendFileSync(${JSON.stringify(report)},
+  process.moduleLoadList.filter((m) => ${pattern}.test(m)).join(",") + "|"));`,
+  );
+  writeFileSync(report, "");
+  return { nodeArgs: ["--require", preload], read: () => readFileSync(report, "utf8") };
+}
+
 const isTui = (path: string) =>
   /(^|\/)src\/tui\/|(^|\/)node_modules\/(\.pnpm\/)?(ink|react)[@/]|^(ink|react)(\/|$)/.test(path);
 
@@ -70,24 +86,17 @@ describe("startup", () => {
   });
 
   it("--version loads none of Node's crypto (a third of a bare node start's work)", async () => {
-    const preload = join(ws.home, "crypto-probe.cjs");
-    const report = join(ws.home, "crypto.log");
-    writeFileSync(
-      preload,
-      `process.on("exit", () => require("node:fs").appendFileSync(${JSON.stringify(report)},
-  process.moduleLoadList.filter((m) => /crypto/.test(m)).join(",") + "|"));`,
-    );
-    writeFileSync(report, "");
-    const v = await runKeel(["--version"], { ws, nodeArgs: ["--require", preload] });
+    const probe = builtinProbe(ws.home, "crypto", /crypto/);
+    const v = await runKeel(["--version"], { ws, nodeArgs: probe.nodeArgs });
     expect(v.code, v.stderr).toBe(0);
-    expect(readFileSync(report, "utf8")).toBe("|");
+    expect(probe.read()).toBe("|");
     // The probe does see crypto when something loads it.
     const touched = await runKeel(["--version"], {
       ws,
-      nodeArgs: ["--require", preload, "-e", "require('node:crypto')"],
+      nodeArgs: [...probe.nodeArgs, "-e", "require('node:crypto')"],
     });
     expect(touched.code).toBe(0);
-    expect(readFileSync(report, "utf8")).toMatch(/^\|.*NativeModule crypto.*\|$/);
+    expect(probe.read()).toMatch(/^\|.*NativeModule crypto.*\|$/);
   });
 
   it("the graph of the bin, the core and the extensions' bundles, dynamic imports included, never reaches the TUI", () => {
@@ -188,14 +197,7 @@ Module._resolveFilename = function (...args) {
         join(own.home, "config.json"),
         JSON.stringify({ providers: { deepseek: { baseUrl: server.openaiBaseUrl } } }),
       );
-      const preload = join(own.home, "undici-probe.cjs");
-      const report = join(own.home, "undici.log");
-      writeFileSync(
-        preload,
-        `process.on("exit", () => require("node:fs").appendFileSync(${JSON.stringify(report)},
-  process.moduleLoadList.filter((m) => m.includes("undici")).join(",") + "|"));`,
-      );
-      writeFileSync(report, "");
+      const probe = builtinProbe(own.home, "undici", /undici/);
       const env = { OPENAI_BASE_URL: server.openaiBaseUrl, OPENAI_API_KEY: "test", DEEPSEEK_API_KEY: "test" };
       const before = server.requests.length;
       for (const model of [MODEL, "openai/gpt-5", "deepseek/deepseek-v4-pro"]) {
@@ -203,7 +205,7 @@ Module._resolveFilename = function (...args) {
           server,
           ws: own,
           env,
-          nodeArgs: ["--require", preload],
+          nodeArgs: probe.nodeArgs,
         });
         expect(r.code, r.stderr).toBe(0);
         expect(r.stdout).toBe("ok\n");
@@ -213,14 +215,14 @@ Module._resolveFilename = function (...args) {
         "openai-responses",
         "openai-completions",
       ]);
-      expect(readFileSync(report, "utf8")).toBe("|||");
+      expect(probe.read()).toBe("|||");
       // The probe does see undici when something loads it.
       const touched = await runKeel(["--version"], {
         ws: own,
-        nodeArgs: ["--require", preload, "-e", "Headers"],
+        nodeArgs: [...probe.nodeArgs, "-e", "Headers"],
       });
       expect(touched.code).toBe(0);
-      expect(readFileSync(report, "utf8")).toMatch(/^\|\|\|.*undici.*\|$/);
+      expect(probe.read()).toMatch(/^\|\|\|.*undici.*\|$/);
     } finally {
       own.dispose();
     }
